@@ -1,0 +1,47 @@
+// Lint rules, including the dependency rule of the house style:
+//   api -> domain <- controller; domain does no I/O; cmd/ never imports server/.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noIo = ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:https', 'node:child_process', 'undici', 'pg', 'mysql2', 'mysql2/*', '@kubernetes/client-node', 'express', 'pino'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'openapi/**', 'server/api/generated/**', 'cmd/kubectl-restoretest/generated/**', 'coverage/**', '.k8s/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['server/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: noIo.filter((p) => !p.includes('*')),
+        patterns: [{ group: ['**/api/**', '**/controller/**', '**/kube/**', '**/providers/**', '**/checks/**', '**/reports/**'], message: 'domain/ is pure: it imports no I/O layer' }, ...noIo.filter((p) => p.includes('*'))],
+      }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'domain/ is pure; config.ts reads the environment' }],
+    },
+  },
+  {
+    files: ['server/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/providers/**', '**/checks/**'], message: 'api/ talks to the engine through its ports, not to providers or checks' }] }],
+    },
+  },
+  {
+    files: ['cmd/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'cmd/ shares only generated API types with the server' }] }],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/config.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'only server/config.ts reads process.env' }],
+    },
+  },
+);
