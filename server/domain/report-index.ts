@@ -1,0 +1,234 @@
+// An in-memory index of RestoreReports for the read API. The API answers every request from an
+// informer cache of up to ~90,000 reports; scanning and sorting all of them per request would make
+// /summary and /alerts cost O(all reports). The informer handlers call add/remove (cheap), and the
+// queries cost O(days in the window + runs in the window). Still pure: no clock, no I/O.
+import type { RestoreReport, RestoreTest } from './resources.js';
+import { dayNumber, parseInstant } from './utc-days.js';
+
+/** One run = one RestoreReport, identified in time by spec.completedAt (decisions §5). */
+export interface IndexedRun {
+  /** namespace/name of the RestoreReport object. */
+  readonly key: string;
+  /** namespace/name of the RestoreTest the run belongs to. */
+  readonly testKey: string;
+  /** spec.completedAt in milliseconds since the epoch. */
+  readonly completedAt: number;
+  /** UTC day number of completedAt. */
+  readonly day: number;
+  readonly report: RestoreReport;
+}
+
+export interface DayTotals {
+  runs: number;
+  scoreSum: number;
+  failures: number;
+}
+
+interface DayBucket extends DayTotals {
+  members: IndexedRun[];
+}
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}/${name}`;
+}
+
+export function testKeyOf(test: RestoreTest): string {
+  return objectKey(test.metadata.namespace, test.metadata.name);
+}
+
+export function reportKeyOf(report: RestoreReport): string {
+  return objectKey(report.metadata.namespace, report.metadata.name);
+}
+
+/** The owning test; a report is written in its test's namespace, which is the fallback. */
+export function reportTestKeyOf(report: RestoreReport): string {
+  return objectKey(report.spec.testRef.namespace || report.metadata.namespace, report.spec.testRef.name);
+}
+
+/** Null for a report without a parseable completedAt: it cannot be placed in any window. */
+export function toIndexedRun(report: RestoreReport): IndexedRun | null {
+  const completedAt = parseInstant(report.spec?.completedAt);
+  if (completedAt === null) return null;
+  return {
+    key: reportKeyOf(report),
+    testKey: reportTestKeyOf(report),
+    completedAt,
+    day: dayNumber(completedAt),
+    report,
+  };
+}
+
+/** Chronological order; ties (same completedAt) broken by object key so results are stable. */
+export function compareRuns(a: IndexedRun, b: IndexedRun): number {
+  if (a.completedAt !== b.completedAt) return a.completedAt - b.completedAt;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+// Index of the first element that sorts after `run` (runs are unique by key, so the order is total).
+function upperBound(runs: readonly IndexedRun[], run: IndexedRun): number {
+  let low = 0;
+  let high = runs.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareRuns(runs[middle]!, run) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+// Index of the first element that does not sort before `run`.
+function lowerBound(runs: readonly IndexedRun[], run: IndexedRun): number {
+  let low = 0;
+  let high = runs.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareRuns(runs[middle]!, run) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+// A report whose score is missing or not a number must not poison a day's sum.
+function scoreOf(run: IndexedRun): number {
+  const score = run.report.spec.score;
+  return typeof score === 'number' && Number.isFinite(score) ? score : 0;
+}
+
+export class ReportIndex {
+  private readonly byKey = new Map<string, IndexedRun>();
+  private readonly byTest = new Map<string, IndexedRun[]>();
+  private readonly byDay = new Map<number, DayBucket>();
+
+  /** Bulk build: one sort per test instead of one insertion per report. */
+  static from(reports: Iterable<RestoreReport>): ReportIndex {
+    const index = new ReportIndex();
+    for (const report of reports) {
+      const run = toIndexedRun(report);
+      if (run) index.byKey.set(run.key, run);
+    }
+    for (const run of index.byKey.values()) {
+      const runs = index.byTest.get(run.testKey);
+      if (runs) runs.push(run);
+      else index.byTest.set(run.testKey, [run]);
+      index.addToDay(run);
+    }
+    for (const runs of index.byTest.values()) runs.sort(compareRuns);
+    return index;
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Insert or replace (informer add and update). Reports without completedAt are not indexed. */
+  add(report: RestoreReport): void {
+    this.removeKey(reportKeyOf(report));
+    const run = toIndexedRun(report);
+    if (!run) return;
+    this.byKey.set(run.key, run);
+    const runs = this.byTest.get(run.testKey);
+    if (!runs) {
+      this.byTest.set(run.testKey, [run]);
+    } else if (runs.length === 0 || compareRuns(runs[runs.length - 1]!, run) < 0) {
+      runs.push(run); // the usual case: reports arrive in completion order
+    } else {
+      runs.splice(upperBound(runs, run), 0, run);
+    }
+    this.addToDay(run);
+  }
+
+  /** Informer delete. Returns whether the report was indexed. */
+  remove(report: RestoreReport): boolean {
+    return this.removeKey(reportKeyOf(report));
+  }
+
+  removeKey(key: string): boolean {
+    const run = this.byKey.get(key);
+    if (!run) return false;
+    this.byKey.delete(key);
+    const runs = this.byTest.get(run.testKey);
+    if (runs) {
+      const position = lowerBound(runs, run);
+      if (runs[position] === run) runs.splice(position, 1);
+      if (runs.length === 0) this.byTest.delete(run.testKey);
+    }
+    const bucket = this.byDay.get(run.day);
+    if (bucket) {
+      const position = bucket.members.indexOf(run);
+      if (position >= 0) {
+        // Order inside a day bucket does not matter: swap-remove keeps it O(1) after the lookup.
+        bucket.members[position] = bucket.members[bucket.members.length - 1]!;
+        bucket.members.pop();
+      }
+      bucket.runs -= 1;
+      bucket.scoreSum -= scoreOf(run);
+      if (run.report.spec.result === 'fail') bucket.failures -= 1;
+      if (bucket.runs === 0) this.byDay.delete(run.day);
+    }
+    return true;
+  }
+
+  /** The runs of one test (key namespace/name), oldest first. */
+  runsOfTest(testKey: string): readonly IndexedRun[] {
+    return this.byTest.get(testKey) ?? [];
+  }
+
+  latestRunOfTest(testKey: string): IndexedRun | undefined {
+    const runs = this.byTest.get(testKey);
+    return runs ? runs[runs.length - 1] : undefined;
+  }
+
+  /** The run of the same test just before `run` (indexed or not), if any. */
+  previousRun(run: IndexedRun): IndexedRun | undefined {
+    const runs = this.byTest.get(run.testKey);
+    return runs ? runs[lowerBound(runs, run) - 1] : undefined;
+  }
+
+  /** Runs with fromMs <= completedAt <= toMs, oldest first. */
+  runsBetween(fromMs: number, toMs: number): IndexedRun[] {
+    if (!(fromMs <= toMs)) return [];
+    const firstDay = dayNumber(fromMs);
+    const lastDay = dayNumber(toMs);
+    const result: IndexedRun[] = [];
+    const collect = (bucket: DayBucket | undefined): void => {
+      if (!bucket) return;
+      for (const run of bucket.members) {
+        if (run.completedAt >= fromMs && run.completedAt <= toMs) result.push(run);
+      }
+    };
+    // A very wide window (e.g. "everything since 1970") walks the existing buckets instead of days.
+    if (lastDay - firstDay + 1 > this.byDay.size) {
+      for (const [day, bucket] of this.byDay) if (day >= firstDay && day <= lastDay) collect(bucket);
+    } else {
+      for (let day = firstDay; day <= lastDay; day += 1) collect(this.byDay.get(day));
+    }
+    return result.sort(compareRuns);
+  }
+
+  /** Totals of one UTC day number, kept up to date on add/remove so daily series cost O(days). */
+  dayTotals(day: number): DayTotals {
+    const bucket = this.byDay.get(day);
+    return bucket
+      ? { runs: bucket.runs, scoreSum: bucket.scoreSum, failures: bucket.failures }
+      : { runs: 0, scoreSum: 0, failures: 0 };
+  }
+
+  private addToDay(run: IndexedRun): void {
+    let bucket = this.byDay.get(run.day);
+    if (!bucket) {
+      bucket = { runs: 0, scoreSum: 0, failures: 0, members: [] };
+      this.byDay.set(run.day, bucket);
+    }
+    bucket.members.push(run);
+    bucket.runs += 1;
+    bucket.scoreSum += scoreOf(run);
+    if (run.report.spec.result === 'fail') bucket.failures += 1;
+  }
+}
+
+/** What the aggregate functions accept: a plain array (built into an index) or a live index. */
+export type ReportSource = readonly RestoreReport[] | ReportIndex;
+
+export function asReportIndex(source: ReportSource): ReportIndex {
+  return source instanceof ReportIndex ? source : ReportIndex.from(source);
+}
