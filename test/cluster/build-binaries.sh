@@ -7,7 +7,18 @@ set -euo pipefail
 source "$(dirname "$0")/versions.env"
 CACHE_ROOT="${K8S_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rehearsal-k8s-binaries}"
 OUT="$CACHE_ROOT/k8s-${K8S_VERSION}_etcd-${ETCD_VERSION}_kwok-${KWOK_VERSION}"
+# KWOK's controller needs its Stage definitions (what a fake kubelet does to Nodes and Pods). They
+# ship inside the KWOK Go module; copy its published "fast" stages next to the binaries.
+copy_kwok_stages() {
+  local dir; dir="$(GOTOOLCHAIN=local go mod download -json "sigs.k8s.io/kwok@${KWOK_VERSION}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
+  mkdir -p "$1/kwok-stages"
+  cp "$dir"/kustomize/stage/node/fast/node-initialize.yaml \
+     "$dir"/kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+     "$dir"/kustomize/stage/pod/fast/pod-*.yaml "$1/kwok-stages/"
+  chmod -R u+w "$1/kwok-stages"
+}
 if [ -x "$OUT/kube-apiserver" ] && [ -x "$OUT/etcd" ] && [ -x "$OUT/kwokctl" ] && [ -x "$OUT/kwok" ]; then
+  [ -d "$OUT/kwok-stages" ] || copy_kwok_stages "$OUT" >&2
   echo "$OUT"; exit 0
 fi
 command -v go >/dev/null || { echo "go is required to build the test control plane" >&2; exit 1; }
@@ -75,4 +86,5 @@ log "kwok $KWOK_VERSION"
 cd "$work"
 GOBIN="$stage" go install "sigs.k8s.io/kwok/cmd/kwok@${KWOK_VERSION}" "sigs.k8s.io/kwok/cmd/kwokctl@${KWOK_VERSION}" >&2
 
+copy_kwok_stages "$stage"
 rm -rf "$OUT"; mv "$stage" "$OUT"; echo "$OUT"

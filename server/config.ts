@@ -1,0 +1,125 @@
+// The only reader of process.env. Parsed once at start-up, validated with one readable message
+// that lists every bad key, then frozen.
+import { z } from 'zod';
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const schema = z.object({
+  REHEARSAL_NAMESPACE: z.string().min(1).default('rehearsal-system'),
+  REHEARSAL_HOST: z.string().min(1).default('127.0.0.1'),
+  REHEARSAL_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Path of a kubeconfig; unset = in-cluster config, then ~/.kube/config. */
+  KUBECONFIG: z.string().optional(),
+  REHEARSAL_VELERO_NAMESPACE: z.string().min(1).default('velero'),
+  REHEARSAL_MAX_CONCURRENT_RUNS: positiveInt(5),
+  /** kubernetes = TokenReview + SubjectAccessReview; none = local development only. */
+  REHEARSAL_AUTH_MODE: z.enum(['kubernetes', 'none']).default('kubernetes'),
+  /** Run the reconciliation loop in this process (false = API replica only). */
+  REHEARSAL_CONTROLLER: booleanString.default(true),
+  REHEARSAL_LEADER_ELECTION: booleanString.default(true),
+  REHEARSAL_LEASE_NAME: z.string().default('rehearsal-controller'),
+  /** Identity in the leader Lease; defaults to the pod name or host name + pid. */
+  REHEARSAL_IDENTITY: z.string().optional(),
+  HOSTNAME: z.string().optional(),
+  /** Missed cron instants later than this are skipped rather than run on recovery. */
+  REHEARSAL_MISSED_RUN_WINDOW_SECONDS: positiveInt(3600),
+  /** How often an in-flight run is polled (restore phase, pod readiness). */
+  REHEARSAL_POLL_INTERVAL_MS: positiveInt(2000),
+  /** How often the janitor looks for expired or orphaned sandboxes. */
+  REHEARSAL_JANITOR_INTERVAL_SECONDS: positiveInt(60),
+  /**
+   * The probe target-resolution seam (see server/checks/target-resolver.ts): a JSON object
+   * {"service:port": "127.0.0.1:port"} for tests and the local demo. Unset = cluster DNS.
+   */
+  REHEARSAL_PROBE_TARGETS: z.string().optional(),
+  REHEARSAL_CLUSTER_DOMAIN: z.string().default('cluster.local'),
+  /** Comma-separated files (PEM or JWK) with license-verification public keys. */
+  REHEARSAL_LICENSE_PUBLIC_KEYS: z.string().optional(),
+  REHEARSAL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Labels on the Rehearsal API pods; strict NetworkPolicies admit probes from them. */
+  REHEARSAL_PROBER_POD_LABELS: z.string().default('app.kubernetes.io/name=rehearsal'),
+});
+
+export type RawConfig = z.infer<typeof schema>;
+
+export interface Config {
+  namespace: string;
+  host: string;
+  port: number;
+  kubeconfigPath: string | undefined;
+  veleroNamespace: string;
+  maxConcurrentRuns: number;
+  authMode: 'kubernetes' | 'none';
+  runController: boolean;
+  leaderElection: boolean;
+  leaseName: string;
+  identity: string;
+  missedRunWindowSeconds: number;
+  pollIntervalMs: number;
+  janitorIntervalSeconds: number;
+  probeTargets: Record<string, string> | undefined;
+  clusterDomain: string;
+  licensePublicKeyFiles: string[];
+  logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
+  proberPodLabels: Record<string, string>;
+}
+
+export class ConfigError extends Error {}
+
+function parseLabels(text: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const pair of text.split(',').filter(Boolean)) {
+    const [key, value] = pair.split('=');
+    if (!key || value === undefined) throw new ConfigError(`REHEARSAL_PROBER_POD_LABELS: "${pair}" is not key=value`);
+    labels[key.trim()] = value.trim();
+  }
+  return labels;
+}
+
+function parseProbeTargets(text: string | undefined): Record<string, string> | undefined {
+  if (!text) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError('REHEARSAL_PROBE_TARGETS: not valid JSON');
+  }
+  const result = z.record(z.string(), z.string()).safeParse(parsed);
+  if (!result.success) throw new ConfigError('REHEARSAL_PROBE_TARGETS: must map "service:port" to "host:port"');
+  return result.data;
+}
+
+/** Parses an environment (process.env by default); throws ConfigError naming every bad key. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = parsed.data;
+  return Object.freeze({
+    namespace: raw.REHEARSAL_NAMESPACE,
+    host: raw.REHEARSAL_HOST,
+    port: raw.REHEARSAL_PORT,
+    kubeconfigPath: raw.KUBECONFIG,
+    veleroNamespace: raw.REHEARSAL_VELERO_NAMESPACE,
+    maxConcurrentRuns: raw.REHEARSAL_MAX_CONCURRENT_RUNS,
+    authMode: raw.REHEARSAL_AUTH_MODE,
+    runController: raw.REHEARSAL_CONTROLLER,
+    leaderElection: raw.REHEARSAL_LEADER_ELECTION,
+    leaseName: raw.REHEARSAL_LEASE_NAME,
+    identity: raw.REHEARSAL_IDENTITY ?? `${raw.HOSTNAME ?? 'rehearsal'}-${process.pid}`,
+    missedRunWindowSeconds: raw.REHEARSAL_MISSED_RUN_WINDOW_SECONDS,
+    pollIntervalMs: raw.REHEARSAL_POLL_INTERVAL_MS,
+    janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
+    probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
+    clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
+    licensePublicKeyFiles: (raw.REHEARSAL_LICENSE_PUBLIC_KEYS ?? '').split(',').filter(Boolean),
+    logLevel: raw.REHEARSAL_LOG_LEVEL,
+    proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS),
+  });
+}

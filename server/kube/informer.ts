@@ -1,0 +1,218 @@
+// A list+watch cache that never gives up. The informer of @kubernetes/client-node stops on
+// non-watch errors; this one relists and rewatches with exponential backoff, and keeps a
+// projection of each object (callers choose how much of an object to hold: 90,000 full
+// RestoreReports would not fit the memory budget, their projections do).
+import { KubernetesObjectApi, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { toKubeError } from './errors.js';
+
+export type InformerEvent = 'add' | 'update' | 'delete';
+export type InformerHandler<T> = (event: InformerEvent, key: string, current: T | undefined, previous: T | undefined) => void;
+
+export interface InformerOptions<T> {
+  name: string;
+  apiVersion: string;
+  kind: string;
+  /** URL path of the collection, e.g. /apis/rehearsal.dev/v1alpha1/restoretests */
+  collectionPath: string;
+  labelSelector?: string;
+  project: (object: KubernetesObject) => T;
+  pageSize?: number;
+}
+
+export interface InformerMetrics {
+  watchRestarts(informer: string): void;
+}
+
+const MIN_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 30_000;
+
+export function objectKey(object: { metadata?: { namespace?: string; name?: string } }): string {
+  const meta = object.metadata ?? {};
+  return meta.namespace ? `${meta.namespace}/${meta.name}` : (meta.name ?? '');
+}
+
+export class ResilientInformer<T> {
+  private readonly store = new Map<string, T>();
+  private readonly handlers: InformerHandler<T>[] = [];
+  private readonly objects: KubernetesObjectApi;
+  private readonly watcher: Watch;
+  private resourceVersion = '';
+  private abort: AbortController | undefined;
+  private stopped = false;
+  private synced = false;
+  private backoffMs = MIN_BACKOFF_MS;
+  private syncWaiters: (() => void)[] = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly options: InformerOptions<T>,
+    private readonly log: Logger,
+    private readonly metrics?: InformerMetrics,
+  ) {
+    this.objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+    this.watcher = new Watch(kubeConfig);
+  }
+
+  onChange(handler: InformerHandler<T>): void {
+    this.handlers.push(handler);
+  }
+
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  get(key: string): T | undefined {
+    return this.store.get(key);
+  }
+
+  values(): IterableIterator<T> {
+    return this.store.values();
+  }
+
+  get size(): number {
+    return this.store.size;
+  }
+
+  /** Starts list+watch; resolves once the first list is in the cache. */
+  start(): Promise<void> {
+    this.stopped = false;
+    void this.listAndWatch();
+    return this.waitForSync();
+  }
+
+  waitForSync(): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.abort?.abort();
+  }
+
+  private emit(event: InformerEvent, key: string, current: T | undefined, previous: T | undefined): void {
+    for (const handler of this.handlers) {
+      try {
+        handler(event, key, current, previous);
+      } catch (error) {
+        this.log.error({ err: error, informer: this.options.name }, 'informer handler failed');
+      }
+    }
+  }
+
+  private async listAndWatch(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      await this.relist();
+      this.backoffMs = MIN_BACKOFF_MS;
+      await this.watch();
+    } catch (error) {
+      this.retryLater(error);
+    }
+  }
+
+  private retryLater(error: unknown): void {
+    if (this.stopped) return;
+    const kubeError = toKubeError(error);
+    this.log.warn(
+      { informer: this.options.name, kind: kubeError.kind, retryInMs: this.backoffMs },
+      `list/watch failed: ${kubeError.message}`,
+    );
+    this.metrics?.watchRestarts(this.options.name);
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+    this.retryTimer = setTimeout(() => void this.listAndWatch(), delay);
+  }
+
+  private async relist(): Promise<void> {
+    const seen = new Set<string>();
+    let continueToken: string | undefined;
+    let listResourceVersion = '';
+    do {
+      const page = await this.objects.list(
+        this.options.apiVersion,
+        this.options.kind,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        this.options.labelSelector,
+        this.options.pageSize ?? 500,
+        continueToken,
+      );
+      for (const object of page.items) {
+        const key = objectKey(object);
+        seen.add(key);
+        this.upsert(key, object);
+      }
+      continueToken = page.metadata?._continue || undefined;
+      listResourceVersion = page.metadata?.resourceVersion ?? listResourceVersion;
+    } while (continueToken);
+    for (const [key, previous] of this.store) {
+      if (!seen.has(key)) {
+        this.store.delete(key);
+        this.emit('delete', key, undefined, previous);
+      }
+    }
+    this.resourceVersion = listResourceVersion;
+    if (!this.synced) {
+      this.synced = true;
+      for (const resolve of this.syncWaiters.splice(0)) resolve();
+    }
+  }
+
+  private upsert(key: string, object: KubernetesObject): void {
+    const previous = this.store.get(key);
+    const current = this.options.project(object);
+    this.store.set(key, current);
+    this.emit(previous === undefined ? 'add' : 'update', key, current, previous);
+  }
+
+  private async watch(): Promise<void> {
+    if (this.stopped) return;
+    const params: Record<string, string | boolean> = {
+      resourceVersion: this.resourceVersion,
+      allowWatchBookmarks: true,
+    };
+    if (this.options.labelSelector) params.labelSelector = this.options.labelSelector;
+    this.abort = await this.watcher.watch(
+      this.options.collectionPath,
+      params,
+      (type, object: KubernetesObject & { code?: number }) => {
+        if (type === 'BOOKMARK') {
+          this.resourceVersion = object.metadata?.resourceVersion ?? this.resourceVersion;
+          return;
+        }
+        if (type === 'ERROR') {
+          // Typically 410 Gone: the resourceVersion is too old; the done callback relists.
+          this.resourceVersion = '';
+          this.abort?.abort();
+          return;
+        }
+        this.resourceVersion = object.metadata?.resourceVersion ?? this.resourceVersion;
+        const key = objectKey(object);
+        if (type === 'DELETED') {
+          const previous = this.store.get(key);
+          this.store.delete(key);
+          this.emit('delete', key, undefined, previous);
+        } else {
+          this.upsert(key, object);
+        }
+      },
+      (error: unknown) => {
+        if (this.stopped) return;
+        if (error && (error as { name?: string }).name !== 'AbortError') {
+          this.retryLater(error);
+          return;
+        }
+        // A normal close (server timeout) or a 410: resume the watch, relisting when needed.
+        if (this.resourceVersion) void this.watch().catch((watchError) => this.retryLater(watchError));
+        else void this.listAndWatch();
+      },
+    );
+  }
+}

@@ -1,0 +1,273 @@
+// SandboxReader over @kubernetes/client-node 2.x: CoreV1Api (pods, services, secrets),
+// DiscoveryV1Api (EndpointSlices), KubernetesObjectApi (any kind, for resourceExists) and Exec.
+//
+// Errors are mapped by HTTP status code (ApiException.code), never by message text; the API
+// server's Status message is only carried along for humans. A request that got no HTTP answer at
+// all (connection refused, TLS, DNS) is 'Unavailable'.
+//
+// Exec cannot be integration-tested against the KWOK test cluster (its pods have no kubelet, and
+// the apiserver would dial fake pod IPs, which the test network rules forbid); the exec check is
+// covered by unit tests with a fake reader.
+
+import { Writable } from 'node:stream';
+import {
+  ApiException,
+  CoreV1Api,
+  DiscoveryV1Api,
+  Exec,
+  KubernetesObjectApi,
+  type KubeConfig,
+  type V1APIResource,
+  type V1Status,
+} from '@kubernetes/client-node';
+import {
+  failureFromStatusCode,
+  SandboxReadError,
+  toLabelSelector,
+  type EndpointSliceSummary,
+  type ExecOutcome,
+  type PodSummary,
+  type ResourceLookup,
+  type SandboxReader,
+  type SecretSummary,
+  type ServiceSummary,
+} from '../checks/sandbox-reader.js';
+
+const PAGE_SIZE = 500;
+const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
+
+/** KubernetesObjectApi with its discovery lookup made callable (it is protected upstream). */
+class DiscoveringObjectApi extends KubernetesObjectApi {
+  findResource(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
+    return this.resource(apiVersion, kind);
+  }
+}
+
+function statusMessage(body: unknown): string | undefined {
+  let value = body;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+  const message = (value as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' && message !== '' ? message : undefined;
+}
+
+/** Any thrown value from the client as a SandboxReadError, classified by HTTP status code. */
+export function toSandboxReadError(thrown: unknown, action: string): SandboxReadError {
+  if (thrown instanceof SandboxReadError) return thrown;
+  if (thrown instanceof ApiException) {
+    const code = thrown.code;
+    const detail = statusMessage(thrown.body) ?? `HTTP ${code}`;
+    return new SandboxReadError(failureFromStatusCode(code), `${action}: ${detail}`, code);
+  }
+  const code = (thrown as { code?: unknown } | null | undefined)?.code;
+  // A failed exec handshake rejects with a WebSocket ErrorEvent, which is not an Error.
+  const message = (thrown as { message?: unknown } | null | undefined)?.message;
+  const text = typeof message === 'string' && message !== '' ? message : String(thrown);
+  return new SandboxReadError('Unavailable', `${action}: ${text}${typeof code === 'string' ? ` (${code})` : ''}`);
+}
+
+/** The exit code in an exec Status: Success → 0; NonZeroExitCode → causes[reason=ExitCode]. */
+export function exitCodeFromStatus(status: V1Status): number | undefined {
+  if (status.status === 'Success') return 0;
+  if (status.reason !== 'NonZeroExitCode') return undefined;
+  const cause = status.details?.causes?.find((candidate) => candidate.reason === 'ExitCode');
+  const exitCode = Number(cause?.message);
+  return Number.isInteger(exitCode) ? exitCode : undefined;
+}
+
+function discard(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
+}
+
+export class KubeSandboxReader implements SandboxReader {
+  private readonly core: CoreV1Api;
+  private readonly discovery: DiscoveryV1Api;
+  private readonly objects: DiscoveringObjectApi;
+  private readonly execApi: Exec;
+
+  constructor(kubeConfig: KubeConfig) {
+    this.core = kubeConfig.makeApiClient(CoreV1Api);
+    this.discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
+    this.objects = kubeConfig.makeApiClient(DiscoveringObjectApi);
+    this.execApi = new Exec(kubeConfig);
+  }
+
+  async listPods(namespace: string, selector?: Record<string, string>): Promise<PodSummary[]> {
+    const labelSelector = toLabelSelector(selector);
+    const pods: PodSummary[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.core
+        .listNamespacedPod({ namespace, limit: PAGE_SIZE, ...(labelSelector ? { labelSelector } : {}), ...(token ? { _continue: token } : {}) })
+        .catch((thrown: unknown) => {
+          throw toSandboxReadError(thrown, `list pods in ${namespace}`);
+        });
+      for (const pod of page.items) {
+        const containers = (pod.spec?.containers ?? []).map((container) => container.name);
+        const defaultContainer = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION];
+        pods.push({
+          name: pod.metadata?.name ?? '',
+          phase: pod.status?.phase ?? 'Unknown',
+          ready: (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True'),
+          terminating: Boolean(pod.metadata?.deletionTimestamp),
+          containers,
+          ...(defaultContainer ? { defaultContainer } : {}),
+        });
+      }
+      token = page.metadata?._continue || undefined;
+    } while (token);
+    return pods;
+  }
+
+  async listServices(namespace: string): Promise<ServiceSummary[]> {
+    const services: ServiceSummary[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.core
+        .listNamespacedService({ namespace, limit: PAGE_SIZE, ...(token ? { _continue: token } : {}) })
+        .catch((thrown: unknown) => {
+          throw toSandboxReadError(thrown, `list Services in ${namespace}`);
+        });
+      for (const service of page.items) {
+        const selector = service.spec?.selector;
+        services.push({
+          name: service.metadata?.name ?? '',
+          type: service.spec?.type ?? 'ClusterIP',
+          ...(selector && Object.keys(selector).length > 0 ? { selector } : {}),
+          ports: (service.spec?.ports ?? []).map((port) => ({
+            port: port.port,
+            ...(port.name ? { name: port.name } : {}),
+            ...(port.protocol ? { protocol: port.protocol } : {}),
+          })),
+        });
+      }
+      token = page.metadata?._continue || undefined;
+    } while (token);
+    return services;
+  }
+
+  async listEndpointSlices(namespace: string): Promise<EndpointSliceSummary[]> {
+    const slices: EndpointSliceSummary[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.discovery
+        .listNamespacedEndpointSlice({ namespace, limit: PAGE_SIZE, ...(token ? { _continue: token } : {}) })
+        .catch((thrown: unknown) => {
+          throw toSandboxReadError(thrown, `list EndpointSlices in ${namespace}`);
+        });
+      for (const slice of page.items) {
+        const endpoints = slice.endpoints ?? [];
+        const serviceName = slice.metadata?.labels?.[SERVICE_NAME_LABEL];
+        slices.push({
+          name: slice.metadata?.name ?? '',
+          ...(serviceName ? { serviceName } : {}),
+          // The API documents a nil `ready` as true.
+          readyEndpoints: endpoints.filter((endpoint) => endpoint.conditions?.ready !== false).length,
+          totalEndpoints: endpoints.length,
+        });
+      }
+      token = page.metadata?._continue || undefined;
+    } while (token);
+    return slices;
+  }
+
+  async getSecret(namespace: string, name: string): Promise<SecretSummary> {
+    const secret = await this.core.readNamespacedSecret({ namespace, name }).catch((thrown: unknown) => {
+      throw toSandboxReadError(thrown, `read Secret ${namespace}/${name}`);
+    });
+    return { name, data: { ...(secret.data ?? {}) } };
+  }
+
+  async getResource(apiVersion: string, kind: string, namespace: string, name: string): Promise<ResourceLookup> {
+    const subject = `${apiVersion} ${kind} ${namespace}/${name}`;
+    let resource: V1APIResource | undefined;
+    try {
+      resource = await this.objects.findResource(apiVersion, kind);
+    } catch (thrown) {
+      const mapped = toSandboxReadError(thrown, `discover ${apiVersion}`);
+      // Discovery answers 404 when the group/version is not served at all.
+      if (mapped.reason === 'NotFound') return { state: 'unknown-kind', message: `the cluster does not serve ${apiVersion}` };
+      return { state: 'error', reason: mapped.reason, message: mapped.message };
+    }
+    if (!resource) return { state: 'unknown-kind', message: `the cluster serves ${apiVersion} but has no kind ${kind}` };
+    if (!resource.namespaced) {
+      return { state: 'error', reason: 'Invalid', message: `${kind} is cluster-scoped; only namespaced kinds live in a sandbox` };
+    }
+    try {
+      await this.objects.read({ apiVersion, kind, metadata: { name, namespace } });
+      return { state: 'exists' };
+    } catch (thrown) {
+      const mapped = toSandboxReadError(thrown, `read ${subject}`);
+      if (mapped.reason === 'NotFound') return { state: 'not-found', message: mapped.message };
+      return { state: 'error', reason: mapped.reason, message: mapped.message };
+    }
+  }
+
+  exec(namespace: string, pod: string, container: string, command: readonly string[], signal?: AbortSignal): Promise<ExecOutcome> {
+    const action = `exec in ${namespace}/${pod} container ${container}`;
+    return new Promise<ExecOutcome>((resolve, reject) => {
+      let settled = false;
+      let socket: { close(): void } | undefined;
+      const settle = (finish: () => void): void => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        socket?.close();
+        finish();
+      };
+      const onAbort = (): void => settle(() => reject(new SandboxReadError('Timeout', `${action}: aborted`)));
+      if (signal?.aborted) {
+        onAbort();
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      const onStatus = (status: V1Status): void => {
+        const exitCode = exitCodeFromStatus(status);
+        if (exitCode !== undefined) {
+          settle(() => resolve({ exitCode }));
+          return;
+        }
+        // A Failure without an exit code: the command could not start (no such container,
+        // executable not found, ...). Classified by its code; the message is for humans.
+        settle(() =>
+          reject(
+            new SandboxReadError(
+              failureFromStatusCode(status.code ?? 500),
+              `${action}: ${status.message ?? status.reason ?? 'failed without an exit code'}`,
+              status.code,
+            ),
+          ),
+        );
+      };
+
+      this.execApi.exec(namespace, pod, container, [...command], discard(), discard(), null, false, onStatus).then(
+        (webSocket) => {
+          socket = webSocket;
+          if (settled) {
+            webSocket.close();
+            return;
+          }
+          webSocket.on('close', () =>
+            settle(() => reject(new SandboxReadError('Unavailable', `${action}: the stream closed without an exit status`))),
+          );
+        },
+        (thrown: unknown) => settle(() => reject(toSandboxReadError(thrown, action))),
+      );
+    });
+  }
+}
+
+export function createKubeSandboxReader(kubeConfig: KubeConfig): SandboxReader {
+  return new KubeSandboxReader(kubeConfig);
+}

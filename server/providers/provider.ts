@@ -1,0 +1,97 @@
+// What the engine needs from a backup tool. Every provider talks to its tool through the
+// Kubernetes API only (never a CLI). Implementations: velero/ (now); kasten/, trilio/ (same shape).
+import type { Provider } from '../domain/resources.js';
+import type { ScheduleInfo } from '../domain/views.js';
+
+/**
+ * A restore target for every source namespace. The only way to build one is
+ * buildNamespaceMapping(), which refuses an incomplete or unsafe mapping: a restore request
+ * without a complete source → sandbox mapping must be impossible to construct (decisions §2).
+ */
+export interface NamespaceMapping {
+  readonly __brand: 'NamespaceMapping';
+  readonly entries: readonly { readonly source: string; readonly sandbox: string }[];
+}
+
+export class UnsafeMappingError extends Error {}
+
+export function buildNamespaceMapping(
+  sourceNamespaces: readonly string[],
+  sandboxFor: (source: string) => string | undefined,
+): NamespaceMapping {
+  if (sourceNamespaces.length === 0) throw new UnsafeMappingError('no source namespaces to map');
+  const entries = sourceNamespaces.map((source) => {
+    const sandbox = sandboxFor(source);
+    if (!sandbox) throw new UnsafeMappingError(`source namespace ${source} has no sandbox`);
+    if (sandbox === source) throw new UnsafeMappingError(`source namespace ${source} would be restored onto itself`);
+    return { source, sandbox };
+  });
+  const sandboxes = new Set(entries.map((entry) => entry.sandbox));
+  if (sandboxes.size !== entries.length) throw new UnsafeMappingError('two sources map to one sandbox');
+  for (const sandbox of sandboxes) {
+    if (sourceNamespaces.includes(sandbox)) {
+      throw new UnsafeMappingError(`sandbox ${sandbox} is also a source namespace`);
+    }
+  }
+  return Object.freeze({ __brand: 'NamespaceMapping' as const, entries: Object.freeze(entries) });
+}
+
+export interface BackupInfo {
+  name: string;
+  /** RFC 3339; absent when the tool does not record it. */
+  completedAt?: string;
+  includedNamespaces: string[];
+  /** Objects per kind in the backup, when the tool can tell (feeds the completeness level). */
+  itemsPerKind?: { kind: string; count: number }[];
+  totalItems?: number;
+}
+
+export interface RestoreRef {
+  namespace: string;
+  name: string;
+}
+
+export interface RestoreRequest {
+  /** Deterministic name, so a restarted engine that repeats the request finds its own restore. */
+  name: string;
+  backup: BackupInfo;
+  mapping: NamespaceMapping;
+  labels: Record<string, string>;
+}
+
+export type RestoreState = 'pending' | 'running' | 'succeeded' | 'partiallyFailed' | 'failed';
+
+export interface RestoreProgress {
+  state: RestoreState;
+  /** The tool's own phase word, recorded in the report. */
+  phase: string;
+  warnings: number;
+  errors: number;
+  itemsRestored?: number;
+  totalItems?: number;
+  message?: string;
+  completedAt?: string;
+}
+
+export class ProviderError extends Error {
+  constructor(
+    readonly reason: 'BackupNotFound' | 'ProviderUnavailable' | 'RestoreNotFound' | 'RestoreRejected',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface BackupProvider {
+  readonly name: Provider;
+  /** "latest" (or empty) = the newest completed backup that covers every source namespace. */
+  selectBackup(sourceNamespaces: readonly string[], backupName: string, providerNamespace?: string): Promise<BackupInfo>;
+  /** Idempotent: a request whose restore already exists returns its reference. */
+  startRestore(request: RestoreRequest, providerNamespace?: string): Promise<RestoreRef>;
+  getRestoreProgress(ref: RestoreRef): Promise<RestoreProgress>;
+  /** Removes the tool's restore object (not the restored data, which lives in the sandbox). */
+  deleteRestore(ref: RestoreRef): Promise<void>;
+  /** Backup schedules of the tool; only Velero has them. */
+  listSchedules?(providerNamespace?: string): Promise<ScheduleInfo[]>;
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# up.sh WORKDIR — a real test control plane on 127.0.0.1: etcd, kube-apiserver (with an audit log),
+# kube-controller-manager, kube-scheduler and the KWOK controller with one fake node whose
+# InternalIP is 127.0.0.1 (so nothing ever dials a fake address). Writes WORKDIR/kubeconfig and
+# WORKDIR/env (ports, paths) and prints the kubeconfig path. Stop it with down.sh WORKDIR.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+W="$(mkdir -p "${1:-$here/../../.k8s/dev}" && cd "${1:-$here/../../.k8s/dev}" && pwd)"
+BIN="${K8S_BIN:-$("$here/build-binaries.sh")}"
+mkdir -p "$W/logs" "$W/pids"
+if [ -f "$W/kubeconfig" ] && [ -f "$W/pids/kube-apiserver.pid" ] && kill -0 "$(cat "$W/pids/kube-apiserver.pid")" 2>/dev/null; then
+  echo "$W/kubeconfig"; exit 0   # already running
+fi
+bash "$here/down.sh" "$W" >/dev/null 2>&1 || true
+rm -rf "$W/etcd" "$W/pki" "$W/logs"/*; mkdir -p "$W/logs"
+
+port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+ETCD_PORT=$(port); ETCD_PEER=$(port); API_PORT=$(port); KCM_PORT=$(port); SCHED_PORT=$(port); KWOK_PORT=$(port)
+start() { local n=$1; shift; "$@" >"$W/logs/$n.log" 2>&1 & echo $! >"$W/pids/$n.pid"; }
+wait_ok() { local what=$1 url=$2; shift 2
+  for _ in $(seq 1 240); do curl -fsS "$@" "$url" >/dev/null 2>&1 && return 0; sleep 0.5; done
+  echo "timed out waiting for $what ($url); logs in $W/logs" >&2; tail -20 "$W/logs/$what.log" >&2 || true; return 1; }
+
+bash "$here/make-pki.sh" "$W/pki"; P="$W/pki"
+
+start etcd "$BIN/etcd" --name test --data-dir "$W/etcd" \
+  --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+  --listen-peer-urls "http://127.0.0.1:$ETCD_PEER" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER" \
+  --initial-cluster "test=http://127.0.0.1:$ETCD_PEER" --unsafe-no-fsync --log-level warn \
+  --quota-backend-bytes 8589934592
+wait_ok etcd "http://127.0.0.1:$ETCD_PORT/health"
+
+start kube-apiserver "$BIN/kube-apiserver" \
+  --etcd-servers "http://127.0.0.1:$ETCD_PORT" --bind-address 127.0.0.1 --advertise-address 127.0.0.1 \
+  --secure-port "$API_PORT" \
+  --tls-cert-file "$P/apiserver.crt" --tls-private-key-file "$P/apiserver.key" \
+  --client-ca-file "$P/ca.crt" --authorization-mode Node,RBAC \
+  --service-account-issuer https://kubernetes.default.svc.cluster.local \
+  --service-account-key-file "$P/sa.pub" --service-account-signing-key-file "$P/sa.key" \
+  --service-cluster-ip-range 10.0.0.0/24 --allow-privileged=true \
+  --requestheader-client-ca-file "$P/ca.crt" --requestheader-allowed-names front-proxy-client \
+  --requestheader-username-headers X-Remote-User --requestheader-group-headers X-Remote-Group \
+  --requestheader-extra-headers-prefix X-Remote-Extra- \
+  --proxy-client-cert-file "$P/front-proxy-client.crt" --proxy-client-key-file "$P/front-proxy-client.key" \
+  --enable-aggregator-routing=false \
+  --audit-policy-file "$here/audit-policy.yaml" --audit-log-path "$W/audit.log" --audit-log-format json \
+  --audit-log-mode blocking --audit-log-maxsize 0 \
+  --max-requests-inflight 2000 --max-mutating-requests-inflight 1000
+wait_ok kube-apiserver "https://127.0.0.1:$API_PORT/readyz" --cacert "$P/ca.crt" --cert "$P/admin.crt" --key "$P/admin.key"
+
+b64() { base64 -w0 <"$1"; }
+cat >"$W/kubeconfig" <<KC
+apiVersion: v1
+kind: Config
+clusters:
+- name: rehearsal-test
+  cluster: {server: "https://127.0.0.1:$API_PORT", certificate-authority-data: "$(b64 "$P/ca.crt")"}
+users:
+- name: test-admin
+  user: {client-certificate-data: "$(b64 "$P/admin.crt")", client-key-data: "$(b64 "$P/admin.key")"}
+contexts:
+- name: rehearsal-test
+  context: {cluster: rehearsal-test, user: test-admin}
+current-context: rehearsal-test
+KC
+
+# Namespace deletion, ownerReference GC, ServiceAccount tokens, Deployment -> ReplicaSet -> Pod live here.
+start kube-controller-manager "$BIN/kube-controller-manager" \
+  --kubeconfig "$W/kubeconfig" --authentication-kubeconfig "$W/kubeconfig" --authorization-kubeconfig "$W/kubeconfig" \
+  --leader-elect=false --controllers='*' \
+  --bind-address 127.0.0.1 --secure-port "$KCM_PORT" \
+  --service-account-private-key-file "$P/sa.key" --root-ca-file "$P/ca.crt" --use-service-account-credentials=false \
+  --service-cluster-ip-range 10.0.0.0/24 --concurrent-gc-syncs 10
+start kube-scheduler "$BIN/kube-scheduler" --kubeconfig "$W/kubeconfig" \
+  --authentication-kubeconfig "$W/kubeconfig" --authorization-kubeconfig "$W/kubeconfig" --leader-elect=false \
+  --bind-address 127.0.0.1 --secure-port "$SCHED_PORT"
+# KWOK plays the kubelet for nodes annotated kwok.x-k8s.io/node=fake: Pods on them become Ready.
+# --node-ip keeps every address it reports on loopback.
+start kwok "$BIN/kwok" --kubeconfig "$W/kubeconfig" \
+  --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
+  --node-ip 127.0.0.1 --node-name kwok-node-0 --node-port 0 --cidr 10.244.0.1/24 \
+  --node-lease-duration-seconds 40 --config "$(ls "$BIN"/kwok-stages/*.yaml | paste -sd, -)" \
+  --server-address "127.0.0.1:$KWOK_PORT"
+
+K="$BIN/kubectl --kubeconfig $W/kubeconfig"
+$K apply -f - >/dev/null <<'NODE'
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-0
+  annotations: {kwok.x-k8s.io/node: fake}
+  labels: {kubernetes.io/hostname: kwok-node-0, type: kwok}
+spec: {}
+status:
+  addresses: [{type: InternalIP, address: 127.0.0.1}]
+  allocatable: {cpu: "1000", memory: 1024Gi, pods: "5000"}
+  capacity: {cpu: "1000", memory: 1024Gi, pods: "5000"}
+NODE
+# The default ServiceAccount appears once the controller-manager runs; Pods need it.
+for _ in $(seq 1 120); do $K get serviceaccount default -n default >/dev/null 2>&1 && break; sleep 0.5; done
+cat >"$W/env" <<ENV
+K8S_BIN=$BIN
+API_PORT=$API_PORT
+KWOK_PORT=$KWOK_PORT
+AUDIT_LOG=$W/audit.log
+KUBECONFIG_PATH=$W/kubeconfig
+ENV
+echo "$W/kubeconfig"
