@@ -5,7 +5,13 @@
 import type { RestoreTest } from './resources.js';
 import type { Alert, DailySummary, Summary, TestResponse, UpcomingTest } from './views.js';
 import { formatDuration } from './duration.js';
-import { asReportIndex, testKeyOf, type IndexedRun, type ReportIndex, type ReportSource } from './report-index.js';
+import {
+  asReportIndex,
+  testKeyOf,
+  type IndexedRun,
+  type ReportIndex,
+  type ReportSource,
+} from './report-index.js';
 import { measuredRtoSeconds, rtoTargetSeconds, rtoVerdict } from './run-facts.js';
 import { MILLISECONDS_PER_HOUR, dayLabel, dayNumber, parseInstant } from './utc-days.js';
 
@@ -21,7 +27,8 @@ function mean(values: readonly number[]): number {
 /** Distinct source namespaces of all RestoreTests (Summary.namespacesCovered). */
 export function namespacesCovered(tests: readonly RestoreTest[]): number {
   const namespaces = new Set<string>();
-  for (const test of tests) for (const source of test.spec.backupSource?.namespaces ?? []) namespaces.add(source.name);
+  for (const test of tests)
+    for (const source of test.spec.backupSource?.namespaces ?? []) namespaces.add(source.name);
   return namespaces.size;
 }
 
@@ -37,7 +44,9 @@ export function runsInLastHours(reports: ReportSource | ReportIndex, hours: numb
  */
 export function summary(tests: readonly RestoreTest[], reports: ReportSource, now: Date): Summary {
   const runs = runsInLastHours(reports, SUMMARY_WINDOW_HOURS, now);
-  const rtos = runs.map((run) => measuredRtoSeconds(run.report)).filter((value): value is number => value !== null);
+  const rtos = runs
+    .map((run) => measuredRtoSeconds(run.report))
+    .filter((value): value is number => value !== null);
   return {
     averageScore: Math.round(mean(runs.map((run) => run.report.spec.score))),
     totalTests: tests.length,
@@ -72,7 +81,11 @@ export function daily(reports: ReportSource, days: number, now: Date): DailySumm
   return result;
 }
 
-function alertClauses(run: IndexedRun, previous: IndexedRun | undefined, test: RestoreTest | undefined): string[] {
+function alertClauses(
+  run: IndexedRun,
+  previous: IndexedRun | undefined,
+  test: RestoreTest | undefined,
+): string[] {
   const spec = run.report.spec;
   const clauses: string[] = [];
   if (spec.result === 'fail') {
@@ -104,7 +117,12 @@ function alertClauses(run: IndexedRun, previous: IndexedRun | undefined, test: R
  * the run's completedAt: the alert is derived, so "generated" means when its cause happened, and
  * the same alert keeps the same timestamp on every request.
  */
-export function alerts(tests: readonly RestoreTest[], reports: ReportSource, hours: number, now: Date): Alert[] {
+export function alerts(
+  tests: readonly RestoreTest[],
+  reports: ReportSource,
+  hours: number,
+  now: Date,
+): Alert[] {
   const index = asReportIndex(reports);
   const testsByKey = new Map(tests.map((test) => [testKeyOf(test), test]));
   const result: Alert[] = [];
@@ -171,7 +189,8 @@ export function upcoming(tests: readonly RestoreTest[]): UpcomingTest[] {
   // Code-unit comparison, not localeCompare: the order must not depend on the server's locale.
   const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   scheduled.sort(
-    (a, b) => a.at - b.at || byText(a.entry.namespace, b.entry.namespace) || byText(a.entry.name, b.entry.name),
+    (a, b) =>
+      a.at - b.at || byText(a.entry.namespace, b.entry.namespace) || byText(a.entry.name, b.entry.name),
   );
   return scheduled.map((each) => each.entry);
 }

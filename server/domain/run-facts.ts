@@ -6,7 +6,8 @@ import { parseDuration } from './duration.js';
 
 export function measuredRtoSeconds(report: RestoreReport): number | null {
   const rto = report.spec.rto;
-  if (typeof rto?.measuredSeconds === 'number' && Number.isFinite(rto.measuredSeconds)) return rto.measuredSeconds;
+  if (typeof rto?.measuredSeconds === 'number' && Number.isFinite(rto.measuredSeconds))
+    return rto.measuredSeconds;
   return rto?.measured ? parseDuration(rto.measured) : null;
 }
 

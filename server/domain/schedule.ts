@@ -161,7 +161,13 @@ export interface ScheduleInput {
 export type ScheduleDecision =
   | { action: 'wait'; reason: 'NotDue'; message: string; nextRunAt: Date | null }
   | { action: 'run'; reason: 'ScheduleDue'; message: string; instant: Date; nextRunAt: Date | null }
-  | { action: 'skip-overlap'; reason: 'RunInProgress'; message: string; instant: Date; nextRunAt: Date | null }
+  | {
+      action: 'skip-overlap';
+      reason: 'RunInProgress';
+      message: string;
+      instant: Date;
+      nextRunAt: Date | null;
+    }
   | {
       action: 'skip-missed';
       reason: 'MissedSchedule';
@@ -222,5 +228,11 @@ export function decideSchedule(input: ScheduleInput): ScheduleDecision {
       nextRunAt,
     };
   }
-  return { action: 'run', reason: 'ScheduleDue', message: `run due ${at} starts; ${next}`, instant, nextRunAt };
+  return {
+    action: 'run',
+    reason: 'ScheduleDue',
+    message: `run due ${at} starts; ${next}`,
+    instant,
+    nextRunAt,
+  };
 }

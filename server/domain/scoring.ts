@@ -76,7 +76,9 @@ function plural(count: number, noun: string): string {
 
 // Names are listed in details so a reader sees what failed, but only a few: reports stay small.
 function listSome(items: string[], limit = 5): string {
-  return items.length <= limit ? items.join(', ') : `${items.slice(0, limit).join(', ')} and ${items.length - limit} more`;
+  return items.length <= limit
+    ? items.join(', ')
+    : `${items.slice(0, limit).join(', ')} and ${items.length - limit} more`;
 }
 
 /**
@@ -98,7 +100,8 @@ function integrityLevel(input: ScoringInput): ScoreLevel {
       `restore completed: ${plural(items, 'item')}, ${plural(warnings, 'warning')}, 0 errors`,
     );
   }
-  const points = items > 0 ? proportionalPoints(PARTIALLY_FAILED_INTEGRITY_CAP, Math.max(0, items - errors) / items) : 0;
+  const points =
+    items > 0 ? proportionalPoints(PARTIALLY_FAILED_INTEGRITY_CAP, Math.max(0, items - errors) / items) : 0;
   return level(
     'restoreIntegrity',
     points,
@@ -126,8 +129,13 @@ function completenessLevel(kinds: KindCompleteness[]): ScoreLevel {
   }
   const complete = measured.length - incomplete.length;
   const detail =
-    `${complete}/${measured.length} kinds complete` + (incomplete.length ? `; incomplete: ${listSome(incomplete)}` : '');
-  return level('completeness', proportionalPoints(LEVEL_MAX_POINTS.completeness, sum / measured.length), detail);
+    `${complete}/${measured.length} kinds complete` +
+    (incomplete.length ? `; incomplete: ${listSome(incomplete)}` : '');
+  return level(
+    'completeness',
+    proportionalPoints(LEVEL_MAX_POINTS.completeness, sum / measured.length),
+    detail,
+  );
 }
 
 function podStartupLevel(pods: ScoringInput['pods']): ScoreLevel {
@@ -136,7 +144,11 @@ function podStartupLevel(pods: ScoringInput['pods']): ScoreLevel {
     return level('podStartup', LEVEL_MAX_POINTS.podStartup, 'no pods expected in the backup');
   }
   const ready = Math.min(nonNegative(pods.ready), expected);
-  return level('podStartup', proportionalPoints(LEVEL_MAX_POINTS.podStartup, ready / expected), `${ready}/${expected} pods ready`);
+  return level(
+    'podStartup',
+    proportionalPoints(LEVEL_MAX_POINTS.podStartup, ready / expected),
+    `${ready}/${expected} pods ready`,
+  );
 }
 
 /** Skipped checks leave the denominator; errors count as failures. No check run = no evidence. */
@@ -148,19 +160,34 @@ function healthChecksLevel(checks: CheckResult[]): ScoreLevel {
     return level('healthChecks', 0, `not tested: no health check ran${skippedNote}`, false);
   }
   const passed = counted.filter((check) => check.status === 'pass').length;
-  const failed = counted.filter((check) => check.status !== 'pass').map((check) => `${check.name} (${check.status})`);
+  const failed = counted
+    .filter((check) => check.status !== 'pass')
+    .map((check) => `${check.name} (${check.status})`);
   const detail =
-    `${passed}/${counted.length} checks passed${skippedNote}` + (failed.length ? `; not passed: ${listSome(failed)}` : '');
-  return level('healthChecks', proportionalPoints(LEVEL_MAX_POINTS.healthChecks, passed / counted.length), detail);
+    `${passed}/${counted.length} checks passed${skippedNote}` +
+    (failed.length ? `; not passed: ${listSome(failed)}` : '');
+  return level(
+    'healthChecks',
+    proportionalPoints(LEVEL_MAX_POINTS.healthChecks, passed / counted.length),
+    detail,
+  );
 }
 
 function crossNamespaceLevel(cross: ScoringInput['crossNamespace']): ScoreLevel {
   if (cross === null) {
-    return level('crossNamespace', LEVEL_MAX_POINTS.crossNamespace, 'single source namespace: no cross-namespace dependencies');
+    return level(
+      'crossNamespace',
+      LEVEL_MAX_POINTS.crossNamespace,
+      'single source namespace: no cross-namespace dependencies',
+    );
   }
   const expected = nonNegative(cross.expected);
   if (expected === 0) {
-    return level('crossNamespace', LEVEL_MAX_POINTS.crossNamespace, 'no cross-namespace dependencies expected');
+    return level(
+      'crossNamespace',
+      LEVEL_MAX_POINTS.crossNamespace,
+      'no cross-namespace dependencies expected',
+    );
   }
   const satisfied = Math.min(nonNegative(cross.satisfied), expected);
   return level(

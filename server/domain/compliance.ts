@@ -1,0 +1,803 @@
+// Compliance evidence (decisions §6, shared/guides/compliance-controls.md). Turns the population of
+// RestoreReports in a period into per-control statuses with the exact rules of the guide, a
+// one-line evidence sentence per control, and a detail object for the auditor PDF. Statuses say
+// what the evidence supports; nothing here ever calls a system "compliant".
+import type { RestoreReport, RestoreTest, RunResult } from './resources.js';
+import type { ComplianceControl, ComplianceResponse, ControlStatus } from './views.js';
+import {
+  FRAMEWORKS,
+  FRAMEWORK_IDS,
+  type ControlDefinition,
+  type ControlRole,
+  type FrameworkId,
+} from './compliance-catalogue.js';
+import { formatDuration } from './duration.js';
+import { asReportIndex, testKeyOf, type IndexedRun, type ReportSource } from './report-index.js';
+import {
+  isAbortedAttempt,
+  measuredRtoSeconds,
+  rtoTargetSeconds,
+  rtoVerdict,
+  type RtoVerdict,
+} from './run-facts.js';
+import { MILLISECONDS_PER_DAY, utcDate } from './utc-days.js';
+
+/** W of the guide: an exception is remediated by a qualifying pass of the same test within this. */
+export const REMEDIATION_WINDOW_DAYS = 30;
+
+// ---------------------------------------------------------------- exported detail types
+
+/** Why a run is an exception (not a qualifying pass) for a control. */
+export type ExceptionCause =
+  | 'fail'
+  | 'partial'
+  | 'aborted'
+  | 'rto_breach'
+  | 'rto_unmeasured'
+  | 'rto_target_undefined'
+  | 'evidence_unverified';
+
+/** remediated: qualifying pass of the same test within W. late: one came, after W. pending: none yet, W not over. */
+export type RemediationState = 'remediated' | 'late' | 'pending' | 'unremediated';
+
+/** The reasons of the guide for at_risk, plus the cases it implies. */
+export type TargetReasonCode =
+  | 'no_qualifying_pass'
+  | 'stale'
+  | 'latest_run_failed'
+  | 'latest_run_partial'
+  | 'rto_breach'
+  | 'rto_target_undefined'
+  | 'evidence_unverified'
+  | 'late_remediation'
+  | 'unremediated_exception'
+  | 'remediation_pending';
+
+export interface TargetReason {
+  code: TargetReasonCode;
+  message: string;
+}
+
+export interface RunReference {
+  /** namespace/name of the RestoreReport. */
+  report: string;
+  /** namespace/name of the RestoreTest. */
+  test: string;
+  runId: string;
+  completedAt: string;
+  result: RunResult;
+  score: number;
+}
+
+export interface ExceptionDetail extends RunReference {
+  causes: ExceptionCause[];
+  remediation: RemediationState;
+  /** The qualifying pass that remediated it (on time or late). */
+  remediatedBy?: RunReference;
+}
+
+export interface TargetControlDetail {
+  /** The target: a source namespace in scope. */
+  namespace: string;
+  status: ControlStatus;
+  /** Empty unless at_risk. */
+  reasons: TargetReason[];
+  /** Runs in the period covering this namespace, aborted attempts included. */
+  runs: number;
+  abortedAttempts: number;
+  qualifyingPasses: number;
+  newestQualifyingPass?: RunReference;
+  /** Age of the newest qualifying pass at generation time, in days (fractional). */
+  newestQualifyingPassAgeDays?: number;
+  latestRun?: RunReference & { qualifying: boolean };
+  exceptions: ExceptionDetail[];
+  remediatedExceptions: number;
+}
+
+export interface ControlDetail extends ComplianceControl {
+  role: ControlRole;
+  rtoBound: boolean;
+  freshnessDays: number;
+  caveat?: string;
+  /** Targets with at least one qualifying pass in the period ("restored and verified"). */
+  verifiedTargets: number;
+  remediatedExceptions: number;
+  targets: TargetControlDetail[];
+}
+
+export interface RtoAnalysisRow {
+  namespace: string;
+  runsMeasured: number;
+  runsWithTarget: number;
+  runsWithinTarget: number;
+  runsBreached: number;
+  runsWithoutTarget: number;
+  /** The run with the longest measured RTO (the most recent one on a tie). */
+  worst?: RunReference & {
+    rtoSeconds: number;
+    rto: string;
+    targetSeconds: number | null;
+    target: string | null;
+    verdict: RtoVerdict;
+  };
+}
+
+export interface RunRecord extends RunReference {
+  sourceNamespaces: string[];
+  backupName: string;
+  rtoSeconds: number | null;
+  rtoTarget: string | null;
+  rtoVerdict: RtoVerdict;
+  aborted: boolean;
+  evidenceVerified: boolean;
+  failure?: { reason: string; message: string };
+}
+
+export interface ComplianceDetail {
+  framework: FrameworkId;
+  label: string;
+  period: { days: number; from: string; to: string };
+  generatedAt: string;
+  remediationWindowDays: number;
+  /** false when no verifier was supplied: signatures were not checked at all. */
+  signaturesChecked: boolean;
+  scope: {
+    namespaces: string[];
+    tests: {
+      name: string;
+      namespace: string;
+      schedule: string;
+      sourceNamespaces: string[];
+      rtoTarget: string;
+    }[];
+  };
+  totals: { runs: number; pass: number; partial: number; fail: number; aborted: number };
+  controls: ControlDetail[];
+  rto: RtoAnalysisRow[];
+  notEvidenced: string[];
+  limitations: string[];
+  /** The complete population of runs in the period, oldest first (the PDF appendix). */
+  runs: RunRecord[];
+}
+
+export interface ComplianceEvaluation {
+  response: ComplianceResponse;
+  detail: ComplianceDetail;
+}
+
+export interface ComplianceInput {
+  framework: FrameworkId;
+  /** Length of the period [now - periodDays, now]. */
+  periodDays: number;
+  now: Date;
+  tests: readonly RestoreTest[];
+  /** Reports outside the period are ignored, so a pre-filtered window is fine. */
+  reports: ReportSource;
+  /** Whether a report's evidence signature verifies; absent = signatures not checked. */
+  verify?: (report: RestoreReport) => boolean;
+  remediationWindowDays?: number;
+}
+
+export interface TestPassRate {
+  name: string;
+  namespace: string;
+  passRate: number;
+  runs: number;
+}
+
+export interface ComplianceOverview {
+  period: number;
+  generatedAt: string;
+  frameworks: ComplianceResponse[];
+  tests: TestPassRate[];
+}
+
+// ---------------------------------------------------------------- run facts, computed once
+
+interface RunFacts {
+  run: IndexedRun;
+  reference: RunReference;
+  result: RunResult;
+  aborted: boolean;
+  verified: boolean;
+  verdict: RtoVerdict;
+  rtoSeconds: number | null;
+  sources: string[];
+}
+
+interface Population {
+  from: number;
+  to: number;
+  periodDays: number;
+  now: Date;
+  runs: RunFacts[];
+  /** The runs covering each namespace, oldest first (grouped once: scope x runs would not scale). */
+  runsByNamespace: Map<string, RunFacts[]>;
+  scope: string[];
+  signaturesChecked: boolean;
+  windowMs: number;
+}
+
+function reference(run: IndexedRun): RunReference {
+  const spec = run.report.spec;
+  return {
+    report: run.key,
+    test: run.testKey,
+    runId: spec.runId,
+    completedAt: new Date(run.completedAt).toISOString(),
+    result: spec.result,
+    score: spec.score,
+  };
+}
+
+function collectPopulation(
+  periodDays: number,
+  now: Date,
+  tests: readonly RestoreTest[],
+  reports: ReportSource,
+  verify: ((report: RestoreReport) => boolean) | undefined,
+  remediationWindowDays: number,
+): Population {
+  const to = now.getTime();
+  const from = to - periodDays * MILLISECONDS_PER_DAY;
+  const runs = asReportIndex(reports)
+    .runsBetween(from, to)
+    .map((run): RunFacts => {
+      const report = run.report;
+      return {
+        run,
+        reference: reference(run),
+        result: report.spec.result,
+        aborted: isAbortedAttempt(report),
+        verified: verify ? verify(report) : true,
+        verdict: rtoVerdict(report),
+        rtoSeconds: measuredRtoSeconds(report),
+        sources: report.spec.sourceNamespaces ?? [],
+      };
+    });
+  // Scope = what the tests declare plus anything actually restored in the period: an untested
+  // declared namespace must show up as not tested, never silently drop out.
+  const scope = new Set<string>();
+  for (const test of tests)
+    for (const source of test.spec.backupSource?.namespaces ?? []) scope.add(source.name);
+  const runsByNamespace = new Map<string, RunFacts[]>();
+  for (const facts of runs) {
+    for (const source of new Set(facts.sources)) {
+      scope.add(source);
+      const list = runsByNamespace.get(source);
+      if (list) list.push(facts);
+      else runsByNamespace.set(source, [facts]);
+    }
+  }
+  return {
+    from,
+    to,
+    periodDays,
+    now,
+    runs,
+    runsByNamespace,
+    scope: [...scope].sort(),
+    signaturesChecked: verify !== undefined,
+    windowMs: remediationWindowDays * MILLISECONDS_PER_DAY,
+  };
+}
+
+// ---------------------------------------------------------------- the status rules
+
+/** Qualifying pass: pass, RTO met (or no target on a control that is not RTO-bound), evidence verifies. */
+function qualifies(facts: RunFacts, control: ControlDefinition): boolean {
+  if (facts.result !== 'pass' || facts.aborted || !facts.verified) return false;
+  return facts.verdict === 'met' || (facts.verdict === 'no-target' && !control.rtoBound);
+}
+
+function exceptionCauses(facts: RunFacts, control: ControlDefinition): ExceptionCause[] {
+  const causes: ExceptionCause[] = [];
+  if (facts.aborted) causes.push('aborted');
+  else if (facts.result === 'fail') causes.push('fail');
+  else if (facts.result === 'partial') causes.push('partial');
+  if (facts.verdict === 'breached') causes.push('rto_breach');
+  if (facts.verdict === 'unmeasured' && !facts.aborted && facts.result !== 'fail')
+    causes.push('rto_unmeasured');
+  if (facts.verdict === 'no-target' && control.rtoBound) causes.push('rto_target_undefined');
+  if (!facts.verified) causes.push('evidence_unverified');
+  return causes;
+}
+
+const CAUSE_TEXT: Record<ExceptionCause, string> = {
+  fail: 'fail',
+  partial: 'partial',
+  aborted: 'aborted attempt',
+  rto_breach: 'RTO breach',
+  rto_unmeasured: 'RTO not measured',
+  rto_target_undefined: 'RTO target undefined',
+  evidence_unverified: 'evidence does not verify',
+};
+
+function describeRun(facts: { reference: RunReference }, causes: ExceptionCause[]): string {
+  const { reference: ref } = facts;
+  return `${causes.map((cause) => CAUSE_TEXT[cause]).join(' + ')} ${ref.completedAt.slice(0, 10)} (${ref.test} run ${ref.runId})`;
+}
+
+const REASON_ORDER: readonly TargetReasonCode[] = [
+  'no_qualifying_pass',
+  'stale',
+  'latest_run_failed',
+  'latest_run_partial',
+  'rto_breach',
+  'rto_target_undefined',
+  'evidence_unverified',
+  'late_remediation',
+  'unremediated_exception',
+  'remediation_pending',
+];
+
+const REASON_LABEL: Record<TargetReasonCode, string> = {
+  no_qualifying_pass: 'no qualifying pass',
+  stale: 'stale',
+  latest_run_failed: 'latest run failed',
+  latest_run_partial: 'latest run partial',
+  rto_breach: 'RTO breach',
+  rto_target_undefined: 'RTO target undefined',
+  evidence_unverified: 'evidence does not verify',
+  late_remediation: 'late remediation',
+  unremediated_exception: 'unremediated exception',
+  remediation_pending: 'remediation pending',
+};
+
+function latestRunReasons(facts: RunFacts, causes: ExceptionCause[]): TargetReason[] {
+  const described = describeRun(facts, causes);
+  const reasons: TargetReason[] = [];
+  if (causes.includes('aborted') || causes.includes('fail')) {
+    reasons.push({ code: 'latest_run_failed', message: `latest run: ${described}` });
+  } else if (causes.includes('partial')) {
+    reasons.push({ code: 'latest_run_partial', message: `latest run: ${described}` });
+  }
+  if (causes.includes('rto_breach') || causes.includes('rto_unmeasured')) {
+    reasons.push({ code: 'rto_breach', message: `latest run: ${described}` });
+  }
+  if (causes.includes('rto_target_undefined')) {
+    reasons.push({ code: 'rto_target_undefined', message: `latest run has no RTO target: ${described}` });
+  }
+  if (causes.includes('evidence_unverified')) {
+    reasons.push({ code: 'evidence_unverified', message: `latest run: ${described}` });
+  }
+  return reasons;
+}
+
+function remediationOf(
+  exception: RunFacts,
+  passesOfTest: readonly RunFacts[],
+  population: Population,
+): { state: RemediationState; by?: RunFacts } {
+  // passesOfTest is oldest first: binary search for the first pass after the exception.
+  let low = 0;
+  let high = passesOfTest.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (passesOfTest[middle]!.run.completedAt <= exception.run.completedAt) low = middle + 1;
+    else high = middle;
+  }
+  const next = passesOfTest[low];
+  if (next) {
+    return {
+      state: next.run.completedAt - exception.run.completedAt <= population.windowMs ? 'remediated' : 'late',
+      by: next,
+    };
+  }
+  return {
+    state: population.to - exception.run.completedAt <= population.windowMs ? 'pending' : 'unremediated',
+  };
+}
+
+function evaluateTarget(
+  namespace: string,
+  control: ControlDefinition,
+  population: Population,
+): TargetControlDetail {
+  const runs = population.runsByNamespace.get(namespace) ?? [];
+  const aborted = runs.filter((facts) => facts.aborted).length;
+  const base: TargetControlDetail = {
+    namespace,
+    status: 'not_tested',
+    reasons: [],
+    runs: runs.length,
+    abortedAttempts: aborted,
+    qualifyingPasses: 0,
+    exceptions: [],
+    remediatedExceptions: 0,
+  };
+  if (runs.length === aborted) return base; // no completed run in the period
+
+  const passes = runs.filter((facts) => qualifies(facts, control));
+  const passesByTest = new Map<string, RunFacts[]>();
+  for (const pass of passes) {
+    const list = passesByTest.get(pass.run.testKey);
+    if (list) list.push(pass);
+    else passesByTest.set(pass.run.testKey, [pass]);
+  }
+
+  const reasons: TargetReason[] = [];
+  const newestPass = passes[passes.length - 1];
+  let ageDays: number | undefined;
+  if (!newestPass) {
+    reasons.push({ code: 'no_qualifying_pass', message: `no qualifying pass in the period` });
+  } else {
+    ageDays = (population.to - newestPass.run.completedAt) / MILLISECONDS_PER_DAY;
+    if (ageDays >= control.freshnessDays) {
+      reasons.push({
+        code: 'stale',
+        message: `newest qualifying pass is ${Math.floor(ageDays)} d old (freshness ${control.freshnessDays} d)`,
+      });
+    }
+  }
+
+  const latest = runs[runs.length - 1]!;
+  const latestQualifies = qualifies(latest, control);
+  if (!latestQualifies) reasons.push(...latestRunReasons(latest, exceptionCauses(latest, control)));
+
+  const exceptions: ExceptionDetail[] = [];
+  const late: string[] = [];
+  const unremediated: string[] = [];
+  const pending: string[] = [];
+  for (const facts of runs) {
+    if (qualifies(facts, control)) continue;
+    const causes = exceptionCauses(facts, control);
+    const remediation = remediationOf(facts, passesByTest.get(facts.run.testKey) ?? [], population);
+    exceptions.push({
+      ...facts.reference,
+      causes,
+      remediation: remediation.state,
+      ...(remediation.by ? { remediatedBy: remediation.by.reference } : {}),
+    });
+    const described = describeRun(facts, causes);
+    if (remediation.state === 'late') late.push(described);
+    if (remediation.state === 'unremediated') unremediated.push(described);
+    // The latest run's own problem is already a reason; "pending" would only repeat it.
+    if (remediation.state === 'pending' && facts !== latest) pending.push(described);
+  }
+  const windowDays = population.windowMs / MILLISECONDS_PER_DAY;
+  const listed = (items: string[]): string =>
+    items.slice(0, 3).join('; ') + (items.length > 3 ? `; ${items.length - 3} more` : '');
+  if (late.length) {
+    reasons.push({
+      code: 'late_remediation',
+      message: `${plural(late.length, 'exception')} remediated later than ${windowDays} d: ${listed(late)}`,
+    });
+  }
+  if (unremediated.length) {
+    reasons.push({
+      code: 'unremediated_exception',
+      message: `${plural(unremediated.length, 'exception')} not remediated within ${windowDays} d: ${listed(unremediated)}`,
+    });
+  }
+  if (pending.length) {
+    reasons.push({
+      code: 'remediation_pending',
+      message: `${plural(pending.length, 'exception')} awaiting a qualifying pass of the same test: ${listed(pending)}`,
+    });
+  }
+
+  return {
+    ...base,
+    status: reasons.length === 0 ? 'satisfied' : 'at_risk',
+    reasons: reasons.sort((a, b) => REASON_ORDER.indexOf(a.code) - REASON_ORDER.indexOf(b.code)),
+    qualifyingPasses: passes.length,
+    ...(newestPass
+      ? { newestQualifyingPass: newestPass.reference, newestQualifyingPassAgeDays: ageDays }
+      : {}),
+    latestRun: { ...latest.reference, qualifying: latestQualifies },
+    exceptions,
+    remediatedExceptions: exceptions.filter((exception) => exception.remediation === 'remediated').length,
+  };
+}
+
+/** Per control: not tested if no target was tested; satisfied only if every target is; else at risk. */
+function controlStatus(targets: readonly TargetControlDetail[]): ControlStatus {
+  if (!targets.some((target) => target.status !== 'not_tested')) return 'not_tested';
+  return targets.every((target) => target.status === 'satisfied') ? 'satisfied' : 'at_risk';
+}
+
+// ---------------------------------------------------------------- evidence sentence
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function namesOrCount(names: string[]): string {
+  return names.length <= 3 ? names.join(', ') : `${names.length} namespaces`;
+}
+
+function worstRto(runs: readonly RunFacts[]): RunFacts | undefined {
+  let worst: RunFacts | undefined;
+  for (const facts of runs) {
+    if (facts.rtoSeconds === null) continue;
+    if (!worst || facts.rtoSeconds >= worst.rtoSeconds!) worst = facts;
+  }
+  return worst;
+}
+
+function rtoClause(population: Population): string {
+  const worst = worstRto(population.runs.filter((facts) => !facts.aborted));
+  if (!worst) return 'no RTO measured';
+  const target = rtoTargetSeconds(worst.run.report);
+  const where = `(${worst.sources.join('+')}, ${worst.reference.completedAt.slice(0, 10)})`;
+  return target === null
+    ? `worst RTO ${formatDuration(worst.rtoSeconds!)} with no RTO target ${where}`
+    : `worst RTO ${formatDuration(worst.rtoSeconds!)} vs target ${formatDuration(target)} ${where}`;
+}
+
+function runsClause(population: Population): string {
+  const count = (result: RunResult): number =>
+    population.runs.filter((facts) => facts.result === result).length;
+  const aborted = population.runs.filter((facts) => facts.aborted).length;
+  const abortedNote = aborted > 0 ? ` incl. ${plural(aborted, 'aborted attempt')}` : '';
+  return `${plural(population.runs.length, 'run')} (${count('pass')} pass, ${count('partial')} partial, ${count('fail')} fail${abortedNote})`;
+}
+
+function statusParenthetical(control: ControlDetail): string {
+  const remediated = control.remediatedExceptions;
+  const remediatedNote = remediated > 0 ? plural(remediated, 'remediated exception') : '';
+  if (control.status === 'satisfied') return remediatedNote ? ` (${remediatedNote})` : '';
+  if (control.status === 'not_tested') return '';
+  const parts: string[] = [];
+  for (const code of REASON_ORDER) {
+    const namespaces = control.targets.filter((target) =>
+      target.reasons.some((reason) => reason.code === code),
+    );
+    if (namespaces.length)
+      parts.push(`${REASON_LABEL[code]}: ${namesOrCount(namespaces.map((target) => target.namespace))}`);
+  }
+  const untested = control.targets.filter((target) => target.status === 'not_tested');
+  if (untested.length) parts.push(`not tested: ${namesOrCount(untested.map((target) => target.namespace))}`);
+  if (remediatedNote) parts.push(remediatedNote);
+  return ` (${parts.join('; ')})`;
+}
+
+const STATUS_TEXT: Record<ControlStatus, string> = {
+  satisfied: 'satisfied',
+  at_risk: 'at risk',
+  not_tested: 'not tested',
+};
+
+function evidenceSentence(control: ControlDetail, population: Population): string {
+  const period = `${utcDate(new Date(population.from))}..${utcDate(population.now)} UTC`;
+  const coverage = `${control.verifiedTargets}/${population.scope.length} namespaces restored and verified ${period}`;
+  const caveat = control.caveat ? `; ${control.caveat}` : '';
+  const head = `${control.id} ${STATUS_TEXT[control.status]}${statusParenthetical(control)}`;
+  if (control.status === 'not_tested') {
+    const aborted = population.runs.filter((facts) => facts.aborted);
+    const reasons = [...new Set(aborted.map((facts) => facts.run.report.spec.failure?.reason ?? 'unknown'))];
+    const abortedNote = aborted.length
+      ? ` (${plural(aborted.length, 'aborted attempt')}: ${reasons.slice(0, 3).join(', ')})`
+      : '';
+    return `${head}: ${coverage}; no completed run in the period${abortedNote}${caveat}.`;
+  }
+  const ages = control.targets
+    .map((target) => target.newestQualifyingPassAgeDays)
+    .filter((age): age is number => age !== undefined);
+  const freshness = ages.length
+    ? `newest qualifying pass per namespace ≤ ${Math.max(1, Math.ceil(Math.max(...ages)))} d old`
+    : 'no qualifying pass';
+  return `${head}: ${coverage}; ${runsClause(population)}; ${freshness}; ${rtoClause(population)}${caveat}.`;
+}
+
+// ---------------------------------------------------------------- assembly
+
+function round4(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+function headlineFigures(
+  population: Population,
+): Omit<ComplianceResponse, 'framework' | 'period' | 'generatedAt' | 'controls'> {
+  const runs = population.runs;
+  const total = runs.length;
+  const covered = new Set<string>();
+  for (const facts of runs) for (const source of facts.sources) covered.add(source);
+  return {
+    totalTests: total,
+    passRate: total ? round4(runs.filter((facts) => facts.result === 'pass').length / total) : 0,
+    avgScore: total
+      ? Math.round(runs.reduce((sum, facts) => sum + facts.run.report.spec.score, 0) / total)
+      : 0,
+    // A run without an RTO target counts as not compliant: no target is itself a gap (decisions §6).
+    slaCompliance: total ? round4(runs.filter((facts) => facts.verdict === 'met').length / total) : 0,
+    namespacesCovered: covered.size,
+  };
+}
+
+function evaluateControl(control: ControlDefinition, population: Population): ControlDetail {
+  const targets = population.scope.map((namespace) => evaluateTarget(namespace, control, population));
+  const detail: ControlDetail = {
+    id: control.id,
+    title: control.title,
+    status: controlStatus(targets),
+    evidence: '',
+    role: control.role,
+    rtoBound: control.rtoBound,
+    freshnessDays: control.freshnessDays,
+    ...(control.caveat ? { caveat: control.caveat } : {}),
+    verifiedTargets: targets.filter((target) => target.qualifyingPasses > 0).length,
+    remediatedExceptions: targets.reduce((sum, target) => sum + target.remediatedExceptions, 0),
+    targets,
+  };
+  detail.evidence = evidenceSentence(detail, population);
+  return detail;
+}
+
+function rtoAnalysis(population: Population): RtoAnalysisRow[] {
+  return population.scope.map((namespace) => {
+    const runs = (population.runsByNamespace.get(namespace) ?? []).filter((facts) => !facts.aborted);
+    const measured = runs.filter((facts) => facts.rtoSeconds !== null);
+    const worst = worstRto(runs);
+    const row: RtoAnalysisRow = {
+      namespace,
+      runsMeasured: measured.length,
+      runsWithTarget: runs.filter((facts) => facts.verdict !== 'no-target').length,
+      runsWithinTarget: runs.filter((facts) => facts.verdict === 'met').length,
+      runsBreached: runs.filter((facts) => facts.verdict === 'breached').length,
+      runsWithoutTarget: runs.filter((facts) => facts.verdict === 'no-target').length,
+    };
+    if (worst) {
+      const targetSeconds = rtoTargetSeconds(worst.run.report);
+      row.worst = {
+        ...worst.reference,
+        rtoSeconds: worst.rtoSeconds!,
+        rto: formatDuration(worst.rtoSeconds!),
+        targetSeconds,
+        target: targetSeconds === null ? null : formatDuration(targetSeconds),
+        verdict: worst.verdict,
+      };
+    }
+    return row;
+  });
+}
+
+function limitations(
+  population: Population,
+  controls: readonly ControlDefinition[],
+  periodDays: number,
+): string[] {
+  const notes = [
+    'System-generated from RestoreReports; this is evidence for an assessor, not an audit opinion.',
+    'Measured RTOs come from restores into sandbox namespaces of the same cluster; they are test measurements, not a guarantee of production recovery time.',
+    'RPO (data loss since the last backup) is not measured by a restore test.',
+    'Runs of RestoreTests deleted before generation, and reports pruned beyond a test\u2019s historyLimit, are not part of this population.',
+  ];
+  if (!population.signaturesChecked) {
+    notes.push('Evidence signatures were not verified for this output.');
+  }
+  for (const control of controls) if (control.caveat) notes.push(`${control.id}: ${control.caveat}.`);
+  const freshness = Math.max(...controls.map((control) => control.freshnessDays));
+  if (periodDays < freshness) {
+    notes.push(
+      `Only runs inside the ${periodDays}-day period are considered: a namespace whose newest test is older ` +
+        `shows as not tested even if that test is within the ${freshness}-day freshness window.`,
+    );
+  }
+  return notes;
+}
+
+function runRecord(facts: RunFacts): RunRecord {
+  const spec = facts.run.report.spec;
+  return {
+    ...facts.reference,
+    sourceNamespaces: facts.sources,
+    backupName: spec.backup?.name ?? '',
+    rtoSeconds: facts.rtoSeconds,
+    rtoTarget: spec.rto?.target ?? null,
+    rtoVerdict: facts.verdict,
+    aborted: facts.aborted,
+    evidenceVerified: facts.verified,
+    ...(spec.failure ? { failure: { reason: spec.failure.reason, message: spec.failure.message } } : {}),
+  };
+}
+
+function evaluateFramework(
+  framework: FrameworkId,
+  population: Population,
+  tests: readonly RestoreTest[],
+  remediationWindowDays: number,
+): ComplianceEvaluation {
+  const definition = FRAMEWORKS[framework];
+  const controls = definition.controls.map((control) => evaluateControl(control, population));
+  const generatedAt = population.now.toISOString();
+  const response: ComplianceResponse = {
+    framework,
+    period: population.periodDays,
+    generatedAt,
+    ...headlineFigures(population),
+    controls: controls.map(({ id, title, status, evidence }) => ({ id, title, status, evidence })),
+  };
+  const count = (result: RunResult): number =>
+    population.runs.filter((facts) => facts.result === result).length;
+  const detail: ComplianceDetail = {
+    framework,
+    label: definition.label,
+    period: {
+      days: population.periodDays,
+      from: new Date(population.from).toISOString(),
+      to: generatedAt,
+    },
+    generatedAt,
+    remediationWindowDays,
+    signaturesChecked: population.signaturesChecked,
+    scope: {
+      namespaces: population.scope,
+      tests: tests.map((test) => ({
+        name: test.metadata.name,
+        namespace: test.metadata.namespace ?? '',
+        schedule: test.spec.schedule?.cron ?? '',
+        sourceNamespaces: (test.spec.backupSource?.namespaces ?? []).map((source) => source.name),
+        rtoTarget: test.spec.sla?.maxRTO ?? '',
+      })),
+    },
+    totals: {
+      runs: population.runs.length,
+      pass: count('pass'),
+      partial: count('partial'),
+      fail: count('fail'),
+      aborted: population.runs.filter((facts) => facts.aborted).length,
+    },
+    controls,
+    rto: rtoAnalysis(population),
+    notEvidenced: [...definition.notEvidenced],
+    limitations: limitations(population, definition.controls, population.periodDays),
+    runs: population.runs.map(runRecord),
+  };
+  return { response, detail };
+}
+
+/**
+ * One framework over [now - periodDays, now], evaluated at now. `verify` is called once per report
+ * in the period; without it signatures count as verifying and the detail says they were not checked.
+ */
+export function evaluateCompliance(input: ComplianceInput): ComplianceEvaluation {
+  const remediationWindowDays = input.remediationWindowDays ?? REMEDIATION_WINDOW_DAYS;
+  const population = collectPopulation(
+    input.periodDays,
+    input.now,
+    input.tests,
+    input.reports,
+    input.verify,
+    remediationWindowDays,
+  );
+  return evaluateFramework(input.framework, population, input.tests, remediationWindowDays);
+}
+
+/**
+ * The dashboard's Compliance page (GET /api/compliance?period=N): every framework's response and each
+ * test's pass rate and run count over the period. Run facts are computed once for all frameworks.
+ */
+export function complianceOverview(
+  periodDays: number,
+  now: Date,
+  tests: readonly RestoreTest[],
+  reports: ReportSource,
+  verify?: (report: RestoreReport) => boolean,
+): ComplianceOverview {
+  const population = collectPopulation(periodDays, now, tests, reports, verify, REMEDIATION_WINDOW_DAYS);
+  const byTest = new Map<string, { runs: number; passes: number }>();
+  for (const facts of population.runs) {
+    const totals = byTest.get(facts.run.testKey) ?? { runs: 0, passes: 0 };
+    totals.runs += 1;
+    if (facts.result === 'pass') totals.passes += 1;
+    byTest.set(facts.run.testKey, totals);
+  }
+  return {
+    period: periodDays,
+    generatedAt: now.toISOString(),
+    frameworks: FRAMEWORK_IDS.map(
+      (framework) => evaluateFramework(framework, population, tests, REMEDIATION_WINDOW_DAYS).response,
+    ),
+    tests: tests.map((test) => {
+      const totals = byTest.get(testKeyOf(test)) ?? { runs: 0, passes: 0 };
+      return {
+        name: test.metadata.name,
+        namespace: test.metadata.namespace ?? '',
+        passRate: totals.runs ? round4(totals.passes / totals.runs) : 0,
+        runs: totals.runs,
+      };
+    }),
+  };
+}
