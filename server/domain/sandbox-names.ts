@@ -1,0 +1,82 @@
+// Names of the objects a run creates. All are deterministic functions of (test, run id): a server
+// that restarts mid-run recomputes the same names and finds its own objects (or hits AlreadyExists)
+// instead of creating duplicates. The run id is the only random part, drawn once per run.
+
+/** Kubernetes namespace names and label values are RFC 1123 labels of at most this many characters. */
+export const MAX_LABEL_LENGTH = 63;
+export const RUN_ID_LENGTH = 5;
+/** Longest namespacePrefix test-input accepts; leaves >= 13 characters of the test name (see below). */
+export const MAX_NAMESPACE_PREFIX_LENGTH = 40;
+/** Most source namespaces per test: keeps the sandbox suffix at two digits and reports small. */
+export const MAX_SOURCE_NAMESPACES = 50;
+
+const RFC1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export function isRfc1123Label(value: string): boolean {
+  return typeof value === 'string' && value.length <= MAX_LABEL_LENGTH && RFC1123_LABEL.test(value);
+}
+
+// Cut to at most `length` characters without leaving a trailing dash (which would double up with
+// the separator that follows).
+function truncate(value: string, length: number): string {
+  return value.slice(0, Math.max(0, length)).replace(/-+$/, '');
+}
+
+/**
+ * `<prefix>-<test>-<runId>` for the first source namespace and `<prefix>-<test>-<runId>-<index>` for
+ * the others (index >= 1), at most 63 characters. Only the test part is shortened, by plain
+ * truncation: the prefix is what operators filter on, the run id is what makes the name unique,
+ * and the full test name is on the namespace's labels. With the prefix limit of 40 and at most 50
+ * sources the test part keeps at least 13 characters; if the arguments leave no room, this throws
+ * (a programming error: test-input rejects such prefixes).
+ */
+export function sandboxNamespaceName(
+  prefix: string,
+  testName: string,
+  runId: string,
+  sourceIndex = 0,
+): string {
+  const suffix = sourceIndex > 0 ? `-${sourceIndex}` : '';
+  const budget = MAX_LABEL_LENGTH - prefix.length - 1 - 1 - runId.length - suffix.length;
+  const testPart = truncate(testName, budget);
+  if (testPart.length === 0) {
+    throw new Error(`sandbox name for prefix "${prefix}" and run ${runId} leaves no room for the test name`);
+  }
+  return `${prefix}-${testPart}-${runId}${suffix}`;
+}
+
+/**
+ * The provider's restore object (e.g. a Velero Restore in the velero namespace). Velero copies the
+ * restore name into a label on every restored object, so it must stay a valid label (<= 63).
+ */
+export function restoreObjectName(testName: string, runId: string): string {
+  return `${truncate(testName, MAX_LABEL_LENGTH - 1 - runId.length)}-${runId}`;
+}
+
+/**
+ * The RestoreReport of a run: `<test>-<runId>` (<= 69 characters, a valid object name). Creating it
+ * twice fails with AlreadyExists, which is how a restarted server avoids duplicate evidence.
+ */
+export function reportName(testName: string, runId: string): string {
+  return `${testName}-${runId}`;
+}
+
+/** Source of random bytes, e.g. `(size) => crypto.getRandomValues(new Uint8Array(size))`. */
+export type RandomSource = (size: number) => Uint8Array;
+
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+// 252 = 7 * 36: bytes at or above it are discarded so every character is equally likely.
+const UNBIASED_LIMIT = 252;
+
+/** A 5-character base36 run id (36^5 = 60 million values; unique per test in practice). */
+export function newRunId(randomSource: RandomSource): string {
+  let id = '';
+  // A real source almost never needs a second round; a broken one must not loop forever.
+  for (let round = 0; round < 100 && id.length < RUN_ID_LENGTH; round += 1) {
+    for (const byte of randomSource(RUN_ID_LENGTH * 2)) {
+      if (byte < UNBIASED_LIMIT && id.length < RUN_ID_LENGTH) id += BASE36[byte % 36];
+    }
+  }
+  if (id.length < RUN_ID_LENGTH) throw new Error('the random source returned no usable bytes');
+  return id;
+}

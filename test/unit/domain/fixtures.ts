@@ -1,0 +1,117 @@
+// Builders for RestoreTests and RestoreReports with fixed dates, so every expectation in the domain
+// tests can be computed by hand from the few fields a table row sets.
+import {
+  API_VERSION,
+  type RestoreReport,
+  type RestoreTest,
+  type RestoreTestSpec,
+  type RunResult,
+} from '../../../server/domain/resources.js';
+
+export interface TestOptions {
+  name: string;
+  namespace?: string;
+  sources?: string[];
+  cron?: string;
+  maxRTO?: string;
+  alertOnExceed?: boolean;
+  suspend?: boolean;
+  status?: RestoreTest['status'];
+  spec?: Partial<RestoreTestSpec>;
+}
+
+export function makeTest(options: TestOptions): RestoreTest {
+  const spec: RestoreTestSpec = {
+    provider: 'velero',
+    backupSource: {
+      backupName: 'latest',
+      namespaces: (options.sources ?? [options.name]).map((name) => ({ name })),
+    },
+    schedule: {
+      cron: options.cron ?? '0 2 * * *',
+      timezone: 'UTC',
+      ...(options.suspend ? { suspend: true } : {}),
+    },
+    ...(options.maxRTO !== undefined
+      ? { sla: { maxRTO: options.maxRTO, alertOnExceed: options.alertOnExceed ?? false } }
+      : {}),
+    ...options.spec,
+  };
+  return {
+    apiVersion: API_VERSION,
+    kind: 'RestoreTest',
+    metadata: { name: options.name, namespace: options.namespace ?? 'rehearsal-system' },
+    spec,
+    ...(options.status ? { status: options.status } : {}),
+  };
+}
+
+export interface ReportOptions {
+  test: string;
+  testNamespace?: string;
+  runId?: string;
+  completedAt: string;
+  score?: number;
+  result?: RunResult;
+  sources?: string[];
+  rtoSeconds?: number;
+  rtoTarget?: string;
+  /** A run that never requested a restore (an aborted attempt). */
+  aborted?: boolean;
+  failure?: { reason: string; message: string };
+}
+
+let counter = 0;
+
+export function makeReport(options: ReportOptions): RestoreReport {
+  counter += 1;
+  const runId = options.runId ?? `r${String(counter).padStart(4, '0')}`;
+  const namespace = options.testNamespace ?? 'rehearsal-system';
+  const result = options.result ?? 'pass';
+  const score = options.score ?? (result === 'pass' ? 95 : result === 'partial' ? 80 : 30);
+  const failure =
+    options.failure ?? (options.aborted ? { reason: 'BackupNotFound', message: 'no backup' } : undefined);
+  return {
+    apiVersion: API_VERSION,
+    kind: 'RestoreReport',
+    metadata: { name: `${options.test}-${runId}`, namespace },
+    spec: {
+      testRef: { name: options.test, namespace },
+      runId,
+      trigger: 'schedule',
+      scheduledAt: options.completedAt,
+      startedAt: options.completedAt,
+      completedAt: options.completedAt,
+      sourceNamespaces: options.sources ?? [options.test],
+      backup: { provider: 'velero', name: 'nightly' },
+      sandboxNamespaces: [],
+      ...(options.aborted
+        ? {}
+        : {
+            restore: {
+              name: `${options.test}-${runId}`,
+              namespace: 'velero',
+              phase: 'Completed',
+              warnings: 0,
+              errors: 0,
+            },
+          }),
+      score,
+      result,
+      levels: [],
+      checks: [],
+      completeness: [],
+      rto: {
+        ...(options.rtoSeconds !== undefined ? { measuredSeconds: options.rtoSeconds } : {}),
+        ...(options.rtoTarget !== undefined ? { target: options.rtoTarget } : {}),
+        phases: {},
+      },
+      ...(failure ? { failure } : {}),
+    },
+  };
+}
+
+/** An instant `days` days (and optional hours) before `now`. */
+export function daysBefore(now: Date, days: number, hours = 0): string {
+  return new Date(now.getTime() - days * 86_400_000 - hours * 3_600_000).toISOString();
+}
