@@ -198,7 +198,7 @@ export interface CurrentRun {
   startedAt?: string;
   stage: RunStage;
   sandboxNamespaces?: { source: string; sandbox: string }[];
-  backup?: { name: string; completedAt?: string };
+  backup?: { name: string; completedAt?: string; totalItems?: number };
   restore?: { namespace: string; name: string };
   restoreRequestedAt?: string;
   restoreCompletedAt?: string;

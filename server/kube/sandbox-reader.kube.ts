@@ -1,9 +1,10 @@
 // SandboxReader over @kubernetes/client-node 2.x: CoreV1Api (pods, services, secrets),
 // DiscoveryV1Api (EndpointSlices), KubernetesObjectApi (any kind, for resourceExists) and Exec.
 //
-// Errors are mapped by HTTP status code (ApiException.code), never by message text; the API
-// server's Status message is only carried along for humans. A request that got no HTTP answer at
-// all (connection refused, TLS, DNS) is 'Unavailable'.
+// Errors are classified by server/kube/errors.ts (the project's one boundary: HTTP status code,
+// ApiException.code, never message text) and re-expressed as the checks' SandboxReadError; the
+// API server's Status message is only carried along for humans. No HTTP answer at all
+// (connection refused, TLS, DNS) is 'Unavailable'.
 //
 // Exec cannot be integration-tested against the KWOK test cluster (its pods have no kubelet, and
 // the apiserver would dial fake pod IPs, which the test network rules forbid); the exec check is
@@ -11,7 +12,6 @@
 
 import { Writable } from 'node:stream';
 import {
-  ApiException,
   CoreV1Api,
   DiscoveryV1Api,
   Exec,
@@ -21,7 +21,6 @@ import {
   type V1Status,
 } from '@kubernetes/client-node';
 import {
-  failureFromStatusCode,
   SandboxReadError,
   toLabelSelector,
   type EndpointSliceSummary,
@@ -29,9 +28,11 @@ import {
   type PodSummary,
   type ResourceLookup,
   type SandboxReader,
+  type SandboxReadFailure,
   type SecretSummary,
   type ServiceSummary,
 } from '../checks/sandbox-reader.js';
+import { toKubeError, type KubeErrorKind } from './errors.js';
 
 const PAGE_SIZE = 500;
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -44,32 +45,27 @@ class DiscoveringObjectApi extends KubernetesObjectApi {
   }
 }
 
-function statusMessage(body: unknown): string | undefined {
-  let value = body;
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value) as unknown;
-    } catch {
-      return undefined;
-    }
-  }
-  const message = (value as { message?: unknown } | null | undefined)?.message;
-  return typeof message === 'string' && message !== '' ? message : undefined;
-}
+const FAILURE_BY_KIND: Record<KubeErrorKind, SandboxReadFailure> = {
+  NotFound: 'NotFound',
+  AlreadyExists: 'Conflict',
+  Conflict: 'Conflict',
+  Invalid: 'Invalid',
+  Forbidden: 'Forbidden',
+  Unauthorized: 'Unauthorized',
+  Gone: 'Gone',
+  Unavailable: 'Unavailable',
+  Other: 'Other',
+};
 
-/** Any thrown value from the client as a SandboxReadError, classified by HTTP status code. */
+/** Any failure from the client as a SandboxReadError, classified by server/kube/errors.ts. */
 export function toSandboxReadError(thrown: unknown, action: string): SandboxReadError {
   if (thrown instanceof SandboxReadError) return thrown;
-  if (thrown instanceof ApiException) {
-    const code = thrown.code;
-    const detail = statusMessage(thrown.body) ?? `HTTP ${code}`;
-    return new SandboxReadError(failureFromStatusCode(code), `${action}: ${detail}`, code);
-  }
-  const code = (thrown as { code?: unknown } | null | undefined)?.code;
-  // A failed exec handshake rejects with a WebSocket ErrorEvent, which is not an Error.
-  const message = (thrown as { message?: unknown } | null | undefined)?.message;
-  const text = typeof message === 'string' && message !== '' ? message : String(thrown);
-  return new SandboxReadError('Unavailable', `${action}: ${text}${typeof code === 'string' ? ` (${code})` : ''}`);
+  const kubeError = toKubeError(thrown);
+  return new SandboxReadError(
+    FAILURE_BY_KIND[kubeError.kind],
+    `${action}: ${kubeError.message}`,
+    kubeError.status > 0 ? kubeError.status : undefined,
+  );
 }
 
 /** The exit code in an exec Status: Success → 0; NonZeroExitCode → causes[reason=ExitCode]. */
@@ -240,15 +236,7 @@ export class KubeSandboxReader implements SandboxReader {
         }
         // A Failure without an exit code: the command could not start (no such container,
         // executable not found, ...). Classified by its code; the message is for humans.
-        settle(() =>
-          reject(
-            new SandboxReadError(
-              failureFromStatusCode(status.code ?? 500),
-              `${action}: ${status.message ?? status.reason ?? 'failed without an exit code'}`,
-              status.code,
-            ),
-          ),
-        );
+        settle(() => reject(toSandboxReadError({ code: status.code ?? 500, body: status }, action)));
       };
 
       this.execApi.exec(namespace, pod, container, [...command], discard(), discard(), null, false, onStatus).then(

@@ -1,0 +1,147 @@
+// Turns what a run observed into the RestoreReport evidence (decisions §4). Pure: the engine
+// gathers the facts, this decides the score and the wording. Every run gets one, failed runs too.
+import { formatDuration, parseDuration } from './duration.js';
+import type {
+  CheckResult,
+  CurrentRun,
+  KindCompleteness,
+  Provider,
+  RestoreReportSpec,
+  RestoreTest,
+} from './resources.js';
+import { scoreRun } from './scoring.js';
+
+export interface RestoreFacts {
+  phase: string;
+  succeeded: boolean;
+  partiallyFailed: boolean;
+  warnings: number;
+  errors: number;
+  itemsRestored?: number;
+  totalItems?: number;
+}
+
+export interface RunObservations {
+  test: RestoreTest;
+  run: CurrentRun;
+  completedAt: Date;
+  /** Absent when no restore was requested or its object could not be read. */
+  restore?: RestoreFacts;
+  pods?: { expected: number; ready: number };
+  checks: CheckResult[];
+  /** Per sandbox: whether its pods were ready and its checks passed (several sources only). */
+  sandboxesHealthy?: { sandbox: string; healthy: boolean }[];
+  checksCompletedAt?: Date;
+  failure?: { reason: string; message: string };
+}
+
+function seconds(from: string | undefined, to: Date | undefined): number | undefined {
+  if (!from || !to) return undefined;
+  return Math.max(0, Math.floor((to.getTime() - new Date(from).getTime()) / 1000));
+}
+
+function completenessOf(run: CurrentRun, restore: RestoreFacts | undefined): KindCompleteness[] {
+  if (!restore) return [];
+  const backedUp = run.backup?.totalItems ?? restore.totalItems;
+  if (backedUp === undefined) return [];
+  return [{ kind: 'all', backedUp, restored: restore.itemsRestored ?? 0 }];
+}
+
+export function buildReportSpec(observed: RunObservations, provider: Provider): RestoreReportSpec {
+  const { test, run, restore } = observed;
+  const startedAt = run.startedAt ?? run.queuedAt;
+  const sources = test.spec.backupSource.namespaces.map((namespace) => namespace.name);
+  const maxRto = test.spec.sla?.maxRTO;
+  const maxRtoSeconds = maxRto ? (parseDuration(maxRto) ?? undefined) : undefined;
+  // RTO = restore request → application proven healthy (end of validation). A run that never got
+  // there has no measured RTO: reporting the time until it gave up would flatter it.
+  const rtoSeconds =
+    observed.failure === undefined ? seconds(run.restoreRequestedAt, observed.checksCompletedAt) : undefined;
+  const completeness = completenessOf(run, restore);
+  const restoreOk = restore !== undefined && restore.succeeded;
+
+  let outcome;
+  if (!restoreOk) {
+    outcome = scoreRun({
+      restoreSucceeded: false,
+      restorePartiallyFailed: false,
+      restoreWarnings: restore?.warnings ?? 0,
+      restoreErrors: restore?.errors ?? 0,
+      itemsRestored: 0,
+      completeness: [],
+      pods: { expected: 0, ready: 0 },
+      checks: [],
+      crossNamespace: null,
+      rtoSeconds: 0,
+      ...(maxRtoSeconds === undefined ? {} : { maxRtoSeconds }),
+      failure: observed.failure ?? { reason: 'RestoreFailed', message: 'the restore did not succeed' },
+    });
+  } else {
+    const sandboxes = observed.sandboxesHealthy ?? [];
+    outcome = scoreRun({
+      restoreSucceeded: true,
+      restorePartiallyFailed: restore.partiallyFailed,
+      restoreWarnings: restore.warnings,
+      restoreErrors: restore.errors,
+      itemsRestored: restore.itemsRestored ?? 0,
+      completeness,
+      pods: observed.pods ?? { expected: 0, ready: 0 },
+      checks: observed.checks,
+      crossNamespace:
+        sandboxes.length > 1
+          ? { expected: sandboxes.length, satisfied: sandboxes.filter((entry) => entry.healthy).length }
+          : null,
+      rtoSeconds: rtoSeconds ?? 0,
+      ...(maxRtoSeconds === undefined ? {} : { maxRtoSeconds }),
+      ...(observed.failure ? { failure: observed.failure } : {}),
+    });
+  }
+
+  const backupAge = seconds(run.backup?.completedAt, new Date(startedAt));
+  const spec: RestoreReportSpec = {
+    testRef: { name: test.metadata.name, namespace: test.metadata.namespace ?? '', uid: test.metadata.uid ?? '' },
+    runId: run.id,
+    trigger: run.trigger,
+    scheduledAt: run.scheduledAt,
+    startedAt,
+    completedAt: observed.completedAt.toISOString(),
+    sourceNamespaces: sources,
+    backup: {
+      provider,
+      name: run.backup?.name ?? '',
+      ...(run.backup?.completedAt ? { completedAt: run.backup.completedAt } : {}),
+      ...(backupAge !== undefined ? { age: formatDuration(backupAge) } : {}),
+    },
+    sandboxNamespaces: (run.sandboxNamespaces ?? []).map((entry) => entry.sandbox),
+    ...(run.restore && restore
+      ? {
+          restore: {
+            name: run.restore.name,
+            namespace: run.restore.namespace,
+            phase: restore.phase,
+            warnings: restore.warnings,
+            errors: restore.errors,
+            ...(restore.itemsRestored !== undefined ? { itemsRestored: restore.itemsRestored } : {}),
+          },
+        }
+      : {}),
+    score: outcome.score,
+    result: outcome.result,
+    levels: outcome.levels,
+    checks: observed.checks,
+    completeness,
+    rto: {
+      ...(rtoSeconds !== undefined ? { measured: formatDuration(rtoSeconds), measuredSeconds: rtoSeconds } : {}),
+      ...(maxRto ? { target: maxRto } : {}),
+      ...(maxRtoSeconds !== undefined && rtoSeconds !== undefined ? { withinSLA: rtoSeconds <= maxRtoSeconds } : {}),
+      phases: {
+        ...(run.restoreRequestedAt ? { restoreRequestedAt: run.restoreRequestedAt } : {}),
+        ...(run.restoreCompletedAt ? { restoreCompletedAt: run.restoreCompletedAt } : {}),
+        ...(run.podsReadyAt ? { podsReadyAt: run.podsReadyAt } : {}),
+        ...(observed.checksCompletedAt ? { checksCompletedAt: observed.checksCompletedAt.toISOString() } : {}),
+      },
+    },
+    ...(observed.failure ? { failure: observed.failure } : {}),
+  };
+  return spec;
+}

@@ -1,0 +1,129 @@
+// Typed writes to Rehearsal's own resources. Status goes through the status subresource with the
+// object's resourceVersion, so a stale writer gets a Conflict instead of overwriting newer state.
+import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
+import {
+  GROUP,
+  VERSION,
+  type RestoreReport,
+  type RestoreTest,
+  type RestoreTestSpec,
+  type RestoreTestStatus,
+} from '../domain/resources.js';
+import { kubeCall } from './errors.js';
+
+const TESTS = 'restoretests';
+const REPORTS = 'restorereports';
+export const FIELD_MANAGER = 'rehearsal';
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+export class RehearsalClient {
+  constructor(private readonly api: CustomObjectsApi) {}
+
+  async getTest(namespace: string, name: string): Promise<RestoreTest> {
+    return (await kubeCall(() =>
+      this.api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: TESTS, name }),
+    )) as RestoreTest;
+  }
+
+  async createTest(test: RestoreTest): Promise<RestoreTest> {
+    const namespace = test.metadata.namespace!;
+    return (await kubeCall(() =>
+      this.api.createNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        namespace,
+        plural: TESTS,
+        body: test,
+        fieldManager: FIELD_MANAGER,
+      }),
+    )) as RestoreTest;
+  }
+
+  /** Replaces the spec, guarded by the resourceVersion the caller read. */
+  async replaceTestSpec(test: RestoreTest, spec: RestoreTestSpec): Promise<RestoreTest> {
+    const { namespace, name } = test.metadata;
+    const body = { ...test, spec };
+    delete body.status;
+    return (await kubeCall(() =>
+      this.api.replaceNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        namespace: namespace!,
+        plural: TESTS,
+        name,
+        body,
+        fieldManager: FIELD_MANAGER,
+      }),
+    )) as RestoreTest;
+  }
+
+  async deleteTest(namespace: string, name: string): Promise<void> {
+    await kubeCall(() =>
+      this.api.deleteNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        namespace,
+        plural: TESTS,
+        name,
+        propagationPolicy: 'Background',
+      }),
+    );
+  }
+
+  /** Sets annotations; with resourceVersion the patch fails with Conflict if the object changed. */
+  async annotateTest(
+    namespace: string,
+    name: string,
+    annotations: Record<string, string | null>,
+    resourceVersion?: string,
+  ): Promise<RestoreTest> {
+    const metadata: Record<string, unknown> = { annotations };
+    if (resourceVersion) metadata.resourceVersion = resourceVersion;
+    return (await kubeCall(() =>
+      this.api.patchNamespacedCustomObject(
+        { group: GROUP, version: VERSION, namespace, plural: TESTS, name, body: { metadata }, fieldManager: FIELD_MANAGER },
+        mergePatch,
+      ),
+    )) as RestoreTest;
+  }
+
+  async replaceTestStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest> {
+    const { namespace, name } = test.metadata;
+    return (await kubeCall(() =>
+      this.api.replaceNamespacedCustomObjectStatus({
+        group: GROUP,
+        version: VERSION,
+        namespace: namespace!,
+        plural: TESTS,
+        name,
+        body: { ...test, status },
+        fieldManager: FIELD_MANAGER,
+      }),
+    )) as RestoreTest;
+  }
+
+  async createReport(report: RestoreReport): Promise<RestoreReport> {
+    return (await kubeCall(() =>
+      this.api.createNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        namespace: report.metadata.namespace!,
+        plural: REPORTS,
+        body: report,
+        fieldManager: FIELD_MANAGER,
+      }),
+    )) as RestoreReport;
+  }
+
+  async getReport(namespace: string, name: string): Promise<RestoreReport> {
+    return (await kubeCall(() =>
+      this.api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: REPORTS, name }),
+    )) as RestoreReport;
+  }
+
+  async deleteReport(namespace: string, name: string): Promise<void> {
+    await kubeCall(() =>
+      this.api.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: REPORTS, name }),
+    );
+  }
+}

@@ -1,0 +1,97 @@
+// Prometheus metrics on Rehearsal's own registry (never the global one, so tests and several
+// servers in one process stay independent). Names per decisions §1.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly score = new Gauge({
+    name: 'rehearsal_score',
+    help: 'Confidence score (0-100) of the most recent run of a RestoreTest',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly rtoSeconds = new Gauge({
+    name: 'rehearsal_rto_seconds',
+    help: 'Measured recovery time of the most recent run: restore request to application proven healthy',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly backupAgeSeconds = new Gauge({
+    name: 'rehearsal_backup_age_seconds',
+    help: 'Age of the restored backup at the start of the most recent run',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly lastCompletedRun = new Gauge({
+    name: 'rehearsal_last_run_completed_timestamp_seconds',
+    help: 'Unix time of the last completed run (feeds the RestoreTestNotRun alert)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly scheduleIntervalSeconds = new Gauge({
+    name: 'rehearsal_schedule_interval_seconds',
+    help: 'Interval between two scheduled runs of a RestoreTest (the alert fires after 1.5x)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly runs = new Counter({
+    name: 'rehearsal_runs_total',
+    help: 'Completed runs by result',
+    labelNames: ['namespace', 'test', 'result'],
+    registers: [this.registry],
+  });
+  readonly runDuration = new Histogram({
+    name: 'rehearsal_run_duration_seconds',
+    help: 'Wall-clock duration of runs, from start to report',
+    buckets: [10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
+    registers: [this.registry],
+  });
+  readonly runsInProgress = new Gauge({
+    name: 'rehearsal_runs_in_progress',
+    help: 'Runs holding a concurrency slot',
+    registers: [this.registry],
+  });
+  readonly runsQueued = new Gauge({
+    name: 'rehearsal_runs_queued',
+    help: 'Runs waiting for a concurrency slot',
+    registers: [this.registry],
+  });
+  readonly reconciles = new Counter({
+    name: 'rehearsal_reconcile_total',
+    help: 'Reconciles by outcome',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly reconcileDuration = new Histogram({
+    name: 'rehearsal_reconcile_duration_seconds',
+    help: 'Duration of one reconcile',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly queueDepth = new Gauge({
+    name: 'rehearsal_workqueue_depth',
+    help: 'Keys waiting in the work queue',
+    registers: [this.registry],
+  });
+  readonly watchRestarts = new Counter({
+    name: 'rehearsal_watch_restarts_total',
+    help: 'Informer list/watch restarts after errors',
+    labelNames: ['informer'],
+    registers: [this.registry],
+  });
+  readonly leader = new Gauge({
+    name: 'rehearsal_leader',
+    help: '1 when this replica runs the reconciliation loop',
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  forgetTest(namespace: string, test: string): void {
+    for (const gauge of [this.score, this.rtoSeconds, this.backupAgeSeconds, this.lastCompletedRun, this.scheduleIntervalSeconds]) {
+      gauge.remove({ namespace, test });
+    }
+  }
+}

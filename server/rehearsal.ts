@@ -1,0 +1,148 @@
+// Builds one Rehearsal server from its configuration: caches, engine (leader only), HTTP API.
+// main.ts runs it as a process; tests build it in-process with the same code.
+import type { Server } from 'node:http';
+import { AppsV1Api } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { createTargetResolver } from './checks/target-resolver.js';
+import type { Config } from './config.js';
+import { RestoreTestController } from './controller/controller.js';
+import { KubeEventRecorder } from './controller/events.js';
+import { Janitor } from './controller/janitor.js';
+import { LeaderElector } from './controller/leader-election.js';
+import { RestoreTestReconciler } from './controller/restore-test.reconciler.js';
+import { RunSlots } from './controller/run-slots.js';
+import { RunStepper, type EvidenceSigner, type RunStepperDeps } from './controller/run-stepper.js';
+import { SandboxManager } from './controller/sandbox.js';
+import { loadKubeConfig, makeKubeClients, type KubeClients } from './kube/client.js';
+import { RehearsalCache } from './kube/rehearsal-cache.js';
+import { RehearsalClient } from './kube/rehearsal-client.js';
+import { KubeSandboxReader } from './kube/sandbox-reader.kube.js';
+import { Metrics } from './metrics.js';
+import type { BackupProvider } from './providers/provider.js';
+import { VeleroProvider } from './providers/velero/velero.provider.js';
+import { startHttpServer, type HttpDeps } from './api/http.js';
+
+export interface RehearsalOverrides {
+  now?: () => Date;
+  providers?: Partial<Record<string, BackupProvider>>;
+  signer?: EvidenceSigner;
+  onStage?: RunStepperDeps['onStage'];
+  /** Don't serve HTTP (engine-only tests). */
+  withoutHttp?: boolean;
+  podReadyTimeoutSeconds?: number;
+}
+
+export interface Rehearsal {
+  readonly config: Readonly<Config>;
+  readonly cache: RehearsalCache;
+  readonly client: RehearsalClient;
+  readonly kube: KubeClients;
+  readonly metrics: Metrics;
+  readonly controller: RestoreTestController;
+  readonly leader: LeaderElector | undefined;
+  /** The bound HTTP port (useful with port 0). */
+  port(): number | undefined;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createRehearsal(config: Readonly<Config>, log: Logger, overrides: RehearsalOverrides = {}): Rehearsal {
+  const now = overrides.now ?? (() => new Date());
+  const kubeConfig = loadKubeConfig(config.kubeconfigPath);
+  const kube = makeKubeClients(kubeConfig);
+  const metrics = new Metrics({ defaultMetrics: !overrides.withoutHttp });
+  const cache = new RehearsalCache(kubeConfig, log.child({ component: 'cache' }), {
+    watchRestarts: (informer) => metrics.watchRestarts.inc({ informer }),
+  });
+  const client = new RehearsalClient(kube.customObjects);
+  const events = new KubeEventRecorder(kube.core, 'rehearsal-controller', log.child({ component: 'events' }), now);
+  const sandboxes = new SandboxManager(kube.core, kube.networking);
+  const slots = new RunSlots(config.maxConcurrentRuns);
+  const providers = overrides.providers ?? { velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }) };
+
+  // The stepper and reconciler enqueue work on the controller built after them.
+  const queueHolder: { controller?: RestoreTestController } = {};
+  const enqueue = (key: string): void => queueHolder.controller?.queue.add(key);
+  const stepper = new RunStepper({
+    cache,
+    client,
+    providers,
+    sandboxes,
+    apps: kubeConfig.makeApiClient(AppsV1Api),
+    reader: new KubeSandboxReader(kubeConfig),
+    targets: createTargetResolver(
+      config.probeTargets
+        ? { mode: 'static', targets: config.probeTargets }
+        : { mode: 'cluster-dns', dnsSuffix: `svc.${config.clusterDomain}` },
+    ),
+    events,
+    metrics,
+    log: log.child({ component: 'runs' }),
+    now,
+    enqueue,
+    pollIntervalMs: config.pollIntervalMs,
+    podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds ?? 600,
+    proberNamespace: config.namespace,
+    proberPodLabels: config.proberPodLabels,
+    ...(overrides.signer ? { signer: overrides.signer } : {}),
+    ...(overrides.onStage ? { onStage: overrides.onStage } : {}),
+  });
+  const reconciler = new RestoreTestReconciler({
+    cache,
+    client,
+    slots,
+    stepper,
+    events,
+    metrics,
+    log: log.child({ component: 'reconciler' }),
+    now,
+    missedRunWindowSeconds: config.missedRunWindowSeconds,
+    pollIntervalMs: config.pollIntervalMs,
+    enqueue,
+  });
+  const janitor = new Janitor({ core: kube.core, cache, sandboxes, log: log.child({ component: 'janitor' }), now });
+  const loop = new RestoreTestController(cache, reconciler, slots, janitor, metrics, log.child({ component: 'controller' }), {
+    workers: 8,
+    janitorIntervalMs: config.janitorIntervalSeconds * 1000,
+  });
+  queueHolder.controller = loop;
+  const leader =
+    config.runController && config.leaderElection
+      ? new LeaderElector(
+          kube.coordination,
+          { namespace: config.namespace, name: config.leaseName, identity: config.identity },
+          { onStartedLeading: () => loop.start(), onStoppedLeading: () => loop.stop() },
+          log.child({ component: 'leader-election' }),
+        )
+      : undefined;
+
+  let server: Server | undefined;
+  const httpDeps: HttpDeps = { config, cache, client, kube, metrics, log: log.child({ component: 'http' }), now };
+  return {
+    config,
+    cache,
+    client,
+    kube,
+    metrics,
+    controller: loop,
+    leader,
+    port: () => {
+      const address = server?.address();
+      return typeof address === 'object' && address ? address.port : undefined;
+    },
+    async start() {
+      await cache.start();
+      if (!overrides.withoutHttp) server = await startHttpServer(httpDeps);
+      if (!config.runController) return;
+      if (leader) leader.start();
+      else loop.start();
+    },
+    async stop() {
+      loop.stop();
+      await leader?.stop();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      server?.closeAllConnections?.();
+      cache.stop();
+    },
+  };
+}

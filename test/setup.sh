@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# One-time machine setup, safe to re-run: system packages the tests use, the npm dependencies
+# (which bring Node 24 from the npm registry), and the cached Kubernetes test binaries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log() { echo "[setup] $*"; }
+
+missing=()
+command -v pdftotext >/dev/null || missing+=(poppler-utils)
+[ -x /usr/lib/postgresql/15/bin/postgres ] || command -v postgres >/dev/null || missing+=(postgresql)
+command -v kubectl >/dev/null || missing+=(kubectl)
+command -v openssl >/dev/null || missing+=(openssl)
+command -v curl >/dev/null || missing+=(curl)
+command -v go >/dev/null || missing+=(golang-go)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "apt-get install ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+log "node $(node_modules/.bin/node --version) from node_modules"
+
+log "Kubernetes test binaries (built once from Go modules, cached by version)"
+bash test/cluster/build-binaries.sh >/dev/null
