@@ -104,7 +104,12 @@ export class KubeSandboxReader implements SandboxReader {
     let token: string | undefined;
     do {
       const page = await this.core
-        .listNamespacedPod({ namespace, limit: PAGE_SIZE, ...(labelSelector ? { labelSelector } : {}), ...(token ? { _continue: token } : {}) })
+        .listNamespacedPod({
+          namespace,
+          limit: PAGE_SIZE,
+          ...(labelSelector ? { labelSelector } : {}),
+          ...(token ? { _continue: token } : {}),
+        })
         .catch((thrown: unknown) => {
           throw toSandboxReadError(thrown, `list pods in ${namespace}`);
         });
@@ -114,7 +119,9 @@ export class KubeSandboxReader implements SandboxReader {
         pods.push({
           name: pod.metadata?.name ?? '',
           phase: pod.status?.phase ?? 'Unknown',
-          ready: (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True'),
+          ready: (pod.status?.conditions ?? []).some(
+            (condition) => condition.type === 'Ready' && condition.status === 'True',
+          ),
           terminating: Boolean(pod.metadata?.deletionTimestamp),
           containers,
           ...(defaultContainer ? { defaultContainer } : {}),
@@ -184,7 +191,12 @@ export class KubeSandboxReader implements SandboxReader {
     return { name, data: { ...(secret.data ?? {}) } };
   }
 
-  async getResource(apiVersion: string, kind: string, namespace: string, name: string): Promise<ResourceLookup> {
+  async getResource(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    name: string,
+  ): Promise<ResourceLookup> {
     const subject = `${apiVersion} ${kind} ${namespace}/${name}`;
     let resource: V1APIResource | undefined;
     try {
@@ -192,12 +204,18 @@ export class KubeSandboxReader implements SandboxReader {
     } catch (thrown) {
       const mapped = toSandboxReadError(thrown, `discover ${apiVersion}`);
       // Discovery answers 404 when the group/version is not served at all.
-      if (mapped.reason === 'NotFound') return { state: 'unknown-kind', message: `the cluster does not serve ${apiVersion}` };
+      if (mapped.reason === 'NotFound')
+        return { state: 'unknown-kind', message: `the cluster does not serve ${apiVersion}` };
       return { state: 'error', reason: mapped.reason, message: mapped.message };
     }
-    if (!resource) return { state: 'unknown-kind', message: `the cluster serves ${apiVersion} but has no kind ${kind}` };
+    if (!resource)
+      return { state: 'unknown-kind', message: `the cluster serves ${apiVersion} but has no kind ${kind}` };
     if (!resource.namespaced) {
-      return { state: 'error', reason: 'Invalid', message: `${kind} is cluster-scoped; only namespaced kinds live in a sandbox` };
+      return {
+        state: 'error',
+        reason: 'Invalid',
+        message: `${kind} is cluster-scoped; only namespaced kinds live in a sandbox`,
+      };
     }
     try {
       await this.objects.read({ apiVersion, kind, metadata: { name, namespace } });
@@ -209,7 +227,13 @@ export class KubeSandboxReader implements SandboxReader {
     }
   }
 
-  exec(namespace: string, pod: string, container: string, command: readonly string[], signal?: AbortSignal): Promise<ExecOutcome> {
+  exec(
+    namespace: string,
+    pod: string,
+    container: string,
+    command: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<ExecOutcome> {
     const action = `exec in ${namespace}/${pod} container ${container}`;
     return new Promise<ExecOutcome>((resolve, reject) => {
       let settled = false;
@@ -239,19 +263,25 @@ export class KubeSandboxReader implements SandboxReader {
         settle(() => reject(toSandboxReadError({ code: status.code ?? 500, body: status }, action)));
       };
 
-      this.execApi.exec(namespace, pod, container, [...command], discard(), discard(), null, false, onStatus).then(
-        (webSocket) => {
-          socket = webSocket;
-          if (settled) {
-            webSocket.close();
-            return;
-          }
-          webSocket.on('close', () =>
-            settle(() => reject(new SandboxReadError('Unavailable', `${action}: the stream closed without an exit status`))),
-          );
-        },
-        (thrown: unknown) => settle(() => reject(toSandboxReadError(thrown, action))),
-      );
+      this.execApi
+        .exec(namespace, pod, container, [...command], discard(), discard(), null, false, onStatus)
+        .then(
+          (webSocket) => {
+            socket = webSocket;
+            if (settled) {
+              webSocket.close();
+              return;
+            }
+            webSocket.on('close', () =>
+              settle(() =>
+                reject(
+                  new SandboxReadError('Unavailable', `${action}: the stream closed without an exit status`),
+                ),
+              ),
+            );
+          },
+          (thrown: unknown) => settle(() => reject(toSandboxReadError(thrown, action))),
+        );
     });
   }
 }

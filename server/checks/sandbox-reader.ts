@@ -1,0 +1,117 @@
+// The Kubernetes reads (and the one exec) that health checks need, behind a small port.
+//
+// Checks depend on this interface only; server/kube/sandbox-reader.kube.ts implements it with
+// @kubernetes/client-node, and unit tests use in-memory fakes. The shapes below are our own,
+// deliberately small: no Kubernetes client types leak into the checks.
+//
+// Every method is called with a sandbox namespace only; the check runner resolves source
+// namespaces to sandboxes before any read, so a check can never look at (or exec into) a source
+// namespace.
+
+/**
+ * Why a Kubernetes call failed. The real reader derives it from server/kube/errors.ts (the one
+ * boundary that classifies API failures, by HTTP status code); 'Timeout' means our own deadline.
+ */
+export type SandboxReadFailure =
+  | 'NotFound'
+  | 'Forbidden'
+  | 'Unauthorized'
+  | 'Conflict'
+  | 'Invalid'
+  | 'Gone'
+  | 'Unavailable' // 429/5xx, or no HTTP answer at all (connection refused, TLS, DNS)
+  | 'Timeout'
+  | 'Other';
+
+export class SandboxReadError extends Error {
+  override readonly name = 'SandboxReadError';
+  constructor(
+    readonly reason: SandboxReadFailure,
+    message: string,
+    /** The HTTP status code, when the API server answered. */
+    readonly statusCode?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface PodSummary {
+  name: string;
+  /** Pod phase: Pending, Running, Succeeded, Failed, Unknown. */
+  phase: string;
+  /** The Ready condition is True. */
+  ready: boolean;
+  /** The pod has a deletionTimestamp (terminating). */
+  terminating: boolean;
+  /** Container names in spec order. */
+  containers: string[];
+  /** The `kubectl.kubernetes.io/default-container` annotation, when set. */
+  defaultContainer?: string;
+}
+
+export interface ServiceSummary {
+  name: string;
+  /** ClusterIP, NodePort, LoadBalancer, ExternalName. */
+  type: string;
+  /** spec.selector; undefined when the Service has none (endpoints managed by hand). */
+  selector?: Record<string, string>;
+  ports: { name?: string; port: number; protocol?: string }[];
+}
+
+export interface EndpointSliceSummary {
+  name: string;
+  /** The `kubernetes.io/service-name` label: the Service the slice belongs to. */
+  serviceName?: string;
+  /** Endpoints whose `conditions.ready` is true (nil counts as ready, as the API documents). */
+  readyEndpoints: number;
+  totalEndpoints: number;
+}
+
+export interface SecretSummary {
+  name: string;
+  /** Secret data exactly as the API returns it: base64-encoded values. */
+  data: Record<string, string>;
+}
+
+export type ResourceLookup =
+  | { state: 'exists' }
+  | { state: 'not-found'; message: string }
+  /** The apiVersion/kind is not served by this cluster (no such API group, version or kind). */
+  | { state: 'unknown-kind'; message: string }
+  | { state: 'error'; reason: SandboxReadFailure; message: string };
+
+export interface ExecOutcome {
+  exitCode: number;
+}
+
+export interface SandboxReader {
+  /** Pods in a namespace, optionally filtered by a matchLabels selector. */
+  listPods(namespace: string, selector?: Record<string, string>): Promise<PodSummary[]>;
+  listServices(namespace: string): Promise<ServiceSummary[]>;
+  /** EndpointSlices (discovery.k8s.io/v1) in a namespace. */
+  listEndpointSlices(namespace: string): Promise<EndpointSliceSummary[]>;
+  /** A Secret; throws SandboxReadError('NotFound') when it does not exist. */
+  getSecret(namespace: string, name: string): Promise<SecretSummary>;
+  /** Whether a namespaced object of any kind exists; never throws. */
+  getResource(apiVersion: string, kind: string, namespace: string, name: string): Promise<ResourceLookup>;
+  /**
+   * Runs a command in a container and resolves with its exit code. Aborting the signal closes the
+   * stream. Throws SandboxReadError when the exec cannot be started or ends without a status.
+   */
+  exec(
+    namespace: string,
+    pod: string,
+    container: string,
+    command: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<ExecOutcome>;
+}
+
+/** A matchLabels selector as a Kubernetes label selector string ("a=b,c=d"); "" selects all. */
+export function toLabelSelector(selector: Record<string, string> | undefined): string {
+  if (!selector) return '';
+  return Object.entries(selector)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',');
+}
