@@ -1,0 +1,296 @@
+import { describe, expect, it } from '@jest/globals';
+import type { RestoreTestSpec } from '../../../server/domain/resources.js';
+import type { CreateTestInput } from '../../../server/domain/views.js';
+import {
+  inputToSpec,
+  specForUpdate,
+  validateTestInput,
+  type FieldError,
+  type ValidTestInput,
+} from '../../../server/domain/test-input.js';
+
+const minimal = { name: 'payments', provider: 'velero', sourceNamespaces: ['payments'], cron: '0 2 * * *' };
+
+function valid(body: unknown, options?: { defaultNamespace?: string }): ValidTestInput {
+  const result = validateTestInput(body, options);
+  if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.errors)}`);
+  return result.value;
+}
+
+function errors(body: unknown): FieldError[] {
+  const result = validateTestInput(body);
+  if (result.ok) throw new Error('expected validation errors');
+  return result.errors;
+}
+
+describe('validateTestInput: valid bodies', () => {
+  it('applies every default of decisions §3 to a minimal body', () => {
+    expect(valid(minimal)).toEqual({
+      name: 'payments',
+      namespace: 'rehearsal-system',
+      provider: 'velero',
+      backupName: 'latest',
+      sourceNamespaces: ['payments'],
+      cron: '0 2 * * *',
+      timezone: 'UTC',
+      namespacePrefix: 'rehearsal',
+      ttl: '1h',
+      networkIsolation: 'strict',
+      alertOnExceed: false,
+      historyLimit: 90,
+    });
+  });
+
+  it('keeps every field of a full body', () => {
+    const body: CreateTestInput = {
+      name: 'shop',
+      namespace: 'team-a',
+      provider: 'kasten',
+      backupName: 'nightly-20260301020000',
+      sourceNamespaces: ['shop-web', 'shop-db'],
+      cron: '@daily',
+      timezone: 'Europe/Berlin',
+      namespacePrefix: 'rt',
+      ttl: '2h30m',
+      networkIsolation: 'none',
+      healthCheckPolicy: 'shop-checks',
+      maxRTO: '15m',
+      alertOnExceed: true,
+      historyLimit: 1000,
+    };
+    expect(valid(body)).toEqual(body);
+  });
+
+  it('treats null and "" in optional fields as omitted', () => {
+    const value = valid({
+      ...minimal,
+      namespace: null,
+      backupName: '',
+      timezone: '',
+      namespacePrefix: null,
+      ttl: '',
+      networkIsolation: null,
+      healthCheckPolicy: '',
+      maxRTO: '',
+      alertOnExceed: null,
+      historyLimit: null,
+    });
+    expect(value).toEqual(valid(minimal));
+  });
+
+  it('uses the server namespace the API passes in', () => {
+    expect(valid(minimal, { defaultNamespace: 'ops' }).namespace).toBe('ops');
+  });
+
+  it('trims the cron expression', () => {
+    expect(valid({ ...minimal, cron: '  0 2 * * *  ' }).cron).toBe('0 2 * * *');
+  });
+
+  it.each([1, 1000, 90])('accepts historyLimit %i', (historyLimit) => {
+    expect(valid({ ...minimal, historyLimit }).historyLimit).toBe(historyLimit);
+  });
+
+  it.each(['trilio', 'kasten', 'velero'])('accepts provider %s', (provider) => {
+    expect(valid({ ...minimal, provider }).provider).toBe(provider);
+  });
+});
+
+describe('validateTestInput: invalid bodies', () => {
+  it.each([null, [], 'payments', 42, true])('rejects a body that is not an object: %j', (body) => {
+    expect(errors(body)).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
+  });
+
+  it('lists every missing required field', () => {
+    expect(errors({})).toEqual([
+      { field: 'name', message: 'is required' },
+      { field: 'provider', message: 'is required' },
+      { field: 'sourceNamespaces', message: 'is required' },
+      { field: 'cron', message: 'is required' },
+    ]);
+  });
+
+  const label = /RFC 1123 label/;
+  it.each<[string, Record<string, unknown>, string, RegExp]>([
+    ['name not a string', { name: 5 }, 'name', /must be a string/],
+    ['name empty', { name: '' }, 'name', /is required/],
+    ['name upper case', { name: 'Payments' }, 'name', label],
+    ['name too long', { name: 'a'.repeat(64) }, 'name', label],
+    ['namespace with a dot', { namespace: 'team.a' }, 'namespace', label],
+    ['unknown provider', { provider: 'restic' }, 'provider', /one of velero, kasten, trilio/],
+    ['provider not a string', { provider: 1 }, 'provider', /must be a string/],
+    ['backupName with spaces', { backupName: 'my backup' }, 'backupName', /backup name/],
+    ['sourceNamespaces a string', { sourceNamespaces: 'payments' }, 'sourceNamespaces', /array/],
+    ['sourceNamespaces empty', { sourceNamespaces: [] }, 'sourceNamespaces', /at least one/],
+    [
+      'sourceNamespaces too many',
+      { sourceNamespaces: Array.from({ length: 51 }, (_, i) => `ns${i}`) },
+      'sourceNamespaces',
+      /at most 50/,
+    ],
+    ['a source not a string', { sourceNamespaces: ['a', 7] }, 'sourceNamespaces[1]', /must be a string/],
+    ['a source not a label', { sourceNamespaces: ['a', 'B_b'] }, 'sourceNamespaces[1]', label],
+    [
+      'a duplicate source',
+      { sourceNamespaces: ['a', 'b', 'a'] },
+      'sourceNamespaces[2]',
+      /duplicates sourceNamespaces\[0\]/,
+    ],
+    ['cron with seconds', { cron: '0 0 2 * * *' }, 'cron', /5 fields/],
+    ['cron macro unknown', { cron: '@reboot' }, 'cron', /unknown cron macro/],
+    ['cron out of range', { cron: '61 * * * *' }, 'cron', /invalid cron/],
+    ['cron not a string', { cron: ['0', '2'] }, 'cron', /must be a string/],
+    ['timezone lower case', { timezone: 'utc' }, 'timezone', /IANA/],
+    ['timezone unknown', { timezone: 'Mars/Base' }, 'timezone', /IANA/],
+    ['namespacePrefix not a label', { namespacePrefix: 'Rehearsal' }, 'namespacePrefix', label],
+    ['namespacePrefix too long', { namespacePrefix: 'p'.repeat(41) }, 'namespacePrefix', /at most 40/],
+    ['ttl in days', { ttl: '1d' }, 'ttl', /units h, m, s/],
+    ['ttl zero', { ttl: '0s' }, 'ttl', /longer than 0s/],
+    ['ttl a number', { ttl: 3600 }, 'ttl', /must be a string/],
+    ['networkIsolation unknown', { networkIsolation: 'open' }, 'networkIsolation', /one of strict, none/],
+    ['healthCheckPolicy not a label', { healthCheckPolicy: 'My Policy' }, 'healthCheckPolicy', label],
+    ['maxRTO fractional', { maxRTO: '1.5h' }, 'maxRTO', /units h, m, s/],
+    ['alertOnExceed a string', { alertOnExceed: 'true', maxRTO: '15m' }, 'alertOnExceed', /boolean/],
+    ['alertOnExceed without maxRTO', { alertOnExceed: true }, 'alertOnExceed', /requires maxRTO/],
+    ['historyLimit a string', { historyLimit: '90' }, 'historyLimit', /integer/],
+    ['historyLimit fractional', { historyLimit: 1.5 }, 'historyLimit', /integer/],
+    ['historyLimit zero', { historyLimit: 0 }, 'historyLimit', /between 1 and 1000/],
+    ['historyLimit too large', { historyLimit: 1001 }, 'historyLimit', /between 1 and 1000/],
+    ['an unknown field', { maxRto: '15m' }, 'maxRto', /not a known field/],
+  ])('%s', (_title, patch, field, message) => {
+    const found = errors({ ...minimal, ...patch });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.field).toBe(field);
+    expect(found[0]!.message).toMatch(message);
+  });
+
+  it('an invalid maxRTO is reported once, not also as a missing one for alertOnExceed', () => {
+    expect(errors({ ...minimal, maxRTO: 'soon', alertOnExceed: true }).map((error) => error.field)).toEqual([
+      'maxRTO',
+    ]);
+  });
+
+  it('reports every offending field of a thoroughly wrong body, in field order', () => {
+    const found = errors({
+      name: 'Bad_Name',
+      namespace: 'X',
+      provider: 'tape',
+      backupName: '??',
+      sourceNamespaces: ['ok', 'NOT OK', 'ok'],
+      cron: '* * *',
+      timezone: 'Nowhere/Else',
+      namespacePrefix: '-x',
+      ttl: '1w',
+      networkIsolation: 'partial',
+      healthCheckPolicy: 'a.b',
+      maxRTO: '-1m',
+      alertOnExceed: 'yes',
+      historyLimit: -1,
+      extra: 1,
+      another: 2,
+    });
+    expect(found.map((error) => error.field)).toEqual([
+      'name',
+      'namespace',
+      'provider',
+      'backupName',
+      'sourceNamespaces[1]',
+      'sourceNamespaces[2]',
+      'cron',
+      'timezone',
+      'namespacePrefix',
+      'ttl',
+      'networkIsolation',
+      'healthCheckPolicy',
+      'maxRTO',
+      'alertOnExceed',
+      'historyLimit',
+      'extra',
+      'another',
+    ]);
+  });
+});
+
+describe('inputToSpec', () => {
+  it('writes the defaults out explicitly and leaves SLA and policy out when not given', () => {
+    expect(inputToSpec(valid(minimal))).toEqual({
+      provider: 'velero',
+      backupSource: { backupName: 'latest', namespaces: [{ name: 'payments' }] },
+      schedule: { cron: '0 2 * * *', timezone: 'UTC' },
+      sandbox: { namespacePrefix: 'rehearsal', ttl: '1h', networkIsolation: 'strict' },
+      historyLimit: 90,
+    });
+  });
+
+  it('maps the SLA and the health check policy', () => {
+    const spec = inputToSpec(
+      valid({
+        ...minimal,
+        sourceNamespaces: ['a', 'b'],
+        maxRTO: '15m',
+        alertOnExceed: true,
+        healthCheckPolicy: 'web',
+      }),
+    );
+    expect(spec.sla).toEqual({ maxRTO: '15m', alertOnExceed: true });
+    expect(spec.healthCheckPolicy).toBe('web');
+    expect(spec.backupSource.namespaces).toEqual([{ name: 'a' }, { name: 'b' }]);
+  });
+
+  it('keeps a macro as written', () => {
+    expect(inputToSpec(valid({ ...minimal, cron: '@hourly' })).schedule.cron).toBe('@hourly');
+  });
+});
+
+describe('specForUpdate (PUT semantics)', () => {
+  const existing: RestoreTestSpec = {
+    provider: 'velero',
+    backupSource: { backupName: 'weekly', namespaces: [{ name: 'old' }], providerNamespace: 'backup-system' },
+    schedule: { cron: '0 4 * * *', timezone: 'Europe/Berlin', suspend: true },
+    sandbox: {
+      namespacePrefix: 'old',
+      ttl: '3h',
+      networkIsolation: 'none',
+      resourceQuota: { hard: { 'requests.cpu': '4' } },
+      limitRange: { limits: [{ type: 'Container', default: { cpu: '500m' } }] },
+    },
+    sla: { maxRTO: '30m', alertOnExceed: true },
+    healthCheckPolicy: 'old-policy',
+    healthChecks: { checks: [{ name: 'db', kind: 'tcpSocket', tcpSocket: { service: 'db', port: 5432 } }] },
+    historyLimit: 10,
+  };
+
+  it('replaces what the input can express (omitted = default) and keeps what it cannot', () => {
+    expect(specForUpdate(existing, valid(minimal))).toEqual({
+      provider: 'velero',
+      backupSource: {
+        backupName: 'latest',
+        namespaces: [{ name: 'payments' }],
+        providerNamespace: 'backup-system',
+      },
+      schedule: { cron: '0 2 * * *', timezone: 'UTC', suspend: true },
+      sandbox: {
+        namespacePrefix: 'rehearsal',
+        ttl: '1h',
+        networkIsolation: 'strict',
+        resourceQuota: { hard: { 'requests.cpu': '4' } },
+        limitRange: { limits: [{ type: 'Container', default: { cpu: '500m' } }] },
+      },
+      healthChecks: { checks: [{ name: 'db', kind: 'tcpSocket', tcpSocket: { service: 'db', port: 5432 } }] },
+      historyLimit: 90,
+    });
+  });
+
+  it('adds nothing that the existing spec did not have', () => {
+    const bare = inputToSpec(valid(minimal));
+    expect(specForUpdate(bare, valid({ ...minimal, maxRTO: '10m' }))).toEqual({
+      ...bare,
+      sla: { maxRTO: '10m', alertOnExceed: false },
+    });
+  });
+
+  it('does not modify the existing spec', () => {
+    const copy = structuredClone(existing);
+    specForUpdate(existing, valid(minimal));
+    expect(existing).toEqual(copy);
+  });
+});
