@@ -1,0 +1,258 @@
+// The foundation against the real control plane: the CRDs install and validate, owner references
+// garbage-collect reports, namespaces delete completely, KWOK pods become Ready, and kubectl shows
+// the printer columns.
+import { describe, expect, it, afterAll } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import { repoRoot } from '../helpers/cluster-info.js';
+import { kubectl } from '../helpers/install-crds.js';
+import {
+  apiStatusCode,
+  createNamespace,
+  deleteNamespaces,
+  namespaceExists,
+  testKubeConfig,
+  testKubeconfigPath,
+  uniqueName,
+  waitFor,
+} from '../helpers/kube.js';
+
+const kubeConfig = testKubeConfig();
+const core = kubeConfig.makeApiClient(CoreV1Api);
+const apps = kubeConfig.makeApiClient(AppsV1Api);
+const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+const GROUP = 'rehearsal.dev';
+const VERSION = 'v1alpha1';
+const PLURALS: Record<string, string> = {
+  RestoreTest: 'restoretests',
+  RestoreReport: 'restorereports',
+  HealthCheckPolicy: 'healthcheckpolicies',
+};
+const created: string[] = [];
+
+afterAll(async () => {
+  await deleteNamespaces(kubeConfig, created);
+});
+
+async function freshNamespace(prefix: string): Promise<string> {
+  const name = await createNamespace(kubeConfig, uniqueName(prefix));
+  created.push(name);
+  return name;
+}
+
+interface Fixture {
+  file: string;
+  object: { kind: string; metadata: { name: string; namespace?: string } } & Record<string, unknown>;
+  field?: string;
+}
+
+function loadYamlDir(dir: string): Fixture[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml'))
+    .flatMap((file) => {
+      const text = readFileSync(path.join(dir, file), 'utf8');
+      const field = /^# field: (\S+)/m.exec(text)?.[1];
+      return parseAllDocuments(text, { version: '1.1' })
+        .map((doc) => doc.toJS() as Fixture['object'] | null)
+        .filter((object): object is Fixture['object'] => object !== null)
+        .map((object) => ({ file, object, ...(field ? { field } : {}) }));
+    });
+}
+
+async function createCustom(namespace: string, object: Fixture['object']): Promise<Record<string, unknown>> {
+  return (await custom.createNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    namespace,
+    plural: PLURALS[object.kind]!,
+    body: { ...object, metadata: { ...object.metadata, namespace } },
+    // As kubectl does: an unknown field is an error, not silently pruned.
+    fieldValidation: 'Strict',
+  })) as Record<string, unknown>;
+}
+
+describe('the Rehearsal CRDs on a real apiserver', () => {
+  it('are installed and established with short names and the rehearsal category', () => {
+    const out = kubectl(testKubeconfigPath(), ['api-resources', '--api-group=rehearsal.dev', '-o', 'wide']);
+    expect(out).toMatch(/restoretests\s+rtest\s+rehearsal\.dev\/v1alpha1\s+true\s+RestoreTest/);
+    expect(out).toMatch(/restorereports\s+rrep\s+rehearsal\.dev\/v1alpha1\s+true\s+RestoreReport/);
+    expect(out).toMatch(/healthcheckpolicies\s+hcp\s+rehearsal\.dev\/v1alpha1\s+true\s+HealthCheckPolicy/);
+    expect(out).toMatch(/rehearsal/);
+  });
+
+  it('accept every sample and apply the defaults', async () => {
+    const namespace = await freshNamespace('samples');
+    const samples = loadYamlDir(path.join(repoRoot, 'crds/samples'));
+    expect(samples.length).toBeGreaterThanOrEqual(5);
+    for (const { object } of samples) {
+      await createCustom(namespace, object);
+    }
+    const minimal = samples.find(({ file }) => file.includes('minimal'))!.object;
+    const stored = (await custom.getNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace,
+      plural: 'restoretests',
+      name: minimal.metadata.name,
+    })) as { spec: Record<string, Record<string, unknown>> & { historyLimit: number } };
+    expect(stored.spec.schedule!.timezone).toBe('UTC');
+    expect(stored.spec.sandbox!.ttl).toBe('1h');
+    expect(stored.spec.sandbox!.networkIsolation).toBe('strict');
+    expect(stored.spec.backupSource!.backupName).toBe('latest');
+    expect(stored.spec.historyLimit).toBe(90);
+  });
+
+  const invalid = loadYamlDir(path.join(repoRoot, 'test/fixtures/invalid'));
+  it.each(invalid.map((fixture) => [fixture.file, fixture] as const))(
+    'reject %s with an error naming its field',
+    async (_file, fixture) => {
+      const namespace = await freshNamespace('invalid');
+      let status: number | undefined;
+      let body = '';
+      try {
+        await createCustom(namespace, fixture.object);
+      } catch (error) {
+        status = apiStatusCode(error);
+        const raw = (error as { body?: unknown }).body;
+        body = typeof raw === 'string' ? raw : JSON.stringify(raw);
+      }
+      // 422 for schema and CEL violations; 400 for strict decoding (an unknown field).
+      expect(fixture.file.includes('unknown-field') ? 400 : 422).toBe(status);
+      expect(fixture.field).toBeDefined();
+      expect(body).toContain(fixture.field!);
+    },
+  );
+});
+
+describe('garbage collection and namespace deletion', () => {
+  it('deletes a RestoreReport owned by its RestoreTest when the test is deleted', async () => {
+    const namespace = await freshNamespace('gc');
+    const samples = loadYamlDir(path.join(repoRoot, 'crds/samples'));
+    const test = samples.find(({ file }) => file.includes('minimal'))!.object;
+    const report = samples.find(({ file }) => file.includes('restorereport-pass'))!.object;
+    const createdTest = (await createCustom(namespace, test)) as { metadata: { uid: string; name: string } };
+    await createCustom(namespace, {
+      ...report,
+      metadata: {
+        ...report.metadata,
+        ownerReferences: [
+          {
+            apiVersion: `${GROUP}/${VERSION}`,
+            kind: 'RestoreTest',
+            name: createdTest.metadata.name,
+            uid: createdTest.metadata.uid,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      } as Fixture['object']['metadata'],
+    });
+    await custom.deleteNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace,
+      plural: 'restoretests',
+      name: createdTest.metadata.name,
+    });
+    // The garbage collector learns new CRD types on its discovery resync (about 30 s).
+    await waitFor(
+      async () => {
+        try {
+          await custom.getNamespacedCustomObject({
+            group: GROUP,
+            version: VERSION,
+            namespace,
+            plural: 'restorereports',
+            name: report.metadata.name,
+          });
+          return false;
+        } catch (error) {
+          return apiStatusCode(error) === 404;
+        }
+      },
+      { timeoutMs: 90_000, intervalMs: 1000, description: 'the owned report to be collected' },
+    );
+  }, 120_000);
+
+  it('deletes a namespace holding a Deployment, Service, ConfigMap and Secret completely', async () => {
+    const namespace = uniqueName('ns-delete');
+    await createNamespace(kubeConfig, namespace);
+    await apps.createNamespacedDeployment({
+      namespace,
+      body: {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'web' } },
+          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+        },
+      },
+    });
+    await core.createNamespacedService({
+      namespace,
+      body: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+    });
+    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'settings' }, data: { a: 'b' } } });
+    await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'creds' }, stringData: { password: 'x' } } });
+    await waitFor(async () => (await core.listNamespacedPod({ namespace })).items.length === 2, {
+      description: 'pods to exist',
+    });
+    await core.deleteNamespace({ name: namespace });
+    await waitFor(
+      async () => {
+        try {
+          await core.readNamespace({ name: namespace });
+          return false;
+        } catch (error) {
+          return apiStatusCode(error) === 404;
+        }
+      },
+      { timeoutMs: 60_000, intervalMs: 500, description: `namespace ${namespace} to be gone (not stuck Terminating)` },
+    );
+    expect(await namespaceExists(kubeConfig, namespace)).toBe(false);
+  }, 90_000);
+});
+
+describe('KWOK nodes', () => {
+  it('run a Deployment to Ready replicas without a kubelet', async () => {
+    const namespace = await freshNamespace('kwok');
+    await apps.createNamespacedDeployment({
+      namespace,
+      body: {
+        metadata: { name: 'api' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'api' } },
+          template: { metadata: { labels: { app: 'api' } }, spec: { containers: [{ name: 'api', image: 'example/api:1' }] } },
+        },
+      },
+    });
+    const ready = await waitFor(
+      async () => {
+        const deployment = await apps.readNamespacedDeployment({ namespace, name: 'api' });
+        return deployment.status?.readyReplicas === 3 ? deployment : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 250, description: 'three ready replicas' },
+    );
+    expect(ready.status?.availableReplicas).toBe(3);
+    const pods = await core.listNamespacedPod({ namespace });
+    expect(pods.items.every((pod) => pod.spec?.nodeName?.startsWith('kwok-'))).toBe(true);
+  }, 90_000);
+});
+
+describe('kubectl', () => {
+  it('shows the RestoreTest printer columns with get rtest -A', async () => {
+    const namespace = await freshNamespace('columns');
+    const samples = loadYamlDir(path.join(repoRoot, 'crds/samples'));
+    const test = samples.find(({ file }) => file.includes('minimal'))!.object;
+    await createCustom(namespace, test);
+    const out = kubectl(testKubeconfigPath(), ['get', 'rtest', '-A']);
+    const header = out.split('\n')[0]!;
+    for (const column of ['NAMESPACE', 'NAME', 'PHASE', 'LAST SCORE', 'LAST RESULT', 'LAST RUN', 'NEXT RUN', 'AGE']) {
+      expect(header).toContain(column);
+    }
+    expect(out).toContain(namespace);
+  });
+});

@@ -1,0 +1,62 @@
+// Gives the integration project a real Kubernetes control plane, chosen in this order:
+//   1. an explicit KUBECONFIG (a user's kind or other cluster),
+//   2. a K3s container through testcontainers when a Docker engine answers,
+//   3. the local binaries (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, KWOK)
+//      built from Go modules by test/cluster/build-binaries.sh — what CI here uses.
+// It prints which one it uses, installs the CRDs, and records the choice in test/.tmp/cluster.json
+// (read by test/helpers/cluster-info.ts). Plain JavaScript: Jest loads global setup untransformed.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tmp = path.join(repoRoot, 'test/.tmp');
+
+async function dockerAnswers() {
+  try {
+    const { getContainerRuntimeClient } = await import('testcontainers');
+    await getContainerRuntimeClient();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startK3s() {
+  const { K3sContainer } = await import('@testcontainers/k3s');
+  const container = await new K3sContainer('rancher/k3s:v1.35.4-k3s1').start();
+  const kubeconfigPath = path.join(tmp, 'k3s.kubeconfig');
+  writeFileSync(kubeconfigPath, container.getKubeConfig());
+  globalThis.__k3s = container;
+  return { source: 'k3s', kubeconfigPath };
+}
+
+function startLocalBinaries() {
+  const workDir = path.join(tmp, 'cluster');
+  const kubeconfigPath = execFileSync('bash', [path.join(repoRoot, 'test/cluster/up.sh'), workDir], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  return { source: 'local-binaries', kubeconfigPath, workDir, auditLogPath: path.join(workDir, 'audit.log') };
+}
+
+function installCrds(kubeconfigPath) {
+  const kubectl = (args) =>
+    execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const dir of [path.join(repoRoot, 'crds'), path.join(repoRoot, 'test/fixtures/velero/crds')]) {
+    if (existsSync(dir)) kubectl(['apply', '--server-side', '--force-conflicts', '-f', dir]);
+  }
+  kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
+}
+
+export default async function globalSetup() {
+  mkdirSync(tmp, { recursive: true });
+  let info;
+  if (process.env.KUBECONFIG) info = { source: 'kubeconfig', kubeconfigPath: process.env.KUBECONFIG };
+  else if (await dockerAnswers()) info = await startK3s();
+  else info = startLocalBinaries();
+  console.log(`\n[integration] Kubernetes control plane: ${info.source} (${info.kubeconfigPath})`);
+  writeFileSync(path.join(tmp, 'cluster.json'), JSON.stringify(info));
+  installCrds(info.kubeconfigPath);
+}
