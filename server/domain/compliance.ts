@@ -216,6 +216,31 @@ interface Population {
   scope: string[];
   signaturesChecked: boolean;
   windowMs: number;
+  /**
+   * Per-target results by the only control properties the rules read (RTO-bound, freshness): most
+   * controls share them, so 16 controls across five frameworks need two evaluations, not sixteen.
+   */
+  targetsByRule: Map<string, TargetControlDetail[]>;
+  /** Framework-independent parts, computed once per population (the overview needs all five). */
+  shared: {
+    headline?: ReturnType<typeof headlineFigures>;
+    rto?: RtoAnalysisRow[];
+    runs?: RunRecord[];
+    rtoClause?: string;
+    runsClause?: string;
+  };
+}
+
+function once<K extends keyof Population['shared']>(
+  population: Population,
+  key: K,
+  compute: () => NonNullable<Population['shared'][K]>,
+): NonNullable<Population['shared'][K]> {
+  const cached = population.shared[key];
+  if (cached !== undefined) return cached as NonNullable<Population['shared'][K]>;
+  const value = compute();
+  population.shared[key] = value;
+  return value;
 }
 
 function reference(run: IndexedRun): RunReference {
@@ -224,7 +249,8 @@ function reference(run: IndexedRun): RunReference {
     report: run.key,
     test: run.testKey,
     runId: spec.runId,
-    completedAt: new Date(run.completedAt).toISOString(),
+    // As recorded in the report: it is the evidence (and formatting 90,000 dates per request is not free).
+    completedAt: spec.completedAt,
     result: spec.result,
     score: spec.score,
   };
@@ -279,6 +305,8 @@ function collectPopulation(
     scope: [...scope].sort(),
     signaturesChecked: verify !== undefined,
     windowMs: remediationWindowDays * MILLISECONDS_PER_DAY,
+    targetsByRule: new Map(),
+    shared: {},
   };
 }
 
@@ -313,9 +341,10 @@ const CAUSE_TEXT: Record<ExceptionCause, string> = {
   evidence_unverified: 'evidence does not verify',
 };
 
-function describeRun(facts: { reference: RunReference }, causes: ExceptionCause[]): string {
+function describeRun(facts: RunFacts, causes: ExceptionCause[]): string {
   const { reference: ref } = facts;
-  return `${causes.map((cause) => CAUSE_TEXT[cause]).join(' + ')} ${ref.completedAt.slice(0, 10)} (${ref.test} run ${ref.runId})`;
+  const date = utcDate(new Date(facts.run.completedAt));
+  return `${causes.map((cause) => CAUSE_TEXT[cause]).join(' + ')} ${date} (${ref.test} run ${ref.runId})`;
 }
 
 const REASON_ORDER: readonly TargetReasonCode[] = [
@@ -436,9 +465,11 @@ function evaluateTarget(
   if (!latestQualifies) reasons.push(...latestRunReasons(latest, exceptionCauses(latest, control)));
 
   const exceptions: ExceptionDetail[] = [];
-  const late: string[] = [];
-  const unremediated: string[] = [];
-  const pending: string[] = [];
+  // Descriptions are built only for the few runs a message lists (see `listed`): at scale most runs
+  // of a failing target are exceptions, and formatting each would dominate the cost.
+  const late: [RunFacts, ExceptionCause[]][] = [];
+  const unremediated: [RunFacts, ExceptionCause[]][] = [];
+  const pending: [RunFacts, ExceptionCause[]][] = [];
   for (const facts of runs) {
     if (qualifies(facts, control)) continue;
     const causes = exceptionCauses(facts, control);
@@ -449,15 +480,17 @@ function evaluateTarget(
       remediation: remediation.state,
       ...(remediation.by ? { remediatedBy: remediation.by.reference } : {}),
     });
-    const described = describeRun(facts, causes);
-    if (remediation.state === 'late') late.push(described);
-    if (remediation.state === 'unremediated') unremediated.push(described);
+    if (remediation.state === 'late') late.push([facts, causes]);
+    if (remediation.state === 'unremediated') unremediated.push([facts, causes]);
     // The latest run's own problem is already a reason; "pending" would only repeat it.
-    if (remediation.state === 'pending' && facts !== latest) pending.push(described);
+    if (remediation.state === 'pending' && facts !== latest) pending.push([facts, causes]);
   }
   const windowDays = population.windowMs / MILLISECONDS_PER_DAY;
-  const listed = (items: string[]): string =>
-    items.slice(0, 3).join('; ') + (items.length > 3 ? `; ${items.length - 3} more` : '');
+  const listed = (items: [RunFacts, ExceptionCause[]][]): string =>
+    items
+      .slice(0, 3)
+      .map(([facts, causes]) => describeRun(facts, causes))
+      .join('; ') + (items.length > 3 ? `; ${items.length - 3} more` : '');
   if (late.length) {
     reasons.push({
       code: 'late_remediation',
@@ -520,7 +553,7 @@ function rtoClause(population: Population): string {
   const worst = worstRto(population.runs.filter((facts) => !facts.aborted));
   if (!worst) return 'no RTO measured';
   const target = rtoTargetSeconds(worst.run.report);
-  const where = `(${worst.sources.join('+')}, ${worst.reference.completedAt.slice(0, 10)})`;
+  const where = `(${worst.sources.join('+')}, ${utcDate(new Date(worst.run.completedAt))})`;
   return target === null
     ? `worst RTO ${formatDuration(worst.rtoSeconds!)} with no RTO target ${where}`
     : `worst RTO ${formatDuration(worst.rtoSeconds!)} vs target ${formatDuration(target)} ${where}`;
@@ -578,7 +611,7 @@ function evidenceSentence(control: ControlDetail, population: Population): strin
   const freshness = ages.length
     ? `newest qualifying pass per namespace ≤ ${Math.max(1, Math.ceil(Math.max(...ages)))} d old`
     : 'no qualifying pass';
-  return `${head}: ${coverage}; ${runsClause(population)}; ${freshness}; ${rtoClause(population)}${caveat}.`;
+  return `${head}: ${coverage}; ${once(population, 'runsClause', () => runsClause(population))}; ${freshness}; ${once(population, 'rtoClause', () => rtoClause(population))}${caveat}.`;
 }
 
 // ---------------------------------------------------------------- assembly
@@ -607,7 +640,12 @@ function headlineFigures(
 }
 
 function evaluateControl(control: ControlDefinition, population: Population): ControlDetail {
-  const targets = population.scope.map((namespace) => evaluateTarget(namespace, control, population));
+  const rule = `${control.rtoBound}/${control.freshnessDays}`;
+  let targets = population.targetsByRule.get(rule);
+  if (!targets) {
+    targets = population.scope.map((namespace) => evaluateTarget(namespace, control, population));
+    population.targetsByRule.set(rule, targets);
+  }
   const detail: ControlDetail = {
     id: control.id,
     title: control.title,
@@ -706,7 +744,7 @@ function evaluateFramework(
     framework,
     period: population.periodDays,
     generatedAt,
-    ...headlineFigures(population),
+    ...once(population, 'headline', () => headlineFigures(population)),
     controls: controls.map(({ id, title, status, evidence }) => ({ id, title, status, evidence })),
   };
   const count = (result: RunResult): number =>
@@ -740,10 +778,10 @@ function evaluateFramework(
       aborted: population.runs.filter((facts) => facts.aborted).length,
     },
     controls,
-    rto: rtoAnalysis(population),
+    rto: once(population, 'rto', () => rtoAnalysis(population)),
     notEvidenced: [...definition.notEvidenced],
     limitations: limitations(population, definition.controls, population.periodDays),
-    runs: population.runs.map(runRecord),
+    runs: once(population, 'runs', () => population.runs.map(runRecord)),
   };
   return { response, detail };
 }
