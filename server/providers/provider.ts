@@ -36,6 +36,30 @@ export function buildNamespaceMapping(
   return Object.freeze({ __brand: 'NamespaceMapping' as const, entries: Object.freeze(entries) });
 }
 
+/**
+ * Re-checks a mapping at the moment a provider is about to use it. The type's brand can be forged
+ * with a cast, and a restore that writes to a source namespace is the one mistake Rehearsal must
+ * never make, so every provider calls this just before it creates a restore (defence in depth).
+ */
+export function assertNamespaceMapping(mapping: NamespaceMapping): void {
+  const entries = mapping?.entries;
+  if (mapping?.__brand !== 'NamespaceMapping' || !Array.isArray(entries) || entries.length === 0) {
+    throw new UnsafeMappingError('not a mapping built by buildNamespaceMapping()');
+  }
+  const sources = mapping.entries.map((entry) => entry.source);
+  if (new Set(sources).size !== sources.length) {
+    throw new UnsafeMappingError('a source namespace is mapped twice');
+  }
+  // Rebuilding validates every rule of buildNamespaceMapping() again.
+  const sandboxOf = new Map(mapping.entries.map((entry) => [entry.source, entry.sandbox]));
+  buildNamespaceMapping(sources, (source) => sandboxOf.get(source));
+}
+
+/** The source namespaces of a mapping, in request order. */
+export function mappingSources(mapping: NamespaceMapping): string[] {
+  return mapping.entries.map((entry) => entry.source);
+}
+
 export interface BackupInfo {
   name: string;
   /** RFC 3339; absent when the tool does not record it. */

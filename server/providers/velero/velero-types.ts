@@ -1,0 +1,131 @@
+// The parts of Velero's velero.io/v1 API that Rehearsal reads and writes. Field names follow the
+// CRDs generated from the Velero v1.18.3 Go module (test/fixtures/velero/crds/). These are wire
+// shapes for the provider only: they never leave server/providers/velero/.
+
+export const VELERO_GROUP = 'velero.io';
+export const VELERO_VERSION = 'v1';
+export const VELERO_DEFAULT_NAMESPACE = 'velero';
+
+export const BACKUPS = 'backups';
+export const RESTORES = 'restores';
+export const SCHEDULES = 'schedules';
+
+/** Labels Velero puts on every object it restores (and the simulator copies). */
+export const LABEL_VELERO_BACKUP_NAME = 'velero.io/backup-name';
+export const LABEL_VELERO_RESTORE_NAME = 'velero.io/restore-name';
+
+export type BackupPhase =
+  | 'New'
+  | 'Queued'
+  | 'ReadyToStart'
+  | 'FailedValidation'
+  | 'InProgress'
+  | 'WaitingForPluginOperations'
+  | 'WaitingForPluginOperationsPartiallyFailed'
+  | 'Finalizing'
+  | 'FinalizingPartiallyFailed'
+  | 'Completed'
+  | 'PartiallyFailed'
+  | 'Failed'
+  | 'Deleting';
+
+export type RestorePhase =
+  | 'New'
+  | 'FailedValidation'
+  | 'InProgress'
+  | 'WaitingForPluginOperations'
+  | 'WaitingForPluginOperationsPartiallyFailed'
+  | 'Finalizing'
+  | 'FinalizingPartiallyFailed'
+  | 'Completed'
+  | 'PartiallyFailed'
+  | 'Failed';
+
+export interface VeleroMetadata {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+export interface VeleroBackupSpec {
+  includedNamespaces?: string[];
+  excludedNamespaces?: string[];
+  includedResources?: string[];
+  excludedResources?: string[];
+  includeClusterResources?: boolean;
+  storageLocation?: string;
+  /** Go duration, e.g. 720h0m0s. */
+  ttl?: string;
+}
+
+export interface VeleroBackupStatus {
+  phase?: BackupPhase;
+  startTimestamp?: string;
+  completionTimestamp?: string;
+  expiration?: string;
+  failureReason?: string;
+  validationErrors?: string[];
+  warnings?: number;
+  errors?: number;
+  formatVersion?: string;
+  version?: number;
+  progress?: { totalItems?: number; itemsBackedUp?: number };
+}
+
+export interface VeleroBackup {
+  apiVersion?: string;
+  kind?: string;
+  metadata: VeleroMetadata;
+  spec?: VeleroBackupSpec;
+  status?: VeleroBackupStatus;
+}
+
+export interface VeleroRestoreSpec {
+  backupName?: string;
+  scheduleName?: string;
+  includedNamespaces?: string[];
+  excludedNamespaces?: string[];
+  includedResources?: string[];
+  excludedResources?: string[];
+  namespaceMapping?: Record<string, string>;
+  includeClusterResources?: boolean;
+  restorePVs?: boolean;
+  existingResourcePolicy?: string;
+}
+
+export interface VeleroRestoreStatus {
+  phase?: RestorePhase;
+  startTimestamp?: string;
+  completionTimestamp?: string;
+  failureReason?: string;
+  validationErrors?: string[];
+  warnings?: number;
+  errors?: number;
+  progress?: { totalItems?: number; itemsRestored?: number };
+}
+
+export interface VeleroRestore {
+  apiVersion?: string;
+  kind?: string;
+  metadata: VeleroMetadata;
+  spec?: VeleroRestoreSpec;
+  status?: VeleroRestoreStatus;
+}
+
+export interface VeleroSchedule {
+  apiVersion?: string;
+  kind?: string;
+  metadata: VeleroMetadata;
+  spec?: { schedule?: string; paused?: boolean; template?: VeleroBackupSpec };
+  status?: { phase?: string; lastBackup?: string; validationErrors?: string[] };
+}
+
+export interface VeleroList<T> {
+  items?: T[];
+  metadata?: { continue?: string; resourceVersion?: string };
+}

@@ -1,0 +1,265 @@
+// Velero through the Kubernetes API only (decisions §2): Backups are read, Restores are created in
+// the Velero namespace with a complete source → sandbox namespaceMapping, Schedules are read.
+//
+// Errors: every call goes through kubeCall (status code → KubeError), then:
+// - the Velero API absent (404 on a velero.io collection: CRDs not installed) or the apiserver
+//   unreachable/overloaded (KubeError 'Unavailable') → ProviderError('ProviderUnavailable');
+// - a 404 on one named object is told apart from an absent API by probing its collection once;
+// - 400/422 on creating a Restore → ProviderError('RestoreRejected');
+// - everything else (Forbidden, Unauthorized, ...) stays a KubeError for the one error handler,
+//   which names the missing RBAC verb; hiding it behind "unavailable" would mislead operators.
+import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import type { Provider } from '../../domain/resources.js';
+import type { ScheduleInfo } from '../../domain/views.js';
+import { isKind, KubeError, kubeCall } from '../../kube/errors.js';
+import {
+  ProviderError,
+  type BackupInfo,
+  type BackupProvider,
+  type RestoreProgress,
+  type RestoreRef,
+  type RestoreRequest,
+} from '../provider.js';
+import { isLatest, selectVeleroBackup } from './backup-selection.js';
+import {
+  buildRestoreObject,
+  restoreMatchesRequest,
+  toRestoreProgress,
+  toScheduleInfo,
+} from './velero-restore.js';
+import {
+  BACKUPS,
+  RESTORES,
+  SCHEDULES,
+  VELERO_DEFAULT_NAMESPACE,
+  VELERO_GROUP,
+  VELERO_VERSION,
+  type VeleroBackup,
+  type VeleroList,
+  type VeleroRestore,
+  type VeleroSchedule,
+} from './velero-types.js';
+
+export interface VeleroProviderOptions {
+  /** Namespace Velero runs in; default "velero". Each call may override it (providerNamespace). */
+  namespace?: string;
+  /**
+   * API group of Velero's CRDs; default velero.io. Only a test seam (the integration tests point
+   * it at a group no cluster serves to prove the "Velero not installed" path against a real
+   * apiserver); Velero distributions such as OADP serve velero.io too.
+   */
+  apiGroup?: string;
+  /** Clock for backup expiry; tests inject one. */
+  now?: () => Date;
+  /** List page size. */
+  pageSize?: number;
+}
+
+/** The part of @kubernetes/client-node's CustomObjectsApi (object-parameter style) used here. */
+export type VeleroCustomObjectsApi = Pick<
+  CustomObjectsApi,
+  | 'listNamespacedCustomObject'
+  | 'getNamespacedCustomObject'
+  | 'createNamespacedCustomObject'
+  | 'deleteNamespacedCustomObject'
+>;
+
+const DEFAULT_PAGE_SIZE = 250;
+
+export class VeleroProvider implements BackupProvider {
+  readonly name: Provider = 'velero';
+  readonly defaultNamespace: string;
+  private readonly api: VeleroCustomObjectsApi;
+  private readonly group: string;
+  private readonly now: () => Date;
+  private readonly pageSize: number;
+
+  /** Takes a KubeConfig (the provider makes its own client) or a ready CustomObjectsApi. */
+  constructor(kubeConfigOrApi: KubeConfig | VeleroCustomObjectsApi, options: VeleroProviderOptions = {}) {
+    this.api =
+      kubeConfigOrApi instanceof KubeConfig
+        ? kubeConfigOrApi.makeApiClient(CustomObjectsApi)
+        : kubeConfigOrApi;
+    this.defaultNamespace = options.namespace || VELERO_DEFAULT_NAMESPACE;
+    this.group = options.apiGroup || VELERO_GROUP;
+    this.now = options.now ?? (() => new Date());
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  }
+
+  async selectBackup(
+    sourceNamespaces: readonly string[],
+    backupName: string,
+    providerNamespace?: string,
+  ): Promise<BackupInfo> {
+    const namespace = this.namespaceOf(providerNamespace);
+    let backups: VeleroBackup[];
+    if (isLatest(backupName)) {
+      backups = await this.listAll<VeleroBackup>(BACKUPS, namespace);
+    } else {
+      const named = await this.getOptional<VeleroBackup>(BACKUPS, namespace, backupName);
+      backups = named ? [named] : [];
+    }
+    const selection = selectVeleroBackup(backups, sourceNamespaces, backupName, namespace, this.now());
+    if (!selection.ok) throw new ProviderError(selection.reason, selection.message);
+    return selection.info;
+  }
+
+  async startRestore(request: RestoreRequest, providerNamespace?: string): Promise<RestoreRef> {
+    const namespace = this.namespaceOf(providerNamespace);
+    // buildRestoreObject re-validates the mapping before anything is sent.
+    const restore = buildRestoreObject(request, namespace);
+    const ref: RestoreRef = { namespace, name: request.name };
+    try {
+      await this.call(`creating Restore ${namespace}/${request.name}`, () =>
+        this.api.createNamespacedCustomObject({ ...this.resource(RESTORES, namespace), body: restore }),
+      );
+      return ref;
+    } catch (error) {
+      if (isKind(error, 'AlreadyExists')) {
+        const existing = await this.getOptional<VeleroRestore>(RESTORES, namespace, request.name);
+        if (!existing) {
+          throw new ProviderError(
+            'RestoreNotFound',
+            `Restore ${namespace}/${request.name} vanished while being adopted`,
+          );
+        }
+        if (!restoreMatchesRequest(existing, restore)) {
+          throw new ProviderError(
+            'RestoreRejected',
+            `a Restore named ${namespace}/${request.name} already exists with another backup or namespace mapping; ` +
+              'Rehearsal will not adopt it',
+          );
+        }
+        return ref;
+      }
+      if (isKind(error, 'NotFound')) {
+        // No restores collection, or no Velero namespace: either way Velero is not there.
+        throw this.unavailable(RESTORES, namespace, (error as Error).message);
+      }
+      if (isKind(error, 'Invalid')) {
+        const causes = (error as KubeError).causes
+          .map((cause) => [cause.field, cause.message].filter(Boolean).join(': '))
+          .filter(Boolean);
+        throw new ProviderError(
+          'RestoreRejected',
+          `Kubernetes rejected Restore ${namespace}/${request.name}: ${(error as KubeError).message}` +
+            (causes.length > 0 ? ` (${causes.join('; ')})` : ''),
+        );
+      }
+      throw error;
+    }
+  }
+
+  async getRestoreProgress(ref: RestoreRef): Promise<RestoreProgress> {
+    const restore = await this.getOptional<VeleroRestore>(RESTORES, ref.namespace, ref.name);
+    if (!restore)
+      throw new ProviderError('RestoreNotFound', `Velero Restore ${ref.namespace}/${ref.name} not found`);
+    return toRestoreProgress(restore);
+  }
+
+  async deleteRestore(ref: RestoreRef): Promise<void> {
+    try {
+      await this.call(`deleting Restore ${ref.namespace}/${ref.name}`, () =>
+        this.api.deleteNamespacedCustomObject({
+          ...this.resource(RESTORES, ref.namespace),
+          name: ref.name,
+          propagationPolicy: 'Background',
+        }),
+      );
+    } catch (error) {
+      // Already gone, or the Velero API itself is gone: either way there is nothing to delete.
+      if (isKind(error, 'NotFound')) return;
+      throw error;
+    }
+  }
+
+  async listSchedules(providerNamespace?: string): Promise<ScheduleInfo[]> {
+    const namespace = this.namespaceOf(providerNamespace);
+    const schedules = await this.listAll<VeleroSchedule>(SCHEDULES, namespace);
+    return schedules
+      .map(toScheduleInfo)
+      .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  }
+
+  // ------------------------------------------------------------------ Kubernetes access
+
+  private namespaceOf(providerNamespace: string | undefined): string {
+    return providerNamespace || this.defaultNamespace;
+  }
+
+  private resource(plural: string, namespace: string) {
+    return { group: this.group, version: VELERO_VERSION, namespace, plural };
+  }
+
+  private unavailable(plural: string, namespace: string, detail: string): ProviderError {
+    return new ProviderError(
+      'ProviderUnavailable',
+      `Velero API ${plural}.${this.group}/${VELERO_VERSION} in namespace ${namespace} is unavailable: ${detail}`,
+    );
+  }
+
+  /** kubeCall, with an unreachable or overloaded apiserver reported as ProviderUnavailable. */
+  private async call<T>(what: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await kubeCall(request);
+    } catch (error) {
+      if (isKind(error, 'Unavailable')) {
+        throw new ProviderError(
+          'ProviderUnavailable',
+          `Kubernetes API unavailable while ${what}: ${(error as Error).message}`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Every object of a collection, page by page; a 404 on the collection means Velero is absent. */
+  private async listAll<T>(plural: string, namespace: string): Promise<T[]> {
+    const items: T[] = [];
+    let continueToken: string | undefined;
+    do {
+      let page: VeleroList<T>;
+      try {
+        page = (await this.call(`listing ${plural} in ${namespace}`, () =>
+          this.api.listNamespacedCustomObject({
+            ...this.resource(plural, namespace),
+            limit: this.pageSize,
+            ...(continueToken ? { _continue: continueToken } : {}),
+          }),
+        )) as VeleroList<T>;
+      } catch (error) {
+        if (isKind(error, 'NotFound')) {
+          throw this.unavailable(plural, namespace, 'the cluster does not serve it (is Velero installed?)');
+        }
+        throw error;
+      }
+      items.push(...(page.items ?? []));
+      continueToken = page.metadata?.continue || undefined;
+    } while (continueToken);
+    return items;
+  }
+
+  /** One object, or undefined when it does not exist (but ProviderUnavailable when Velero is absent). */
+  private async getOptional<T>(plural: string, namespace: string, name: string): Promise<T | undefined> {
+    try {
+      return (await this.call(`reading ${plural} ${namespace}/${name}`, () =>
+        this.api.getNamespacedCustomObject({ ...this.resource(plural, namespace), name }),
+      )) as T;
+    } catch (error) {
+      if (!isKind(error, 'NotFound')) throw error;
+    }
+    // A 404 for one object also comes back when the whole resource type is missing: ask the
+    // collection (status codes only, never message text) which of the two it is.
+    try {
+      await this.call(`probing ${plural} in ${namespace}`, () =>
+        this.api.listNamespacedCustomObject({ ...this.resource(plural, namespace), limit: 1 }),
+      );
+    } catch (error) {
+      if (isKind(error, 'NotFound')) {
+        throw this.unavailable(plural, namespace, 'the cluster does not serve it (is Velero installed?)');
+      }
+      throw error;
+    }
+    return undefined;
+  }
+}

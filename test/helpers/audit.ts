@@ -1,0 +1,59 @@
+// Reads the test apiserver's audit log (test/cluster/audit-policy.yaml records every write with its
+// user at Metadata level), so tests can prove from the apiserver's own record what was — and was
+// not — written. Only the local-binaries cluster has one; with another cluster the helpers say so
+// (auditLogPath() is undefined) and tests skip the audit part of their assertions.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readClusterInfo } from './cluster-info.js';
+
+export interface AuditEvent {
+  verb: string;
+  requestURI: string;
+  user: { username: string; groups?: string[] };
+  objectRef?: {
+    resource?: string;
+    namespace?: string;
+    name?: string;
+    apiGroup?: string;
+    subresource?: string;
+  };
+  responseStatus?: { code?: number };
+  stageTimestamp: string;
+}
+
+export const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+
+/**
+ * The audit log of the test cluster: the one recorded by the global setup, else an audit.log next
+ * to the kubeconfig (test/cluster/up.sh writes both into its work directory).
+ */
+export function auditLogPath(): string | undefined {
+  const info = readClusterInfo();
+  if (info.auditLogPath && existsSync(info.auditLogPath)) return info.auditLogPath;
+  const sibling = path.join(path.dirname(info.kubeconfigPath), 'audit.log');
+  return existsSync(sibling) ? sibling : undefined;
+}
+
+/** Audit events whose stageTimestamp is within [since, until] (until default: now). */
+export function readAuditEvents(logPath: string, since: Date, until: Date = new Date()): AuditEvent[] {
+  const from = since.getTime();
+  const to = until.getTime();
+  const events: AuditEvent[] = [];
+  for (const line of readFileSync(logPath, 'utf8').split('\n')) {
+    if (line === '') continue;
+    let event: AuditEvent;
+    try {
+      event = JSON.parse(line) as AuditEvent;
+    } catch {
+      continue; // a line being written right now
+    }
+    const at = Date.parse(event.stageTimestamp);
+    if (at >= from && at <= to) events.push(event);
+  }
+  return events;
+}
+
+/** Write requests (any outcome) among the events. */
+export function writesIn(events: readonly AuditEvent[]): AuditEvent[] {
+  return events.filter((event) => WRITE_VERBS.has(event.verb));
+}
