@@ -5,13 +5,7 @@
 import type { RestoreTest } from './resources.js';
 import type { Alert, DailySummary, Summary, TestResponse, UpcomingTest } from './views.js';
 import { formatDuration } from './duration.js';
-import {
-  asReportIndex,
-  testKeyOf,
-  type IndexedRun,
-  type ReportIndex,
-  type ReportSource,
-} from './report-index.js';
+import { asReportIndex, testKeyOf, type IndexedRun, type ReportSource } from './report-index.js';
 import { measuredRtoSeconds, rtoTargetSeconds, rtoVerdict } from './run-facts.js';
 import { MILLISECONDS_PER_HOUR, dayLabel, dayNumber, parseInstant } from './utc-days.js';
 
@@ -33,7 +27,7 @@ export function namespacesCovered(tests: readonly RestoreTest[]): number {
 }
 
 /** Runs completed in [now - hours, now], oldest first. */
-export function runsInLastHours(reports: ReportSource | ReportIndex, hours: number, now: Date): IndexedRun[] {
+export function runsInLastHours(reports: ReportSource, hours: number, now: Date): IndexedRun[] {
   const end = now.getTime();
   return asReportIndex(reports).runsBetween(end - hours * MILLISECONDS_PER_HOUR, end);
 }

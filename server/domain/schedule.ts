@@ -139,7 +139,7 @@ export function scheduleIntervalSeconds(cron: string, timeZone: string, now: Dat
 
 export interface ScheduleInput {
   cron: string;
-  /** IANA zone; default UTC. */
+  /** IANA zone; default (also for "") UTC. */
   timezone?: string;
   suspend?: boolean;
   /** The latest cron instant already acted on (status.lastScheduleTime). */
@@ -189,7 +189,8 @@ export type ScheduleDecision =
  * broken cron still surfaces the problem.
  */
 export function decideSchedule(input: ScheduleInput): ScheduleDecision {
-  const timeZone = input.timezone ?? 'UTC';
+  // An empty zone (possible in a spec applied with kubectl) means the documented default, UTC.
+  const timeZone = input.timezone || 'UTC';
   const validation = validateCron(input.cron);
   if (!validation.ok) return { action: 'invalid', reason: 'InvalidCron', message: validation.message };
   if (!isValidTimeZone(timeZone)) {

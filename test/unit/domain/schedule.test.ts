@@ -303,6 +303,11 @@ describe('decideSchedule', () => {
       },
     ],
     [
+      'an empty time zone means UTC',
+      { timezone: '', now: at('2026-03-01T02:00:30Z') },
+      { action: 'run', reason: 'ScheduleDue', instant: '2026-03-01T02:00:00.000Z' },
+    ],
+    [
       'time zone defaults to UTC',
       { timezone: undefined, now: at('2026-03-01T02:00:30Z') },
       { action: 'run', reason: 'ScheduleDue', instant: '2026-03-01T02:00:00.000Z' },
