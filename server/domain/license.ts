@@ -57,8 +57,7 @@ export interface LicenseClaims {
 
 /** Outcome of signature verification, as produced by license-verifier.ts. */
 export type LicenseVerification =
-  | { ok: true; claims: LicenseClaims; keyId: string }
-  | { ok: false; reason: string };
+  { ok: true; claims: LicenseClaims; keyId: string } | { ok: false; reason: string };
 
 export interface LicenseEvaluation {
   license: LicenseResponse;
@@ -108,13 +107,18 @@ function community(overrides: Partial<LicenseResponse> = {}): LicenseResponse {
  * Checks the shape of a decoded payload. Returns the claims, or a reason naming the bad field.
  * Unknown claims are ignored (forward compatible); known claims of the wrong type are rejected.
  */
-export function parseLicenseClaims(payload: unknown): { ok: true; claims: LicenseClaims } | { ok: false; reason: string } {
+export function parseLicenseClaims(
+  payload: unknown,
+): { ok: true; claims: LicenseClaims } | { ok: false; reason: string } {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     return { ok: false, reason: 'license payload is not a JSON object' };
   }
   const p = payload as Record<string, unknown>;
   if (!isLicenseTier(p.tier)) {
-    return { ok: false, reason: `license payload has an unknown tier ${JSON.stringify(p.tier)} (expected ${LICENSE_TIERS.join(', ')})` };
+    return {
+      ok: false,
+      reason: `license payload has an unknown tier ${JSON.stringify(p.tier)} (expected ${LICENSE_TIERS.join(', ')})`,
+    };
   }
   const claims: LicenseClaims = { tier: p.tier };
   for (const key of ['exp', 'nbf', 'iat'] as const) {
@@ -138,7 +142,10 @@ export function parseLicenseClaims(payload: unknown): { ok: true; claims: Licens
     }
     const bad = p.features.filter((f) => !FEATURE_NAME.test(f));
     if (bad.length > 0) {
-      return { ok: false, reason: `license claim features has invalid names: ${bad.map((f) => JSON.stringify(f)).join(', ')}` };
+      return {
+        ok: false,
+        reason: `license claim features has invalid names: ${bad.map((f) => JSON.stringify(f)).join(', ')}`,
+      };
     }
     claims.features = [...p.features];
   }
@@ -167,7 +174,8 @@ export function evaluateLicense(verification: LicenseVerification | undefined, n
   }
   const { claims } = verification;
   const licensee = claims.customer ?? claims.sub;
-  const withLicensee = (e: LicenseEvaluation): LicenseEvaluation => (licensee === undefined ? e : { ...e, licensee });
+  const withLicensee = (e: LicenseEvaluation): LicenseEvaluation =>
+    licensee === undefined ? e : { ...e, licensee };
   const nowMs = now.getTime();
   const expiresAt = claims.exp === undefined ? null : new Date(claims.exp * 1000).toISOString();
   const trialEnds = claims.trialEndsAt === undefined ? null : new Date(claims.trialEndsAt);

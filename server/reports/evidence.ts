@@ -1,0 +1,290 @@
+// Tamper evidence for RestoreReports: every report is signed, and hash-chained to the previous
+// report of the same RestoreTest, so an edited, deleted or reordered report is detectable offline.
+//
+// WHAT IS SIGNED (scheme "rehearsal.dev/evidence/v1"; change it and you must version it):
+//
+//   content  C = RFC 8785 (JCS) canonical JSON of
+//                { "metadata": { "name": <metadata.name>, "namespace": <metadata.namespace | null> },
+//                  "owner":    { "name": <RestoreTest name>, "uid": <RestoreTest uid> } | null,
+//                  "spec":     <spec without spec.evidence> }
+//              where owner is the report's ownerReference of kind RestoreTest (the controller one
+//              if several).
+//   previous P = spec.evidence.previousDigest of this report (the digest of the previous report of
+//              the same RestoreTest), or "" for the first report of a chain.
+//   digest   D = "sha256:" + lowercase hex SHA-256 over the UTF-8 bytes of C followed directly by P.
+//              The chain link is inside the hashed material: changing previousDigest changes D.
+//   signature S = base64 Ed25519 signature over the UTF-8 bytes of the string D.
+//   keyId      = first 16 hex of SHA-256 over the signer's public key (SPKI DER).
+//
+// NOT covered, on purpose:
+//   - metadata.creationTimestamp, uid, resourceVersion, generation, managedFields: the API server
+//     sets them when the report is created, after it has been signed. The run's own times
+//     (scheduledAt, startedAt, completedAt, RTO phases) are in spec and are covered.
+//   - labels and annotations: selectors and bookkeeping that tools may legitimately change; every
+//     fact they repeat (test, run id, source namespaces) is also in spec.
+//   - spec.evidence itself (it holds the result of signing).
+// JSON values that are `undefined` are absent, exactly as after a JSON round trip through the
+// API server, so a report read back from the cluster verifies like the object that was signed.
+
+import { createHash, verify, type KeyObject } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { RestoreReport, RestoreReportSpec } from '../domain/resources.js';
+import type { EvidenceSigner } from './signing-key.js';
+
+export const EVIDENCE_SCHEME = 'rehearsal.dev/evidence/v1';
+
+export type ReportEvidence = NonNullable<RestoreReportSpec['evidence']>;
+
+export interface EvidenceContent {
+  metadata: { name: string; namespace: string | null };
+  owner: { name: string; uid: string } | null;
+  spec: Omit<RestoreReportSpec, 'evidence'>;
+}
+
+/** RFC 8785 canonical JSON; throws on values JSON cannot carry (NaN, Infinity, lone surrogates). */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new Error('value has no JSON representation');
+  return text;
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The part of a report the digest covers (see the header comment). */
+export function evidenceContent(report: RestoreReport): EvidenceContent {
+  const { evidence: _evidence, ...spec } = report.spec;
+  const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
+  const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  return {
+    metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
+    owner: owner ? { name: owner.name, uid: owner.uid } : null,
+    spec,
+  };
+}
+
+/** D = "sha256:" + hex(SHA-256(C ‖ P)). */
+export function computeEvidenceDigest(report: RestoreReport, previousDigest: string | undefined): string {
+  return `sha256:${sha256Hex(canonicalJson(evidenceContent(report)) + (previousDigest ?? ''))}`;
+}
+
+/**
+ * Signs a report that is about to be created. `previousDigest` is spec.evidence.digest of the
+ * previous report of the same RestoreTest (undefined for its first report). Returns the evidence
+ * block for spec.evidence; any spec.evidence already present is ignored.
+ */
+export function signEvidence(
+  report: RestoreReport,
+  previousDigest: string | undefined,
+  signer: EvidenceSigner,
+): ReportEvidence {
+  const digest = computeEvidenceDigest(report, previousDigest);
+  const evidence: ReportEvidence = {
+    digest,
+    signature: signer.sign(digest),
+    keyId: signer.keyId,
+    algorithm: 'Ed25519',
+    canonicalization: 'RFC8785',
+  };
+  if (previousDigest !== undefined) evidence.previousDigest = previousDigest;
+  return evidence;
+}
+
+/** The report with its evidence block filled in (a copy; the input is not changed). */
+export function withEvidence(
+  report: RestoreReport,
+  previousDigest: string | undefined,
+  signer: EvidenceSigner,
+): RestoreReport {
+  return { ...report, spec: { ...report.spec, evidence: signEvidence(report, previousDigest, signer) } };
+}
+
+/** Verifies an Ed25519 signature (base64) over a UTF-8 message. Never throws. */
+export function verifySignature(message: string, signatureBase64: string, publicKey: KeyObject): boolean {
+  try {
+    const signature = Buffer.from(signatureBase64, 'base64');
+    if (signature.length !== 64 || signature.toString('base64') !== signatureBase64) return false;
+    return verify(null, Buffer.from(message, 'utf8'), publicKey, signature);
+  } catch {
+    return false;
+  }
+}
+
+export interface ReportVerification {
+  name: string;
+  ok: boolean;
+  problems: string[];
+}
+
+export interface ChainVerification {
+  /** True when every report verifies and the links are intact. */
+  ok: boolean;
+  reports: ReportVerification[];
+  /** Every problem, each prefixed with the name of the report concerned ("<name>: ..."). */
+  problems: string[];
+  /** Link problems only (deleted, reordered, forked, duplicate), prefixed the same way. */
+  chainProblems: string[];
+  /** Facts that are not problems, e.g. the chain starting after pruned reports. */
+  notes: string[];
+}
+
+/**
+ * The order verifyReportChain expects: oldest run first (spec.startedAt, then spec.runId, then
+ * name). A chain is per RestoreTest: pass the reports of one test.
+ */
+export function orderReportsForChain(reports: readonly RestoreReport[]): RestoreReport[] {
+  return [...reports].sort(
+    (a, b) =>
+      a.spec.startedAt.localeCompare(b.spec.startedAt) ||
+      a.spec.runId.localeCompare(b.spec.runId) ||
+      a.metadata.name.localeCompare(b.metadata.name),
+  );
+}
+
+function short(digest: string): string {
+  return digest.startsWith('sha256:') ? `sha256:${digest.slice(7, 19)}` : digest.slice(0, 19);
+}
+
+/**
+ * Verifies the reports of one RestoreTest, oldest first, against the trusted public keys
+ * (keyId → key, see publicKeyRing). Per report: evidence present, digest recomputes (else the
+ * content was edited), key known and signature valid. Across reports: each report's previousDigest
+ * is the digest of the report listed just before it. When it is not, the problem names the report
+ * and says whether its predecessor is missing (deleted) or elsewhere in the list (reordered).
+ *
+ * The first report may point to a digest that is not in the list: that is what pruning by
+ * historyLimit leaves behind, so it is a note, not a problem. Deleting the oldest reports is
+ * therefore indistinguishable from pruning; deleting any other report is detected.
+ */
+export function verifyReportChain(
+  reports: readonly RestoreReport[],
+  publicKeys: ReadonlyMap<string, KeyObject>,
+): ChainVerification {
+  const results: ReportVerification[] = reports.map((r) => ({
+    name: r.metadata.name,
+    ok: true,
+    problems: [],
+  }));
+  const problems: string[] = [];
+  const chainProblems: string[] = [];
+  const notes: string[] = [];
+  const problem = (index: number, text: string, chain = false): void => {
+    const result = results[index]!;
+    result.ok = false;
+    result.problems.push(text);
+    problems.push(`${result.name}: ${text}`);
+    if (chain) chainProblems.push(`${result.name}: ${text}`);
+  };
+
+  // Which list positions carry each stored digest (for naming predecessors).
+  const positionOfDigest = new Map<string, number[]>();
+  reports.forEach((r, i) => {
+    const d = r.spec.evidence?.digest;
+    if (d) positionOfDigest.set(d, [...(positionOfDigest.get(d) ?? []), i]);
+  });
+  const claimedBy = new Map<string, string[]>();
+
+  reports.forEach((report, i) => {
+    const evidence = report.spec.evidence;
+    if (!evidence) {
+      problem(i, 'no evidence block: the report is not signed', true);
+      return;
+    }
+    if (evidence.algorithm !== 'Ed25519' || evidence.canonicalization !== 'RFC8785') {
+      problem(
+        i,
+        `unsupported evidence scheme (algorithm ${evidence.algorithm}, canonicalization ${evidence.canonicalization})`,
+      );
+    }
+    let computed: string | undefined;
+    try {
+      computed = computeEvidenceDigest(report, evidence.previousDigest);
+    } catch (error) {
+      problem(i, `content cannot be canonicalized: ${(error as Error).message}`);
+    }
+    if (computed !== undefined && computed !== evidence.digest) {
+      problem(
+        i,
+        `digest mismatch: the report was changed after signing (stored ${short(evidence.digest)}, recomputed ${short(computed)})`,
+      );
+    }
+    const key = publicKeys.get(evidence.keyId);
+    if (!key) {
+      problem(
+        i,
+        `signed with unknown key ${evidence.keyId} (trusted: ${[...publicKeys.keys()].join(', ') || 'none'})`,
+      );
+    } else if (!verifySignature(evidence.digest, evidence.signature, key)) {
+      problem(i, `signature does not verify with key ${evidence.keyId}: wrong key or altered evidence block`);
+    }
+    if ((positionOfDigest.get(evidence.digest)?.length ?? 0) > 1) {
+      problem(i, `digest ${short(evidence.digest)} appears on more than one report (duplicate)`, true);
+    }
+
+    // Link to the predecessor.
+    const prev = evidence.previousDigest;
+    if (prev !== undefined) claimedBy.set(prev, [...(claimedBy.get(prev) ?? []), report.metadata.name]);
+    if (i === 0) {
+      if (prev !== undefined && !positionOfDigest.has(prev)) {
+        notes.push(
+          `${report.metadata.name} links to ${short(prev)}, which is not in the set: the chain starts after older reports that were pruned (historyLimit) or not supplied`,
+        );
+      } else if (prev !== undefined) {
+        const at = positionOfDigest.get(prev)![0]!;
+        problem(
+          i,
+          `out of order: its predecessor ${reports[at]!.metadata.name} is listed after it (reordered)`,
+          true,
+        );
+      }
+      return;
+    }
+    const before = reports[i - 1]!;
+    const expected = before.spec.evidence?.digest;
+    if (prev === expected) return;
+    if (prev === undefined) {
+      problem(
+        i,
+        `chain broken: it has no previousDigest (starts a new chain) but follows ${before.metadata.name}`,
+        true,
+      );
+      return;
+    }
+    const at = positionOfDigest.get(prev)?.[0];
+    if (at === undefined) {
+      problem(
+        i,
+        `missing predecessor: it links to ${short(prev)}, which no report in the set has; a report between ${before.metadata.name} and ${report.metadata.name} was deleted`,
+        true,
+      );
+    } else if (at > i) {
+      problem(
+        i,
+        `out of order: its predecessor ${reports[at]!.metadata.name} is listed after it (reordered)`,
+        true,
+      );
+    } else {
+      problem(
+        i,
+        `out of order: it links to ${reports[at]!.metadata.name} but is listed after ${before.metadata.name} (reordered)`,
+        true,
+      );
+    }
+  });
+
+  for (const [digest, names] of claimedBy) {
+    if (names.length > 1) {
+      const text = `fork: ${names.join(' and ')} both link to ${short(digest)}`;
+      problems.push(text);
+      chainProblems.push(text);
+    }
+  }
+  return {
+    ok: results.every((r) => r.ok) && problems.length === 0,
+    reports: results,
+    problems,
+    chainProblems,
+    notes,
+  };
+}

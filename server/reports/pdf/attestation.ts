@@ -1,0 +1,184 @@
+// The signed attestation shared by both PDF reports.
+//
+// WHAT THE PDF ATTESTATION COVERS (format rehearsal.dev/pdf-attestation/v1):
+//
+//   evidence E = the UTF-8 bytes of the RFC 8785 canonical JSON of
+//                { "format": "rehearsal.dev/pdf-evidence/v1", "layout": <PDF_LAYOUT_VERSION>,
+//                  "report": <the ComplianceReportData / TestReportData the PDF was rendered from> }
+//                E is embedded as the attachment "rehearsal-evidence.json" (a Flate-compressed
+//                embedded-file stream, like every PDF stream; pdfdetach or a viewer's attachment
+//                panel extracts the exact bytes). It includes every run's RestoreReport digest, so
+//                the attestation also covers the included runs' own evidence.
+//   digest   D = "sha256:" + lowercase hex SHA-256 of E (so `sha256sum` of the extracted file).
+//   signature S = base64 Ed25519 over the UTF-8 string D (the same scheme as RestoreReports).
+//   The attestation JSON { format, kind, reportId, digest, signature, keyId, algorithm,
+//   generatedAt, version, runs } is stored in the PDF Info dictionary under the key
+//   "RehearsalAttestation" (`pdfinfo -custom` shows it) and printed on the attestation page.
+//   Its kind, reportId, generatedAt, version and runs must equal the signed evidence; the
+//   verifier checks that.
+//
+// Every page is rendered from the parsed evidence alone (plus the attestation for the last page),
+// deterministically, so a verifier with the same layout version re-renders the document and
+// compares bytes: any edit to the visible pages is detected too (pdf-attestation.ts).
+
+import { canonicalJson, sha256Hex } from '../evidence.js';
+import type { EvidenceSigner } from '../signing-key.js';
+import { chunk, utcDateTime } from './format.js';
+import { COLOR, type PdfWriter } from './layout.js';
+import type { ChainSummary, ReportData } from './report-data.js';
+
+/** Bump whenever a change to the renderers changes their output bytes for the same input. */
+export const PDF_LAYOUT_VERSION = 1;
+export const EVIDENCE_FORMAT = 'rehearsal.dev/pdf-evidence/v1';
+export const ATTESTATION_FORMAT = 'rehearsal.dev/pdf-attestation/v1';
+export const EVIDENCE_FILE_NAME = 'rehearsal-evidence.json';
+export const ATTESTATION_INFO_KEY = 'RehearsalAttestation';
+
+export interface EmbeddedEvidence<D extends ReportData = ReportData> {
+  format: typeof EVIDENCE_FORMAT;
+  layout: number;
+  report: D;
+}
+
+export interface PdfAttestation {
+  format: typeof ATTESTATION_FORMAT;
+  kind: ReportData['kind'];
+  reportId: string;
+  digest: string;
+  signature: string;
+  keyId: string;
+  algorithm: 'Ed25519';
+  generatedAt: string;
+  version: string;
+  runs: number;
+}
+
+export interface SealedEvidence<D extends ReportData> {
+  /** The report data as the renderer must use it: parsed back from the canonical bytes. */
+  data: D;
+  bytes: Buffer;
+  attestation: PdfAttestation;
+}
+
+/** Canonical evidence bytes of a report (E above). Throws if the data is not plain JSON. */
+export function evidenceBytes(data: ReportData, layout = PDF_LAYOUT_VERSION): Buffer {
+  const evidence: EmbeddedEvidence = { format: EVIDENCE_FORMAT, layout, report: data };
+  return Buffer.from(canonicalJson(evidence), 'utf8');
+}
+
+export function evidenceDigestOf(bytes: Uint8Array): string {
+  return `sha256:${sha256Hex(bytes)}`;
+}
+
+/** Canonicalizes, digests and signs the report data. */
+export function sealEvidence<D extends ReportData>(data: D, signer: EvidenceSigner): SealedEvidence<D> {
+  const bytes = evidenceBytes(data);
+  const parsed = JSON.parse(bytes.toString('utf8')) as EmbeddedEvidence<D>;
+  const digest = evidenceDigestOf(bytes);
+  const attestation: PdfAttestation = {
+    format: ATTESTATION_FORMAT,
+    kind: data.kind,
+    reportId: data.reportId,
+    digest,
+    signature: signer.sign(digest),
+    keyId: signer.keyId,
+    algorithm: 'Ed25519',
+    generatedAt: data.generatedAt,
+    version: data.productVersion,
+    runs: data.runs.length,
+  };
+  return { data: parsed.report, bytes, attestation };
+}
+
+/** Embeds the evidence file and the attestation info entry. Call before writer.end(). */
+export function embedEvidence(writer: PdfWriter, sealed: SealedEvidence<ReportData>): void {
+  const created = new Date(sealed.data.generatedAt);
+  writer.doc.file(sealed.bytes, {
+    name: EVIDENCE_FILE_NAME,
+    type: 'application/json',
+    description: `Signed evidence (${sealed.attestation.digest}) this report was rendered from`,
+    creationDate: created,
+    modifiedDate: created,
+    relationship: 'Source',
+  } as PDFKit.Mixins.PDFAttachmentOptions);
+  // ASCII JSON: pdfkit writes it as a literal string; the verifier reads it back from the Info dict.
+  const ascii = JSON.stringify(sealed.attestation).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  (writer.doc.info as Record<string, unknown>)[ATTESTATION_INFO_KEY] = ascii;
+}
+
+/** The attestation page: what the document is, the signature, and how to check it. */
+export function renderAttestationPage(
+  writer: PdfWriter,
+  data: ReportData,
+  attestation: PdfAttestation,
+  chain: ChainSummary | undefined,
+): void {
+  writer.section('Attestation', { newPage: true });
+  writer.callout(
+    `This document was generated automatically by Rehearsal ${data.productVersion} from the RestoreReport resources listed in the appendix. ` +
+      'It is a system-generated record of restore tests that were performed, not an audit opinion, and it makes no statement of compliance with any framework. ' +
+      'The signature below proves that the evidence embedded in this file was produced by the holder of the signing key and has not been changed since.',
+    { title: 'System-generated evidence, not an audit opinion' },
+  );
+  const signed = data.runs.filter((r) => r.evidenceDigest).length;
+  const chainText = chain
+    ? chain.problems.length === 0
+      ? `${chain.verifiedReports} of ${chain.checkedReports} RestoreReports verified (signature and hash chain) when this report was generated`
+      : `${chain.verifiedReports} of ${chain.checkedReports} RestoreReports verified; ${chain.problems.length} problem(s), listed under Limitations`
+    : 'not checked when this report was generated';
+  writer.keyValues(
+    [
+      ['Product', `Rehearsal ${data.productVersion}`],
+      ['Generated at', utcDateTime(data.generatedAt)],
+      ['Report ID', data.reportId],
+      ['Runs covered', `${data.runs.length} (${signed} with signed RestoreReport evidence)`],
+      ['Run evidence chain', chainText],
+      ['Evidence digest', attestation.digest, 'mono'],
+      ['Signature algorithm', 'Ed25519 (RFC 8032) over the UTF-8 digest string'],
+      ['Signing key ID', `${attestation.keyId}  (first 16 hex of SHA-256 of the public key, SPKI DER)`],
+      ['Signature (base64)', chunk(attestation.signature, 44), 'mono'],
+    ],
+    { labelWidth: 125 },
+  );
+  writer.subheading('What the digest covers', 40);
+  writer.paragraph(
+    `The digest is the SHA-256 of the file ${EVIDENCE_FILE_NAME} embedded in this PDF: the RFC 8785 canonical JSON of all the data this report was rendered from ` +
+      '(period, scope, control statuses and evidence text, and every run with its RestoreReport evidence digest). Every page of this document is rendered from that file. ' +
+      'The evidence of each run is itself an Ed25519-signed digest, hash-chained to the previous run of the same RestoreTest.',
+  );
+  writer.subheading('How to verify', 60);
+  writer.text(
+    'With Rehearsal: checks the signature with the published public key, recomputes the digest from the embedded evidence, and re-renders the pages to confirm they match the signed evidence byte for byte.',
+    { size: 9, gapAfter: 4 },
+  );
+  writer.code(['kubectl restoretest verify --pdf FILE --public-key KEY']);
+  writer.text(
+    'With standard tools (poppler-utils, coreutils, OpenSSL 3): the SHA-256 of the extracted file must equal the digest, and the signature must verify over the digest string.',
+    {
+      size: 9,
+      gapAfter: 4,
+    },
+  );
+  writer.code([
+    `pdfdetach -save 1 -o evidence.json FILE`,
+    `sha256sum evidence.json`,
+    `printf '%s' '${attestation.digest}' > digest.txt`,
+    `echo '${attestation.signature}' \\`,
+    `  | base64 -d > sig.bin`,
+    `openssl pkeyutl -verify -pubin -inkey KEY -rawin -in digest.txt -sigfile sig.bin`,
+  ]);
+  writer.text(
+    'To tie the runs to the cluster, compare each run digest in the appendix with spec.evidence.digest of that RestoreReport (kubectl get restorereports -n NAMESPACE -o yaml).',
+    { size: 9 },
+  );
+  writer.text(
+    `The public key is published by the Rehearsal installation (key ID ${attestation.keyId}). A valid signature from any other key, or any edit to this file, fails verification.`,
+    {
+      size: 8.5,
+      color: COLOR.muted,
+    },
+  );
+}

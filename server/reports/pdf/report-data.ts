@@ -1,0 +1,348 @@
+// The input of the PDF renderers. These objects are also the machine-readable evidence embedded in
+// each PDF (rehearsal-evidence.json), and what the attestation digest covers, so they must be plain
+// JSON: strings, numbers, booleans, arrays, objects; no Dates, no undefined inside arrays.
+//
+// The renderers never compute compliance: control statuses, evidence sentences, reasons and
+// exceptions come from server/domain/compliance.ts through the API layer, which fills
+// ComplianceReportData. Only plain statistics (counts, medians) are derived here.
+
+import type { ControlStatus } from '../../domain/views.js';
+import type {
+  CheckKind,
+  CheckResult,
+  CheckStatus,
+  HealthCheck,
+  HealthCheckPolicy,
+  Provider,
+  RestoreReport,
+  RestoreTest,
+  RunResult,
+  RunTrigger,
+  ScoreLevel,
+} from '../../domain/resources.js';
+import { parseDuration } from './format.js';
+
+export type { ControlStatus };
+
+/** Who produced the document, when, and for which period (common to both reports). */
+export interface ReportIdentity {
+  /** Unique id printed on every page footer, e.g. "RHR-SOC2-20260401-7c1e9a0b". */
+  reportId: string;
+  /** RFC 3339 UTC; also the PDF's CreationDate. */
+  generatedAt: string;
+  /** Rehearsal version that generated the report. */
+  productVersion: string;
+  /** Cluster name as configured, if any. */
+  cluster?: string;
+  /** Reporting period, UTC, inclusive start and end. */
+  period: { days: number; from: string; to: string };
+}
+
+/** One run (one RestoreReport) as listed in a report. */
+export interface RunRecord {
+  /** RestoreReport name. */
+  name: string;
+  test: string;
+  testNamespace: string;
+  runId: string;
+  trigger: RunTrigger;
+  sourceNamespaces: string[];
+  provider: Provider;
+  backupName: string;
+  backupCompletedAt?: string;
+  backupAge?: string;
+  scheduledAt: string;
+  startedAt: string;
+  completedAt: string;
+  result: RunResult;
+  score: number;
+  rto?: string;
+  rtoSeconds?: number;
+  rtoTarget?: string;
+  withinSLA?: boolean;
+  checksPassed: number;
+  checksTotal: number;
+  failure?: { reason: string; message: string };
+  /** spec.evidence.digest; absent when the report is unsigned. */
+  evidenceDigest?: string;
+  /** Outcome of verifyReportChain for this report; absent when not checked. */
+  evidenceVerified?: boolean;
+}
+
+/** Chain verification summary (from verifyReportChain) printed on the attestation page. */
+export interface ChainSummary {
+  checkedReports: number;
+  verifiedReports: number;
+  problems: string[];
+}
+
+// ------------------------------------------------------------------ compliance report
+
+export interface ControlEntry {
+  /** Control id within the framework, e.g. "A1.3". */
+  id: string;
+  title: string;
+  role: 'primary' | 'supporting';
+  status: ControlStatus;
+  /** The one-line evidence string of the compliance module. */
+  evidence: string;
+  /** What this control needs that a restore test does not evidence (the customer's duties). */
+  notEvidenced: string;
+  /** Why the control is at risk / not tested; empty when satisfied. */
+  reasons: string[];
+  remediatedExceptions: number;
+}
+
+export interface ScopeTarget {
+  /** Source namespace (a "target" in the status rules). */
+  namespace: string;
+  tests: string[];
+  /** Distinct RTO targets of those tests; empty = no target defined. */
+  rtoTargets: string[];
+}
+
+export interface ScopeTest {
+  name: string;
+  namespace: string;
+  provider: Provider;
+  schedule: string;
+  timezone: string;
+  sourceNamespaces: string[];
+  backupName: string;
+  rtoTarget?: string;
+}
+
+export interface ExceptionEntry {
+  /** RestoreReport name of the exception run. */
+  run: string;
+  test: string;
+  testNamespace: string;
+  at: string;
+  result: RunResult;
+  reason: string;
+  /** Same values as server/domain/compliance.ts RemediationState. */
+  remediation: 'remediated' | 'late' | 'pending' | 'unremediated';
+  /** RestoreReport name of the qualifying pass that remediated it. */
+  remediatedBy?: string;
+  remediatedAt?: string;
+}
+
+export interface ComplianceReportData extends ReportIdentity {
+  kind: 'compliance';
+  framework: { id: string; label: string };
+  /** When the status rules were evaluated (Tr). */
+  evaluatedAt: string;
+  summary: {
+    totalRuns: number;
+    passRate: number;
+    avgScore: number;
+    slaCompliance: number;
+    namespacesCovered: number;
+    namespacesInScope: number;
+  };
+  statusRules: {
+    remediationWindowDays: number;
+    /** Default freshness window; per-control overrides may be stated in the rules text. */
+    freshnessDays: number;
+    /** The rules as the compliance module states them; when empty the standard text is printed. */
+    rules: string[];
+  };
+  scope: { targets: ScopeTarget[]; tests: ScopeTest[] };
+  controls: ControlEntry[];
+  /** Namespace × control status; statuses in the order of `controls`. */
+  coverage: { namespace: string; statuses: ControlStatus[] }[];
+  exceptions: ExceptionEntry[];
+  /** Customer duties never marked satisfied (policy, BIA, physical security, ...). */
+  notEvidenced: string[];
+  /** Limitations beyond the standard ones the renderer always prints. */
+  limitations: string[];
+  /** Every run in the period, oldest first: the complete population, failures included. */
+  runs: RunRecord[];
+  chain?: ChainSummary;
+}
+
+// ------------------------------------------------------------------ test report
+
+export interface TestDefinition {
+  name: string;
+  namespace: string;
+  uid?: string;
+  provider: Provider;
+  schedule: { cron: string; timezone: string; suspend: boolean };
+  backupSource: { backupName: string; namespaces: string[]; providerNamespace?: string };
+  sandbox: {
+    namespacePrefix: string;
+    ttl: string;
+    networkIsolation: string;
+    resourceQuota?: Record<string, string>;
+  };
+  sla: { maxRTO?: string; alertOnExceed: boolean };
+  historyLimit: number;
+}
+
+export interface TestRunRecord extends RunRecord {
+  checks: CheckResult[];
+  levels: ScoreLevel[];
+}
+
+export interface TestReportData extends ReportIdentity {
+  kind: 'test';
+  test: TestDefinition;
+  healthChecks: {
+    /** Where the checks come from: a HealthCheckPolicy, inline in the RestoreTest, or the defaults. */
+    source: 'policy' | 'inline' | 'default';
+    policyName?: string;
+    description?: string;
+    checks: HealthCheck[];
+  };
+  /** Runs in the period, oldest first. */
+  runs: TestRunRecord[];
+  chain?: ChainSummary;
+}
+
+export type ReportData = ComplianceReportData | TestReportData;
+
+// ------------------------------------------------------------------ builders (pure mapping)
+
+/** Drops undefined values so the object is exactly what a JSON round trip would give. */
+export function plainJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** A RunRecord from a RestoreReport. `verified` is that report's verifyReportChain outcome. */
+export function runRecordFromReport(report: RestoreReport, verified?: boolean): RunRecord {
+  const s = report.spec;
+  const record: RunRecord = {
+    name: report.metadata.name,
+    test: s.testRef.name,
+    testNamespace: s.testRef.namespace,
+    runId: s.runId,
+    trigger: s.trigger,
+    sourceNamespaces: [...s.sourceNamespaces],
+    provider: s.backup.provider,
+    backupName: s.backup.name,
+    backupCompletedAt: s.backup.completedAt,
+    backupAge: s.backup.age,
+    scheduledAt: s.scheduledAt,
+    startedAt: s.startedAt,
+    completedAt: s.completedAt,
+    result: s.result,
+    score: s.score,
+    rto: s.rto.measured,
+    rtoSeconds: s.rto.measuredSeconds ?? parseDuration(s.rto.measured),
+    rtoTarget: s.rto.target,
+    withinSLA: s.rto.withinSLA,
+    checksPassed: s.checks.filter((c) => c.status === 'pass').length,
+    checksTotal: s.checks.length,
+    failure: s.failure,
+    evidenceDigest: s.evidence?.digest,
+    evidenceVerified: verified,
+  };
+  return plainJson(record);
+}
+
+export interface TestReportInput extends ReportIdentity {
+  test: RestoreTest;
+  /** The HealthCheckPolicy the test names, when it names one. */
+  policy?: HealthCheckPolicy;
+  /** The test's reports in the period (any order). */
+  reports: RestoreReport[];
+  /** report name → verified, from verifyReportChain. */
+  verified?: ReadonlyMap<string, boolean>;
+  chain?: ChainSummary;
+}
+
+/** TestReportData from the resources, with the defaults of decisions §3 made explicit. */
+export function buildTestReportData(input: TestReportInput): TestReportData {
+  const { test, policy } = input;
+  const spec = test.spec;
+  const inline = spec.healthChecks?.checks ?? [];
+  const healthChecks: TestReportData['healthChecks'] = spec.healthCheckPolicy
+    ? {
+        source: 'policy',
+        policyName: spec.healthCheckPolicy,
+        description: policy?.spec.description,
+        checks: policy?.spec.checks ?? [],
+      }
+    : inline.length > 0
+      ? { source: 'inline', checks: inline }
+      : { source: 'default', checks: [] };
+  const runs = [...input.reports]
+    .sort(
+      (a, b) =>
+        a.spec.startedAt.localeCompare(b.spec.startedAt) || a.metadata.name.localeCompare(b.metadata.name),
+    )
+    .map((r): TestRunRecord => ({
+      ...runRecordFromReport(r, input.verified?.get(r.metadata.name)),
+      checks: r.spec.checks,
+      levels: r.spec.levels,
+    }));
+  return plainJson({
+    kind: 'test',
+    reportId: input.reportId,
+    generatedAt: input.generatedAt,
+    productVersion: input.productVersion,
+    cluster: input.cluster,
+    period: input.period,
+    test: {
+      name: test.metadata.name,
+      namespace: test.metadata.namespace ?? '',
+      uid: test.metadata.uid,
+      provider: spec.provider,
+      schedule: {
+        cron: spec.schedule.cron,
+        timezone: spec.schedule.timezone ?? 'UTC',
+        suspend: spec.schedule.suspend ?? false,
+      },
+      backupSource: {
+        backupName: spec.backupSource.backupName || 'latest',
+        namespaces: spec.backupSource.namespaces.map((n) => n.name),
+        providerNamespace: spec.backupSource.providerNamespace,
+      },
+      sandbox: {
+        namespacePrefix: spec.sandbox?.namespacePrefix ?? 'rehearsal',
+        ttl: spec.sandbox?.ttl ?? '1h',
+        networkIsolation: spec.sandbox?.networkIsolation ?? 'strict',
+        resourceQuota: spec.sandbox?.resourceQuota?.hard,
+      },
+      sla: { maxRTO: spec.sla?.maxRTO, alertOnExceed: spec.sla?.alertOnExceed ?? false },
+      historyLimit: spec.historyLimit ?? 90,
+    },
+    healthChecks,
+    runs,
+    chain: input.chain,
+  } satisfies TestReportData);
+}
+
+// ------------------------------------------------------------------ statistics used by both
+
+export interface RtoRow {
+  test: string;
+  testNamespace: string;
+  sourceNamespaces: string[];
+  target?: string;
+  runs: number;
+  measured: number;
+  medianSeconds?: number;
+  p95Seconds?: number;
+  worstSeconds?: number;
+  worstRun?: string;
+  worstAt?: string;
+  /** Runs whose measured RTO exceeded the target. */
+  breaches: number;
+}
+
+export interface CheckBreakdownRow {
+  name: string;
+  kind: CheckKind;
+  counts: Record<CheckStatus, number>;
+  lastStatus?: CheckStatus;
+  lastFailureAt?: string;
+  lastFailureMessage?: string;
+}
+
+export function resultCounts(runs: readonly RunRecord[]): Record<RunResult, number> {
+  const counts: Record<RunResult, number> = { pass: 0, partial: 0, fail: 0 };
+  for (const r of runs) counts[r.result] += 1;
+  return counts;
+}
