@@ -31,7 +31,8 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/integration/global-setup.js',
       globalTeardown: '<rootDir>/test/integration/global-teardown.js',
-      testTimeout: 120_000,
+      // testTimeout is not a per-project option; this setup file raises it for integration only.
+      setupFilesAfterEnv: ['<rootDir>/test/integration/setup-timeout.ts'],
     },
   ],
 };

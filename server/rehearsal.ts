@@ -18,9 +18,10 @@ import { RehearsalCache } from './kube/rehearsal-cache.js';
 import { RehearsalClient } from './kube/rehearsal-client.js';
 import { KubeSandboxReader } from './kube/sandbox-reader.kube.js';
 import { Metrics } from './metrics.js';
-import type { BackupProvider } from './providers/provider.js';
+import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { startHttpServer, type HttpDeps } from './api/http.js';
+import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -44,6 +45,24 @@ export interface Rehearsal {
   port(): number | undefined;
   start(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A provider's schedules as the API's port; "tool unavailable" becomes the API's 503 error. */
+function scheduleSourceOf(provider: BackupProvider | undefined): ScheduleSource | undefined {
+  const listSchedules = provider?.listSchedules?.bind(provider);
+  if (!listSchedules) return undefined;
+  return {
+    async listSchedules() {
+      try {
+        return await listSchedules();
+      } catch (error) {
+        if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') {
+          throw new BackupToolUnavailableError(error.message);
+        }
+        throw error;
+      }
+    },
+  };
 }
 
 export function createRehearsal(config: Readonly<Config>, log: Logger, overrides: RehearsalOverrides = {}): Rehearsal {
@@ -117,7 +136,17 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
       : undefined;
 
   let server: Server | undefined;
-  const httpDeps: HttpDeps = { config, cache, client, kube, metrics, log: log.child({ component: 'http' }), now };
+  const schedules = scheduleSourceOf(providers.velero);
+  const httpDeps: HttpDeps = {
+    config,
+    cache,
+    client,
+    kube,
+    metrics,
+    log: log.child({ component: 'http' }),
+    now,
+    ...(schedules ? { schedules } : {}),
+  };
   return {
     config,
     cache,

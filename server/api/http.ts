@@ -1,33 +1,123 @@
-// The HTTP server: the REST API, /metrics, and the OpenAPI document. Binds the configured host.
+// The HTTP server: the REST API (tsoa controllers, routes generated into generated/routes.ts),
+// /metrics, the OpenAPI document at /openapi.json and Swagger UI at /docs. Binds the configured
+// host. Unauthenticated: /api/v1/health, /metrics, /openapi.json, /docs; everything else goes
+// through the authorizer (REHEARSAL_AUTH_MODE).
+//
+// Adding endpoints (license, PDF exports): write a *.controller.ts in this directory (tsoa finds it
+// by glob), give it what it needs through a field of ApiContext (built in createApp from a new
+// optional HttpDeps port), declare its RBAC with @Extension(RBAC_EXTENSION, ...), and run
+// `npm run openapi:generate`. A binary answer is a Readable returned with @Produces.
 import { createServer, type Server } from 'node:http';
 import express from 'express';
+import swaggerUi from 'swagger-ui-express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { KubeClients } from '../kube/client.js';
-import type { RehearsalCache } from '../kube/rehearsal-cache.js';
-import type { RehearsalClient } from '../kube/rehearsal-client.js';
 import type { Metrics } from '../metrics.js';
+import { KubeAccessReviewer, type AccessReviewer } from './auth/access-review.js';
+import { RequestAuthorizer } from './auth/authorizer.js';
+import { PermissionTable } from './auth/permissions.js';
+import { attachApiContext, type ApiContext } from './context.js';
+import { errorHandler, noSuchRoute } from './error-handler.js';
+import { RegisterRoutes } from './generated/routes.js';
+import { loadOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
+import type { ApiCache, EvidenceVerifier, ScheduleSource, TestWriter } from './ports.js';
+import { jsonBody, requireJsonWhenBody } from './request-body.js';
+import { ComplianceService } from './services/compliance.service.js';
+import { DashboardService } from './services/dashboard.service.js';
+import { ReportsService } from './services/reports.service.js';
+import { SchedulesService } from './services/schedules.service.js';
+import { TestsService } from './services/tests.service.js';
+import { TriggerWatch } from './services/trigger-watch.js';
 
 export interface HttpDeps {
   config: Readonly<Config>;
-  cache: RehearsalCache;
-  client: RehearsalClient;
-  kube: KubeClients;
-  metrics: Metrics;
+  /** Informer caches (RehearsalCache): every read endpoint answers from them. */
+  cache: ApiCache;
+  /** Writes to RestoreTests (RehearsalClient). */
+  client: TestWriter;
+  /** TokenReview and SubjectAccessReview clients; needed in auth mode kubernetes. */
+  kube?: Pick<KubeClients, 'authentication' | 'authorization'>;
+  metrics: Pick<Metrics, 'registry'>;
   log: Logger;
   now: () => Date;
+  /** Backup schedules (the Velero provider); absent → /api/v1/schedules answers 503. */
+  schedules?: ScheduleSource;
+  /** Evidence signature check for compliance; absent → signatures are not checked. */
+  verifyEvidence?: EvidenceVerifier;
+  /** Replaces the Kubernetes reviewer (tests). */
+  accessReviewer?: AccessReviewer;
+  /** How long POST .../trigger waits for the engine (default 5000 ms). */
+  triggerWaitMs?: number;
+  /** Replaces openapi/openapi.json (tests). */
+  openApiDocument?: OpenApiDocument;
+}
+
+export const DEFAULT_TRIGGER_WAIT_MS = 5_000;
+
+function createAuthorizer(deps: HttpDeps, document: OpenApiDocument): RequestAuthorizer {
+  const mode = deps.config.authMode;
+  let reviewer = deps.accessReviewer;
+  if (!reviewer && mode === 'kubernetes') {
+    if (!deps.kube) throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
+    reviewer = new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization);
+  }
+  return new RequestAuthorizer({
+    mode,
+    ...(reviewer ? { reviewer } : {}),
+    permissions: new PermissionTable(document),
+    defaults: { namespace: deps.config.namespace, veleroNamespace: deps.config.veleroNamespace },
+  });
 }
 
 export function createApp(deps: HttpDeps): express.Express {
+  const document = deps.openApiDocument ?? loadOpenApiDocument();
+  const log = deps.log;
+  const context: ApiContext = {
+    health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
+    tests: new TestsService({
+      cache: deps.cache,
+      writer: deps.client,
+      triggers: new TriggerWatch(deps.cache),
+      namespace: deps.config.namespace,
+      triggerWaitMs: deps.triggerWaitMs ?? DEFAULT_TRIGGER_WAIT_MS,
+    }),
+    reports: new ReportsService(deps.cache, deps.config.namespace, deps.now),
+    dashboard: new DashboardService(deps.cache, deps.now),
+    compliance: new ComplianceService(deps.cache, deps.now, deps.verifyEvidence),
+    schedules: new SchedulesService(deps.schedules),
+    authorizer: createAuthorizer(deps, document),
+    log,
+  };
+  if (deps.config.authMode === 'none') {
+    log.warn('REHEARSAL_AUTH_MODE=none: the API accepts every request without authentication (development only)');
+  }
+
   const app = express();
   app.disable('x-powered-by');
+  attachApiContext(app, context);
+
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', deps.metrics.registry.contentType);
     res.send(await deps.metrics.registry.metrics());
   });
-  app.get('/api/v1/health', (_req, res) => {
-    res.json({ status: deps.cache.synced ? 'ok' : 'starting' });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(document);
   });
+  // Swagger UI's assets come from the swagger-ui-dist package (no CDN); it loads /openapi.json.
+  app.use(
+    '/docs',
+    swaggerUi.serve,
+    swaggerUi.setup(undefined, { customSiteTitle: 'Rehearsal API', swaggerOptions: { url: '/openapi.json' } }),
+  );
+
+  app.use('/api', requireJsonWhenBody, jsonBody);
+  const api = express.Router();
+  RegisterRoutes(api);
+  app.use(api);
+
+  app.use(noSuchRoute);
+  app.use(errorHandler(log));
   return app;
 }
 
@@ -36,7 +126,10 @@ export function startHttpServer(deps: HttpDeps): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(deps.config.port, deps.config.host, () => {
-      deps.log.info({ host: deps.config.host, port: deps.config.port }, 'HTTP API listening');
+      deps.log.info(
+        { host: deps.config.host, port: deps.config.port, authMode: deps.config.authMode },
+        'HTTP API listening',
+      );
       resolve(server);
     });
   });

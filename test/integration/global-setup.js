@@ -45,7 +45,9 @@ function installCrds(kubeconfigPath) {
   const kubectl = (args) =>
     execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   for (const dir of [path.join(repoRoot, 'crds'), path.join(repoRoot, 'test/fixtures/velero/crds')]) {
-    if (existsSync(dir)) kubectl(['apply', '--server-side', '--force-conflicts', '-f', dir]);
+    // crds/ is a kustomization (deploy/ builds on it); Velero's CRDs are plain files.
+    const source = existsSync(path.join(dir, 'kustomization.yaml')) ? ['-k', dir] : ['-f', dir];
+    if (existsSync(dir)) kubectl(['apply', '--server-side', '--force-conflicts', ...source]);
   }
   kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
 }

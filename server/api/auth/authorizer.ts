@@ -1,0 +1,141 @@
+// Per-request authentication and authorization (decisions §8, REHEARSAL_AUTH_MODE):
+// - none: every request is allowed as "system:anonymous" (local development, demos, tests);
+// - kubernetes: "Authorization: Bearer <token>" → TokenReview (who) → one SubjectAccessReview per
+//   permission the operation declares (may they). Answers are cached briefly, keyed by a SHA-256
+//   of the token (the token itself is never stored), so a dashboard polling several endpoints
+//   costs the apiserver a few reviews per TTL, not a few per request.
+// 401 = no or rejected token; 403 = a permission is missing, named in the problem.
+import { createHash } from 'node:crypto';
+import { ProblemError, describePermission, type PermissionDescriptor } from '../problem.js';
+import type { AccessDecision, AccessReviewer, ReviewedUser } from './access-review.js';
+import { permissionFor, type PermissionTable, type RequestFacts, type ScopeDefaults } from './permissions.js';
+import { TtlCache } from './ttl-cache.js';
+
+export type AuthMode = 'none' | 'kubernetes';
+
+export interface ApiUser {
+  username: string;
+  groups: string[];
+}
+
+export const ANONYMOUS_USER: Readonly<ApiUser> = Object.freeze({ username: 'system:anonymous', groups: [] });
+
+export interface AuthRequest extends RequestFacts {
+  method: string;
+  /** The matched route's path as Express knows it, e.g. /api/v1/tests/:name. */
+  routePath: string | undefined;
+  authorization: string | undefined;
+}
+
+export interface AuthorizerOptions {
+  mode: AuthMode;
+  /** Required in kubernetes mode. */
+  reviewer?: AccessReviewer;
+  permissions: PermissionTable;
+  defaults: ScopeDefaults;
+  /** How long an accepted token's identity is reused (default 30 s). */
+  tokenTtlMs?: number;
+  /** How long an allowed permission is reused (default 30 s). */
+  allowedTtlMs?: number;
+  /** How long a rejection (token or permission) is reused; short, so a fresh grant works soon (default 5 s). */
+  deniedTtlMs?: number;
+  maxCacheEntries?: number;
+  now?: () => number;
+}
+
+const REALM = 'Bearer realm="rehearsal"';
+
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer[ ]+([^ ]+)[ ]*$/i.exec(header);
+  return match?.[1];
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export class RequestAuthorizer {
+  private readonly users: TtlCache<ReviewedUser | null>;
+  private readonly decisions: TtlCache<AccessDecision>;
+  private readonly tokenTtlMs: number;
+  private readonly allowedTtlMs: number;
+  private readonly deniedTtlMs: number;
+
+  constructor(private readonly options: AuthorizerOptions) {
+    if (options.mode === 'kubernetes' && !options.reviewer) {
+      throw new Error('authentication mode "kubernetes" needs an access reviewer');
+    }
+    const maxEntries = options.maxCacheEntries ?? 10_000;
+    this.users = new TtlCache(maxEntries, options.now);
+    this.decisions = new TtlCache(maxEntries, options.now);
+    this.tokenTtlMs = options.tokenTtlMs ?? 30_000;
+    this.allowedTtlMs = options.allowedTtlMs ?? 30_000;
+    this.deniedTtlMs = options.deniedTtlMs ?? 5_000;
+  }
+
+  get mode(): AuthMode {
+    return this.options.mode;
+  }
+
+  /** The caller, or a ProblemError (401, 403; 503 when the apiserver cannot answer). */
+  async authorize(request: AuthRequest): Promise<ApiUser> {
+    if (this.options.mode === 'none') return ANONYMOUS_USER;
+    const reviewer = this.options.reviewer!;
+
+    const operation = request.routePath
+      ? this.options.permissions.lookup(request.method, request.routePath)
+      : undefined;
+    if (!operation || operation.rules.length === 0) {
+      // A secured route without a declaration is a bug: refuse rather than guess.
+      throw new Error(
+        `no RBAC declaration for ${request.method} ${request.routePath ?? '(unknown route)'}; refusing`,
+      );
+    }
+
+    const token = bearerToken(request.authorization);
+    if (!token) {
+      throw new ProblemError(
+        'unauthenticated',
+        'Send a Kubernetes bearer token: "Authorization: Bearer <token>" (for example from `kubectl create token`).',
+        { headers: { 'WWW-Authenticate': REALM } },
+      );
+    }
+    const tokenHash = sha256(token);
+    const user = await this.users.getOrLoad(
+      tokenHash,
+      () => reviewer.reviewToken(token),
+      (reviewed) => (reviewed ? this.tokenTtlMs : this.deniedTtlMs),
+    );
+    if (!user) {
+      throw new ProblemError('unauthenticated', 'The Kubernetes API did not accept the bearer token.', {
+        headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token"` },
+      });
+    }
+
+    const permissions = operation.rules.map((rule) => permissionFor(rule, request, this.options.defaults));
+    const answers = await Promise.all(
+      permissions.map((permission) =>
+        this.decisions.getOrLoad(
+          `${tokenHash}\n${JSON.stringify(permission)}`,
+          () => reviewer.reviewAccess(user, permission),
+          (decision) => (decision.allowed ? this.allowedTtlMs : this.deniedTtlMs),
+        ),
+      ),
+    );
+    const missing: PermissionDescriptor[] = permissions.filter((_permission, index) => !answers[index]!.allowed);
+    if (missing.length > 0) {
+      throw new ProblemError(
+        'forbidden',
+        `User "${user.username}" cannot ${missing.map(describePermission).join(', nor ')}.`,
+        { missingPermissions: missing },
+      );
+    }
+    return { username: user.username, groups: user.groups };
+  }
+
+  clearCaches(): void {
+    this.users.clear();
+    this.decisions.clear();
+  }
+}

@@ -1,0 +1,194 @@
+// Which Kubernetes RBAC permissions each operation needs. Declared once per operation with
+// @Extension('x-rehearsal-rbac', [...]) in the controllers, so the OpenAPI document tells clients
+// and cluster admins exactly what to grant; at run time the authorizer reads the same
+// declarations back from the document (one source of truth). A secured operation without a
+// declaration is refused (fail closed), and a unit test keeps every operation declared.
+//
+// Trigger is authorized as `create restoretests/trigger` (a subresource-style permission, like
+// `create pods/exec`): triggering a run does not need the right to edit a test's spec, and the
+// same attributes apply when the API is later served through the aggregation layer.
+import type { PermissionDescriptor } from '../problem.js';
+
+export const RBAC_EXTENSION = 'x-rehearsal-rbac';
+
+/**
+ * Where the namespace of a permission comes from:
+ * - cluster: a cluster-wide permission (aggregates and lists span every namespace);
+ * - namespace: the request's namespace (query `namespace`, else the body's `namespace`, else the
+ *   server's namespace); the object name is the path parameter `name` when there is one;
+ * - filtered: like namespace when the request is narrowed with `test` or `namespace`, else cluster;
+ * - velero: the configured Velero namespace.
+ */
+export type RbacScope = 'cluster' | 'namespace' | 'filtered' | 'velero';
+
+export interface RbacRule {
+  verb: string;
+  group: string;
+  resource: string;
+  subresource?: string;
+  scope: RbacScope;
+}
+
+// Plain object literals without a type annotation, `as const` or `satisfies`: tsoa reads these
+// initializers when it writes the spec, and @Extension only accepts index-compatible types.
+// PermissionTable checks the shape of every declaration it reads back (and refuses malformed ones).
+export const LIST_TESTS = { verb: 'list', group: 'rehearsal.dev', resource: 'restoretests', scope: 'cluster' };
+export const LIST_REPORTS = {
+  verb: 'list',
+  group: 'rehearsal.dev',
+  resource: 'restorereports',
+  scope: 'cluster',
+};
+export const LIST_REPORTS_FILTERED = {
+  verb: 'list',
+  group: 'rehearsal.dev',
+  resource: 'restorereports',
+  scope: 'filtered',
+};
+export const GET_TEST = { verb: 'get', group: 'rehearsal.dev', resource: 'restoretests', scope: 'namespace' };
+export const CREATE_TEST = {
+  verb: 'create',
+  group: 'rehearsal.dev',
+  resource: 'restoretests',
+  scope: 'namespace',
+};
+export const UPDATE_TEST = {
+  verb: 'update',
+  group: 'rehearsal.dev',
+  resource: 'restoretests',
+  scope: 'namespace',
+};
+export const DELETE_TEST = {
+  verb: 'delete',
+  group: 'rehearsal.dev',
+  resource: 'restoretests',
+  scope: 'namespace',
+};
+export const TRIGGER_TEST = {
+  verb: 'create',
+  group: 'rehearsal.dev',
+  resource: 'restoretests',
+  subresource: 'trigger',
+  scope: 'namespace',
+};
+export const LIST_VELERO_SCHEDULES = {
+  verb: 'list',
+  group: 'velero.io',
+  resource: 'schedules',
+  scope: 'velero',
+};
+
+const SCOPES: readonly RbacScope[] = ['cluster', 'namespace', 'filtered', 'velero'];
+
+function isRbacRule(value: unknown): value is RbacRule {
+  if (typeof value !== 'object' || value === null) return false;
+  const rule = value as Record<string, unknown>;
+  return (
+    typeof rule.verb === 'string' &&
+    typeof rule.group === 'string' &&
+    typeof rule.resource === 'string' &&
+    (rule.subresource === undefined || typeof rule.subresource === 'string') &&
+    SCOPES.includes(rule.scope as RbacScope)
+  );
+}
+
+/** What a permission depends on in one request. */
+export interface RequestFacts {
+  query: Record<string, unknown>;
+  params: Record<string, unknown>;
+  body: unknown;
+}
+
+export interface ScopeDefaults {
+  /** The server's namespace (decisions §3). */
+  namespace: string;
+  veleroNamespace: string;
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function requestNamespace(facts: RequestFacts, defaults: ScopeDefaults): string {
+  const body = facts.body;
+  const bodyNamespace =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? nonEmptyString((body as Record<string, unknown>).namespace)
+      : undefined;
+  return nonEmptyString(facts.query.namespace) ?? bodyNamespace ?? defaults.namespace;
+}
+
+/** The concrete permission a rule asks for in one request. */
+export function permissionFor(rule: RbacRule, facts: RequestFacts, defaults: ScopeDefaults): PermissionDescriptor {
+  const permission: PermissionDescriptor = { verb: rule.verb, group: rule.group, resource: rule.resource };
+  if (rule.subresource) permission.subresource = rule.subresource;
+  switch (rule.scope) {
+    case 'cluster':
+      break;
+    case 'velero':
+      permission.namespace = defaults.veleroNamespace;
+      break;
+    case 'filtered':
+      if (nonEmptyString(facts.query.test) || nonEmptyString(facts.query.namespace)) {
+        permission.namespace = requestNamespace(facts, defaults);
+      }
+      break;
+    case 'namespace': {
+      permission.namespace = requestNamespace(facts, defaults);
+      const name = nonEmptyString(facts.params.name);
+      if (name) permission.name = name;
+      break;
+    }
+  }
+  return permission;
+}
+
+/** "/api/v1/tests/{name}" → "/api/v1/tests/:name" (how Express and tsoa's routes name it). */
+export function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export interface OperationRules {
+  operationId: string;
+  secured: boolean;
+  rules: RbacRule[];
+}
+
+/** The RBAC declarations of every operation of an OpenAPI document, by method and Express path. */
+export class PermissionTable {
+  private readonly byRoute = new Map<string, OperationRules>();
+
+  constructor(document: unknown) {
+    const paths = (document as { paths?: Record<string, Record<string, unknown>> })?.paths ?? {};
+    for (const [path, item] of Object.entries(paths)) {
+      for (const method of HTTP_METHODS) {
+        const operation = item[method] as
+          | { operationId?: string; security?: unknown[]; [RBAC_EXTENSION]?: unknown }
+          | undefined;
+        if (!operation) continue;
+        const declared = operation[RBAC_EXTENSION];
+        const rules = Array.isArray(declared) ? declared.filter(isRbacRule) : [];
+        if (Array.isArray(declared) && rules.length !== declared.length) {
+          throw new Error(`${method.toUpperCase()} ${path}: malformed ${RBAC_EXTENSION} declaration`);
+        }
+        this.byRoute.set(`${method.toUpperCase()} ${expressPath(path)}`, {
+          operationId: operation.operationId ?? `${method} ${path}`,
+          secured: Array.isArray(operation.security) ? operation.security.length > 0 : false,
+          rules,
+        });
+      }
+    }
+  }
+
+  /** HEAD is answered by the GET route. */
+  lookup(method: string, routePath: string): OperationRules | undefined {
+    const verb = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+    return this.byRoute.get(`${verb} ${routePath}`);
+  }
+
+  operations(): OperationRules[] {
+    return [...this.byRoute.values()];
+  }
+}

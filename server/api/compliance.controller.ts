@@ -1,0 +1,71 @@
+// Compliance evidence summaries (decisions §6): per framework on /api/v1/compliance, and the
+// dashboard's overview of every framework on the unversioned /api/compliance.
+import { Controller, Extension, Get, OperationId, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { FrameworkId } from '../domain/compliance-catalogue.js';
+import type { ComplianceOverview } from '../domain/compliance.js';
+import type { ComplianceResponse } from '../domain/views.js';
+import { LIST_REPORTS, LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
+import type { ApiContext } from './context.js';
+import type { ProblemDetails } from './problem.js';
+
+@Route('api/v1')
+@Tags('Compliance')
+@Security('kubernetes')
+@Response<ProblemDetails>(401, 'No bearer token, or the cluster rejected it')
+@Response<ProblemDetails>(403, 'The caller lacks a permission; missingPermissions names it')
+@Response<ProblemDetails>(500, 'Unexpected server error (details are only logged)')
+@Response<ProblemDetails>(503, 'Caches still loading (not-ready) or the Kubernetes API unreachable')
+export class ComplianceController extends Controller {
+  constructor(private readonly api: ApiContext) {
+    super();
+  }
+
+  /**
+   * Evidence summary for one framework over the last `period` days: run totals, pass rate, SLA
+   * compliance, and each control's status (satisfied, at_risk, not_tested) with its evidence
+   * sentence. Statuses say what the evidence supports, not that a system is compliant.
+   * @summary Compliance evidence for one framework
+   * @param framework soc2, iso27001, hipaa, dora or pcidss.
+   * @param period Reporting period in days.
+   * @isInt period must be an integer
+   * @minimum period 1
+   * @maximum period 3650
+   */
+  @Get('compliance')
+  @OperationId('getCompliance')
+  @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
+  @Response<ProblemDetails>(400, 'framework unknown or missing, or period missing or out of range')
+  public getCompliance(@Query() framework: FrameworkId, @Query() period: number): ComplianceResponse {
+    return this.api.compliance.framework(framework, period);
+  }
+}
+
+@Route('api')
+@Tags('Compliance')
+@Security('kubernetes')
+@Response<ProblemDetails>(401, 'No bearer token, or the cluster rejected it')
+@Response<ProblemDetails>(403, 'The caller lacks a permission; missingPermissions names it')
+@Response<ProblemDetails>(500, 'Unexpected server error (details are only logged)')
+@Response<ProblemDetails>(503, 'Caches still loading (not-ready) or the Kubernetes API unreachable')
+export class ComplianceOverviewController extends Controller {
+  constructor(private readonly api: ApiContext) {
+    super();
+  }
+
+  /**
+   * The dashboard's Compliance page: every framework's ComplianceResponse over the period, and
+   * each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days.
+   * @summary Compliance overview (dashboard path)
+   * @param period Period in days.
+   * @isInt period must be an integer
+   * @minimum period 1
+   * @maximum period 3650
+   */
+  @Get('compliance')
+  @OperationId('getComplianceOverview')
+  @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
+  @Response<ProblemDetails>(400, 'period is not an integer from 1 to 3650')
+  public getComplianceOverview(@Query() period: number = 90): ComplianceOverview {
+    return this.api.compliance.overview(period);
+  }
+}

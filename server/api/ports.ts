@@ -1,0 +1,49 @@
+// What the HTTP API needs from the rest of the server, as narrow interfaces. The real
+// implementations are the informer cache (RehearsalCache), the typed writer (RehearsalClient) and,
+// for schedules, the Velero provider wired in server/rehearsal.ts; the contract tests plug in
+// in-memory fakes. api/ must not import providers/ or checks/ (ESLint), hence ScheduleSource.
+import type { RestoreReport, RestoreTest, RestoreTestSpec } from '../domain/resources.js';
+import type { ReportIndex } from '../domain/report-index.js';
+import type { ScheduleInfo } from '../domain/views.js';
+import type { InformerHandler } from '../kube/informer.js';
+
+/** Reads. Every read endpoint answers from these; nothing here lists against the apiserver. */
+export interface ApiCache {
+  /** false until every informer has completed its first list. */
+  readonly synced: boolean;
+  readonly reportIndex: ReportIndex;
+  listTests(): RestoreTest[];
+  getTest(namespace: string, name: string): RestoreTest | undefined;
+  onTestChange(handler: InformerHandler<RestoreTest>): void;
+}
+
+/** Writes, straight to the apiserver (the cache catches up through its watch). */
+export interface TestWriter {
+  getTest(namespace: string, name: string): Promise<RestoreTest>;
+  createTest(test: RestoreTest): Promise<RestoreTest>;
+  replaceTestSpec(test: RestoreTest, spec: RestoreTestSpec): Promise<RestoreTest>;
+  deleteTest(namespace: string, name: string): Promise<void>;
+  annotateTest(
+    namespace: string,
+    name: string,
+    annotations: Record<string, string | null>,
+    resourceVersion?: string,
+  ): Promise<RestoreTest>;
+}
+
+/** Backup schedules of the backup tool (only Velero has them, decisions §1). */
+export interface ScheduleSource {
+  /** Throws BackupToolUnavailableError when the tool is not installed or not reachable. */
+  listSchedules(): Promise<ScheduleInfo[]>;
+}
+
+/** Thrown by a ScheduleSource (or any backup-tool port) when the tool cannot answer → 503. */
+export class BackupToolUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackupToolUnavailableError';
+  }
+}
+
+/** Whether a report's evidence signature verifies (compliance counts unverified evidence as a gap). */
+export type EvidenceVerifier = (report: RestoreReport) => boolean;

@@ -1,0 +1,32 @@
+// Compliance evidence summaries (decisions §6): one framework, or the dashboard's overview of all.
+import type { FrameworkId } from '../../domain/compliance-catalogue.js';
+import { complianceOverview, evaluateCompliance, type ComplianceOverview } from '../../domain/compliance.js';
+import type { ComplianceResponse } from '../../domain/views.js';
+import type { ApiCache, EvidenceVerifier } from '../ports.js';
+import { requireSynced } from './readiness.js';
+
+export class ComplianceService {
+  constructor(
+    private readonly cache: ApiCache,
+    private readonly now: () => Date,
+    /** Absent: signatures are not checked (the domain says so in its detail). */
+    private readonly verify?: EvidenceVerifier,
+  ) {}
+
+  framework(framework: FrameworkId, periodDays: number): ComplianceResponse {
+    requireSynced(this.cache);
+    return evaluateCompliance({
+      framework,
+      periodDays,
+      now: this.now(),
+      tests: this.cache.listTests(),
+      reports: this.cache.reportIndex,
+      ...(this.verify ? { verify: this.verify } : {}),
+    }).response;
+  }
+
+  overview(periodDays: number): ComplianceOverview {
+    requireSynced(this.cache);
+    return complianceOverview(periodDays, this.now(), this.cache.listTests(), this.cache.reportIndex, this.verify);
+  }
+}

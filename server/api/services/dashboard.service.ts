@@ -1,0 +1,32 @@
+// The dashboard's read models (decisions §5), computed by domain functions over the cache.
+import { alerts, daily, summary, upcoming } from '../../domain/aggregates.js';
+import type { Alert, DailySummary, Summary, UpcomingTest } from '../../domain/views.js';
+import type { ApiCache } from '../ports.js';
+import { requireSynced } from './readiness.js';
+
+export class DashboardService {
+  constructor(
+    private readonly cache: ApiCache,
+    private readonly now: () => Date,
+  ) {}
+
+  summary(): Summary {
+    requireSynced(this.cache);
+    return summary(this.cache.listTests(), this.cache.reportIndex, this.now());
+  }
+
+  daily(days: number): DailySummary[] {
+    requireSynced(this.cache);
+    return daily(this.cache.reportIndex, days, this.now());
+  }
+
+  alerts(hours: number): Alert[] {
+    requireSynced(this.cache);
+    return alerts(this.cache.listTests(), this.cache.reportIndex, hours, this.now());
+  }
+
+  upcoming(): UpcomingTest[] {
+    requireSynced(this.cache);
+    return upcoming(this.cache.listTests());
+  }
+}

@@ -1,0 +1,53 @@
+// GET /api/v1/reports: RestoreReports in their full resource representation, from the cache's
+// report index (O(runs in the window), not O(all reports)). Newest first.
+import type { IndexedRun } from '../../domain/report-index.js';
+import type { RestoreReport } from '../../domain/resources.js';
+import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
+import type { ApiCache } from '../ports.js';
+import { ProblemError } from '../problem.js';
+import { requireSynced } from './readiness.js';
+
+export interface ReportQuery {
+  /** Only the reports of this RestoreTest (404 when it does not exist). */
+  test?: string;
+  /** Namespace of `test`; without `test`, only reports in this namespace. */
+  namespace?: string;
+  /** Reports completed in the last `days` days. */
+  days: number;
+  /** Only the most recent report of each test. */
+  latest: boolean;
+}
+
+export class ReportsService {
+  constructor(
+    private readonly cache: ApiCache,
+    private readonly defaultNamespace: string,
+    private readonly now: () => Date,
+  ) {}
+
+  list(query: ReportQuery): RestoreReport[] {
+    requireSynced(this.cache);
+    const to = this.now().getTime();
+    const from = to - query.days * MILLISECONDS_PER_DAY;
+    const index = this.cache.reportIndex;
+    let runs: readonly IndexedRun[];
+    if (query.test) {
+      const namespace = query.namespace || this.defaultNamespace;
+      if (!this.cache.getTest(namespace, query.test)) {
+        throw new ProblemError('not-found', `RestoreTest "${query.test}" not found in namespace "${namespace}".`);
+      }
+      runs = index
+        .runsOfTest(`${namespace}/${query.test}`)
+        .filter((run) => run.completedAt >= from && run.completedAt <= to);
+    } else {
+      runs = index.runsBetween(from, to);
+      if (query.namespace) runs = runs.filter((run) => run.key.startsWith(`${query.namespace}/`));
+    }
+    if (query.latest) {
+      const newest = new Map<string, IndexedRun>();
+      for (const run of runs) newest.set(run.testKey, run); // runs are oldest first
+      runs = [...newest.values()].sort((a, b) => a.completedAt - b.completedAt || (a.key < b.key ? -1 : 1));
+    }
+    return [...runs].reverse().map((run) => run.report);
+  }
+}

@@ -1,0 +1,225 @@
+// RestoreTest operations: list and read from the cache, create/replace/delete through the
+// apiserver, and the manual trigger (decisions §3). Validation and the CreateTestInput → spec
+// mapping are domain functions (server/domain/test-input.ts); this file orchestrates and turns
+// Kubernetes outcomes into the API's status codes.
+import { randomUUID } from 'node:crypto';
+import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../domain/resources.js';
+import { testResponse } from '../../domain/aggregates.js';
+import { inputToSpec, specForUpdate, validateTestInput, type ValidTestInput } from '../../domain/test-input.js';
+import type { TestResponse } from '../../domain/views.js';
+import { isKind } from '../../kube/errors.js';
+import type { ApiCache, TestWriter } from '../ports.js';
+import { ProblemError, invalidRequest, type FieldProblem } from '../problem.js';
+import { requireSynced } from './readiness.js';
+import type { TriggerWatch } from './trigger-watch.js';
+
+/** How often a write is retried after a resourceVersion conflict before answering 409. */
+const CONFLICT_ATTEMPTS = 3;
+
+export interface TestsServiceDeps {
+  cache: ApiCache;
+  writer: TestWriter;
+  triggers: TriggerWatch;
+  /** The server's namespace: the default of every `namespace` (decisions §3). */
+  namespace: string;
+  /** How long a trigger waits for the engine to start the run (default 5 s). */
+  triggerWaitMs: number;
+  newTriggerValue?: () => string;
+}
+
+export interface CreatedTest {
+  test: TestResponse;
+  /** Path of the new resource, for the Location header. */
+  location: string;
+}
+
+export type TriggerState = 'started' | 'pending';
+
+export interface TriggerOutcome {
+  test: TestResponse;
+  /** The value written to the trigger-request annotation. */
+  request: string;
+  /** started: the engine took the request within the wait; pending: not yet (e.g. no leader). */
+  state: TriggerState;
+}
+
+export function testLocation(namespace: string, name: string): string {
+  return `/api/v1/tests/${encodeURIComponent(name)}?namespace=${encodeURIComponent(namespace)}`;
+}
+
+/** Why a trigger must be refused now, or undefined when a run may start (decisions §3). */
+export function runInProgress(test: RestoreTest): string | undefined {
+  const status = test.status ?? {};
+  if (status.currentRun) {
+    return `run ${status.currentRun.id} is in progress (stage ${status.currentRun.stage})`;
+  }
+  if (status.phase === 'Running') return 'a run is in progress (phase Running)';
+  const requested = test.metadata.annotations?.[ANNOTATION_TRIGGER];
+  if (requested && requested !== status.handledTrigger) {
+    return 'an earlier trigger request has not been picked up by the engine yet';
+  }
+  return undefined;
+}
+
+function notFound(namespace: string, name: string): ProblemError {
+  return new ProblemError('not-found', `RestoreTest "${name}" not found in namespace "${namespace}".`);
+}
+
+function byNamespaceThenName(a: TestResponse, b: TestResponse): number {
+  if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+export class TestsService {
+  private readonly newTriggerValue: () => string;
+
+  constructor(private readonly deps: TestsServiceDeps) {
+    this.newTriggerValue = deps.newTriggerValue ?? (() => randomUUID());
+  }
+
+  namespaceOf(namespace: string | undefined): string {
+    return namespace || this.deps.namespace;
+  }
+
+  list(): TestResponse[] {
+    requireSynced(this.deps.cache);
+    return this.deps.cache.listTests().map(testResponse).sort(byNamespaceThenName);
+  }
+
+  get(name: string, namespace: string | undefined): TestResponse {
+    requireSynced(this.deps.cache);
+    const ns = this.namespaceOf(namespace);
+    const test = this.deps.cache.getTest(ns, name);
+    if (!test) throw notFound(ns, name);
+    return testResponse(test);
+  }
+
+  /**
+   * Validates a CreateTestInput body and lists every offending field at once. With a target (PUT)
+   * a body name/namespace that differs from the request's is one more offending field.
+   */
+  checkBody(body: unknown, target?: { name: string; namespace: string | undefined }): ValidTestInput {
+    const defaultNamespace = this.namespaceOf(target?.namespace);
+    const validation = validateTestInput(body, { defaultNamespace });
+    const errors: FieldProblem[] = validation.ok ? [] : [...validation.errors];
+    if (target) {
+      const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+      const flagged = new Set(errors.map((error) => error.field));
+      if (typeof raw.name === 'string' && raw.name !== target.name && !flagged.has('name')) {
+        errors.push({ field: 'name', message: `must equal the name in the path ("${target.name}")` });
+      }
+      const namespace = raw.namespace;
+      if (typeof namespace === 'string' && namespace !== '' && namespace !== defaultNamespace && !flagged.has('namespace')) {
+        errors.push({ field: 'namespace', message: `must equal the namespace of the request ("${defaultNamespace}")` });
+      }
+    }
+    if (!validation.ok || errors.length > 0) throw invalidRequest(errors);
+    return validation.value;
+  }
+
+  async create(body: unknown): Promise<CreatedTest> {
+    const input = this.checkBody(body);
+    const test: RestoreTest = {
+      apiVersion: API_VERSION,
+      kind: 'RestoreTest',
+      metadata: { name: input.name, namespace: input.namespace },
+      spec: inputToSpec(input),
+    };
+    let created: RestoreTest;
+    try {
+      created = await this.deps.writer.createTest(test);
+    } catch (error) {
+      if (isKind(error, 'AlreadyExists')) {
+        throw new ProblemError(
+          'already-exists',
+          `RestoreTest "${input.name}" already exists in namespace "${input.namespace}".`,
+        );
+      }
+      // Creating in a namespace that does not exist: the body is what is wrong.
+      if (isKind(error, 'NotFound')) {
+        throw invalidRequest([{ field: 'namespace', message: `namespace "${input.namespace}" does not exist` }]);
+      }
+      throw error;
+    }
+    return { test: testResponse(created), location: testLocation(input.namespace, input.name) };
+  }
+
+  /**
+   * PUT: replaces what CreateTestInput expresses and keeps the rest (domain specForUpdate). A
+   * resourceVersion conflict is retried against the fresh object: PUT means "make it this".
+   */
+  async replace(name: string, namespace: string | undefined, body: unknown): Promise<TestResponse> {
+    const ns = this.namespaceOf(namespace);
+    const input = this.checkBody(body, { name, namespace: ns });
+
+    let current = this.deps.cache.getTest(ns, name) ?? (await this.fetch(ns, name));
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return testResponse(await this.deps.writer.replaceTestSpec(current, specForUpdate(current.spec, input)));
+      } catch (error) {
+        if (isKind(error, 'NotFound')) throw notFound(ns, name);
+        if (!isKind(error, 'Conflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
+      }
+      current = await this.fetch(ns, name);
+    }
+  }
+
+  async delete(name: string, namespace: string | undefined): Promise<void> {
+    const ns = this.namespaceOf(namespace);
+    try {
+      await this.deps.writer.deleteTest(ns, name);
+    } catch (error) {
+      if (isKind(error, 'NotFound')) throw notFound(ns, name);
+      throw error;
+    }
+  }
+
+  /**
+   * Manual trigger: write a fresh trigger-request value guarded by the resourceVersion that was
+   * checked (so two concurrent triggers cannot both pass the "not running" check), then wait for
+   * the engine to acknowledge it in status.handledTrigger. On a conflict the test is read again
+   * and the decision made again.
+   */
+  async trigger(name: string, namespace: string | undefined): Promise<TriggerOutcome> {
+    requireSynced(this.deps.cache);
+    const ns = this.namespaceOf(namespace);
+    let current = this.deps.cache.getTest(ns, name) ?? (await this.fetch(ns, name));
+    for (let attempt = 1; ; attempt += 1) {
+      const busy = runInProgress(current);
+      if (busy) {
+        throw new ProblemError('run-in-progress', `RestoreTest "${name}" in namespace "${ns}": ${busy}.`);
+      }
+      const value = this.newTriggerValue();
+      const wait = this.deps.triggers.waitFor(ns, name, value, this.deps.triggerWaitMs);
+      let patched: RestoreTest;
+      try {
+        patched = await this.deps.writer.annotateTest(
+          ns,
+          name,
+          { [ANNOTATION_TRIGGER]: value },
+          current.metadata.resourceVersion,
+        );
+      } catch (error) {
+        wait.cancel();
+        if (isKind(error, 'NotFound')) throw notFound(ns, name);
+        if (!isKind(error, 'Conflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
+        current = await this.fetch(ns, name);
+        continue;
+      }
+      this.deps.triggers.check(ns, name);
+      const handled = await wait.handled;
+      const latest = handled ?? this.deps.cache.getTest(ns, name) ?? patched;
+      return { test: testResponse(latest), request: value, state: handled ? 'started' : 'pending' };
+    }
+  }
+
+  /** One object from the apiserver (a GET, not a LIST): for writes that need the latest version. */
+  private async fetch(namespace: string, name: string): Promise<RestoreTest> {
+    try {
+      return await this.deps.writer.getTest(namespace, name);
+    } catch (error) {
+      if (isKind(error, 'NotFound')) throw notFound(namespace, name);
+      throw error;
+    }
+  }
+}

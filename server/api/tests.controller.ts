@@ -1,0 +1,186 @@
+// RestoreTests: list, read, create, replace, delete, trigger (seed-spec §4, decisions §3).
+// `namespace` (query) defaults to the server's namespace on every operation that names a test.
+import {
+  Body,
+  Controller,
+  Delete,
+  Extension,
+  Get,
+  Middlewares,
+  OperationId,
+  Path,
+  Post,
+  Put,
+  Query,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
+import type { CreateTestInput, TestResponse } from '../domain/views.js';
+import {
+  CREATE_TEST,
+  DELETE_TEST,
+  GET_TEST,
+  LIST_TESTS,
+  RBAC_EXTENSION,
+  TRIGGER_TEST,
+  UPDATE_TEST,
+} from './auth/permissions.js';
+import type { ApiContext } from './context.js';
+import type { ProblemDetails } from './problem.js';
+import { validateTestBody } from './request-body.js';
+
+@Route('api/v1/tests')
+@Tags('Tests')
+@Security('kubernetes')
+@Response<ProblemDetails>(401, 'No bearer token, or the cluster rejected it')
+@Response<ProblemDetails>(403, 'The caller lacks a permission; missingPermissions names it')
+@Response<ProblemDetails>(500, 'Unexpected server error (details are only logged)')
+@Response<ProblemDetails>(503, 'Caches still loading (not-ready) or the Kubernetes API unreachable')
+export class TestsController extends Controller {
+  constructor(private readonly api: ApiContext) {
+    super();
+  }
+
+  /**
+   * Every RestoreTest in every namespace, ordered by namespace and name.
+   * @summary List RestoreTests
+   */
+  @Get()
+  @OperationId('listTests')
+  @Extension(RBAC_EXTENSION, [LIST_TESTS])
+  public listTests(): TestResponse[] {
+    return this.api.tests.list();
+  }
+
+  /**
+   * One RestoreTest (the target of the Location header of createTest).
+   * @summary Read a RestoreTest
+   * @param name Name of the RestoreTest.
+   * @param namespace Namespace of the RestoreTest; default: the server's namespace.
+   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength name 63
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength namespace 63
+   */
+  @Get('{name}')
+  @OperationId('getTest')
+  @Extension(RBAC_EXTENSION, [GET_TEST])
+  @Response<ProblemDetails>(400, 'name or namespace is not an RFC 1123 label')
+  @Response<ProblemDetails>(404, 'No such RestoreTest')
+  public getTest(@Path() name: string, @Query() namespace?: string): TestResponse {
+    return this.api.tests.get(name, namespace);
+  }
+
+  /**
+   * Creates a RestoreTest from CreateTestInput; omitted optional fields take their defaults
+   * (decisions §3). Every invalid field is listed in one 400.
+   * @summary Create a RestoreTest
+   */
+  @Post()
+  @OperationId('createTest')
+  @Extension(RBAC_EXTENSION, [CREATE_TEST])
+  @Middlewares(validateTestBody)
+  @SuccessResponse<{
+    /** Path of the new RestoreTest, e.g. /api/v1/tests/payments?namespace=rehearsal-system */
+    Location: string;
+  }>(201, 'Created')
+  @Response<ProblemDetails>(400, 'Invalid body: every offending field is listed in errors')
+  @Response<ProblemDetails>(409, 'A RestoreTest with that name already exists in the namespace')
+  @Response<ProblemDetails>(413, 'Body larger than 64 KiB')
+  @Response<ProblemDetails>(415, 'Body is not application/json')
+  public async createTest(@Body() body: CreateTestInput): Promise<TestResponse> {
+    const created = await this.api.tests.create(body);
+    this.setStatus(201);
+    this.setHeader('Location', created.location);
+    return created.test;
+  }
+
+  /**
+   * Replaces every field CreateTestInput can express (an omitted optional field returns to its
+   * default) and keeps what it cannot express: inline health checks, sandbox quota and limit
+   * range, schedule.suspend, the provider namespace. A body name or namespace that differs from
+   * the request's is a 400.
+   * @summary Replace a RestoreTest
+   * @param name Name of the RestoreTest.
+   * @param namespace Namespace of the RestoreTest; default: the server's namespace.
+   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength name 63
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength namespace 63
+   */
+  @Put('{name}')
+  @OperationId('replaceTest')
+  @Extension(RBAC_EXTENSION, [UPDATE_TEST])
+  @Middlewares(validateTestBody)
+  @Response<ProblemDetails>(400, 'Invalid body, or a name/namespace that differs from the request')
+  @Response<ProblemDetails>(404, 'No such RestoreTest')
+  @Response<ProblemDetails>(409, 'The RestoreTest kept changing concurrently; retry')
+  @Response<ProblemDetails>(413, 'Body larger than 64 KiB')
+  @Response<ProblemDetails>(415, 'Body is not application/json')
+  public async replaceTest(
+    @Path() name: string,
+    @Body() body: CreateTestInput,
+    @Query() namespace?: string,
+  ): Promise<TestResponse> {
+    return this.api.tests.replace(name, namespace, body);
+  }
+
+  /**
+   * Deletes a RestoreTest; its RestoreReports are garbage-collected through their owner reference.
+   * @summary Delete a RestoreTest
+   * @param name Name of the RestoreTest.
+   * @param namespace Namespace of the RestoreTest; default: the server's namespace.
+   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength name 63
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength namespace 63
+   */
+  @Delete('{name}')
+  @OperationId('deleteTest')
+  @Extension(RBAC_EXTENSION, [DELETE_TEST])
+  @SuccessResponse(204, 'Deleted')
+  @Response<ProblemDetails>(400, 'name or namespace is not an RFC 1123 label')
+  @Response<ProblemDetails>(404, 'No such RestoreTest')
+  public async deleteTest(@Path() name: string, @Query() namespace?: string): Promise<void> {
+    await this.api.tests.delete(name, namespace);
+    this.setStatus(204);
+  }
+
+  /**
+   * Starts a run now, whatever the schedule. Refused with 409 while a run is in progress or an
+   * earlier trigger has not been picked up yet. The API writes a fresh value to the
+   * rehearsal.dev/trigger-request annotation and waits up to ~5 s for the engine to acknowledge
+   * it (status.handledTrigger); the answer then shows phase Running and
+   * Rehearsal-Trigger-State: started. If the engine does not pick it up in time (for example no
+   * leader is elected), the answer is still 200 with the current state and
+   * Rehearsal-Trigger-State: pending: the request stays recorded and runs when the engine sees it.
+   * @summary Trigger a run now
+   * @param name Name of the RestoreTest.
+   * @param namespace Namespace of the RestoreTest; default: the server's namespace.
+   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength name 63
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength namespace 63
+   */
+  @Post('{name}/trigger')
+  @OperationId('triggerTest')
+  @Extension(RBAC_EXTENSION, [TRIGGER_TEST])
+  @SuccessResponse<{
+    /** The value written to the rehearsal.dev/trigger-request annotation. */
+    'Rehearsal-Trigger-Request': string;
+    /** started: the engine took the request (phase Running); pending: not within the wait. */
+    'Rehearsal-Trigger-State': 'started' | 'pending';
+  }>(200, 'Triggered')
+  @Response<ProblemDetails>(400, 'name or namespace is not an RFC 1123 label')
+  @Response<ProblemDetails>(404, 'No such RestoreTest')
+  @Response<ProblemDetails>(409, 'A run is already in progress (or a trigger is pending)')
+  public async triggerTest(@Path() name: string, @Query() namespace?: string): Promise<TestResponse> {
+    const outcome = await this.api.tests.trigger(name, namespace);
+    this.setHeader('Rehearsal-Trigger-Request', outcome.request);
+    this.setHeader('Rehearsal-Trigger-State', outcome.state);
+    return outcome.test;
+  }
+}

@@ -1,0 +1,95 @@
+// Starts Rehearsal for tests: in-process (createRehearsal, the same code main.ts runs) or as a
+// real child process that a test can kill at any moment.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/logger.js';
+import { createRehearsal, type Rehearsal, type RehearsalOverrides } from '../../server/rehearsal.js';
+import { repoRoot } from './cluster-info.js';
+import { waitFor } from './kube.js';
+
+export interface TestServerEnv {
+  kubeconfigPath: string;
+  veleroNamespace?: string;
+  probeTargets?: Record<string, string>;
+  maxConcurrentRuns?: number;
+  pollIntervalMs?: number;
+  leaderElection?: boolean;
+  leaseName?: string;
+  janitorIntervalSeconds?: number;
+  port?: number;
+  extra?: Record<string, string>;
+}
+
+export function serverEnv(options: TestServerEnv): Record<string, string> {
+  return {
+    KUBECONFIG: options.kubeconfigPath,
+    REHEARSAL_HOST: '127.0.0.1',
+    REHEARSAL_PORT: String(options.port ?? 0),
+    REHEARSAL_AUTH_MODE: 'none',
+    REHEARSAL_VELERO_NAMESPACE: options.veleroNamespace ?? 'velero',
+    REHEARSAL_POLL_INTERVAL_MS: String(options.pollIntervalMs ?? 200),
+    REHEARSAL_MAX_CONCURRENT_RUNS: String(options.maxConcurrentRuns ?? 5),
+    REHEARSAL_LEADER_ELECTION: String(options.leaderElection ?? false),
+    REHEARSAL_LEASE_NAME: options.leaseName ?? 'rehearsal-controller',
+    REHEARSAL_JANITOR_INTERVAL_SECONDS: String(options.janitorIntervalSeconds ?? 2),
+    REHEARSAL_LOG_LEVEL: process.env.REHEARSAL_TEST_LOG_LEVEL ?? 'warn',
+    ...(options.probeTargets ? { REHEARSAL_PROBE_TARGETS: JSON.stringify(options.probeTargets) } : {}),
+    ...(options.extra ?? {}),
+  };
+}
+
+export async function startInProcess(options: TestServerEnv, overrides: RehearsalOverrides = {}): Promise<Rehearsal> {
+  const env = serverEnv(options);
+  const config = loadConfig(env);
+  const rehearsal = createRehearsal(config, createLogger(env.REHEARSAL_LOG_LEVEL!), {
+    podReadyTimeoutSeconds: 20,
+    ...overrides,
+  });
+  await rehearsal.start();
+  return rehearsal;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  /** Kills with SIGKILL (no clean shutdown: the point of crash tests) and waits for the exit. */
+  crash(): Promise<void>;
+  /** SIGTERM and wait. */
+  stop(): Promise<void>;
+}
+
+/** Runs server/main.ts in a child process (Node 24 + tsx) on a fixed port. */
+export async function startProcess(options: TestServerEnv & { port: number; logFile: string }): Promise<ServerProcess> {
+  const env = { ...process.env, ...serverEnv(options) };
+  const child = spawn(process.execPath, [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}; see ${options.logFile}`);
+      const response = await fetch(`http://127.0.0.1:${options.port}/api/v1/health`);
+      return response.ok && ((await response.json()) as { status: string }).status === 'ok';
+    },
+    { timeoutMs: 60_000, intervalMs: 200, description: 'the server process to become healthy' },
+  );
+  return {
+    child,
+    port: options.port,
+    async crash() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
