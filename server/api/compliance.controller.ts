@@ -1,6 +1,16 @@
 // Compliance evidence summaries (decisions §6): per framework on /api/v1/compliance, and the
 // dashboard's overview of every framework on the unversioned /api/compliance.
-import { Controller, Extension, Get, OperationId, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
+import {
+  Controller,
+  Extension,
+  Get,
+  OperationId,
+  Query,
+  Response,
+  Route,
+  Security,
+  Tags,
+} from '@tsoa/runtime';
 import type { FrameworkId } from '../domain/compliance-catalogue.js';
 import type { ComplianceOverview } from '../domain/compliance.js';
 import type { ComplianceResponse } from '../domain/views.js';

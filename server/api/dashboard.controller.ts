@@ -1,6 +1,16 @@
 // Dashboard read models: summary, daily series, alerts, upcoming runs (decisions §5). All are
 // cluster-wide views, so they need cluster-wide list permissions.
-import { Controller, Extension, Get, OperationId, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
+import {
+  Controller,
+  Extension,
+  Get,
+  OperationId,
+  Query,
+  Response,
+  Route,
+  Security,
+  Tags,
+} from '@tsoa/runtime';
 import type { Alert, DailySummary, Summary, UpcomingTest } from '../domain/views.js';
 import { LIST_REPORTS, LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';

@@ -12,4 +12,3 @@ export interface RestoreReportResource {
   metadata: ObjectMeta;
   spec: RestoreReportSpec;
 }
-

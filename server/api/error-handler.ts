@@ -68,10 +68,7 @@ function fromKubeError(error: KubeError): ProblemError {
     case 'AlreadyExists':
       return new ProblemError('already-exists', error.message);
     case 'Conflict':
-      return new ProblemError(
-        'conflict',
-        'The object was modified concurrently; read it again and retry.',
-      );
+      return new ProblemError('conflict', 'The object was modified concurrently; read it again and retry.');
     case 'Invalid': {
       const errors = error.causes.map((cause) => ({
         field: cause.field ?? '',
@@ -89,7 +86,10 @@ function fromKubeError(error: KubeError): ProblemError {
         "The Rehearsal server's service account is not allowed to perform this operation; see the server log.",
       );
     case 'Unavailable':
-      return new ProblemError('kubernetes-unavailable', 'The Kubernetes API server is not reachable; retry later.');
+      return new ProblemError(
+        'kubernetes-unavailable',
+        'The Kubernetes API server is not reachable; retry later.',
+      );
     default:
       return new ProblemError('internal-error', 'The server failed to process the request.');
   }
@@ -127,12 +127,21 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (problem.status >= 500) {
       log.error({ err: error, method: req.method, path: instance, status: problem.status }, 'request failed');
     } else if (error instanceof KubeError && error.kind === 'Forbidden') {
-      log.error({ method: req.method, path: instance, kubeMessage: error.message }, 'service account forbidden');
+      log.error(
+        { method: req.method, path: instance, kubeMessage: error.message },
+        'service account forbidden',
+      );
     } else {
-      log.debug({ method: req.method, path: instance, status: problem.status, detail: problem.detail }, 'request rejected');
+      log.debug(
+        { method: req.method, path: instance, status: problem.status, detail: problem.detail },
+        'request rejected',
+      );
     }
     for (const [name, value] of Object.entries(problem.extras.headers ?? {})) res.setHeader(name, value);
-    res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem.toProblem(instance)));
+    res
+      .status(problem.status)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(JSON.stringify(problem.toProblem(instance)));
   };
 }
 

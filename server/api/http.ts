@@ -59,7 +59,8 @@ function createAuthorizer(deps: HttpDeps, document: OpenApiDocument): RequestAut
   const mode = deps.config.authMode;
   let reviewer = deps.accessReviewer;
   if (!reviewer && mode === 'kubernetes') {
-    if (!deps.kube) throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
+    if (!deps.kube)
+      throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
     reviewer = new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization);
   }
   return new RequestAuthorizer({
@@ -90,7 +91,9 @@ export function createApp(deps: HttpDeps): express.Express {
     log,
   };
   if (deps.config.authMode === 'none') {
-    log.warn('REHEARSAL_AUTH_MODE=none: the API accepts every request without authentication (development only)');
+    log.warn(
+      'REHEARSAL_AUTH_MODE=none: the API accepts every request without authentication (development only)',
+    );
   }
 
   const app = express();
@@ -108,7 +111,10 @@ export function createApp(deps: HttpDeps): express.Express {
   app.use(
     '/docs',
     swaggerUi.serve,
-    swaggerUi.setup(undefined, { customSiteTitle: 'Rehearsal API', swaggerOptions: { url: '/openapi.json' } }),
+    swaggerUi.setup(undefined, {
+      customSiteTitle: 'Rehearsal API',
+      swaggerOptions: { url: '/openapi.json' },
+    }),
   );
 
   app.use('/api', requireJsonWhenBody, jsonBody);

@@ -1,5 +1,15 @@
 // GET /api/v1/reports: RestoreReports in full resource representation.
-import { Controller, Extension, Get, OperationId, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
+import {
+  Controller,
+  Extension,
+  Get,
+  OperationId,
+  Query,
+  Response,
+  Route,
+  Security,
+  Tags,
+} from '@tsoa/runtime';
 import { LIST_REPORTS_FILTERED, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { RestoreReportResource } from './dto.js';

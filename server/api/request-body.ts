@@ -9,7 +9,11 @@ import { ProblemError } from './problem.js';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
-export const jsonBody: RequestHandler = express.json({ limit: BODY_LIMIT_BYTES, type: JSON_TYPES, strict: true });
+export const jsonBody: RequestHandler = express.json({
+  limit: BODY_LIMIT_BYTES,
+  type: JSON_TYPES,
+  strict: true,
+});
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers['content-length'];

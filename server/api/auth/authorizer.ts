@@ -123,7 +123,9 @@ export class RequestAuthorizer {
         ),
       ),
     );
-    const missing: PermissionDescriptor[] = permissions.filter((_permission, index) => !answers[index]!.allowed);
+    const missing: PermissionDescriptor[] = permissions.filter(
+      (_permission, index) => !answers[index]!.allowed,
+    );
     if (missing.length > 0) {
       throw new ProblemError(
         'forbidden',

@@ -32,7 +32,12 @@ export interface RbacRule {
 // Plain object literals without a type annotation, `as const` or `satisfies`: tsoa reads these
 // initializers when it writes the spec, and @Extension only accepts index-compatible types.
 // PermissionTable checks the shape of every declaration it reads back (and refuses malformed ones).
-export const LIST_TESTS = { verb: 'list', group: 'rehearsal.dev', resource: 'restoretests', scope: 'cluster' };
+export const LIST_TESTS = {
+  verb: 'list',
+  group: 'rehearsal.dev',
+  resource: 'restoretests',
+  scope: 'cluster',
+};
 export const LIST_REPORTS = {
   verb: 'list',
   group: 'rehearsal.dev',
@@ -119,7 +124,11 @@ function requestNamespace(facts: RequestFacts, defaults: ScopeDefaults): string 
 }
 
 /** The concrete permission a rule asks for in one request. */
-export function permissionFor(rule: RbacRule, facts: RequestFacts, defaults: ScopeDefaults): PermissionDescriptor {
+export function permissionFor(
+  rule: RbacRule,
+  facts: RequestFacts,
+  defaults: ScopeDefaults,
+): PermissionDescriptor {
   const permission: PermissionDescriptor = { verb: rule.verb, group: rule.group, resource: rule.resource };
   if (rule.subresource) permission.subresource = rule.subresource;
   switch (rule.scope) {
@@ -165,8 +174,7 @@ export class PermissionTable {
     for (const [path, item] of Object.entries(paths)) {
       for (const method of HTTP_METHODS) {
         const operation = item[method] as
-          | { operationId?: string; security?: unknown[]; [RBAC_EXTENSION]?: unknown }
-          | undefined;
+          { operationId?: string; security?: unknown[]; [RBAC_EXTENSION]?: unknown } | undefined;
         if (!operation) continue;
         const declared = operation[RBAC_EXTENSION];
         const rules = Array.isArray(declared) ? declared.filter(isRbacRule) : [];

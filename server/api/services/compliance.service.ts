@@ -27,6 +27,12 @@ export class ComplianceService {
 
   overview(periodDays: number): ComplianceOverview {
     requireSynced(this.cache);
-    return complianceOverview(periodDays, this.now(), this.cache.listTests(), this.cache.reportIndex, this.verify);
+    return complianceOverview(
+      periodDays,
+      this.now(),
+      this.cache.listTests(),
+      this.cache.reportIndex,
+      this.verify,
+    );
   }
 }

@@ -34,7 +34,10 @@ export class ReportsService {
     if (query.test) {
       const namespace = query.namespace || this.defaultNamespace;
       if (!this.cache.getTest(namespace, query.test)) {
-        throw new ProblemError('not-found', `RestoreTest "${query.test}" not found in namespace "${namespace}".`);
+        throw new ProblemError(
+          'not-found',
+          `RestoreTest "${query.test}" not found in namespace "${namespace}".`,
+        );
       }
       runs = index
         .runsOfTest(`${namespace}/${query.test}`)

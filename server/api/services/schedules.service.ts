@@ -8,7 +8,9 @@ export class SchedulesService {
 
   async list(): Promise<ScheduleInfo[]> {
     if (!this.source) {
-      throw new BackupToolUnavailableError('No backup tool with schedules (Velero) is configured on this server.');
+      throw new BackupToolUnavailableError(
+        'No backup tool with schedules (Velero) is configured on this server.',
+      );
     }
     return this.source.listSchedules();
   }

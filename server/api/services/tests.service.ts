@@ -5,7 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../domain/resources.js';
 import { testResponse } from '../../domain/aggregates.js';
-import { inputToSpec, specForUpdate, validateTestInput, type ValidTestInput } from '../../domain/test-input.js';
+import {
+  inputToSpec,
+  specForUpdate,
+  validateTestInput,
+  type ValidTestInput,
+} from '../../domain/test-input.js';
 import type { TestResponse } from '../../domain/views.js';
 import { isKind } from '../../kube/errors.js';
 import type { ApiCache, TestWriter } from '../ports.js';
@@ -109,8 +114,16 @@ export class TestsService {
         errors.push({ field: 'name', message: `must equal the name in the path ("${target.name}")` });
       }
       const namespace = raw.namespace;
-      if (typeof namespace === 'string' && namespace !== '' && namespace !== defaultNamespace && !flagged.has('namespace')) {
-        errors.push({ field: 'namespace', message: `must equal the namespace of the request ("${defaultNamespace}")` });
+      if (
+        typeof namespace === 'string' &&
+        namespace !== '' &&
+        namespace !== defaultNamespace &&
+        !flagged.has('namespace')
+      ) {
+        errors.push({
+          field: 'namespace',
+          message: `must equal the namespace of the request ("${defaultNamespace}")`,
+        });
       }
     }
     if (!validation.ok || errors.length > 0) throw invalidRequest(errors);
@@ -137,7 +150,9 @@ export class TestsService {
       }
       // Creating in a namespace that does not exist: the body is what is wrong.
       if (isKind(error, 'NotFound')) {
-        throw invalidRequest([{ field: 'namespace', message: `namespace "${input.namespace}" does not exist` }]);
+        throw invalidRequest([
+          { field: 'namespace', message: `namespace "${input.namespace}" does not exist` },
+        ]);
       }
       throw error;
     }
@@ -155,7 +170,9 @@ export class TestsService {
     let current = this.deps.cache.getTest(ns, name) ?? (await this.fetch(ns, name));
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return testResponse(await this.deps.writer.replaceTestSpec(current, specForUpdate(current.spec, input)));
+        return testResponse(
+          await this.deps.writer.replaceTestSpec(current, specForUpdate(current.spec, input)),
+        );
       } catch (error) {
         if (isKind(error, 'NotFound')) throw notFound(ns, name);
         if (!isKind(error, 'Conflict') || attempt >= CONFLICT_ATTEMPTS) throw error;

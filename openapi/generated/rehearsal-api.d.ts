@@ -1,0 +1,1727 @@
+// Generated from openapi/openapi.json by openapi-typescript (npm run openapi:generate). Do not edit.
+// Shared by the server's tests and the kubectl plugin; openapi/client.ts builds a typed client on it.
+export interface paths {
+    "/api/v1/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List RestoreTests
+         * @description Every RestoreTest in every namespace, ordered by namespace and name.
+         */
+        get: operations["listTests"];
+        put?: never;
+        /**
+         * Create a RestoreTest
+         * @description Creates a RestoreTest from CreateTestInput; omitted optional fields take their defaults
+         *     (decisions §3). Every invalid field is listed in one 400.
+         */
+        post: operations["createTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tests/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a RestoreTest
+         * @description One RestoreTest (the target of the Location header of createTest).
+         */
+        get: operations["getTest"];
+        /**
+         * Replace a RestoreTest
+         * @description Replaces every field CreateTestInput can express (an omitted optional field returns to its
+         *     default) and keeps what it cannot express: inline health checks, sandbox quota and limit
+         *     range, schedule.suspend, the provider namespace. A body name or namespace that differs from
+         *     the request's is a 400.
+         */
+        put: operations["replaceTest"];
+        post?: never;
+        /**
+         * Delete a RestoreTest
+         * @description Deletes a RestoreTest; its RestoreReports are garbage-collected through their owner reference.
+         */
+        delete: operations["deleteTest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tests/{name}/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trigger a run now
+         * @description Starts a run now, whatever the schedule. Refused with 409 while a run is in progress or an
+         *     earlier trigger has not been picked up yet. The API writes a fresh value to the
+         *     rehearsal.dev/trigger-request annotation and waits up to ~5 s for the engine to acknowledge
+         *     it (status.handledTrigger); the answer then shows phase Running and
+         *     Rehearsal-Trigger-State: started. If the engine does not pick it up in time (for example no
+         *     leader is elected), the answer is still 200 with the current state and
+         *     Rehearsal-Trigger-State: pending: the request stays recorded and runs when the engine sees it.
+         */
+        post: operations["triggerTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List backup schedules
+         * @description Velero Schedules in the Velero namespace, by name. Read live from the cluster (the only
+         *     endpoint that is not served from the cache: it is rarely called and Velero is optional).
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List RestoreReports
+         * @description RestoreReports completed in the last `days` days, newest first, exactly as stored in the
+         *     cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
+         *     `namespace` alone; `latest` keeps only the most recent report of each test.
+         */
+        get: operations["listReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health of the API server
+         * @description Always 200 while the process serves HTTP; `status` says whether the caches have loaded
+         *     (until then the read endpoints answer 503 not-ready). Needs no credentials.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Summary of the last 24 hours
+         * @description Figures over the last 24 hours (UTC): mean score, runs by result, mean RTO, tests that ran,
+         *     and the source namespaces covered by any RestoreTest.
+         */
+        get: operations["getSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/summary/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily scores and run counts
+         * @description One entry per UTC day, oldest first, ending today; days without runs are zeros.
+         */
+        get: operations["getDailySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent failures and regressions
+         * @description Runs completed in the last `hours` hours that failed, regressed by more than 10 points, or
+         *     breached the RTO target of a test with alertOnExceed. Newest first.
+         */
+        get: operations["listAlerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/upcoming": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upcoming runs
+         * @description Tests with a scheduled next run, soonest first; suspended tests are left out.
+         */
+        get: operations["listUpcoming"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compliance evidence for one framework
+         * @description Evidence summary for one framework over the last `period` days: run totals, pass rate, SLA
+         *     compliance, and each control's status (satisfied, at_risk, not_tested) with its evidence
+         *     sentence. Statuses say what the evidence supports, not that a system is compliant.
+         */
+        get: operations["getCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compliance overview (dashboard path)
+         * @description The dashboard's Compliance page: every framework's ComplianceResponse over the period, and
+         *     each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days.
+         */
+        get: operations["getComplianceOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description One offending input (a body field such as sourceNamespaces[1], or a query parameter). */
+        FieldProblem: {
+            field: string;
+            message: string;
+        };
+        /** @description A Kubernetes RBAC permission, as a SubjectAccessReview asks it. */
+        PermissionDescriptor: {
+            verb: string;
+            /** @description API group; "" is the core group. */
+            group: string;
+            resource: string;
+            subresource?: string;
+            /** @description Absent for a cluster-wide permission. */
+            namespace?: string;
+            name?: string;
+        };
+        /**
+         * @description An error response (RFC 9457, application/problem+json).
+         * @example {
+         *       "type": "https://rehearsal.dev/problems/invalid-request",
+         *       "title": "Invalid request",
+         *       "status": 400,
+         *       "detail": "2 fields are invalid",
+         *       "instance": "/api/v1/tests",
+         *       "errors": [
+         *         {
+         *           "field": "cron",
+         *           "message": "is required"
+         *         },
+         *         {
+         *           "field": "sourceNamespaces",
+         *           "message": "is required"
+         *         }
+         *       ]
+         *     }
+         */
+        ProblemDetails: {
+            /** @description URI identifying the problem type (https://rehearsal.dev/problems/<slug>). */
+            type: string;
+            /** @description Short summary of the problem type; the same for every occurrence. */
+            title: string;
+            /**
+             * Format: double
+             * @description The HTTP status code.
+             */
+            status: number;
+            /** @description What went wrong in this occurrence, for a human. */
+            detail: string;
+            /** @description The request path this problem occurred on. */
+            instance: string;
+            /** @description Every offending field (validation problems only). */
+            errors?: components["schemas"]["FieldProblem"][];
+            /** @description The RBAC permissions the caller lacks (forbidden only). */
+            missingPermissions?: components["schemas"]["PermissionDescriptor"][];
+        };
+        TestResponse: {
+            name: string;
+            namespace: string;
+            provider: string;
+            schedule: string;
+            /** @description Idle, Running, Completed or Failed. */
+            phase: string;
+            /** Format: double */
+            lastScore: number;
+            /** @description pass, fail or partial; empty before the first run. */
+            lastResult: string;
+            /** @description Completion time of the most recent run; empty before the first run. */
+            lastRunAt: string;
+            /** @description Next scheduled run; empty when suspended or not yet computed. */
+            nextRunAt: string;
+            sourceNamespaces: string[];
+            /** @description spec.sla.maxRTO, or empty when no SLA is configured. */
+            rtoTarget: string;
+        };
+        /** @description Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. */
+        CreateTestInput: {
+            /** @description RFC 1123 label. Required. */
+            name: string;
+            /** @description Namespace of the RestoreTest; default: the server's namespace (rehearsal-system). */
+            namespace?: string;
+            /** @description velero, kasten or trilio. Required. */
+            provider: string;
+            /** @description Backup to restore; "latest" (default) picks the newest completed backup of the sources. */
+            backupName?: string;
+            /** @description Source namespaces to restore (at least one). Required. */
+            sourceNamespaces: string[];
+            /** @description 5-field cron expression or a macro such as */
+            cron: string;
+            /** @description IANA time zone of the schedule; default UTC. */
+            timezone?: string;
+            /** @description Prefix of the sandbox namespace; default "rehearsal". */
+            namespacePrefix?: string;
+            /** @description Longest life of a sandbox, e.g. 1h (default). */
+            ttl?: string;
+            /** @description strict (default) or none. */
+            networkIsolation?: string;
+            /** @description Name of a HealthCheckPolicy; default: the built-in checks. */
+            healthCheckPolicy?: string;
+            /** @description RTO target, e.g. 15m; default: no SLA. */
+            maxRTO?: string;
+            /** @description Alert when the measured RTO exceeds maxRTO; default false. */
+            alertOnExceed?: boolean;
+            /**
+             * Format: double
+             * @description Reports to keep, 1–1000; default 90.
+             */
+            historyLimit?: number;
+        };
+        ScheduleInfo: {
+            name: string;
+            cron: string;
+            namespaces: string[];
+            lastBackup: string;
+        };
+        /** @description Construct a type with a set of properties K of type T */
+        "Record_string.string_": {
+            [key: string]: string;
+        };
+        OwnerReference: {
+            apiVersion: string;
+            kind: string;
+            name: string;
+            uid: string;
+            controller?: boolean;
+            blockOwnerDeletion?: boolean;
+        };
+        ObjectMeta: {
+            name: string;
+            namespace?: string;
+            uid?: string;
+            resourceVersion?: string;
+            /** Format: double */
+            generation?: number;
+            creationTimestamp?: string;
+            deletionTimestamp?: string;
+            labels?: components["schemas"]["Record_string.string_"];
+            annotations?: components["schemas"]["Record_string.string_"];
+            ownerReferences?: components["schemas"]["OwnerReference"][];
+            finalizers?: string[];
+        };
+        /** @enum {string} */
+        RunTrigger: "schedule" | "manual";
+        /** @enum {string} */
+        Provider: "velero" | "kasten" | "trilio";
+        /** @enum {string} */
+        RunResult: "pass" | "partial" | "fail";
+        /** @enum {string} */
+        ScoreLevelName: "restoreIntegrity" | "completeness" | "podStartup" | "healthChecks" | "crossNamespace" | "rtoWithinSLA";
+        ScoreLevel: {
+            name: components["schemas"]["ScoreLevelName"];
+            /**
+             * Format: double
+             * @description Points earned (integer, partial credit rounded down).
+             */
+            points: number;
+            /** Format: double */
+            maxPoints: number;
+            /** @description false when the level could not be evaluated (e.g. the restore failed). */
+            tested: boolean;
+            detail: string;
+        };
+        /** @enum {string} */
+        CheckKind: "podsReady" | "httpGet" | "tcpSocket" | "sqlQuery" | "resourceExists" | "exec";
+        /** @enum {string} */
+        CheckStatus: "pass" | "fail" | "skip" | "error";
+        CheckResult: {
+            name: string;
+            kind: components["schemas"]["CheckKind"];
+            status: components["schemas"]["CheckStatus"];
+            message: string;
+            /** @description Duration string. */
+            duration: string;
+        };
+        KindCompleteness: {
+            kind: string;
+            /** Format: double */
+            backedUp: number;
+            /** Format: double */
+            restored: number;
+        };
+        RestoreReportSpec: {
+            testRef: {
+                uid?: string;
+                namespace: string;
+                name: string;
+            };
+            runId: string;
+            trigger: components["schemas"]["RunTrigger"];
+            scheduledAt: string;
+            startedAt: string;
+            completedAt: string;
+            sourceNamespaces: string[];
+            backup: {
+                /** @description Run start - backup completion, duration string. */
+                age?: string;
+                completedAt?: string;
+                name: string;
+                provider: components["schemas"]["Provider"];
+            };
+            sandboxNamespaces: string[];
+            restore?: {
+                /** Format: double */
+                itemsRestored?: number;
+                /** Format: double */
+                errors: number;
+                /** Format: double */
+                warnings: number;
+                phase: string;
+                namespace: string;
+                name: string;
+            };
+            /** Format: double */
+            score: number;
+            result: components["schemas"]["RunResult"];
+            levels: components["schemas"]["ScoreLevel"][];
+            checks: components["schemas"]["CheckResult"][];
+            completeness: components["schemas"]["KindCompleteness"][];
+            rto: {
+                phases: {
+                    checksCompletedAt?: string;
+                    podsReadyAt?: string;
+                    restoreCompletedAt?: string;
+                    restoreRequestedAt?: string;
+                };
+                withinSLA?: boolean;
+                target?: string;
+                /** Format: double */
+                measuredSeconds?: number;
+                measured?: string;
+            };
+            failure?: {
+                message: string;
+                reason: string;
+            };
+            /** @description Tamper evidence (issue: signed evidence). Absent until signing is enabled. */
+            evidence?: {
+                /** @enum {string} */
+                canonicalization: "RFC8785";
+                /** @enum {string} */
+                algorithm: "Ed25519";
+                keyId: string;
+                signature: string;
+                previousDigest?: string;
+                digest: string;
+            };
+        };
+        /** @description A RestoreReport in its full resource representation (as `kubectl get restorereport -o json`). */
+        RestoreReportResource: {
+            /** @description rehearsal.dev/v1alpha1 */
+            apiVersion: string;
+            /** @enum {string} */
+            kind: "RestoreReport";
+            metadata: components["schemas"]["ObjectMeta"];
+            spec: components["schemas"]["RestoreReportSpec"];
+        };
+        HealthResponse: {
+            /**
+             * @description ok: caches loaded and serving; starting: still loading (read endpoints answer 503).
+             * @enum {string}
+             */
+            status: "ok" | "starting";
+        };
+        Summary: {
+            /** Format: double */
+            averageScore: number;
+            /** Format: double */
+            totalTests: number;
+            /** Format: double */
+            testsLastNight: number;
+            /** Format: double */
+            totalFailures: number;
+            /** Format: double */
+            totalPartial: number;
+            averageRTO: string;
+            /** Format: double */
+            namespacesCovered: number;
+        };
+        DailySummary: {
+            /** @description YYYY-MM-DD (UTC). */
+            date: string;
+            /** Format: double */
+            score: number;
+            /** Format: double */
+            tests: number;
+            /** Format: double */
+            failures: number;
+        };
+        Alert: {
+            timestamp: string;
+            testName: string;
+            namespace: string;
+            /** Format: double */
+            score: number;
+            /** Format: double */
+            prevScore: number;
+            result: string;
+            message: string;
+        };
+        UpcomingTest: {
+            name: string;
+            namespace: string;
+            nextRunAt: string;
+            /** Format: double */
+            lastScore: number;
+        };
+        /** @enum {string} */
+        ControlStatus: "satisfied" | "at_risk" | "not_tested";
+        ComplianceControl: {
+            id: string;
+            title: string;
+            status: components["schemas"]["ControlStatus"];
+            evidence: string;
+        };
+        ComplianceResponse: {
+            framework: string;
+            /** Format: double */
+            period: number;
+            generatedAt: string;
+            /** Format: double */
+            totalTests: number;
+            /** Format: double */
+            passRate: number;
+            /** Format: double */
+            avgScore: number;
+            /** Format: double */
+            slaCompliance: number;
+            /** Format: double */
+            namespacesCovered: number;
+            controls: components["schemas"]["ComplianceControl"][];
+        };
+        /** @enum {string} */
+        FrameworkId: "soc2" | "iso27001" | "hipaa" | "dora" | "pcidss";
+        TestPassRate: {
+            name: string;
+            namespace: string;
+            /** Format: double */
+            passRate: number;
+            /** Format: double */
+            runs: number;
+        };
+        ComplianceOverview: {
+            /** Format: double */
+            period: number;
+            generatedAt: string;
+            frameworks: components["schemas"]["ComplianceResponse"][];
+            tests: components["schemas"]["TestPassRate"][];
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type SchemaFieldProblem = components['schemas']['FieldProblem'];
+export type SchemaPermissionDescriptor = components['schemas']['PermissionDescriptor'];
+export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
+export type SchemaTestResponse = components['schemas']['TestResponse'];
+export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
+export type SchemaScheduleInfo = components['schemas']['ScheduleInfo'];
+export type SchemaRecordStringString = components['schemas']['Record_string.string_'];
+export type SchemaOwnerReference = components['schemas']['OwnerReference'];
+export type SchemaObjectMeta = components['schemas']['ObjectMeta'];
+export type SchemaRunTrigger = components['schemas']['RunTrigger'];
+export type SchemaProvider = components['schemas']['Provider'];
+export type SchemaRunResult = components['schemas']['RunResult'];
+export type SchemaScoreLevelName = components['schemas']['ScoreLevelName'];
+export type SchemaScoreLevel = components['schemas']['ScoreLevel'];
+export type SchemaCheckKind = components['schemas']['CheckKind'];
+export type SchemaCheckStatus = components['schemas']['CheckStatus'];
+export type SchemaCheckResult = components['schemas']['CheckResult'];
+export type SchemaKindCompleteness = components['schemas']['KindCompleteness'];
+export type SchemaRestoreReportSpec = components['schemas']['RestoreReportSpec'];
+export type SchemaRestoreReportResource = components['schemas']['RestoreReportResource'];
+export type SchemaHealthResponse = components['schemas']['HealthResponse'];
+export type SchemaSummary = components['schemas']['Summary'];
+export type SchemaDailySummary = components['schemas']['DailySummary'];
+export type SchemaAlert = components['schemas']['Alert'];
+export type SchemaUpcomingTest = components['schemas']['UpcomingTest'];
+export type SchemaControlStatus = components['schemas']['ControlStatus'];
+export type SchemaComplianceControl = components['schemas']['ComplianceControl'];
+export type SchemaComplianceResponse = components['schemas']['ComplianceResponse'];
+export type SchemaFrameworkId = components['schemas']['FrameworkId'];
+export type SchemaTestPassRate = components['schemas']['TestPassRate'];
+export type SchemaComplianceOverview = components['schemas']['ComplianceOverview'];
+export type $defs = Record<string, never>;
+export interface operations {
+    listTests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"][];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTestInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Path of the new RestoreTest, e.g. /api/v1/tests/payments?namespace=rehearsal-system */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description Invalid body: every offending field is listed in errors */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A RestoreTest with that name already exists in the namespace */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getTest: {
+        parameters: {
+            query?: {
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description name or namespace is not an RFC 1123 label */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    replaceTest: {
+        parameters: {
+            query?: {
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTestInput"];
+            };
+        };
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description Invalid body, or a name/namespace that differs from the request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The RestoreTest kept changing concurrently; retry */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body larger than 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    deleteTest: {
+        parameters: {
+            query?: {
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description name or namespace is not an RFC 1123 label */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    triggerTest: {
+        parameters: {
+            query?: {
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Triggered */
+            200: {
+                headers: {
+                    /** @description started: the engine took the request (phase Running); pending: not within the wait. */
+                    "Rehearsal-Trigger-State": "started" | "pending";
+                    /** @description The value written to the rehearsal.dev/trigger-request annotation. */
+                    "Rehearsal-Trigger-Request": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description name or namespace is not an RFC 1123 label */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A run is already in progress (or a trigger is pending) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleInfo"][];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Velero is not installed or not reachable (backup-tool-unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listReports: {
+        parameters: {
+            query?: {
+                /** @description Only the reports of this RestoreTest (404 when it does not exist). */
+                test?: string;
+                /** @description Namespace of `test` (default: the server's namespace); without `test`, only reports in this namespace. */
+                namespace?: string;
+                /** @description Look-back in days. */
+                days?: number;
+                /** @description Only the most recent report per test. */
+                latest?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreReportResource"][];
+                };
+            };
+            /** @description A query parameter is malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description test names a RestoreTest that does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
+    getSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Summary"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getDailySummary: {
+        parameters: {
+            query?: {
+                /** @description Number of days, today included. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailySummary"][];
+                };
+            };
+            /** @description days is not an integer from 1 to 3650 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listAlerts: {
+        parameters: {
+            query?: {
+                /** @description Look-back in hours. */
+                hours?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"][];
+                };
+            };
+            /** @description hours is not an integer from 1 to 87600 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listUpcoming: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpcomingTest"][];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCompliance: {
+        parameters: {
+            query: {
+                /** @description soc2, iso27001, hipaa, dora or pcidss. */
+                framework: components["schemas"]["FrameworkId"];
+                /** @description Reporting period in days. */
+                period: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceResponse"];
+                };
+            };
+            /** @description framework unknown or missing, or period missing or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getComplianceOverview: {
+        parameters: {
+            query?: {
+                /** @description Period in days. */
+                period?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceOverview"];
+                };
+            };
+            /** @description period is not an integer from 1 to 3650 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+}

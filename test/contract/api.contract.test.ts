@@ -1,0 +1,755 @@
+// Contract tests: the real app in-process over in-memory fakes, every operation called through
+// the generated openapi-fetch client, every answer (success and error) checked against
+// openapi/openapi.json by ContractValidator (status documented, media type, schema, headers).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { ANNOTATION_TRIGGER } from '../../server/domain/resources.js';
+import { KubeError } from '../../server/kube/errors.js';
+import type { ProblemDetails } from '../../openapi/client.js';
+import { ContractValidator, loadDocument } from './support/contract.js';
+import { restoreReport, restoreTest } from './support/fake-cluster.js';
+import { NOW, startTestServer, type TestServer } from './support/server.js';
+
+const contract = new ContractValidator(loadDocument());
+let server: TestServer;
+
+const hoursAgo = (hours: number): string => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
+const minimal = { name: 'orders', provider: 'velero', sourceNamespaces: ['orders'], cron: '0 3 * * *' };
+
+function seed(target: TestServer): void {
+  const cluster = target.cluster;
+  cluster.seedTest(
+    restoreTest({
+      name: 'payments',
+      sources: ['payments', 'payments-db'],
+      maxRTO: '15m',
+      status: {
+        phase: 'Completed',
+        lastScore: 95,
+        lastResult: 'pass',
+        lastRunAt: hoursAgo(10),
+        nextRunAt: '2026-03-16T02:00:00Z',
+      },
+    }),
+  );
+  cluster.seedTest(
+    restoreTest({
+      name: 'shop',
+      namespace: 'team-a',
+      status: {
+        phase: 'Failed',
+        lastScore: 40,
+        lastResult: 'fail',
+        lastRunAt: hoursAgo(2),
+        nextRunAt: '2026-03-15T14:00:00Z',
+      },
+    }),
+  );
+  cluster.seedTest(
+    restoreTest({
+      name: 'busy',
+      status: {
+        phase: 'Running',
+        currentRun: {
+          id: 'a1b2c',
+          trigger: 'schedule',
+          scheduledAt: hoursAgo(1),
+          queuedAt: hoursAgo(1),
+          stage: 'Restoring',
+        },
+      },
+    }),
+  );
+  cluster.seedTest(
+    restoreTest({
+      name: 'kubectl-tuned',
+      spec: {
+        schedule: { cron: '0 4 * * *', timezone: 'UTC', suspend: true },
+        sandbox: {
+          namespacePrefix: 'rt',
+          ttl: '2h',
+          networkIsolation: 'none',
+          resourceQuota: { hard: { pods: '20' } },
+        },
+        healthChecks: { checks: [{ name: 'api', kind: 'httpGet', httpGet: { service: 'api', port: 8080 } }] },
+      },
+    }),
+  );
+  for (const [hours, result] of [
+    [200, 'pass'],
+    [50, 'pass'],
+    [30, 'partial'],
+    [10, 'pass'],
+  ] as const) {
+    cluster.seedReport(
+      restoreReport({
+        test: 'payments',
+        completedAt: hoursAgo(hours),
+        result,
+        rtoSeconds: 700,
+        rtoTarget: '15m',
+      }),
+    );
+  }
+  cluster.seedReport(
+    restoreReport({ test: 'shop', namespace: 'team-a', completedAt: hoursAgo(26), result: 'pass' }),
+  );
+  cluster.seedReport(
+    restoreReport({ test: 'shop', namespace: 'team-a', completedAt: hoursAgo(2), result: 'fail', score: 40 }),
+  );
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ contract, triggerWaitMs: 500 });
+  seed(server);
+});
+
+afterEach(() => {
+  const failures = contract.failures.splice(0);
+  expect(failures).toEqual([]);
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+function expectProblem(error: unknown, status: number, slug: string): ProblemDetails {
+  const problem = error as ProblemDetails;
+  expect(problem).toMatchObject({ status, type: `https://rehearsal.dev/problems/${slug}` });
+  expect(typeof problem.detail).toBe('string');
+  expect(typeof problem.instance).toBe('string');
+  return problem;
+}
+
+describe('health', () => {
+  it('reports ok once the caches are loaded', async () => {
+    const { data, response } = await server.api.GET('/api/v1/health');
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ status: 'ok' });
+  });
+
+  it('reports starting before, while read endpoints answer 503 not-ready', async () => {
+    server.cluster.synced = false;
+    try {
+      expect((await server.api.GET('/api/v1/health')).data).toEqual({ status: 'starting' });
+      const { error, response } = await server.api.GET('/api/v1/summary');
+      expectProblem(error, 503, 'not-ready');
+      expect(response.headers.get('retry-after')).toBe('5');
+    } finally {
+      server.cluster.synced = true;
+    }
+  });
+});
+
+describe('dashboard', () => {
+  it('summarises the last 24 hours', async () => {
+    const { data } = await server.api.GET('/api/v1/summary');
+    expect(data).toEqual({
+      averageScore: Math.round((95 + 40) / 2),
+      totalTests: 4,
+      testsLastNight: 2,
+      totalFailures: 1,
+      totalPartial: 0,
+      averageRTO: '10m50s',
+      namespacesCovered: 5,
+    });
+  });
+
+  it('gives one day per entry, oldest first, 30 by default', async () => {
+    const all = await server.api.GET('/api/v1/summary/daily');
+    expect(all.data).toHaveLength(30);
+    expect(all.data!.at(-1)!.date).toBe('2026-03-15');
+    const week = await server.api.GET('/api/v1/summary/daily', { params: { query: { days: 3 } } });
+    expect(week.data!.map((day) => day.date)).toEqual(['2026-03-13', '2026-03-14', '2026-03-15']);
+    expect(week.data!.at(-1)).toEqual({ date: '2026-03-15', score: 68, tests: 2, failures: 1 });
+  });
+
+  it.each([['0'], ['abc'], ['1.5'], ['3651']])(
+    'rejects days=%s with a 400 naming the parameter',
+    async (days) => {
+      const { error } = await server.api.GET('/api/v1/summary/daily', {
+        params: { query: { days: days as unknown as number } },
+      });
+      const problem = expectProblem(error, 400, 'invalid-request');
+      expect(problem.errors).toEqual([expect.objectContaining({ field: 'days' })]);
+    },
+  );
+
+  it('lists alerts newest first, 48 hours by default', async () => {
+    const { data } = await server.api.GET('/api/v1/alerts');
+    expect(data!.map((alert) => [alert.testName, alert.result])).toEqual([
+      ['shop', 'fail'],
+      ['payments', 'partial'],
+    ]);
+    expect(data![0]).toMatchObject({ namespace: 'team-a', score: 40, prevScore: 95 });
+    const narrow = await server.api.GET('/api/v1/alerts', { params: { query: { hours: 1 } } });
+    expect(narrow.data).toEqual([]);
+    const bad = await server.api.GET('/api/v1/alerts', { params: { query: { hours: -5 } } });
+    expectProblem(bad.error, 400, 'invalid-request');
+  });
+
+  it('lists upcoming runs soonest first, without suspended tests', async () => {
+    const { data } = await server.api.GET('/api/v1/upcoming');
+    expect(data).toEqual([
+      { name: 'shop', namespace: 'team-a', nextRunAt: '2026-03-15T14:00:00Z', lastScore: 40 },
+      { name: 'payments', namespace: 'rehearsal-system', nextRunAt: '2026-03-16T02:00:00Z', lastScore: 95 },
+    ]);
+  });
+});
+
+describe('tests: read', () => {
+  it('lists every test as TestResponse, by namespace and name', async () => {
+    const { data } = await server.api.GET('/api/v1/tests');
+    expect(data!.map((test) => `${test.namespace}/${test.name}`)).toEqual([
+      'rehearsal-system/busy',
+      'rehearsal-system/kubectl-tuned',
+      'rehearsal-system/payments',
+      'team-a/shop',
+    ]);
+    expect(data!.find((test) => test.name === 'payments')).toEqual({
+      name: 'payments',
+      namespace: 'rehearsal-system',
+      provider: 'velero',
+      schedule: '0 2 * * *',
+      phase: 'Completed',
+      lastScore: 95,
+      lastResult: 'pass',
+      lastRunAt: hoursAgo(10),
+      nextRunAt: '2026-03-16T02:00:00Z',
+      sourceNamespaces: ['payments', 'payments-db'],
+      rtoTarget: '15m',
+    });
+  });
+
+  it('reads one test, in the server namespace unless told otherwise', async () => {
+    expect(
+      (await server.api.GET('/api/v1/tests/{name}', { params: { path: { name: 'payments' } } })).data!.name,
+    ).toBe('payments');
+    const other = await server.api.GET('/api/v1/tests/{name}', {
+      params: { path: { name: 'shop' }, query: { namespace: 'team-a' } },
+    });
+    expect(other.data!.namespace).toBe('team-a');
+    const missing = await server.api.GET('/api/v1/tests/{name}', { params: { path: { name: 'shop' } } });
+    expect(expectProblem(missing.error, 404, 'not-found').detail).toBe(
+      'RestoreTest "shop" not found in namespace "rehearsal-system".',
+    );
+    const invalid = await server.api.GET('/api/v1/tests/{name}', {
+      params: { path: { name: 'Not_A_Label' } },
+    });
+    expectProblem(invalid.error, 400, 'invalid-request');
+  });
+});
+
+describe('tests: create', () => {
+  it('creates with defaults: 201, Location, TestResponse', async () => {
+    const { data, response } = await server.api.POST('/api/v1/tests', { body: minimal });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe('/api/v1/tests/orders?namespace=rehearsal-system');
+    expect(data).toMatchObject({
+      name: 'orders',
+      namespace: 'rehearsal-system',
+      phase: 'Idle',
+      rtoTarget: '',
+    });
+    const stored = server.cluster.getTest('rehearsal-system', 'orders')!;
+    expect(stored.spec).toEqual({
+      provider: 'velero',
+      backupSource: { backupName: 'latest', namespaces: [{ name: 'orders' }] },
+      schedule: { cron: '0 3 * * *', timezone: 'UTC' },
+      sandbox: { namespacePrefix: 'rehearsal', ttl: '1h', networkIsolation: 'strict' },
+      historyLimit: 90,
+    });
+  });
+
+  it('answers 409 when the name is taken in the namespace', async () => {
+    const { error } = await server.api.POST('/api/v1/tests', { body: minimal });
+    expect(expectProblem(error, 409, 'already-exists').detail).toContain('"orders" already exists');
+  });
+
+  it('creates in the body namespace, and treats null optional fields as omitted', async () => {
+    const { data, response } = await server.api.POST('/api/v1/tests', {
+      body: {
+        ...minimal,
+        namespace: 'team-b',
+        maxRTO: '20m',
+        alertOnExceed: true,
+        timezone: null as unknown as string,
+      },
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe('/api/v1/tests/orders?namespace=team-b');
+    expect(data).toMatchObject({ namespace: 'team-b', rtoTarget: '20m' });
+  });
+
+  it('lists every offending field in one 400', async () => {
+    const { error } = await server.api.POST('/api/v1/tests', {
+      body: {
+        name: 'Bad_Name',
+        provider: 'tape',
+        sourceNamespaces: ['ok', 'ok'],
+        timezone: 'Mars/Olympus',
+        historyLimit: 0,
+        maxRto: '15m',
+      } as never,
+    });
+    const problem = expectProblem(error, 400, 'invalid-request');
+    expect(problem.errors!.map((each) => each.field).sort()).toEqual(
+      ['cron', 'historyLimit', 'maxRto', 'name', 'provider', 'sourceNamespaces[1]', 'timezone'].sort(),
+    );
+    expect(problem.errors!.find((each) => each.field === 'maxRto')!.message).toBe('is not a known field');
+  });
+
+  it('rejects a body that is not an object, and a namespace that does not exist', async () => {
+    const array = await server.api.POST('/api/v1/tests', { body: [] as never });
+    expect(expectProblem(array.error, 400, 'invalid-request').errors).toEqual([
+      { field: 'body', message: 'must be a JSON object' },
+    ]);
+    const nowhere = await server.api.POST('/api/v1/tests', {
+      body: { ...minimal, name: 'lost', namespace: 'nowhere' },
+    });
+    expect(expectProblem(nowhere.error, 400, 'invalid-request').errors).toEqual([
+      { field: 'namespace', message: 'namespace "nowhere" does not exist' },
+    ]);
+  });
+
+  it('answers 400 for malformed JSON, 413 above 64 KiB, 415 for other media types', async () => {
+    const malformed = await server.fetch('/api/v1/tests', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": "x",',
+    });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as ProblemDetails).type).toBe(
+      'https://rehearsal.dev/problems/malformed-body',
+    );
+
+    const huge = await server.fetch('/api/v1/tests', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...minimal, backupName: 'x'.repeat(70 * 1024) }),
+    });
+    expect(huge.status).toBe(413);
+
+    const text = await server.fetch('/api/v1/tests', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'name=orders',
+    });
+    expect(text.status).toBe(415);
+  });
+
+  it('maps apiserver failures: Invalid → 400 with causes, Unavailable → 503, anything else → 500 without internals', async () => {
+    server.cluster.failNextWrite = new KubeError('Invalid', 422, 'RestoreTest.rehearsal.dev "x" is invalid', [
+      { field: 'spec.schedule.cron', message: 'Invalid value' },
+    ]);
+    const invalid = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'x1' } });
+    expect(expectProblem(invalid.error, 400, 'invalid-request').errors).toEqual([
+      { field: 'spec.schedule.cron', message: 'Invalid value' },
+    ]);
+
+    server.cluster.failNextWrite = new KubeError('Unavailable', 0, 'connect ECONNREFUSED 10.0.0.1:6443');
+    const down = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'x2' } });
+    expect(expectProblem(down.error, 503, 'kubernetes-unavailable').detail).not.toContain('ECONNREFUSED');
+
+    server.cluster.failNextWrite = new TypeError(
+      "Cannot read properties of undefined (reading 'secret-internal')",
+    );
+    const broken = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'x3' } });
+    const problem = expectProblem(broken.error, 500, 'internal-error');
+    expect(JSON.stringify(problem)).not.toMatch(/secret-internal|TypeError|at /);
+  });
+});
+
+describe('tests: replace', () => {
+  it('replaces what the body expresses and keeps what it cannot', async () => {
+    const { data, response } = await server.api.PUT('/api/v1/tests/{name}', {
+      params: { path: { name: 'kubectl-tuned' } },
+      body: {
+        name: 'kubectl-tuned',
+        provider: 'velero',
+        sourceNamespaces: ['tuned'],
+        cron: '30 5 * * *',
+        maxRTO: '45m',
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({
+      name: 'kubectl-tuned',
+      schedule: '30 5 * * *',
+      rtoTarget: '45m',
+      nextRunAt: '',
+    });
+    const spec = server.cluster.getTest('rehearsal-system', 'kubectl-tuned')!.spec;
+    expect(spec.schedule).toEqual({ cron: '30 5 * * *', timezone: 'UTC', suspend: true });
+    expect(spec.sandbox).toEqual({
+      namespacePrefix: 'rehearsal',
+      ttl: '1h',
+      networkIsolation: 'strict',
+      resourceQuota: { hard: { pods: '20' } },
+    });
+    expect(spec.healthChecks!.checks).toHaveLength(1);
+  });
+
+  it('retries a resourceVersion conflict against the fresh object, and gives up with 409', async () => {
+    server.cluster.conflictsToInject = 1;
+    const once = await server.api.PUT('/api/v1/tests/{name}', {
+      params: { path: { name: 'kubectl-tuned' } },
+      body: { name: 'kubectl-tuned', provider: 'velero', sourceNamespaces: ['tuned'], cron: '@daily' },
+    });
+    expect(once.response.status).toBe(200);
+    server.cluster.conflictsToInject = 3;
+    const always = await server.api.PUT('/api/v1/tests/{name}', {
+      params: { path: { name: 'kubectl-tuned' } },
+      body: { name: 'kubectl-tuned', provider: 'velero', sourceNamespaces: ['tuned'], cron: '@daily' },
+    });
+    expectProblem(always.error, 409, 'conflict');
+    server.cluster.conflictsToInject = 0;
+  });
+
+  it('answers 400 when the body names another test or namespace, together with other errors', async () => {
+    const { error } = await server.api.PUT('/api/v1/tests/{name}', {
+      params: { path: { name: 'payments' } },
+      body: {
+        name: 'other',
+        namespace: 'team-a',
+        provider: 'velero',
+        sourceNamespaces: ['payments'],
+        cron: 'nope',
+      },
+    });
+    const problem = expectProblem(error, 400, 'invalid-request');
+    expect(problem.errors!.map((each) => each.field).sort()).toEqual(['cron', 'name', 'namespace']);
+    expect(problem.errors!.find((each) => each.field === 'name')!.message).toBe(
+      'must equal the name in the path ("payments")',
+    );
+  });
+
+  it('answers 404 for a test that does not exist', async () => {
+    const { error } = await server.api.PUT('/api/v1/tests/{name}', {
+      params: { path: { name: 'ghost' } },
+      body: { name: 'ghost', provider: 'velero', sourceNamespaces: ['ghost'], cron: '@daily' },
+    });
+    expectProblem(error, 404, 'not-found');
+  });
+});
+
+describe('tests: trigger', () => {
+  it('starts a run: 200, phase Running, the engine acknowledged the request', async () => {
+    const { data, response } = await server.api.POST('/api/v1/tests/{name}/trigger', {
+      params: { path: { name: 'payments' } },
+    });
+    expect(response.status).toBe(200);
+    expect(data!.phase).toBe('Running');
+    const request = response.headers.get('rehearsal-trigger-request')!;
+    expect(response.headers.get('rehearsal-trigger-state')).toBe('started');
+    const stored = server.cluster.getTest('rehearsal-system', 'payments')!;
+    expect(stored.metadata.annotations![ANNOTATION_TRIGGER]).toBe(request);
+    expect(stored.status!.handledTrigger).toBe(request);
+  });
+
+  it('answers 409 while a run is in progress', async () => {
+    const { error } = await server.api.POST('/api/v1/tests/{name}/trigger', {
+      params: { path: { name: 'busy' } },
+    });
+    expect(expectProblem(error, 409, 'run-in-progress').detail).toContain(
+      'run a1b2c is in progress (stage Restoring)',
+    );
+    const again = await server.api.POST('/api/v1/tests/{name}/trigger', {
+      params: { path: { name: 'payments' } },
+    });
+    expectProblem(again.error, 409, 'run-in-progress');
+  });
+
+  it('answers 200 with state pending when no engine picks the request up, then 409 until it does', async () => {
+    server.cluster.engine.running = false;
+    try {
+      const { data, response } = await server.api.POST('/api/v1/tests/{name}/trigger', {
+        params: { path: { name: 'shop' }, query: { namespace: 'team-a' } },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('rehearsal-trigger-state')).toBe('pending');
+      expect(data!.phase).toBe('Failed');
+      const again = await server.api.POST('/api/v1/tests/{name}/trigger', {
+        params: { path: { name: 'shop' }, query: { namespace: 'team-a' } },
+      });
+      expect(expectProblem(again.error, 409, 'run-in-progress').detail).toContain('not been picked up');
+    } finally {
+      server.cluster.engine.running = true;
+    }
+  });
+
+  it('decides again after a conflict (someone started a run meanwhile)', async () => {
+    server.cluster.seedTest(restoreTest({ name: 'racy', status: { phase: 'Completed' } }));
+    // The cached copy still says Completed when the write meets a newer object that is Running.
+    const cachedVersion = server.cluster.getTest('rehearsal-system', 'racy')!;
+    const realGet = server.cluster.getTest.bind(server.cluster);
+    let served = false;
+    server.cluster.getTest = (namespace, name) => {
+      if (name === 'racy' && !served) {
+        served = true;
+        return cachedVersion;
+      }
+      return realGet(namespace, name);
+    };
+    server.cluster.touch('rehearsal-system', 'racy', (test) => {
+      test.status = {
+        phase: 'Running',
+        currentRun: {
+          id: 'zz9zz',
+          trigger: 'schedule',
+          scheduledAt: NOW.toISOString(),
+          queuedAt: NOW.toISOString(),
+          stage: 'Preparing',
+        },
+      };
+    });
+    try {
+      const { error } = await server.api.POST('/api/v1/tests/{name}/trigger', {
+        params: { path: { name: 'racy' } },
+      });
+      expect(expectProblem(error, 409, 'run-in-progress').detail).toContain('zz9zz');
+    } finally {
+      server.cluster.getTest = realGet;
+    }
+  });
+
+  it('answers 404 for a test that does not exist', async () => {
+    const { error } = await server.api.POST('/api/v1/tests/{name}/trigger', {
+      params: { path: { name: 'ghost' } },
+    });
+    expectProblem(error, 404, 'not-found');
+  });
+});
+
+describe('tests: delete', () => {
+  it('answers 204, then 404', async () => {
+    const first = await server.api.DELETE('/api/v1/tests/{name}', {
+      params: { path: { name: 'orders' }, query: { namespace: 'team-b' } },
+    });
+    expect(first.response.status).toBe(204);
+    expect(server.cluster.getTest('team-b', 'orders')).toBeUndefined();
+    const second = await server.api.DELETE('/api/v1/tests/{name}', {
+      params: { path: { name: 'orders' }, query: { namespace: 'team-b' } },
+    });
+    expectProblem(second.error, 404, 'not-found');
+  });
+});
+
+describe('reports', () => {
+  it('returns full RestoreReports of the last 30 days, newest first', async () => {
+    const { data } = await server.api.GET('/api/v1/reports');
+    expect(data!.map((report) => `${report.spec.testRef.name}:${report.spec.result}`)).toEqual([
+      'shop:fail',
+      'payments:pass',
+      'shop:pass',
+      'payments:partial',
+      'payments:pass',
+      'payments:pass',
+    ]);
+    expect(data![0]).toMatchObject({ apiVersion: 'rehearsal.dev/v1alpha1', kind: 'RestoreReport' });
+    expect(data![0]!.metadata.ownerReferences![0]!.kind).toBe('RestoreTest');
+  });
+
+  it('filters by test, namespace, days and latest', async () => {
+    const payments = await server.api.GET('/api/v1/reports', {
+      params: { query: { test: 'payments', days: 3 } },
+    });
+    expect(payments.data!.map((report) => report.spec.result)).toEqual(['pass', 'partial', 'pass']);
+    const shop = await server.api.GET('/api/v1/reports', {
+      params: { query: { test: 'shop', namespace: 'team-a', latest: true } },
+    });
+    expect(shop.data!.map((report) => report.spec.result)).toEqual(['fail']);
+    const latest = await server.api.GET('/api/v1/reports', { params: { query: { latest: true } } });
+    expect(latest.data!.map((report) => report.spec.testRef.name)).toEqual(['shop', 'payments']);
+    const teamA = await server.api.GET('/api/v1/reports', { params: { query: { namespace: 'team-a' } } });
+    expect(teamA.data).toHaveLength(2);
+  });
+
+  it('answers 404 for an unknown test and 400 for malformed parameters', async () => {
+    const unknown = await server.api.GET('/api/v1/reports', { params: { query: { test: 'ghost' } } });
+    expectProblem(unknown.error, 404, 'not-found');
+    const days = await server.api.GET('/api/v1/reports', { params: { query: { days: 0 } } });
+    expectProblem(days.error, 400, 'invalid-request');
+    const latest = await server.api.GET('/api/v1/reports', {
+      params: { query: { latest: 'maybe' as unknown as boolean } },
+    });
+    expect(expectProblem(latest.error, 400, 'invalid-request').errors![0]!.field).toBe('latest');
+  });
+});
+
+describe('compliance', () => {
+  it.each(['soc2', 'iso27001', 'hipaa', 'dora', 'pcidss'] as const)(
+    'evaluates %s over a period',
+    async (framework) => {
+      const { data } = await server.api.GET('/api/v1/compliance', {
+        params: { query: { framework, period: 30 } },
+      });
+      expect(data).toMatchObject({ framework, period: 30, generatedAt: NOW.toISOString(), totalTests: 6 });
+      expect(data!.controls.length).toBeGreaterThan(0);
+      for (const control of data!.controls)
+        expect(['satisfied', 'at_risk', 'not_tested']).toContain(control.status);
+    },
+  );
+
+  it('answers 400 for an unknown framework and for missing parameters', async () => {
+    const unknown = await server.api.GET('/api/v1/compliance', {
+      params: { query: { framework: 'nist' as never, period: 30 } },
+    });
+    expect(expectProblem(unknown.error, 400, 'invalid-request').errors![0]!.field).toBe('framework');
+    const missing = await server.api.GET('/api/v1/compliance', { params: { query: {} as never } });
+    expect(
+      expectProblem(missing.error, 400, 'invalid-request')
+        .errors!.map((each) => each.field)
+        .sort(),
+    ).toEqual(['framework', 'period']);
+    const zero = await server.api.GET('/api/v1/compliance', {
+      params: { query: { framework: 'soc2', period: 0 } },
+    });
+    expectProblem(zero.error, 400, 'invalid-request');
+  });
+
+  it('serves the dashboard overview on /api/compliance, 90 days by default', async () => {
+    const { data } = await server.api.GET('/api/compliance');
+    expect(data!.period).toBe(90);
+    expect(data!.frameworks.map((framework) => framework.framework)).toEqual([
+      'soc2',
+      'iso27001',
+      'hipaa',
+      'dora',
+      'pcidss',
+    ]);
+    const thirty = await server.api.GET('/api/compliance', { params: { query: { period: 30 } } });
+    expect(thirty.data!.tests.find((test) => test.name === 'payments')).toEqual({
+      name: 'payments',
+      namespace: 'rehearsal-system',
+      passRate: 0.75,
+      runs: 4,
+    });
+    const bad = await server.api.GET('/api/compliance', {
+      params: { query: { period: 'x' as unknown as number } },
+    });
+    expectProblem(bad.error, 400, 'invalid-request');
+  });
+});
+
+describe('schedules', () => {
+  it('lists Velero schedules, and answers 503 when Velero is absent', async () => {
+    const { data } = await server.api.GET('/api/v1/schedules');
+    expect(data).toEqual(server.schedules.schedules);
+    server.schedules.available = false;
+    try {
+      const { error } = await server.api.GET('/api/v1/schedules');
+      expect(expectProblem(error, 503, 'backup-tool-unavailable').detail).toContain('is Velero installed?');
+    } finally {
+      server.schedules.available = true;
+    }
+  });
+
+  it('answers 503 when the server has no schedule source at all', async () => {
+    const bare = await startTestServer({ contract, withoutSchedules: true });
+    try {
+      expectProblem((await bare.api.GET('/api/v1/schedules')).error, 503, 'backup-tool-unavailable');
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('outside the operations', () => {
+  it('answers an unknown route with a 404 problem', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/v1/nothing'],
+      ['PATCH', '/api/v1/tests/payments'],
+      ['GET', '/'],
+    ] as const) {
+      const response = await server.rawFetch(path, { method });
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({
+        type: 'https://rehearsal.dev/problems/no-such-route',
+        status: 404,
+        instance: path,
+      });
+    }
+  });
+
+  it('serves the OpenAPI document, Swagger UI with local assets, and metrics', async () => {
+    const document = await server.rawFetch('/openapi.json');
+    expect(await document.json()).toEqual(contract.document);
+    const docs = await server.rawFetch('/docs/');
+    expect(docs.status).toBe(200);
+    const html = await docs.text();
+    expect(html).toContain('swagger-ui');
+    expect(html).not.toMatch(/https?:\/\/(cdn|unpkg)/);
+    const asset = await server.rawFetch('/docs/swagger-ui-bundle.js');
+    expect(asset.status).toBe(200);
+    const init = await (await server.rawFetch('/docs/swagger-ui-init.js')).text();
+    expect(init).toContain('/openapi.json');
+    const metrics = await server.rawFetch('/metrics');
+    expect(metrics.status).toBe(200);
+  });
+});
+
+describe('the contract itself', () => {
+  it('the checker rejects undocumented statuses, wrong media types, schema violations, missing headers', () => {
+    const checker = new ContractValidator(contract.document);
+    const answer = (
+      method: string,
+      path: string,
+      status: number,
+      contentType: string,
+      body: unknown,
+      headers = new Headers(),
+    ) =>
+      checker.check({
+        method,
+        url: `http://127.0.0.1${path}`,
+        status,
+        contentType,
+        headers,
+        body: JSON.stringify(body),
+      });
+    expect(answer('GET', '/api/v1/summary', 418, 'application/problem+json', {})).toEqual([
+      expect.stringContaining('status not documented'),
+    ]);
+    expect(
+      answer('GET', '/api/v1/summary', 200, 'application/json', { averageScore: 'high' }).length,
+    ).toBeGreaterThan(1);
+    expect(answer('GET', '/api/v1/tests/x', 404, 'application/json', { status: 404 })).toEqual([
+      expect.stringContaining('media type application/json not documented'),
+      expect.stringContaining('not application/problem+json'),
+    ]);
+    const created = {
+      name: 'a',
+      namespace: 'b',
+      provider: 'velero',
+      schedule: '@daily',
+      phase: 'Idle',
+      lastScore: 0,
+      lastResult: '',
+      lastRunAt: '',
+      nextRunAt: '',
+      sourceNamespaces: [],
+      rtoTarget: '',
+    };
+    expect(answer('POST', '/api/v1/tests', 201, 'application/json', created)).toEqual([
+      expect.stringContaining('header Location missing'),
+    ]);
+    expect(
+      answer('POST', '/api/v1/tests', 201, 'application/json', created, new Headers({ location: '/x' })),
+    ).toEqual([]);
+  });
+
+  it('every operation of openapi.json was exercised, with success and error answers', () => {
+    const missing = contract.operationIds.filter((id) => !contract.exercised.has(id));
+    expect(missing).toEqual([]);
+    const withoutError = contract.operationIds.filter(
+      (id) =>
+        id !== 'getHealth' &&
+        id !== 'listTests' &&
+        id !== 'getSummary' &&
+        id !== 'listUpcoming' &&
+        ![...contract.exercised.get(id)!].some((status) => status >= 400),
+    );
+    expect(withoutError).toEqual([]);
+  });
+});

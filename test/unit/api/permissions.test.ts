@@ -1,0 +1,145 @@
+// RBAC declarations: how a rule becomes a concrete permission per request, and that the committed
+// OpenAPI document declares one for every secured operation (the authorizer refuses the rest).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import {
+  CREATE_TEST,
+  GET_TEST,
+  LIST_REPORTS_FILTERED,
+  LIST_TESTS,
+  LIST_VELERO_SCHEDULES,
+  PermissionTable,
+  RBAC_EXTENSION,
+  TRIGGER_TEST,
+  expressPath,
+  permissionFor,
+  type RbacRule,
+  type RequestFacts,
+} from '../../../server/api/auth/permissions.js';
+
+const defaults = { namespace: 'rehearsal-system', veleroNamespace: 'velero' };
+const facts = (partial: Partial<RequestFacts>): RequestFacts => ({
+  query: {},
+  params: {},
+  body: undefined,
+  ...partial,
+});
+const document = JSON.parse(
+  readFileSync(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8'),
+) as {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+};
+
+describe('permissionFor', () => {
+  it.each<[string, RbacRule, Partial<RequestFacts>, Record<string, string>]>([
+    ['cluster scope ignores the namespace', LIST_TESTS as RbacRule, { query: { namespace: 'team-a' } }, {}],
+    [
+      'named test in the default namespace',
+      GET_TEST as RbacRule,
+      { params: { name: 'payments' } },
+      { namespace: 'rehearsal-system', name: 'payments' },
+    ],
+    [
+      'named test in the query namespace',
+      GET_TEST as RbacRule,
+      { params: { name: 'shop' }, query: { namespace: 'team-a' } },
+      { namespace: 'team-a', name: 'shop' },
+    ],
+    [
+      'create in the body namespace',
+      CREATE_TEST as RbacRule,
+      { body: { namespace: 'team-b' } },
+      { namespace: 'team-b' },
+    ],
+    [
+      'create with an empty body namespace',
+      CREATE_TEST as RbacRule,
+      { body: { namespace: '' } },
+      { namespace: 'rehearsal-system' },
+    ],
+    [
+      'create with a non-string body namespace',
+      CREATE_TEST as RbacRule,
+      { body: { namespace: 7 } },
+      { namespace: 'rehearsal-system' },
+    ],
+    ['create without a body', CREATE_TEST as RbacRule, {}, { namespace: 'rehearsal-system' }],
+    [
+      'query namespace wins over the body',
+      CREATE_TEST as RbacRule,
+      { query: { namespace: 'q' }, body: { namespace: 'b' } },
+      { namespace: 'q' },
+    ],
+    [
+      'trigger names the subresource and the test',
+      TRIGGER_TEST as RbacRule,
+      { params: { name: 'payments' } },
+      { subresource: 'trigger', namespace: 'rehearsal-system', name: 'payments' },
+    ],
+    [
+      'filtered scope without filters is cluster-wide',
+      LIST_REPORTS_FILTERED as RbacRule,
+      { query: { days: '3' } },
+      {},
+    ],
+    [
+      'filtered scope with test',
+      LIST_REPORTS_FILTERED as RbacRule,
+      { query: { test: 'payments' } },
+      { namespace: 'rehearsal-system' },
+    ],
+    [
+      'filtered scope with namespace',
+      LIST_REPORTS_FILTERED as RbacRule,
+      { query: { namespace: 'team-a' } },
+      { namespace: 'team-a' },
+    ],
+    [
+      'velero scope',
+      LIST_VELERO_SCHEDULES as RbacRule,
+      { query: { namespace: 'x' } },
+      { namespace: 'velero' },
+    ],
+  ])('%s', (_name, rule, request, expected) => {
+    const permission = permissionFor(rule, facts(request), defaults);
+    expect(permission).toEqual({
+      verb: rule.verb,
+      group: rule.group,
+      resource: rule.resource,
+      ...(rule.subresource ? { subresource: rule.subresource } : {}),
+      ...expected,
+    });
+  });
+});
+
+describe('PermissionTable', () => {
+  const table = new PermissionTable(document);
+
+  it('finds every operation by method and Express path; HEAD uses GET', () => {
+    expect(expressPath('/api/v1/tests/{name}/trigger')).toBe('/api/v1/tests/:name/trigger');
+    expect(table.lookup('POST', '/api/v1/tests/:name/trigger')!.operationId).toBe('triggerTest');
+    expect(table.lookup('HEAD', '/api/v1/summary')!.operationId).toBe('getSummary');
+    expect(table.lookup('PATCH', '/api/v1/tests/:name')).toBeUndefined();
+  });
+
+  it('has an RBAC declaration for every secured operation of the committed document', () => {
+    const operations = table.operations();
+    expect(operations.length).toBe(15);
+    const undeclared = operations.filter((operation) => operation.secured && operation.rules.length === 0);
+    expect(undeclared).toEqual([]);
+    expect(
+      operations.filter((operation) => !operation.secured).map((operation) => operation.operationId),
+    ).toEqual(['getHealth']);
+  });
+
+  it('refuses a malformed declaration', () => {
+    const broken = {
+      paths: {
+        '/x': {
+          get: { operationId: 'x', security: [{ kubernetes: [] }], [RBAC_EXTENSION]: [{ verb: 'get' }] },
+        },
+      },
+    };
+    expect(() => new PermissionTable(broken)).toThrow('malformed x-rehearsal-rbac');
+  });
+});
