@@ -38,8 +38,8 @@ export class ComplianceController extends Controller {
    * @param framework soc2, iso27001, hipaa, dora or pcidss.
    * @param period Reporting period in days.
    * @isInt period must be an integer
-   * @minimum period 1
-   * @maximum period 3650
+   * @minimum period 1 must be between 1 and 3650
+   * @maximum period 3650 must be between 1 and 3650
    */
   @Get('compliance')
   @OperationId('getCompliance')
@@ -68,8 +68,8 @@ export class ComplianceOverviewController extends Controller {
    * @summary Compliance overview (dashboard path)
    * @param period Period in days.
    * @isInt period must be an integer
-   * @minimum period 1
-   * @maximum period 3650
+   * @minimum period 1 must be between 1 and 3650
+   * @maximum period 3650 must be between 1 and 3650
    */
   @Get('compliance')
   @OperationId('getComplianceOverview')

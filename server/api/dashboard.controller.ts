@@ -45,8 +45,8 @@ export class DashboardController extends Controller {
    * @summary Daily scores and run counts
    * @param days Number of days, today included.
    * @isInt days must be an integer
-   * @minimum days 1
-   * @maximum days 3650
+   * @minimum days 1 must be between 1 and 3650
+   * @maximum days 3650 must be between 1 and 3650
    */
   @Get('summary/daily')
   @OperationId('getDailySummary')
@@ -62,8 +62,8 @@ export class DashboardController extends Controller {
    * @summary Recent failures and regressions
    * @param hours Look-back in hours.
    * @isInt hours must be an integer
-   * @minimum hours 1
-   * @maximum hours 87600
+   * @minimum hours 1 must be between 1 and 87600
+   * @maximum hours 87600 must be between 1 and 87600
    */
   @Get('alerts')
   @OperationId('listAlerts')

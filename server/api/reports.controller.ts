@@ -36,13 +36,14 @@ export class ReportsController extends Controller {
    * @param namespace Namespace of `test` (default: the server's namespace); without `test`, only reports in this namespace.
    * @param days Look-back in days.
    * @param latest Only the most recent report per test.
-   * @pattern test ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength test 63
-   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength namespace 63
+   * @pattern test ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength test 63 must be at most 63 characters
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    * @isInt days must be an integer
-   * @minimum days 1
-   * @maximum days 3650
+   * @isBoolean latest must be true or false
+   * @minimum days 1 must be between 1 and 3650
+   * @maximum days 3650 must be between 1 and 3650
    */
   @Get('reports')
   @OperationId('listReports')

@@ -60,10 +60,10 @@ export class TestsController extends Controller {
    * @summary Read a RestoreTest
    * @param name Name of the RestoreTest.
    * @param namespace Namespace of the RestoreTest; default: the server's namespace.
-   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength name 63
-   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength namespace 63
+   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength name 63 must be at most 63 characters
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Get('{name}')
   @OperationId('getTest')
@@ -106,10 +106,10 @@ export class TestsController extends Controller {
    * @summary Replace a RestoreTest
    * @param name Name of the RestoreTest.
    * @param namespace Namespace of the RestoreTest; default: the server's namespace.
-   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength name 63
-   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength namespace 63
+   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength name 63 must be at most 63 characters
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Put('{name}')
   @OperationId('replaceTest')
@@ -133,10 +133,10 @@ export class TestsController extends Controller {
    * @summary Delete a RestoreTest
    * @param name Name of the RestoreTest.
    * @param namespace Namespace of the RestoreTest; default: the server's namespace.
-   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength name 63
-   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength namespace 63
+   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength name 63 must be at most 63 characters
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Delete('{name}')
   @OperationId('deleteTest')
@@ -160,10 +160,10 @@ export class TestsController extends Controller {
    * @summary Trigger a run now
    * @param name Name of the RestoreTest.
    * @param namespace Namespace of the RestoreTest; default: the server's namespace.
-   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength name 63
-   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
-   * @maxLength namespace 63
+   * @pattern name ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength name 63 must be at most 63 characters
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Post('{name}/trigger')
   @OperationId('triggerTest')

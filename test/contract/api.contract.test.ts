@@ -307,7 +307,7 @@ describe('tests: create', () => {
       body: { ...minimal, name: 'lost', namespace: 'nowhere' },
     });
     expect(expectProblem(nowhere.error, 400, 'invalid-request').errors).toEqual([
-      { field: 'namespace', message: 'namespace "nowhere" does not exist' },
+      { field: 'namespace', message: '"nowhere" does not exist' },
     ]);
   });
 

@@ -421,8 +421,8 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_getTest: Record<string, TsoaRoute.ParameterSchema> = {
-                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
-                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.get('/api/v1/tests/:name',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -494,9 +494,9 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_replaceTest: Record<string, TsoaRoute.ParameterSchema> = {
-                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 body: {"in":"body","name":"body","required":true,"ref":"CreateTestInput"},
-                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.put('/api/v1/tests/:name',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -532,8 +532,8 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_deleteTest: Record<string, TsoaRoute.ParameterSchema> = {
-                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
-                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.delete('/api/v1/tests/:name',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -569,8 +569,8 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_triggerTest: Record<string, TsoaRoute.ParameterSchema> = {
-                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
-                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.post('/api/v1/tests/:name/trigger',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -641,10 +641,10 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsReportsController_listReports: Record<string, TsoaRoute.ParameterSchema> = {
-                test: {"in":"query","name":"test","dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
-                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
-                days: {"default":30,"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":3650}}},
-                latest: {"default":false,"in":"query","name":"latest","dataType":"boolean"},
+                test: {"in":"query","name":"test","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                days: {"default":30,"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 3650","value":1},"maximum":{"errorMsg":"must be between 1 and 3650","value":3650}}},
+                latest: {"default":false,"in":"query","name":"latest","dataType":"boolean","validators":{"isBoolean":{"errorMsg":"must be true or false"}}},
         };
         app.get('/api/v1/reports',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -749,7 +749,7 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsDashboardController_getDailySummary: Record<string, TsoaRoute.ParameterSchema> = {
-                days: {"default":30,"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":3650}}},
+                days: {"default":30,"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 3650","value":1},"maximum":{"errorMsg":"must be between 1 and 3650","value":3650}}},
         };
         app.get('/api/v1/summary/daily',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -785,7 +785,7 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsDashboardController_listAlerts: Record<string, TsoaRoute.ParameterSchema> = {
-                hours: {"default":48,"in":"query","name":"hours","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":87600}}},
+                hours: {"default":48,"in":"query","name":"hours","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 87600","value":1},"maximum":{"errorMsg":"must be between 1 and 87600","value":87600}}},
         };
         app.get('/api/v1/alerts',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -857,7 +857,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsComplianceController_getCompliance: Record<string, TsoaRoute.ParameterSchema> = {
                 framework: {"in":"query","name":"framework","required":true,"ref":"FrameworkId"},
-                period: {"in":"query","name":"period","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":3650}}},
+                period: {"in":"query","name":"period","required":true,"dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 3650","value":1},"maximum":{"errorMsg":"must be between 1 and 3650","value":3650}}},
         };
         app.get('/api/v1/compliance',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -893,7 +893,7 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsComplianceOverviewController_getComplianceOverview: Record<string, TsoaRoute.ParameterSchema> = {
-                period: {"default":90,"in":"query","name":"period","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"value":1},"maximum":{"value":3650}}},
+                period: {"default":90,"in":"query","name":"period","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 3650","value":1},"maximum":{"errorMsg":"must be between 1 and 3650","value":3650}}},
         };
         app.get('/api/compliance',
             authenticateMiddleware([{"kubernetes":[]}]),

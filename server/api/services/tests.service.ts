@@ -150,9 +150,7 @@ export class TestsService {
       }
       // Creating in a namespace that does not exist: the body is what is wrong.
       if (isKind(error, 'NotFound')) {
-        throw invalidRequest([
-          { field: 'namespace', message: `namespace "${input.namespace}" does not exist` },
-        ]);
+        throw invalidRequest([{ field: 'namespace', message: `"${input.namespace}" does not exist` }]);
       }
       throw error;
     }
