@@ -16,7 +16,13 @@ import { SandboxManager } from './controller/sandbox.js';
 import { loadKubeConfig, makeKubeClients, type KubeClients } from './kube/client.js';
 import { RehearsalCache } from './kube/rehearsal-cache.js';
 import { RehearsalClient } from './kube/rehearsal-client.js';
+import { EvidenceKeyStore } from './kube/evidence-keys.js';
+import { ReportSigner } from './kube/evidence-report-signer.js';
+import { LicenseWatch } from './kube/license-watch.js';
 import { KubeSandboxReader } from './kube/sandbox-reader.kube.js';
+import { reportTestKeyOf } from './domain/report-index.js';
+import { EvidenceVerifier } from './reports/evidence-verifier.js';
+import { loadLicenseKeyRing } from './reports/license-keys.js';
 import { Metrics } from './metrics.js';
 import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
@@ -41,6 +47,12 @@ export interface Rehearsal {
   readonly metrics: Metrics;
   readonly controller: RestoreTestController;
   readonly leader: LeaderElector | undefined;
+  /** The license in effect (Secret rehearsal-license, watched). */
+  readonly license: LicenseWatch;
+  /** The evidence signing key and the published public keys. */
+  readonly evidenceKeys: EvidenceKeyStore;
+  /** Whether stored reports' evidence verifies (compliance, PDFs). */
+  readonly evidence: EvidenceVerifier;
   /** The bound HTTP port (useful with port 0). */
   port(): number | undefined;
   start(): Promise<void>;
@@ -79,6 +91,33 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
   const slots = new RunSlots(config.maxConcurrentRuns);
   const providers = overrides.providers ?? { velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }) };
 
+  // Evidence: the signing key (created on first start, shared by every replica through a Secret),
+  // the signer every RestoreReport passes through before it is created, and the verifier the
+  // compliance evaluation and the PDFs use. The license decides which paid features answer.
+  const evidenceKeys = new EvidenceKeyStore({
+    kubeConfig,
+    core: kube.core,
+    namespace: config.namespace,
+    log: log.child({ component: 'evidence-keys' }),
+    now,
+  });
+  const signer = overrides.signer ?? new ReportSigner({ keys: evidenceKeys, custom: kube.customObjects, log: log.child({ component: 'evidence' }) });
+  const evidence = new EvidenceVerifier(() => evidenceKeys.keyRing(), {
+    reportsOfTest: (testKey) => cache.reportIndex.runsOfTest(testKey).map((run) => run.report),
+  });
+  cache.onReportChange((event, _key, current, previous) => {
+    const report = current ?? previous;
+    if (report) evidence.invalidateTest(reportTestKeyOf(report));
+    if (event === 'delete' && previous) evidence.forget(previous);
+  });
+  const license = new LicenseWatch({
+    kubeConfig,
+    namespace: config.namespace,
+    loadKeys: () => loadLicenseKeyRing(config.licensePublicKeys),
+    log: log.child({ component: 'license' }),
+    now,
+  });
+
   // The stepper and reconciler enqueue work on the controller built after them.
   const queueHolder: { controller?: RestoreTestController } = {};
   const enqueue = (key: string): void => queueHolder.controller?.queue.add(key);
@@ -103,7 +142,7 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
     podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds ?? 600,
     proberNamespace: config.namespace,
     proberPodLabels: config.proberPodLabels,
-    ...(overrides.signer ? { signer: overrides.signer } : {}),
+    signer,
     ...(overrides.onStage ? { onStage: overrides.onStage } : {}),
   });
   const reconciler = new RestoreTestReconciler({
@@ -119,7 +158,7 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
     pollIntervalMs: config.pollIntervalMs,
     enqueue,
   });
-  const janitor = new Janitor({ core: kube.core, cache, sandboxes, log: log.child({ component: 'janitor' }), now });
+  const janitor = new Janitor({ core: kube.core, cache, client, sandboxes, log: log.child({ component: 'janitor' }), now });
   const loop = new RestoreTestController(cache, reconciler, slots, janitor, metrics, log.child({ component: 'controller' }), {
     workers: 8,
     janitorIntervalMs: config.janitorIntervalSeconds * 1000,
@@ -146,6 +185,14 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
     log: log.child({ component: 'http' }),
     now,
     ...(schedules ? { schedules } : {}),
+    verifyEvidence: (report) => evidence.verify(report),
+    evidenceProblems: (report) => evidence.problems(report),
+    license,
+    evidenceKeys: {
+      publicKeys: () => evidenceKeys.publicKeys(),
+      signingKey: () => evidenceKeys.signingKey(),
+      keyRing: () => evidenceKeys.keyRing(),
+    },
   };
   return {
     config,
@@ -155,12 +202,20 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
     metrics,
     controller: loop,
     leader,
+    license,
+    evidenceKeys,
+    evidence,
     port: () => {
       const address = server?.address();
       return typeof address === 'object' && address ? address.port : undefined;
     },
     async start() {
       await cache.start();
+      await license.start();
+      // Blocks until this replica has a signing key: without one no report could be written.
+      await evidenceKeys.start();
+      // Verify the stored evidence in the background, so the first compliance request does not.
+      evidence.warm(cache.reports.values()).catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
       if (!overrides.withoutHttp) server = await startHttpServer(httpDeps);
       if (!config.runController) return;
       if (leader) leader.start();
@@ -171,6 +226,8 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
       await leader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
+      license.stop();
+      evidenceKeys.stop();
       cache.stop();
     },
   };

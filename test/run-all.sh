@@ -16,7 +16,7 @@ check lint npm run --silent lint
 if grep -q "\"openapi:check\"" package.json; then check openapi-drift npm run --silent openapi:check; fi
 
 rm -f test/.tmp/jest.json
-node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --json --outputFile=test/.tmp/jest.json "$@"
+node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --forceExit --json --outputFile=test/.tmp/jest.json "$@"
 jest_status=$?
 if [ -f test/.tmp/jest.json ]; then
   read -r jp jf < <(node -e 'const r=require("./test/.tmp/jest.json");console.log(r.numPassedTests, r.numFailedTests + (r.numRuntimeErrorTestSuites||0))')

@@ -13,13 +13,16 @@ import {
   MANAGED_BY_VALUE,
   type RestoreTest,
 } from '../domain/resources.js';
-import { kubeCall } from '../kube/errors.js';
+import { reportName } from '../domain/sandbox-names.js';
+import { isKind, kubeCall } from '../kube/errors.js';
+import type { RehearsalClient } from '../kube/rehearsal-client.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';
 import type { SandboxManager } from './sandbox.js';
 
 export interface JanitorDeps {
   core: CoreV1Api;
   cache: RehearsalCache;
+  client: RehearsalClient;
   sandboxes: SandboxManager;
   log: Logger;
   now: () => Date;
@@ -47,7 +50,7 @@ export class Janitor {
       const test = this.deps.cache.getTest(labels[LABEL_TEST_NAMESPACE] ?? '', labels[LABEL_TEST] ?? '');
       const runId = labels[LABEL_RUN] ?? '';
       const expiresAt = Date.parse(meta.annotations?.[ANNOTATION_EXPIRES_AT] ?? '');
-      const reason = this.removalReason(test, runId, Number.isFinite(expiresAt) && expiresAt <= now);
+      const reason = await this.removalReason(test, runId, Number.isFinite(expiresAt) && expiresAt <= now);
       if (!reason) {
         result.kept.push(name);
         continue;
@@ -69,14 +72,26 @@ export class Janitor {
    * only when the run has a report (kept for inspection after partial/fail); a sandbox whose run
    * is neither current nor reported was abandoned.
    */
-  private removalReason(test: RestoreTest | undefined, runId: string, expired: boolean): string | undefined {
+  private async removalReason(test: RestoreTest | undefined, runId: string, expired: boolean): Promise<string | undefined> {
     if (!test) return 'test deleted';
     if (test.status?.currentRun?.id === runId) return undefined;
     if (expired) return 'expired';
-    const reported = this.deps.cache
-      .reportsOfTest(test.metadata.namespace ?? '', test.metadata.name)
-      .some((report) => report.spec.runId === runId);
-    return reported ? undefined : 'orphaned';
+    return (await this.runWasReported(test, runId)) ? undefined : 'orphaned';
+  }
+
+  /** The cache may not have seen a report written a moment ago: ask the apiserver before deleting. */
+  private async runWasReported(test: RestoreTest, runId: string): Promise<boolean> {
+    const namespace = test.metadata.namespace ?? '';
+    if (this.deps.cache.reportsOfTest(namespace, test.metadata.name).some((report) => report.spec.runId === runId)) {
+      return true;
+    }
+    try {
+      await this.deps.client.getReport(namespace, reportName(test.metadata.name, runId));
+      return true;
+    } catch (error) {
+      if (isKind(error, 'NotFound')) return false;
+      throw error;
+    }
   }
 }
 

@@ -100,8 +100,8 @@ export class RestoreTestReconciler {
         : { type: 'ScheduleValid', status: 'True', reason: 'Valid', message: 'the schedule is valid' },
       now,
     );
-    if ('nextRunAt' in decision) status.nextRunAt = decision.nextRunAt?.toISOString() ?? '';
-    else status.nextRunAt = '';
+    // No next run (suspended, invalid, or a cron with no future instant): the field is absent.
+    status.nextRunAt = 'nextRunAt' in decision ? decision.nextRunAt?.toISOString() : undefined;
     this.recordInterval(test, now);
 
     if (trigger && trigger !== status.handledTrigger) {
@@ -194,7 +194,7 @@ export class RestoreTestReconciler {
     });
     if (decision.action === 'skip-overlap' || decision.action === 'skip-missed') {
       status.lastScheduleTime = decision.instant.toISOString();
-      status.nextRunAt = decision.nextRunAt?.toISOString() ?? '';
+      status.nextRunAt = decision.nextRunAt?.toISOString();
       this.deps.events.record(test, 'Warning', decision.reason, decision.message);
       noted = true;
     }
@@ -264,7 +264,7 @@ export class RestoreTestReconciler {
       runInProgress: false,
       missedRunWindowSeconds: this.deps.missedRunWindowSeconds,
     });
-    status.nextRunAt = 'nextRunAt' in next ? (next.nextRunAt?.toISOString() ?? '') : '';
+    status.nextRunAt = 'nextRunAt' in next ? next.nextRunAt?.toISOString() : undefined;
     await this.writeStatus(test, status);
     this.deps.stepper.forget(key);
     this.deps.slots.release(key);

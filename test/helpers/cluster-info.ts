@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const clusterInfoFile = path.join(repoRoot, 'test/.tmp/cluster.json');
+/** Written by the integration global setup; REHEARSAL_TEST_CLUSTER_FILE keeps concurrent runs apart. */
+export const clusterInfoFile = process.env.REHEARSAL_TEST_CLUSTER_FILE ?? path.join(repoRoot, 'test/.tmp/cluster.json');
 
 export interface TestClusterInfo {
   source: 'kubeconfig' | 'k3s' | 'local-binaries';

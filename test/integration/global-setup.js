@@ -59,6 +59,7 @@ export default async function globalSetup() {
   else if (await dockerAnswers()) info = await startK3s();
   else info = startLocalBinaries();
   console.log(`\n[integration] Kubernetes control plane: ${info.source} (${info.kubeconfigPath})`);
-  writeFileSync(path.join(tmp, 'cluster.json'), JSON.stringify(info));
+  // REHEARSAL_TEST_CLUSTER_FILE lets concurrent runs (each with its own KUBECONFIG) keep apart.
+  writeFileSync(process.env.REHEARSAL_TEST_CLUSTER_FILE ?? path.join(tmp, 'cluster.json'), JSON.stringify(info));
   installCrds(info.kubeconfigPath);
 }

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export default async function globalTeardown() {
-  const info = JSON.parse(readFileSync(path.join(repoRoot, 'test/.tmp/cluster.json'), 'utf8'));
+  const file = process.env.REHEARSAL_TEST_CLUSTER_FILE ?? path.join(repoRoot, 'test/.tmp/cluster.json');
+  const info = JSON.parse(readFileSync(file, 'utf8'));
   if (info.source === 'local-binaries' && info.workDir && !process.env.REHEARSAL_KEEP_CLUSTER) {
     execFileSync('bash', [path.join(repoRoot, 'test/cluster/down.sh'), info.workDir], { stdio: 'inherit' });
   }
