@@ -1,0 +1,114 @@
+import { describe, expect, it } from '@jest/globals';
+import { buildReportSpec, type RunObservations } from '../../../server/domain/report-builder.js';
+import type { CurrentRun, RestoreTest } from '../../../server/domain/resources.js';
+
+const test: RestoreTest = {
+  apiVersion: 'rehearsal.dev/v1alpha1',
+  kind: 'RestoreTest',
+  metadata: { name: 'payments', namespace: 'team-a', uid: 'uid-1' },
+  spec: {
+    provider: 'velero',
+    backupSource: { namespaces: [{ name: 'payments' }] },
+    schedule: { cron: '@daily' },
+    sla: { maxRTO: '10m' },
+  },
+};
+
+const run: CurrentRun = {
+  id: 'ab12c',
+  trigger: 'schedule',
+  scheduledAt: '2026-11-22T02:00:00.000Z',
+  queuedAt: '2026-11-22T02:00:00.100Z',
+  startedAt: '2026-11-22T02:00:00.200Z',
+  stage: 'Validating',
+  sandboxNamespaces: [{ source: 'payments', sandbox: 'rehearsal-payments-ab12c' }],
+  backup: { name: 'nightly', completedAt: '2026-11-21T23:00:00Z', totalItems: 40 },
+  restore: { namespace: 'velero', name: 'payments-ab12c' },
+  restoreRequestedAt: '2026-11-22T02:00:01.000Z',
+  restoreCompletedAt: '2026-11-22T02:03:00.000Z',
+  podsReadyAt: '2026-11-22T02:05:00.000Z',
+};
+
+function observe(overrides: Partial<RunObservations> = {}): RunObservations {
+  return {
+    test,
+    run,
+    completedAt: new Date('2026-11-22T02:06:00.000Z'),
+    restore: { phase: 'Completed', succeeded: true, partiallyFailed: false, warnings: 0, errors: 0, itemsRestored: 40, totalItems: 40 },
+    pods: { expected: 3, ready: 3 },
+    checks: [{ name: 'http', kind: 'httpGet', status: 'pass', message: 'HTTP 200', duration: '0.1s' }],
+    checksCompletedAt: new Date('2026-11-22T02:05:41.000Z'),
+    ...overrides,
+  };
+}
+
+describe('buildReportSpec', () => {
+  it('measures the RTO from the restore request to the end of validation', () => {
+    const spec = buildReportSpec(observe(), 'velero');
+    expect(spec.rto).toEqual({
+      measured: '5m40s',
+      measuredSeconds: 340,
+      target: '10m',
+      withinSLA: true,
+      phases: {
+        restoreRequestedAt: run.restoreRequestedAt,
+        restoreCompletedAt: run.restoreCompletedAt,
+        podsReadyAt: run.podsReadyAt,
+        checksCompletedAt: '2026-11-22T02:05:41.000Z',
+      },
+    });
+    // Backup age = run start - backup completion.
+    expect(spec.backup).toEqual({ provider: 'velero', name: 'nightly', completedAt: '2026-11-21T23:00:00Z', age: '3h' });
+    expect(spec.score).toBe(100);
+    expect(spec.result).toBe('pass');
+    expect(spec.completeness).toEqual([{ kind: 'all', backedUp: 40, restored: 40 }]);
+  });
+
+  it('flags an RTO over the target and takes points off', () => {
+    const spec = buildReportSpec(observe({ checksCompletedAt: new Date('2026-11-22T02:20:01.000Z') }), 'velero');
+    expect(spec.rto.measuredSeconds).toBe(1200);
+    expect(spec.rto.withinSLA).toBe(false);
+    expect(spec.levels.find((level) => level.name === 'rtoWithinSLA')!.points).toBe(2); // floor(5 * 600/1200)
+  });
+
+  it('scores a failed restore as untested and fail, with no measured RTO', () => {
+    const spec = buildReportSpec(
+      observe({
+        restore: { phase: 'Failed', succeeded: false, partiallyFailed: false, warnings: 0, errors: 3 },
+        pods: undefined,
+        checks: [],
+        checksCompletedAt: undefined,
+        failure: { reason: 'RestoreFailed', message: 'the restore ended Failed' },
+      }),
+      'velero',
+    );
+    expect(spec.result).toBe('fail');
+    expect(spec.score).toBe(0);
+    expect(spec.levels.every((level) => !level.tested && level.points === 0)).toBe(true);
+    expect(spec.rto.measuredSeconds).toBeUndefined();
+    expect(spec.rto.withinSLA).toBeUndefined();
+    expect(spec.restore?.phase).toBe('Failed');
+    expect(spec.failure?.reason).toBe('RestoreFailed');
+  });
+
+  it('never passes a run that failed after its restore (TTL exceeded during checks)', () => {
+    const spec = buildReportSpec(observe({ failure: { reason: 'TTLExceeded', message: 'ttl' } }), 'velero');
+    expect(spec.result).toBe('fail');
+    expect(spec.rto.measuredSeconds).toBeUndefined();
+  });
+
+  it('gives the cross-namespace level only to runs with several sandboxes', () => {
+    const two = buildReportSpec(
+      observe({
+        sandboxesHealthy: [
+          { sandbox: 'a', healthy: true },
+          { sandbox: 'b', healthy: false },
+        ],
+      }),
+      'velero',
+    );
+    expect(two.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(5);
+    const one = buildReportSpec(observe(), 'velero');
+    expect(one.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(10);
+  });
+});
