@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const noIo = ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:https', 'node:child_process', 'undici', 'pg', 'mysql2', 'mysql2/*', '@kubernetes/client-node', 'express', 'pino'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'openapi/**', 'server/api/generated/**', 'cmd/kubectl-restoretest/generated/**', 'coverage/**', '.k8s/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'openapi/**', 'server/api/generated/**', 'cmd/kubectl-restoretest/generated/**', 'coverage/**', '.k8s/**', 'test/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,6 +5,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test/.tmp
+# A fresh clone needs nothing else: system packages, npm dependencies (with Node 24) and the
+# Kubernetes test binaries are installed or built here when missing (cheap when present).
+bash test/setup.sh || { echo "0 passed, 1 failed" | tee test/.tmp/summary.txt; exit 1; }
 passed=0; failed=0
 check() { # name command...
   local name=$1; shift

@@ -44,7 +44,8 @@ function statusBody(body: unknown): StatusBody {
 export function toKubeError(error: unknown): KubeError {
   if (error instanceof KubeError) return error;
   const candidate = error as { code?: unknown; body?: unknown; message?: string } | undefined;
-  const status = typeof candidate?.code === 'number' ? candidate.code : 0;
+  // Only an HTTP status counts (ApiException.code); DOMException codes (e.g. 23, TimeoutError) do not.
+  const status = typeof candidate?.code === 'number' && candidate.code >= 100 && candidate.code < 600 ? candidate.code : 0;
   if (status === 0) {
     return new KubeError('Unavailable', 0, `Kubernetes API unreachable: ${candidate?.message ?? String(error)}`);
   }

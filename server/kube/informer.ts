@@ -205,7 +205,10 @@ export class ResilientInformer<T> {
       },
       (error: unknown) => {
         if (this.stopped) return;
-        if (error && (error as { name?: string }).name !== 'AbortError') {
+        // client-node ends a watch that was quiet for 30 s with a TimeoutError: nothing is wrong,
+        // so resume from the last resourceVersion instead of relisting (which costs a full LIST).
+        const name = (error as { name?: string } | null)?.name;
+        if (error && name !== 'AbortError' && name !== 'TimeoutError') {
           this.retryLater(error);
           return;
         }

@@ -1,0 +1,155 @@
+// `npm run demo`: Rehearsal on this machine with nothing else installed.
+//
+// What is real: a Kubernetes control plane (etcd, kube-apiserver, controller-manager, scheduler
+// and KWOK fake nodes, all on 127.0.0.1), Rehearsal's CRDs, a sample "shop" application in the
+// namespace `shop`, the Rehearsal server with its engine and API on http://localhost:8080, and the
+// shop's HTTP endpoint and PostgreSQL database that the health checks query.
+// What is simulated: VELERO. There is no Velero server here; a small simulator (test/velero/)
+// plays its part through the real velero.io/v1 API — it backs up and restores objects, but it is
+// not Velero and has no object storage. KWOK pods do not run containers, so the checks reach the
+// shop's endpoints on 127.0.0.1 through the probe target map instead of the sandbox Services.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { loadConfig } from '../../server/config.js';
+import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../server/domain/resources.js';
+import { createLogger } from '../../server/logger.js';
+import { createRehearsal } from '../../server/rehearsal.js';
+import { createShopApp, shopChecks, startShopEndpoints } from '../../test/helpers/sample-app.js';
+import { createBackup, VeleroSimulator } from '../../test/velero/simulator.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const workDir = path.join(repoRoot, '.k8s/demo');
+const port = Number(process.env.REHEARSAL_PORT ?? 8080);
+const say = (line: string): void => console.log(`[demo] ${line}`);
+
+function run(command: string, args: string[]): string {
+  return execFileSync(command, args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
+function restoreTest(name: string, spec: Partial<RestoreTest['spec']>): RestoreTest {
+  return {
+    apiVersion: API_VERSION,
+    kind: 'RestoreTest',
+    metadata: { name, namespace: 'rehearsal-system' },
+    spec: {
+      provider: 'velero',
+      backupSource: { backupName: 'latest', namespaces: [{ name: 'shop' }] },
+      schedule: { cron: '*/2 * * * *', timezone: 'UTC' },
+      ...spec,
+    } as RestoreTest['spec'],
+  };
+}
+
+async function main(): Promise<void> {
+  say('starting a local Kubernetes control plane (first run builds it from Go modules: ~10 min)');
+  const kubeconfigPath = run('bash', ['test/cluster/up.sh', workDir]);
+  const kubectl = (...args: string[]) => run('kubectl', ['--kubeconfig', kubeconfigPath, ...args]);
+  kubectl('apply', '--server-side', '--force-conflicts', '-k', 'crds');
+  kubectl('apply', '--server-side', '--force-conflicts', '-f', 'test/fixtures/velero/crds');
+  kubectl('apply', '-f', 'deploy/base/namespace.yaml');
+  kubectl('wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all');
+
+  const admin = new KubeConfig();
+  admin.loadFromFile(kubeconfigPath);
+  const custom = admin.makeApiClient(CustomObjectsApi);
+  try {
+    await createShopApp(admin, 'shop');
+    say('sample application created in namespace shop (Deployment, Services, Secret, ConfigMap)');
+  } catch {
+    say('sample application already present in namespace shop');
+  }
+
+  const simulator = new VeleroSimulator(admin, { namespace: 'velero' });
+  await simulator.start();
+  say('VELERO SIMULATOR started in namespace velero (not a real Velero server: for this demo only)');
+  const backupName = `shop-nightly-${Date.now().toString(36)}`;
+  await createBackup(admin, { name: backupName, namespaces: ['shop'], veleroNamespace: 'velero' });
+  say(`backup ${backupName} of namespace shop completed (simulated)`);
+
+  const endpoints = await startShopEndpoints();
+  say(`the shop's endpoints: HTTP on 127.0.0.1:${endpoints.httpPort}, PostgreSQL on 127.0.0.1:${endpoints.postgres.port}`);
+
+  const tests = [
+    restoreTest('shop-daily', { healthChecks: { checks: shopChecks() }, sla: { maxRTO: '2m', alertOnExceed: true } }),
+    restoreTest('shop-broken-orders', { healthChecks: { checks: shopChecks({ expectedOrders: '4' }) } }),
+    restoreTest('shop-defaults', {}),
+  ];
+  for (const test of tests) {
+    try {
+      await custom.createNamespacedCustomObject({
+        group: 'rehearsal.dev',
+        version: 'v1alpha1',
+        namespace: 'rehearsal-system',
+        plural: 'restoretests',
+        body: test,
+      });
+    } catch {
+      // already there from an earlier demo run
+    }
+  }
+
+  const config = loadConfig({
+    KUBECONFIG: kubeconfigPath,
+    REHEARSAL_HOST: '127.0.0.1',
+    REHEARSAL_PORT: String(port),
+    REHEARSAL_AUTH_MODE: 'none',
+    REHEARSAL_LEADER_ELECTION: 'false',
+    REHEARSAL_POLL_INTERVAL_MS: '500',
+    REHEARSAL_PROBE_TARGETS: JSON.stringify(endpoints.targets),
+    REHEARSAL_LOG_LEVEL: process.env.REHEARSAL_LOG_LEVEL ?? 'info',
+  });
+  const rehearsal = createRehearsal(config, createLogger(config.logLevel), { podReadyTimeoutSeconds: 30 });
+  await rehearsal.start();
+
+  // Run one test right away; the others follow their schedule (every two minutes).
+  await custom.patchNamespacedCustomObject(
+    {
+      group: 'rehearsal.dev',
+      version: 'v1alpha1',
+      namespace: 'rehearsal-system',
+      plural: 'restoretests',
+      name: 'shop-daily',
+      body: { metadata: { annotations: { [ANNOTATION_TRIGGER]: `demo-${Date.now()}` } } },
+    },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+
+  console.log(`
+  Rehearsal is running.
+    API           http://localhost:${port}/api/v1/tests
+    Swagger UI    http://localhost:${port}/docs
+    Metrics       http://localhost:${port}/metrics
+    kubectl       kubectl --kubeconfig ${path.relative(repoRoot, kubeconfigPath)} get rtest,rrep -A
+    plugin        PATH=$PWD/cmd/kubectl-restoretest/bin:$PATH kubectl restoretest list -A --server http://localhost:${port}
+
+  shop-daily runs now; all three tests run every two minutes. Backups are served by the Velero
+  SIMULATOR. Press Ctrl-C to stop (the control plane stops too; its state stays in .k8s/demo).
+`);
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping');
+    await rehearsal.stop();
+    await simulator.stop();
+    await endpoints.stop();
+    run('bash', ['test/cluster/down.sh', workDir]);
+    say('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error('[demo] failed:', error instanceof Error ? error.message : error);
+  try {
+    run('bash', ['test/cluster/down.sh', workDir]);
+  } catch {
+    // nothing to stop
+  }
+  process.exit(1);
+});
