@@ -51,10 +51,14 @@ function check(report: RestoreReport, name: string) {
   return report.spec.checks.find((entry) => entry.name === name)!;
 }
 
+let lastWallSeconds = 0;
+
 async function runOnce(name: string, spec: Parameters<typeof restoreTestBody>[2]): Promise<RestoreReport> {
   await createRestoreTest(fixture, restoreTestBody(fixture, name, spec));
+  const triggeredAt = Date.now();
   await trigger(fixture, name);
   const [report] = await waitForReports(fixture, name, 1, 60_000);
+  lastWallSeconds = (Date.now() - triggeredAt) / 1000;
   report!.spec.sandboxNamespaces.forEach((sandbox) => sandboxesSeen.add(sandbox));
   return report!;
 }
@@ -88,9 +92,14 @@ describe('a restore test run', () => {
       timeoutMs: 30_000,
       description: 'the passing sandbox to be deleted',
     });
-    // Measured RTO against the wall clock of the same run.
-    const wall = (Date.parse(report.spec.rto.phases.checksCompletedAt!) - Date.parse(report.spec.rto.phases.restoreRequestedAt!)) / 1000;
-    expect(Math.abs(wall - report.spec.rto.measuredSeconds!)).toBeLessThanOrEqual(1);
+    // The measured RTO agrees with its own phase timestamps (whole seconds, rounded down) and is
+    // bounded by the wall clock of the observer (trigger → report seen), which includes queueing.
+    const phases = (Date.parse(report.spec.rto.phases.checksCompletedAt!) - Date.parse(report.spec.rto.phases.restoreRequestedAt!)) / 1000;
+    expect(report.spec.rto.measuredSeconds).toBe(Math.floor(phases));
+    expect(report.spec.rto.measuredSeconds!).toBeLessThanOrEqual(lastWallSeconds);
+    console.log(
+      `[measure] RTO ${phases.toFixed(3)} s (reported ${report.spec.rto.measured}); observer wall clock trigger→report ${lastWallSeconds.toFixed(3)} s`,
+    );
   });
 
   it('loses the health-check points when the HTTP check fails', async () => {
