@@ -10,7 +10,9 @@
 // Everything is generated into files, never patched by hand, so the check is a byte comparison.
 // One normalization step runs after tsoa: tsoa 6.6 ignores the media type of class-level
 // @Response decorators, and every error body is application/problem+json (ProblemDetails), so the
-// ProblemDetails responses are moved to that media type. The JSON is written with two-space
+// ProblemDetails responses are moved to that media type. A second one: tsoa describes a Readable
+// (the PDF endpoints) as a base64 string (format byte), but the body is the raw file, so a
+// non-JSON media type's string schema gets format binary. The JSON is written with two-space
 // indentation and a final newline.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +42,11 @@ function normalizeSpec(document) {
         if (json?.schema?.$ref === PROBLEM_SCHEMA) {
           delete content['application/json'];
           content[PROBLEM_MEDIA_TYPE] = json;
+        }
+        for (const [mediaType, media] of Object.entries(content ?? {})) {
+          if (!mediaType.includes('json') && media?.schema?.type === 'string' && media.schema.format === 'byte') {
+            media.schema.format = 'binary';
+          }
         }
       }
     }

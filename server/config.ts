@@ -37,8 +37,13 @@ const schema = z.object({
    */
   REHEARSAL_PROBE_TARGETS: z.string().optional(),
   REHEARSAL_CLUSTER_DOMAIN: z.string().default('cluster.local'),
-  /** Comma-separated files (PEM or JWK) with license-verification public keys. */
+  /**
+   * Comma-separated files with license-verification public keys: a JWK or JWK Set file (the kid
+   * is inside), or `kid=path` for a PEM file (a PEM carries no kid).
+   */
   REHEARSAL_LICENSE_PUBLIC_KEYS: z.string().optional(),
+  /** Cluster name printed on the PDF reports (optional; "not named" otherwise). */
+  REHEARSAL_CLUSTER_NAME: z.string().optional(),
   REHEARSAL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Labels on the Rehearsal API pods; strict NetworkPolicies admit probes from them. */
   REHEARSAL_PROBER_POD_LABELS: z.string().default('app.kubernetes.io/name=rehearsal'),
@@ -63,12 +68,34 @@ export interface Config {
   janitorIntervalSeconds: number;
   probeTargets: Record<string, string> | undefined;
   clusterDomain: string;
+  /** The files of REHEARSAL_LICENSE_PUBLIC_KEYS (without any `kid=` prefix). */
   licensePublicKeyFiles: string[];
+  /** The same entries with the kid a PEM file needs (`kid=path`). */
+  licensePublicKeys: LicensePublicKeyFile[];
+  clusterName: string | undefined;
   logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
   proberPodLabels: Record<string, string>;
 }
 
+export interface LicensePublicKeyFile {
+  file: string;
+  /** Required for a PEM file; a JWK names its own kid. */
+  kid?: string;
+}
+
 export class ConfigError extends Error {}
+
+function parseLicenseKeyFiles(text: string | undefined): LicensePublicKeyFile[] {
+  return (text ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const match = /^([A-Za-z0-9._-]+)=(.+)$/.exec(entry);
+      if (!match) return { file: entry };
+      return { kid: match[1]!, file: match[2]!.trim() };
+    });
+}
 
 function parseLabels(text: string): Record<string, string> {
   const labels: Record<string, string> = {};
@@ -118,7 +145,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
-    licensePublicKeyFiles: (raw.REHEARSAL_LICENSE_PUBLIC_KEYS ?? '').split(',').filter(Boolean),
+    licensePublicKeyFiles: parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS).map((entry) => entry.file),
+    licensePublicKeys: parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS),
+    clusterName: raw.REHEARSAL_CLUSTER_NAME || undefined,
     logLevel: raw.REHEARSAL_LOG_LEVEL,
     proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS),
   });

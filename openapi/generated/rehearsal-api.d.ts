@@ -126,6 +126,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compliance evidence as a signed PDF
+         * @description The compliance evidence of one framework as a signed PDF for auditors: cover, scope and RTO
+         *     targets, executive summary, status rules, control table with evidence and what is not
+         *     evidenced, coverage matrix, RTO analysis, exceptions and remediation, limitations, the
+         *     attestation page (Ed25519 signature over the embedded evidence, key id, product version,
+         *     generation time) and the complete run history. Same evaluation as GET /api/v1/compliance.
+         *     Needs the enterprise tier with the feature flag pdfExport (402 otherwise). Served as an
+         *     attachment named rehearsal-compliance-<framework>-<period>d.pdf.
+         */
+        get: operations["getCompliancePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/restore-tests/{name}/report.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One RestoreTest's report as a signed PDF
+         * @description The report of one RestoreTest as a signed PDF: test metadata (name, schedule, backup source),
+         *     the full health-check configuration, the run history of the period with UTC timestamps,
+         *     scores and RTO, a pass/fail breakdown per check, and the attestation page (signature, key id,
+         *     product version, generation time). Needs the enterprise tier with the feature flag pdfReports
+         *     (402 otherwise).
+         */
+        get: operations["getTestReportPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/license": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The license in effect
+         * @description The tier in effect (community, pro or enterprise), expiry and trial dates, and the feature
+         *     flags it enables. No license, a license whose signature does not verify, or an expired one
+         *     means community (isExpired is true for an expired one). A changed license Secret takes effect
+         *     without a restart. Asks for the dashboard's own permission (list restoretests), since the
+         *     license decides which dashboard pages work.
+         */
+        get: operations["getLicense"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -139,6 +213,29 @@ export interface paths {
          *     (until then the read endpoints answer 503 not-ready). Needs no credentials.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/evidence/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Evidence verification keys
+         * @description Every public key that verifies evidence: the current key (which signs new RestoreReports and
+         *     PDFs) first, then keys retired by a rotation, which still verify what they signed. keyId is
+         *     the first 16 hex characters of SHA-256 over the key's SPKI DER encoding, as in
+         *     spec.evidence.keyId and the PDF attestation.
+         */
+        get: operations["listEvidenceKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -261,7 +358,9 @@ export interface paths {
         /**
          * Compliance overview (dashboard path)
          * @description The dashboard's Compliance page: every framework's ComplianceResponse over the period, and
-         *     each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days.
+         *     each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days. The page is a
+         *     licensed feature: Team (pro) tier or above with the flag compliancePage, else 402. (The JSON
+         *     API GET /api/v1/compliance stays available on every tier.)
          */
         get: operations["getComplianceOverview"];
         put?: never;
@@ -531,12 +630,52 @@ export interface components {
             metadata: components["schemas"]["ObjectMeta"];
             spec: components["schemas"]["RestoreReportSpec"];
         };
+        /** @enum {string} */
+        FrameworkId: "soc2" | "iso27001" | "hipaa" | "dora" | "pcidss";
+        LicenseResponse: {
+            tier: string;
+            expiresAt: string | null;
+            trialEndsAt: string | null;
+            isExpired: boolean;
+            isTrialing: boolean;
+            /** Format: double */
+            trialDaysLeft: number;
+            features: string[];
+        };
         HealthResponse: {
             /**
              * @description ok: caches loaded and serving; starting: still loading (read endpoints answer 503).
              * @enum {string}
              */
             status: "ok" | "starting";
+        };
+        /**
+         * @description A public key that verifies Rehearsal evidence (RestoreReport spec.evidence and PDF attestations).
+         *     The same keys are published in the ConfigMap rehearsal-evidence-public-keys.
+         * @example {
+         *       "keyId": "3f2a9c0b7d1e4f56",
+         *       "algorithm": "Ed25519",
+         *       "publicKeyPem": "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA...\n-----END PUBLIC KEY-----\n",
+         *       "createdAt": "2026-03-01T08:00:00.000Z",
+         *       "status": "current"
+         *     }
+         */
+        EvidencePublicKey: {
+            /** @description First 16 hex characters of SHA-256 over the key's SPKI DER encoding (spec.evidence.keyId). */
+            keyId: string;
+            /** @enum {string} */
+            algorithm: "Ed25519";
+            /** @description SPKI PEM. */
+            publicKeyPem: string;
+            /** @description When the key was created (RFC 3339 UTC). */
+            createdAt: string;
+            /**
+             * @description current: signs new evidence; retired: replaced by a rotation, still verifies older evidence.
+             * @enum {string}
+             */
+            status: "current" | "retired";
+            /** @description When the key was retired (retired keys only). */
+            retiredAt?: string;
         };
         Summary: {
             /** Format: double */
@@ -606,8 +745,6 @@ export interface components {
             namespacesCovered: number;
             controls: components["schemas"]["ComplianceControl"][];
         };
-        /** @enum {string} */
-        FrameworkId: "soc2" | "iso27001" | "hipaa" | "dora" | "pcidss";
         TestPassRate: {
             name: string;
             namespace: string;
@@ -650,7 +787,10 @@ export type SchemaCheckResult = components['schemas']['CheckResult'];
 export type SchemaKindCompleteness = components['schemas']['KindCompleteness'];
 export type SchemaRestoreReportSpec = components['schemas']['RestoreReportSpec'];
 export type SchemaRestoreReportResource = components['schemas']['RestoreReportResource'];
+export type SchemaFrameworkId = components['schemas']['FrameworkId'];
+export type SchemaLicenseResponse = components['schemas']['LicenseResponse'];
 export type SchemaHealthResponse = components['schemas']['HealthResponse'];
+export type SchemaEvidencePublicKey = components['schemas']['EvidencePublicKey'];
 export type SchemaSummary = components['schemas']['Summary'];
 export type SchemaDailySummary = components['schemas']['DailySummary'];
 export type SchemaAlert = components['schemas']['Alert'];
@@ -658,7 +798,6 @@ export type SchemaUpcomingTest = components['schemas']['UpcomingTest'];
 export type SchemaControlStatus = components['schemas']['ControlStatus'];
 export type SchemaComplianceControl = components['schemas']['ComplianceControl'];
 export type SchemaComplianceResponse = components['schemas']['ComplianceResponse'];
-export type SchemaFrameworkId = components['schemas']['FrameworkId'];
 export type SchemaTestPassRate = components['schemas']['TestPassRate'];
 export type SchemaComplianceOverview = components['schemas']['ComplianceOverview'];
 export type $defs = Record<string, never>;
@@ -1318,6 +1457,227 @@ export interface operations {
             };
         };
     };
+    getCompliancePdf: {
+        parameters: {
+            query: {
+                /** @description soc2, iso27001, hipaa, dora or pcidss. */
+                framework: components["schemas"]["FrameworkId"];
+                /** @description Reporting period in days. */
+                period: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed PDF */
+            200: {
+                headers: {
+                    /** @description attachment; filename="rehearsal-compliance-<framework>-<period>d.pdf" */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description framework unknown or missing, or period missing or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The license in effect lacks PDF export (enterprise tier, flag pdfExport) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, or no signing key yet (signing-key-unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getTestReportPdf: {
+        parameters: {
+            query?: {
+                /** @description Period in days (runs completed in the last `period` days). */
+                period?: number;
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed PDF */
+            200: {
+                headers: {
+                    /** @description attachment; filename="rehearsal-test-<namespace>-<name>-<period>d.pdf" */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description name, namespace or period is malformed or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The license in effect lacks PDF test reports (enterprise tier, flag pdfReports) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, or no signing key yet (signing-key-unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getLicense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseResponse"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -1334,6 +1694,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
+    listEvidenceKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidencePublicKey"][];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The signing key has not been loaded yet (signing-key-unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
         };
@@ -1688,6 +2104,15 @@ export interface operations {
             };
             /** @description No bearer token, or the cluster rejected it */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The license in effect lacks the Compliance page (Team tier or above, flag compliancePage) */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,6 +17,7 @@ import type { ComplianceResponse } from '../domain/views.js';
 import { LIST_REPORTS, LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';
+import { COMPLIANCE_PAGE } from './services/license.service.js';
 
 @Route('api/v1')
 @Tags('Compliance')
@@ -64,7 +65,9 @@ export class ComplianceOverviewController extends Controller {
 
   /**
    * The dashboard's Compliance page: every framework's ComplianceResponse over the period, and
-   * each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days.
+   * each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days. The page is a
+   * licensed feature: Team (pro) tier or above with the flag compliancePage, else 402. (The JSON
+   * API GET /api/v1/compliance stays available on every tier.)
    * @summary Compliance overview (dashboard path)
    * @param period Period in days.
    * @isInt period must be an integer
@@ -75,7 +78,12 @@ export class ComplianceOverviewController extends Controller {
   @OperationId('getComplianceOverview')
   @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
   @Response<ProblemDetails>(400, 'period is not an integer from 1 to 3650')
+  @Response<ProblemDetails>(
+    402,
+    'The license in effect lacks the Compliance page (Team tier or above, flag compliancePage)',
+  )
   public getComplianceOverview(@Query() period: number = 90): ComplianceOverview {
+    this.api.license.require(COMPLIANCE_PAGE);
     return this.api.compliance.overview(period);
   }
 }

@@ -7,6 +7,9 @@ import type { Logger } from 'pino';
 import type { RequestAuthorizer } from './auth/authorizer.js';
 import type { ComplianceService } from './services/compliance.service.js';
 import type { DashboardService } from './services/dashboard.service.js';
+import type { EvidenceService } from './services/evidence.service.js';
+import type { LicenseService } from './services/license.service.js';
+import type { PdfService } from './services/pdf.service.js';
 import type { ReportsService } from './services/reports.service.js';
 import type { SchedulesService } from './services/schedules.service.js';
 import type { TestsService } from './services/tests.service.js';
@@ -23,6 +26,9 @@ export interface ApiContext {
   dashboard: DashboardService;
   compliance: ComplianceService;
   schedules: SchedulesService;
+  license: LicenseService;
+  evidence: EvidenceService;
+  pdf: PdfService;
   authorizer: RequestAuthorizer;
   log: Logger;
 }

@@ -3,7 +3,7 @@
 // host. Unauthenticated: /api/v1/health, /metrics, /openapi.json, /docs; everything else goes
 // through the authorizer (REHEARSAL_AUTH_MODE).
 //
-// Adding endpoints (license, PDF exports): write a *.controller.ts in this directory (tsoa finds it
+// Adding endpoints: write a *.controller.ts in this directory (tsoa finds it
 // by glob), give it what it needs through a field of ApiContext (built in createApp from a new
 // optional HttpDeps port), declare its RBAC with @Extension(RBAC_EXTENSION, ...), and run
 // `npm run openapi:generate`. A binary answer is a Readable returned with @Produces.
@@ -21,10 +21,22 @@ import { attachApiContext, type ApiContext } from './context.js';
 import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { loadOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
-import type { ApiCache, EvidenceVerifier, ScheduleSource, TestWriter } from './ports.js';
+import { PRODUCT_VERSION } from '../reports/product-version.js';
+import type {
+  ApiCache,
+  EvidenceKeySource,
+  EvidenceProblems,
+  EvidenceVerifier,
+  LicenseSource,
+  ScheduleSource,
+  TestWriter,
+} from './ports.js';
 import { jsonBody, requireJsonWhenBody } from './request-body.js';
 import { ComplianceService } from './services/compliance.service.js';
 import { DashboardService } from './services/dashboard.service.js';
+import { EvidenceService } from './services/evidence.service.js';
+import { LicenseService } from './services/license.service.js';
+import { PdfService } from './services/pdf.service.js';
 import { ReportsService } from './services/reports.service.js';
 import { SchedulesService } from './services/schedules.service.js';
 import { TestsService } from './services/tests.service.js';
@@ -45,6 +57,12 @@ export interface HttpDeps {
   schedules?: ScheduleSource;
   /** Evidence signature check for compliance; absent → signatures are not checked. */
   verifyEvidence?: EvidenceVerifier;
+  /** Why a report's evidence does not verify (PDF integrity summaries); absent → derived from keys. */
+  evidenceProblems?: EvidenceProblems;
+  /** The license in effect; absent → community (every gated feature answers 402). */
+  license?: LicenseSource;
+  /** The evidence signing key and published public keys; absent → PDFs and keys answer 503. */
+  evidenceKeys?: EvidenceKeySource;
   /** Replaces the Kubernetes reviewer (tests). */
   accessReviewer?: AccessReviewer;
   /** How long POST .../trigger waits for the engine (default 5000 ms). */
@@ -74,6 +92,8 @@ function createAuthorizer(deps: HttpDeps, document: OpenApiDocument): RequestAut
 export function createApp(deps: HttpDeps): express.Express {
   const document = deps.openApiDocument ?? loadOpenApiDocument();
   const log = deps.log;
+  const compliance = new ComplianceService(deps.cache, deps.now, deps.verifyEvidence);
+  const license = new LicenseService(deps.license);
   const context: ApiContext = {
     health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
     tests: new TestsService({
@@ -85,8 +105,21 @@ export function createApp(deps: HttpDeps): express.Express {
     }),
     reports: new ReportsService(deps.cache, deps.config.namespace, deps.now),
     dashboard: new DashboardService(deps.cache, deps.now),
-    compliance: new ComplianceService(deps.cache, deps.now, deps.verifyEvidence),
+    compliance,
     schedules: new SchedulesService(deps.schedules),
+    license,
+    evidence: new EvidenceService(deps.evidenceKeys),
+    pdf: new PdfService({
+      cache: deps.cache,
+      compliance,
+      license,
+      ...(deps.evidenceKeys ? { keys: deps.evidenceKeys } : {}),
+      ...(deps.evidenceProblems ? { evidenceProblems: deps.evidenceProblems } : {}),
+      now: deps.now,
+      namespace: deps.config.namespace,
+      productVersion: PRODUCT_VERSION,
+      ...(deps.config.clusterName ? { cluster: deps.config.clusterName } : {}),
+    }),
     authorizer: createAuthorizer(deps, document),
     log,
   };

@@ -2,10 +2,13 @@
 // implementations are the informer cache (RehearsalCache), the typed writer (RehearsalClient) and,
 // for schedules, the Velero provider wired in server/rehearsal.ts; the contract tests plug in
 // in-memory fakes. api/ must not import providers/ or checks/ (ESLint), hence ScheduleSource.
-import type { RestoreReport, RestoreTest, RestoreTestSpec } from '../domain/resources.js';
+import type { KeyObject } from 'node:crypto';
+import type { HealthCheckPolicy, RestoreReport, RestoreTest, RestoreTestSpec } from '../domain/resources.js';
 import type { ReportIndex } from '../domain/report-index.js';
-import type { ScheduleInfo } from '../domain/views.js';
+import type { LicenseResponse, ScheduleInfo } from '../domain/views.js';
 import type { InformerHandler } from '../kube/informer.js';
+import type { EvidenceSigner } from '../reports/signing-key.js';
+import type { EvidencePublicKey } from './dto.js';
 
 /** Reads. Every read endpoint answers from these; nothing here lists against the apiserver. */
 export interface ApiCache {
@@ -15,6 +18,8 @@ export interface ApiCache {
   listTests(): RestoreTest[];
   getTest(namespace: string, name: string): RestoreTest | undefined;
   onTestChange(handler: InformerHandler<RestoreTest>): void;
+  /** The HealthCheckPolicy a test names (test report PDFs); absent = not available. */
+  getPolicy?(namespace: string, name: string): HealthCheckPolicy | undefined;
 }
 
 /** Writes, straight to the apiserver (the cache catches up through its watch). */
@@ -47,3 +52,21 @@ export class BackupToolUnavailableError extends Error {
 
 /** Whether a report's evidence signature verifies (compliance counts unverified evidence as a gap). */
 export type EvidenceVerifier = (report: RestoreReport) => boolean;
+
+/** Why a report's evidence does not verify, each line naming the report ([] = it verifies). */
+export type EvidenceProblems = (report: RestoreReport) => string[];
+
+/** The license in effect (the license Secret, verified and watched). */
+export interface LicenseSource {
+  current(): { license: LicenseResponse; reason?: string };
+}
+
+/** The evidence signing key and the published public keys. */
+export interface EvidenceKeySource {
+  /** Current and retired public keys, current first. */
+  publicKeys(): EvidencePublicKey[];
+  /** The key PDFs are signed with; undefined until one has been loaded or created. */
+  signingKey(): { key: EvidenceSigner } | undefined;
+  /** keyId → public key, every trusted key. */
+  keyRing(): ReadonlyMap<string, KeyObject>;
+}

@@ -58,6 +58,7 @@ export const PROBLEM_TYPES = {
   'invalid-request': { status: 400, title: 'Invalid request' },
   'malformed-body': { status: 400, title: 'Malformed request body' },
   unauthenticated: { status: 401, title: 'Authentication required' },
+  'license-required': { status: 402, title: 'License required' },
   forbidden: { status: 403, title: 'Permission denied' },
   'not-found': { status: 404, title: 'Not found' },
   'no-such-route': { status: 404, title: 'No such route' },
@@ -70,6 +71,7 @@ export const PROBLEM_TYPES = {
   'backup-tool-unavailable': { status: 503, title: 'Backup tool unavailable' },
   'kubernetes-unavailable': { status: 503, title: 'Kubernetes API unavailable' },
   'not-ready': { status: 503, title: 'Not ready' },
+  'signing-key-unavailable': { status: 503, title: 'Evidence signing key unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;

@@ -17,15 +17,21 @@ export const RBAC_EXTENSION = 'x-rehearsal-rbac';
  * - namespace: the request's namespace (query `namespace`, else the body's `namespace`, else the
  *   server's namespace); the object name is the path parameter `name` when there is one;
  * - filtered: like namespace when the request is narrowed with `test` or `namespace`, else cluster;
- * - velero: the configured Velero namespace.
+ * - velero: the configured Velero namespace;
+ * - server: the server's own namespace, with the rule's fixed `name` if it has one (objects of the
+ *   installation itself, such as the published evidence keys);
+ * - collection: the request's namespace like `namespace`, but never an object name (a list of the
+ *   objects in it, e.g. the reports of the test named in the path).
  */
-export type RbacScope = 'cluster' | 'namespace' | 'filtered' | 'velero';
+export type RbacScope = 'cluster' | 'namespace' | 'filtered' | 'velero' | 'server' | 'collection';
 
 export interface RbacRule {
   verb: string;
   group: string;
   resource: string;
   subresource?: string;
+  /** A fixed object name (scope server only). */
+  name?: string;
   scope: RbacScope;
 }
 
@@ -76,6 +82,24 @@ export const TRIGGER_TEST = {
   subresource: 'trigger',
   scope: 'namespace',
 };
+/** The reports of the test named in the path (PDF test report): a list in its namespace. */
+export const LIST_REPORTS_OF_TEST = {
+  verb: 'list',
+  group: 'rehearsal.dev',
+  resource: 'restorereports',
+  scope: 'collection',
+};
+/**
+ * The published evidence public keys: whoever may read the ConfigMap that publishes them may read
+ * them through the API.
+ */
+export const GET_EVIDENCE_KEYS = {
+  verb: 'get',
+  group: '',
+  resource: 'configmaps',
+  name: 'rehearsal-evidence-public-keys',
+  scope: 'server',
+};
 export const LIST_VELERO_SCHEDULES = {
   verb: 'list',
   group: 'velero.io',
@@ -83,7 +107,7 @@ export const LIST_VELERO_SCHEDULES = {
   scope: 'velero',
 };
 
-const SCOPES: readonly RbacScope[] = ['cluster', 'namespace', 'filtered', 'velero'];
+const SCOPES: readonly RbacScope[] = ['cluster', 'namespace', 'filtered', 'velero', 'server', 'collection'];
 
 function isRbacRule(value: unknown): value is RbacRule {
   if (typeof value !== 'object' || value === null) return false;
@@ -93,6 +117,7 @@ function isRbacRule(value: unknown): value is RbacRule {
     typeof rule.group === 'string' &&
     typeof rule.resource === 'string' &&
     (rule.subresource === undefined || typeof rule.subresource === 'string') &&
+    (rule.name === undefined || (typeof rule.name === 'string' && rule.scope === 'server')) &&
     SCOPES.includes(rule.scope as RbacScope)
   );
 }
@@ -136,6 +161,13 @@ export function permissionFor(
       break;
     case 'velero':
       permission.namespace = defaults.veleroNamespace;
+      break;
+    case 'server':
+      permission.namespace = defaults.namespace;
+      if (rule.name) permission.name = rule.name;
+      break;
+    case 'collection':
+      permission.namespace = requestNamespace(facts, defaults);
       break;
     case 'filtered':
       if (nonEmptyString(facts.query.test) || nonEmptyString(facts.query.namespace)) {

@@ -1,6 +1,11 @@
 // Compliance evidence summaries (decisions §6): one framework, or the dashboard's overview of all.
 import type { FrameworkId } from '../../domain/compliance-catalogue.js';
-import { complianceOverview, evaluateCompliance, type ComplianceOverview } from '../../domain/compliance.js';
+import {
+  complianceOverview,
+  evaluateCompliance,
+  type ComplianceEvaluation,
+  type ComplianceOverview,
+} from '../../domain/compliance.js';
 import type { ComplianceResponse } from '../../domain/views.js';
 import type { ApiCache, EvidenceVerifier } from '../ports.js';
 import { requireSynced } from './readiness.js';
@@ -14,15 +19,20 @@ export class ComplianceService {
   ) {}
 
   framework(framework: FrameworkId, periodDays: number): ComplianceResponse {
+    return this.evaluate(framework, periodDays, this.now()).response;
+  }
+
+  /** The response and the detail the PDF is built from, evaluated at `now`. */
+  evaluate(framework: FrameworkId, periodDays: number, now: Date): ComplianceEvaluation {
     requireSynced(this.cache);
     return evaluateCompliance({
       framework,
       periodDays,
-      now: this.now(),
+      now,
       tests: this.cache.listTests(),
       reports: this.cache.reportIndex,
       ...(this.verify ? { verify: this.verify } : {}),
-    }).response;
+    });
   }
 
   overview(periodDays: number): ComplianceOverview {

@@ -7,6 +7,14 @@ import { loadConfig } from '../../../server/config.js';
 import { Metrics } from '../../../server/metrics.js';
 import { createApp, type HttpDeps } from '../../../server/api/http.js';
 import type { AccessReviewer } from '../../../server/api/auth/access-review.js';
+import type { EvidenceKeySource, LicenseSource } from '../../../server/api/ports.js';
+import { featuresForTier } from '../../../server/domain/license.js';
+import {
+  exportPublicKeyPem,
+  generateSigningKey,
+  publicKeyRing,
+  type SigningKey,
+} from '../../../server/reports/signing-key.js';
 import { createRehearsalClient, type RehearsalApiClient } from '../../../openapi/client.js';
 import { ContractValidator, loadDocument } from './contract.js';
 import { FakeCluster, FakeSchedules, writerOf } from './fake-cluster.js';
@@ -34,6 +42,63 @@ export interface TestServerOptions {
   triggerWaitMs?: number;
   withoutSchedules?: boolean;
   contract?: ContractValidator;
+  /** The license in effect (default: a perpetual enterprise license). */
+  license?: LicenseSource;
+  /** Evidence keys (default: a fresh signing key, no retired keys); null = none loaded. */
+  evidenceKeys?: EvidenceKeySource | null;
+}
+
+/** A fixed license for the fakes. */
+export function fixedLicense(
+  tier: 'community' | 'pro' | 'enterprise',
+  reason?: string,
+): LicenseSource & { set(tier: 'community' | 'pro' | 'enterprise', reason?: string): void } {
+  let state = { tier, reason };
+  return {
+    set(next, nextReason) {
+      state = { tier: next, reason: nextReason };
+    },
+    current() {
+      return {
+        license: {
+          tier: state.tier,
+          expiresAt: null,
+          trialEndsAt: null,
+          isExpired: false,
+          isTrialing: false,
+          trialDaysLeft: 0,
+          features: featuresForTier(state.tier),
+        },
+        ...(state.reason ? { reason: state.reason } : {}),
+      };
+    },
+  };
+}
+
+/** Evidence keys over one signing key, plus any retired public keys. */
+export function keySourceOf(key: SigningKey, retired: SigningKey[] = []): EvidenceKeySource {
+  const createdAt = '2026-03-01T00:00:00.000Z';
+  return {
+    publicKeys: () => [
+      {
+        keyId: key.keyId,
+        algorithm: 'Ed25519',
+        publicKeyPem: exportPublicKeyPem(key),
+        createdAt,
+        status: 'current',
+      },
+      ...retired.map((old) => ({
+        keyId: old.keyId,
+        algorithm: 'Ed25519' as const,
+        publicKeyPem: exportPublicKeyPem(old),
+        createdAt: '2026-01-01T00:00:00.000Z',
+        status: 'retired' as const,
+        retiredAt: createdAt,
+      })),
+    ],
+    signingKey: () => ({ key }),
+    keyRing: () => publicKeyRing([key.publicKey, ...retired.map((old) => old.publicKey)]),
+  };
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -55,6 +120,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     triggerWaitMs: options.triggerWaitMs ?? 1_000,
     ...(options.withoutSchedules ? {} : { schedules }),
     ...(options.reviewer ? { accessReviewer: options.reviewer } : {}),
+    license: options.license ?? fixedLicense('enterprise'),
+    ...(options.evidenceKeys === null
+      ? {}
+      : { evidenceKeys: options.evidenceKeys ?? keySourceOf(generateSigningKey()) }),
   };
   const server: Server = createServer(createApp(deps));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

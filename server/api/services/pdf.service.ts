@@ -1,0 +1,176 @@
+// The PDF exports (decisions §6): the compliance evidence report of one framework and the report of
+// one RestoreTest. Both are signed with the evidence signing key (the attestation page and the
+// embedded evidence, see server/reports/pdf/attestation.ts). Order of refusals: malformed query
+// (400, tsoa) → license (402) → caches loading (503) → unknown test (404) → no signing key (503).
+import { createHash } from 'node:crypto';
+import type { FrameworkId } from '../../domain/compliance-catalogue.js';
+import type { RestoreReport } from '../../domain/resources.js';
+import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
+import { canonicalJson, orderReportsForChain, verifyReportChain } from '../../reports/evidence.js';
+import { renderComplianceReport } from '../../reports/pdf/compliance-report.pdf.js';
+import { buildTestReportData, type ChainSummary } from '../../reports/pdf/report-data.js';
+import { renderTestReport } from '../../reports/pdf/test-report.pdf.js';
+import type { EvidenceSigner } from '../../reports/signing-key.js';
+import type { ApiCache, EvidenceKeySource, EvidenceProblems } from '../ports.js';
+import { ProblemError } from '../problem.js';
+import { complianceReportData } from './compliance-report-data.js';
+import type { ComplianceService } from './compliance.service.js';
+import { PDF_EXPORT, PDF_REPORTS, type LicenseService } from './license.service.js';
+import { requireSynced } from './readiness.js';
+
+export interface PdfDocument {
+  pdf: Buffer;
+  filename: string;
+}
+
+export interface PdfServiceDeps {
+  cache: ApiCache;
+  compliance: ComplianceService;
+  license: LicenseService;
+  keys?: EvidenceKeySource;
+  evidenceProblems?: EvidenceProblems;
+  now: () => Date;
+  namespace: string;
+  productVersion: string;
+  cluster?: string;
+}
+
+/** The file name of the compliance PDF (decisions §1). */
+export function compliancePdfFilename(framework: string, period: number): string {
+  return `rehearsal-compliance-${framework}-${period}d.pdf`;
+}
+
+export function testReportPdfFilename(namespace: string, name: string, period: number): string {
+  return `rehearsal-test-${namespace}-${name}-${period}d.pdf`;
+}
+
+/** `attachment; filename="..."` (names are RFC 1123 labels and digits: nothing to escape). */
+export function attachment(filename: string): string {
+  return `attachment; filename="${filename}"`;
+}
+
+export class PdfService {
+  constructor(private readonly deps: PdfServiceDeps) {}
+
+  async compliance(framework: FrameworkId, period: number): Promise<PdfDocument> {
+    this.deps.license.require(PDF_EXPORT);
+    requireSynced(this.deps.cache);
+    const signer = this.signer();
+    const now = this.deps.now();
+    const evaluation = this.deps.compliance.evaluate(framework, period, now);
+    const inPeriod = new Map(
+      this.deps.cache.reportIndex
+        .runsBetween(now.getTime() - period * MILLISECONDS_PER_DAY, now.getTime())
+        .map((run) => [run.key, run.report] as const),
+    );
+    const data = complianceReportData({
+      evaluation,
+      tests: this.deps.cache.listTests(),
+      reportOf: (key) => inPeriod.get(key),
+      productVersion: this.deps.productVersion,
+      ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
+      ...(this.deps.evidenceProblems ? { evidenceProblems: this.deps.evidenceProblems } : {}),
+    });
+    return {
+      pdf: await renderComplianceReport(data, signer),
+      filename: compliancePdfFilename(framework, period),
+    };
+  }
+
+  async testReport(name: string, namespace: string | undefined, period: number): Promise<PdfDocument> {
+    this.deps.license.require(PDF_REPORTS);
+    requireSynced(this.deps.cache);
+    const ns = namespace || this.deps.namespace;
+    const test = this.deps.cache.getTest(ns, name);
+    if (!test) throw new ProblemError('not-found', `RestoreTest "${name}" not found in namespace "${ns}".`);
+    const signer = this.signer();
+    const now = this.deps.now();
+    const from = now.getTime() - period * MILLISECONDS_PER_DAY;
+    const reports = this.deps.cache.reportIndex
+      .runsOfTest(`${ns}/${name}`)
+      .filter((run) => run.completedAt >= from && run.completedAt <= now.getTime())
+      .map((run) => run.report);
+    const { verified, chain } = this.integrity(reports);
+    const policyName = test.spec.healthCheckPolicy;
+    const policy = policyName ? this.deps.cache.getPolicy?.(ns, policyName) : undefined;
+    const generatedAt = now.toISOString();
+    const data = buildTestReportData({
+      reportId: testReportId(ns, name, generatedAt, reports),
+      generatedAt,
+      productVersion: this.deps.productVersion,
+      ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
+      period: { days: period, from: new Date(from).toISOString(), to: generatedAt },
+      test,
+      ...(policy ? { policy } : {}),
+      reports,
+      ...(verified ? { verified } : {}),
+      ...(chain ? { chain } : {}),
+    });
+    return { pdf: await renderTestReport(data, signer), filename: testReportPdfFilename(ns, name, period) };
+  }
+
+  private signer(): EvidenceSigner {
+    const active = this.deps.keys?.signingKey();
+    if (!active) {
+      throw new ProblemError(
+        'signing-key-unavailable',
+        'The evidence signing key has not been loaded yet, so no signed PDF can be produced; retry shortly.',
+        { headers: { 'Retry-After': '5' } },
+      );
+    }
+    return active.key;
+  }
+
+  /** Per-report verification and the summary printed on the attestation page. */
+  private integrity(reports: readonly RestoreReport[]): {
+    verified?: Map<string, boolean>;
+    chain?: ChainSummary;
+  } {
+    const ordered = orderReportsForChain(reports);
+    let problemsOf: ((report: RestoreReport, index: number) => string[]) | undefined;
+    if (this.deps.evidenceProblems) {
+      problemsOf = this.deps.evidenceProblems;
+    } else if (this.deps.keys) {
+      const result = verifyReportChain(ordered, this.deps.keys.keyRing());
+      problemsOf = (report, index) =>
+        result.reports[index]!.problems.map((text) => `${report.metadata.name}: ${text}`);
+    }
+    if (!problemsOf) return {};
+    const verified = new Map<string, boolean>();
+    const problems: string[] = [];
+    ordered.forEach((report, index) => {
+      const found = problemsOf(report, index);
+      verified.set(report.metadata.name, found.length === 0);
+      problems.push(...found);
+    });
+    return {
+      verified,
+      chain: {
+        checkedReports: ordered.length,
+        verifiedReports: [...verified.values()].filter(Boolean).length,
+        problems:
+          problems.length > 40
+            ? [...problems.slice(0, 40), `... and ${problems.length - 40} more`]
+            : problems,
+      },
+    };
+  }
+}
+
+function testReportId(
+  namespace: string,
+  name: string,
+  generatedAt: string,
+  reports: readonly RestoreReport[],
+): string {
+  const digest = createHash('sha256')
+    .update(
+      canonicalJson({
+        test: `${namespace}/${name}`,
+        generatedAt,
+        runs: reports.map((report) => report.spec.evidence?.digest ?? report.metadata.name).sort(),
+      }),
+    )
+    .digest('hex');
+  return `RHR-TEST-${generatedAt.slice(0, 10).replaceAll('-', '')}-${digest.slice(0, 8)}`;
+}

@@ -1,0 +1,153 @@
+// The memoized verifier compliance and the PDFs use: per-report checks memoized by uid and
+// resourceVersion, chain links recomputed per test after a change, memo cleared when keys change.
+import { describe, expect, it } from '@jest/globals';
+import type { KeyObject } from 'node:crypto';
+import type { RestoreReport } from '../../../server/domain/resources.js';
+import { EvidenceVerifier } from '../../../server/reports/evidence-verifier.js';
+import { generateSigningKey, publicKeyRing } from '../../../server/reports/signing-key.js';
+import { withEvidence } from '../../../server/reports/evidence.js';
+import {
+  makeReport,
+  makeRestoreTest,
+  makeSignedHistory,
+  PERIOD_START,
+} from '../../fixtures/evidence/reports.js';
+
+const key = generateSigningKey();
+const rotated = generateSigningKey();
+const test = makeRestoreTest('payments-nightly', ['payments'], { uid: 'uid-payments' });
+const TEST_KEY = 'rehearsal-system/payments-nightly';
+
+function history(count = 5): RestoreReport[] {
+  return makeSignedHistory(test, count, PERIOD_START, key, (i) => ({
+    result: i === 2 ? 'fail' : 'pass',
+    rtoSeconds: 600,
+  })).map((report, i) => ({
+    ...report,
+    metadata: { ...report.metadata, uid: `u${i}`, resourceVersion: `${100 + i}` },
+  }));
+}
+
+function setup(
+  reports: RestoreReport[],
+  ring: ReadonlyMap<string, KeyObject> = publicKeyRing([key.publicKey]),
+) {
+  const store = { reports, ring };
+  const verifier = new EvidenceVerifier(() => store.ring, {
+    reportsOfTest: (testKey) => (testKey === TEST_KEY ? store.reports : []),
+  });
+  return { store, verifier };
+}
+
+describe('EvidenceVerifier', () => {
+  it('verifies an intact chain (in any storage order)', () => {
+    const reports = history();
+    const { verifier } = setup([...reports].reverse());
+    expect(reports.map((report) => verifier.problems(report))).toEqual([[], [], [], [], []]);
+    expect(reports.every((report) => verifier.verify(report))).toBe(true);
+  });
+
+  it('names a report whose content changed after signing', () => {
+    const reports = history();
+    reports[1] = {
+      ...reports[1]!,
+      metadata: { ...reports[1]!.metadata, uid: 'u1-recreated' },
+      spec: { ...reports[1]!.spec, score: 91 },
+    };
+    const { verifier } = setup(reports);
+    expect(verifier.problems(reports[1]!)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${reports[1]!.metadata.name}: digest mismatch: the report was changed after signing`),
+      ),
+    ]);
+    expect(verifier.verify(reports[2]!)).toBe(true);
+  });
+
+  it('flags the successor of a deleted report once the test is invalidated', () => {
+    const reports = history();
+    const { store, verifier } = setup(reports);
+    expect(verifier.verify(reports[3]!)).toBe(true);
+    store.reports = reports.filter((_report, i) => i !== 2);
+    verifier.invalidateTest(TEST_KEY);
+    expect(verifier.problems(reports[3]!)).toEqual([
+      expect.stringContaining(`${reports[3]!.metadata.name}: missing predecessor`),
+    ]);
+    expect(verifier.problems(reports[3]!)[0]).toContain(
+      `a report between ${reports[1]!.metadata.name} and ${reports[3]!.metadata.name} was deleted`,
+    );
+  });
+
+  it('accepts the oldest report pointing at a pruned predecessor', () => {
+    const reports = history().slice(2);
+    const { verifier } = setup(reports);
+    expect(reports.map((report) => verifier.verify(report))).toEqual([true, true, true]);
+  });
+
+  it('memoizes per uid and resourceVersion: a changed object is checked again', () => {
+    const reports = history(2);
+    const { store, verifier } = setup(reports);
+    expect(verifier.verify(reports[0]!)).toBe(true);
+    // Same uid and resourceVersion (which the apiserver would never serve for changed content): memo hit.
+    reports[0]!.spec.score = 1;
+    verifier.invalidateTest(TEST_KEY);
+    expect(verifier.verify(reports[0]!)).toBe(true);
+    // Any change to a stored object bumps its resourceVersion: checked again.
+    store.reports = [
+      { ...reports[0]!, metadata: { ...reports[0]!.metadata, resourceVersion: '999' } },
+      reports[1]!,
+    ];
+    verifier.invalidateTest(TEST_KEY);
+    expect(verifier.verify(store.reports[0]!)).toBe(false);
+  });
+
+  it('re-checks everything when the trusted keys change (a retired key revoked, a new key added)', () => {
+    const reports = history(3);
+    const { store, verifier } = setup(reports, publicKeyRing([key.publicKey, rotated.publicKey]));
+    expect(verifier.verify(reports[0]!)).toBe(true);
+    store.ring = publicKeyRing([rotated.publicKey]);
+    expect(verifier.problems(reports[0]!)[0]).toContain(`signed with unknown key ${key.keyId}`);
+  });
+
+  it('judges a report that is not in the store on its own', () => {
+    const [first] = history(1);
+    const { verifier } = setup([]);
+    expect(verifier.verify(first!)).toBe(true);
+    const unsigned = {
+      ...first!,
+      metadata: { ...first!.metadata, uid: 'other' },
+      spec: { ...first!.spec, evidence: undefined },
+    };
+    expect(verifier.problems(unsigned)).toEqual([
+      `${first!.metadata.name}: no evidence block: the report is not signed`,
+    ]);
+  });
+
+  it('warms the memo in slices without blocking', async () => {
+    const reports = history(30);
+    const { verifier } = setup(reports);
+    await verifier.warm(reports, 7);
+    expect(reports.every((report) => verifier.verify(report))).toBe(true);
+  });
+});
+
+describe('EvidenceVerifier with a re-created RestoreTest', () => {
+  it('keeps one chain per RestoreTest uid while the old test’s reports await garbage collection', () => {
+    const old = history(3);
+    const recreated = makeRestoreTest('payments-nightly', ['payments'], { uid: 'uid-new' });
+    const fresh: RestoreReport[] = [];
+    let previous: string | undefined;
+    for (const day of [40, 41]) {
+      const report = withEvidence(
+        makeReport(recreated, day, PERIOD_START, { result: 'pass', rtoSeconds: 600 }),
+        previous,
+        key,
+      );
+      report.metadata.uid = `n${day}`;
+      report.metadata.resourceVersion = '1';
+      previous = report.spec.evidence!.digest;
+      fresh.push(report);
+    }
+    const { verifier } = setup([...old, ...fresh]);
+    expect([...old, ...fresh].map((report) => verifier.problems(report))).toEqual([[], [], [], [], []]);
+  });
+});
