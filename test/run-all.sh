@@ -18,15 +18,22 @@ check typecheck npm run --silent typecheck
 check lint npm run --silent lint
 if grep -q "\"openapi:check\"" package.json; then check openapi-drift npm run --silent openapi:check; fi
 
-rm -f test/.tmp/jest.json
-node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --forceExit --json --outputFile=test/.tmp/jest.json "$@"
-jest_status=$?
-if [ -f test/.tmp/jest.json ]; then
-  read -r jp jf < <(node -e 'const r=require("./test/.tmp/jest.json");console.log(r.numPassedTests, r.numFailedTests + (r.numRuntimeErrorTestSuites||0))')
-  passed=$((passed + jp)); failed=$((failed + jf))
-elif [ $jest_status -ne 0 ]; then
-  failed=$((failed + 1))
-fi
+# Unit and contract suites run in parallel; integration suites one at a time, because they share
+# one control plane and the server's own namespace (its signing key, license and leader Lease).
+jest_status=0
+run_jest() { # result-file jest-args...
+  local out=$1; shift
+  rm -f "$out"
+  node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --forceExit --json --outputFile="$out" "$@" || jest_status=1
+  if [ -f "$out" ]; then
+    read -r jp jf < <(node -e 'const r=require(process.argv[1]);console.log(r.numPassedTests, r.numFailedTests + (r.numRuntimeErrorTestSuites||0))' "$PWD/$out")
+    passed=$((passed + jp)); failed=$((failed + jf))
+  else
+    failed=$((failed + 1))
+  fi
+}
+run_jest test/.tmp/jest-fast.json --selectProjects unit contract "$@"
+run_jest test/.tmp/jest-integration.json --selectProjects integration --runInBand "$@"
 [ $jest_status -ne 0 ] && [ $failed -eq 0 ] && failed=1
 echo "$passed passed, $failed failed" | tee test/.tmp/summary.txt
 [ $failed -eq 0 ]
