@@ -111,13 +111,14 @@ export function shopChecks(overrides: { httpPath?: string; expectedOrders?: stri
     {
       name: 'web-health',
       kind: 'httpGet',
-      timeout: '5s',
+      // Generous: the test machine may be loaded; a hung endpoint is still caught.
+      timeout: '15s',
       httpGet: { service: 'web', port: 80, path: overrides.httpPath ?? '/healthz', expectedStatus: 200, bodyMatch: 'ok' },
     },
     {
       name: 'orders-present',
       kind: 'sqlQuery',
-      timeout: '10s',
+      timeout: '20s',
       sqlQuery: {
         engine: 'postgres',
         service: 'db',
