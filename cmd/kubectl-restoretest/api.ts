@@ -1,0 +1,298 @@
+// The Rehearsal API as the commands use it: the typed openapi-fetch client over the connection,
+// and every failure turned into one readable CliError with hints. Three kinds of answers can
+// fail: RFC 9457 problems from the API itself, Kubernetes Status objects from the API server's
+// service proxy (RBAC on services/proxy, a missing Service, no endpoints), and no answer at all.
+import { createRehearsalClient, isProblemDetails, type RehearsalApiClient } from '../../openapi/client.js';
+import { describeFetchError, type Connection } from './connect.js';
+import { CliError } from './errors.js';
+import type {
+  Alert,
+  ComplianceResponse,
+  DailySummary,
+  RestoreReport,
+  ScheduleInfo,
+  Summary,
+  TestResponse,
+  UpcomingTest,
+} from './output/printers.js';
+import type { components } from '../../openapi/client.js';
+
+export type CreateTestInput = components['schemas']['CreateTestInput'];
+export type ProblemDetails = components['schemas']['ProblemDetails'];
+type PermissionDescriptor = components['schemas']['PermissionDescriptor'];
+export type FrameworkId = components['schemas']['FrameworkId'];
+export const FRAMEWORKS: readonly FrameworkId[] = ['soc2', 'iso27001', 'hipaa', 'dora', 'pcidss'];
+
+export const PORT_FORWARD_HINT =
+  'or reach the API through a port-forward: kubectl port-forward -n rehearsal-system svc/rehearsal-api 8080:8080, then --server http://localhost:8080';
+
+export interface TriggerOutcome {
+  test: TestResponse;
+  /** started: the engine took the request; pending: not yet (the request stays recorded). */
+  state: 'started' | 'pending';
+  /** The trigger-request value, as recorded on the RestoreTest. */
+  request: string;
+}
+
+export interface ReportQuery {
+  test?: string;
+  namespace?: string;
+  days?: number;
+  latest?: boolean;
+}
+
+interface Outcome<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+export class RehearsalApi {
+  private readonly client: RehearsalApiClient;
+
+  constructor(
+    readonly connection: Connection,
+    private readonly timeoutMs: number,
+  ) {
+    this.client = createRehearsalClient({ baseUrl: connection.baseUrl, fetch: connection.fetch });
+  }
+
+  async listTests(): Promise<TestResponse[]> {
+    return this.data('GET', () => this.client.GET('/api/v1/tests'));
+  }
+
+  async getTest(name: string, namespace?: string): Promise<TestResponse> {
+    return this.data('GET', () => this.client.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace } } }));
+  }
+
+  async createTest(body: CreateTestInput): Promise<TestResponse> {
+    return this.data('POST', () => this.client.POST('/api/v1/tests', { body }));
+  }
+
+  async replaceTest(name: string, namespace: string | undefined, body: CreateTestInput): Promise<TestResponse> {
+    return this.data('PUT', () =>
+      this.client.PUT('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace } }, body }),
+    );
+  }
+
+  async deleteTest(name: string, namespace?: string): Promise<void> {
+    await this.send('DELETE', () =>
+      this.client.DELETE('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace } } }),
+    );
+  }
+
+  async triggerTest(name: string, namespace?: string): Promise<TriggerOutcome> {
+    const { data, response } = await this.send('POST', () =>
+      this.client.POST('/api/v1/tests/{name}/trigger', { params: { path: { name }, query: { namespace } } }),
+    );
+    const state = response.headers.get('Rehearsal-Trigger-State') === 'pending' ? 'pending' : 'started';
+    return { test: required(data, response), state, request: response.headers.get('Rehearsal-Trigger-Request') ?? '' };
+  }
+
+  async listReports(query: ReportQuery): Promise<RestoreReport[]> {
+    return this.data('GET', () => this.client.GET('/api/v1/reports', { params: { query } }));
+  }
+
+  async summary(): Promise<Summary> {
+    return this.data('GET', () => this.client.GET('/api/v1/summary'));
+  }
+
+  async daily(days?: number): Promise<DailySummary[]> {
+    return this.data('GET', () => this.client.GET('/api/v1/summary/daily', { params: { query: { days } } }));
+  }
+
+  async alerts(hours?: number): Promise<Alert[]> {
+    return this.data('GET', () => this.client.GET('/api/v1/alerts', { params: { query: { hours } } }));
+  }
+
+  async upcoming(): Promise<UpcomingTest[]> {
+    return this.data('GET', () => this.client.GET('/api/v1/upcoming'));
+  }
+
+  async schedules(): Promise<ScheduleInfo[]> {
+    return this.data('GET', () => this.client.GET('/api/v1/schedules'));
+  }
+
+  async compliance(framework: FrameworkId, period: number): Promise<ComplianceResponse> {
+    return this.data('GET', () => this.client.GET('/api/v1/compliance', { params: { query: { framework, period } } }));
+  }
+
+  /** The server's version: info.version of its OpenAPI document (there is no version endpoint). */
+  async serverVersion(): Promise<string> {
+    const { data } = await this.send<{ info?: { version?: unknown } }>('GET', async () => {
+      const response = await this.connection.fetch(new Request(`${this.connection.baseUrl}/openapi.json`));
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: reported below
+      }
+      return response.ok ? { data: body as { info?: { version?: unknown } }, response } : { error: body, response };
+    });
+    const version = data?.info?.version;
+    if (typeof version !== 'string') throw new CliError(`${this.connection.target} sent an OpenAPI document without info.version`);
+    return version;
+  }
+
+  private async data<T>(method: string, run: () => Promise<Outcome<T>>): Promise<T> {
+    const { data, response } = await this.send(method, run);
+    return required(data, response);
+  }
+
+  private async send<T>(method: string, run: () => Promise<Outcome<T>>): Promise<{ data?: T; response: Response }> {
+    let outcome: Outcome<T>;
+    try {
+      outcome = await run();
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw unreachable(this.connection, error, this.timeoutMs);
+    }
+    if (!outcome.response.ok) {
+      const status = outcome.response.status;
+      throw (
+        (await explainMissingEndpoints(status, outcome.error, this.connection)) ??
+        errorFromResponse(status, outcome.error, this.connection, method)
+      );
+    }
+    return { data: outcome.data, response: outcome.response };
+  }
+}
+
+function required<T>(data: T | undefined, response: Response): T {
+  if (data === undefined) throw new CliError(`the API answered ${response.status} without a body`);
+  return data;
+}
+
+export function unreachable(connection: Connection, error: unknown, timeoutMs: number): CliError {
+  const reason = describeFetchError(error, timeoutMs);
+  if (connection.mode === 'proxy') {
+    return new CliError(`cannot reach the Kubernetes API server ${connection.kube?.server ?? ''}: ${reason}`, [
+      `check the kubeconfig context${connection.contextName ? ` "${connection.contextName}"` : ''} (--context, --kubeconfig), ${PORT_FORWARD_HINT}`,
+    ]);
+  }
+  return new CliError(`cannot reach the Rehearsal API at ${connection.baseUrl}: ${reason}`, [
+    `is the port-forward running? kubectl port-forward -n ${connection.service.namespace} svc/${connection.service.name} 8080:${connection.service.port}; or drop --server to go through the Kubernetes API server's service proxy`,
+  ]);
+}
+
+/** Kubernetes' own error object (from the API server, e.g. its service proxy). */
+interface KubeStatus {
+  kind: 'Status';
+  message?: string;
+  reason?: string;
+  code?: number;
+  details?: { name?: string; kind?: string };
+}
+
+function isKubeStatus(body: unknown): body is KubeStatus {
+  return typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'Status';
+}
+
+/**
+ * The service proxy answers 404 "services X not found" both for a missing Service and for one
+ * without an Endpoints object (e.g. type ExternalName: the API server proxies only to endpoints
+ * backed by Pods). Reading the Service tells the two apart; without permission to read it, the
+ * generic message stands.
+ */
+async function explainMissingEndpoints(status: number, body: unknown, connection: Connection): Promise<CliError | undefined> {
+  if (status !== 404 || connection.mode !== 'proxy' || !connection.kube || !isKubeStatus(body) || body.details?.kind !== 'services') {
+    return undefined;
+  }
+  const { namespace, name, port } = connection.service;
+  let service: { spec?: { type?: string; externalName?: string } };
+  try {
+    const response = await connection.kube.get(`/api/v1/namespaces/${encodeURIComponent(namespace)}/services/${encodeURIComponent(name)}`);
+    if (!response.ok) return undefined;
+    service = (await response.json()) as typeof service;
+  } catch {
+    return undefined;
+  }
+  const hint = `the service proxy reaches only Services whose endpoints are Pods; ${PORT_FORWARD_HINT}`;
+  if (service.spec?.type === 'ExternalName') {
+    return new CliError(
+      `the Kubernetes API server does not proxy to service ${namespace}/${name}:${port}: it is of type ExternalName (${service.spec.externalName ?? ''}) and has no endpoints`,
+      [hint],
+    );
+  }
+  return new CliError(`the Kubernetes API server cannot proxy to service ${namespace}/${name}:${port}: it has no endpoints object`, [
+    `is the rehearsal-api Deployment running? kubectl get endpoints -n ${namespace} ${name}; ${hint}`,
+  ]);
+}
+
+/** The RBAC verb the API server checks for a proxied request with this HTTP method. */
+export function proxyVerb(method: string): string {
+  return ({ GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[
+    method.toUpperCase()
+  ] ?? method.toLowerCase();
+}
+
+export function describePermission(permission: PermissionDescriptor): string {
+  const resource = `${permission.resource}${permission.group ? `.${permission.group}` : ''}${permission.subresource ? `/${permission.subresource}` : ''}`;
+  const name = permission.name ? ` "${permission.name}"` : '';
+  const scope = permission.namespace ? `in namespace ${permission.namespace}` : 'cluster-wide';
+  return `you need "${permission.verb}" on ${resource}${name} ${scope}`;
+}
+
+export function errorFromResponse(status: number, body: unknown, connection: Connection, method: string): CliError {
+  if (isProblemDetails(body)) return problemError(body as ProblemDetails, connection);
+  const service = connection.service;
+  if (isKubeStatus(body) && connection.mode === 'proxy') {
+    const message = body.message ?? body.reason ?? `HTTP ${status}`;
+    switch (status) {
+      case 401:
+        return new CliError(`unauthorized: the Kubernetes API server rejected the kubeconfig's credentials (${message})`, [
+          `check the context${connection.contextName ? ` "${connection.contextName}"` : ''} and its user; try kubectl auth whoami`,
+        ]);
+      case 403:
+        return new CliError(
+          `forbidden: you need "${proxyVerb(method)}" on services/proxy "${service.name}" in namespace ${service.namespace}`,
+          [
+            `the Kubernetes API server refused the service proxy (${message}); ask for a Role granting services/proxy, ${PORT_FORWARD_HINT}`,
+          ],
+        );
+      case 404:
+        return new CliError(`service ${service.namespace}/${service.name} not found: is Rehearsal installed in ${service.namespace}?`, [
+          `${message}; use --service-namespace/--service/--service-port for another installation, ${PORT_FORWARD_HINT}`,
+        ]);
+      case 502:
+      case 503:
+      case 500:
+        return new CliError(
+          `the Kubernetes API server could not reach service ${service.namespace}/${service.name}:${service.port}: ${message}`,
+          [`is the rehearsal-api Deployment running and ready? kubectl get pods -n ${service.namespace}; ${PORT_FORWARD_HINT}`],
+        );
+      default:
+        return new CliError(`the Kubernetes API server answered ${status}: ${message}`);
+    }
+  }
+  const text = typeof body === 'string' ? body.trim().split('\n')[0]!.slice(0, 200) : '';
+  return new CliError(`unexpected answer from ${connection.target}: HTTP ${status}${text ? `: ${text}` : ''}`, [
+    connection.mode === 'direct' ? 'is --server the Rehearsal API (port 8080 of svc/rehearsal-api)?' : PORT_FORWARD_HINT,
+  ]);
+}
+
+function problemError(problem: ProblemDetails, connection: Connection): CliError {
+  const hints: string[] = [];
+  for (const field of problem.errors ?? []) hints.push(`${field.field}: ${field.message}`);
+  switch (problem.status) {
+    case 401: {
+      if (connection.mode === 'proxy') {
+        hints.push(
+          'the Kubernetes API server authenticates you but does not pass your token on through its service proxy, so an API that checks tokens sees none; use --server with a port-forward and --token (e.g. --token "$(kubectl create token NAME)")',
+        );
+      } else {
+        hints.push('send a token the cluster accepts: --token TOKEN, or a kubeconfig user with a bearer token');
+      }
+      return new CliError(`unauthorized: ${problem.detail}`, hints);
+    }
+    case 403:
+      for (const permission of problem.missingPermissions ?? []) hints.push(describePermission(permission));
+      return new CliError(`forbidden: ${problem.detail}`, hints);
+    case 503:
+      if (problem.type.endsWith('/not-ready')) hints.push('the API is still loading its caches; try again in a few seconds');
+      return new CliError(problem.detail, hints);
+    default:
+      return new CliError(problem.detail, hints);
+  }
+}

@@ -1,0 +1,42 @@
+import { UsageError } from '../errors.js';
+import { printList } from '../output/print.js';
+import { reportPrinter } from '../output/printers.js';
+import { checkInteger, checkName } from '../validate.js';
+import { defineCommand, OUTPUT_FORMATS } from './command.js';
+
+export const reportsCommand = defineCommand({
+  command: 'reports [name]',
+  describe: 'List RestoreReports (the evidence of each run), newest first',
+  outputs: OUTPUT_FORMATS,
+  examples: [
+    ['$0 reports', 'reports of the last 30 days in the current namespace'],
+    ['$0 reports payments --latest', 'the most recent report of "payments"'],
+    ['$0 reports -A --latest -o wide', 'the latest report of every test, with backup, checks and SLA'],
+    ['$0 reports payments --days 90 -o yaml', 'full RestoreReport resources as YAML'],
+  ],
+  options: (yargs) =>
+    yargs
+      .positional('name', { type: 'string', describe: 'only the reports of this RestoreTest' })
+      .option('days', { type: 'string', requiresArg: true, describe: 'look-back in days (server default 30)' })
+      .option('latest', { type: 'boolean', describe: 'only the most recent report per test' }),
+  async run(context, args) {
+    const name = args.name === undefined ? undefined : checkName(String(args.name), 'NAME');
+    if (name && context.global.allNamespaces) {
+      throw new UsageError('reports of one RestoreTest cannot be listed across all namespaces (-A); use -n NAMESPACE');
+    }
+    const days = args.days === undefined ? undefined : checkInteger(args.days, '--days', 1, 3650);
+    const session = await context.session();
+    const reports = await session.api.listReports({
+      test: name,
+      // One test: its namespace (server default when unknown); otherwise this namespace or all.
+      namespace: name ? session.requestNamespace : session.allNamespaces ? undefined : session.namespace,
+      days,
+      latest: args.latest ? true : undefined,
+    });
+    await printList(context, reports, reportPrinter, {
+      allNamespaces: session.allNamespaces,
+      namespace: name ? (session.requestNamespace ?? session.namespace) : session.namespace,
+    });
+    return 0;
+  },
+});

@@ -1,0 +1,202 @@
+// The flags of create and update: one per CreateTestInput field, or -f with the same fields as
+// YAML/JSON (flags override the file). Everything is checked before the API is called, so bad
+// input exits 2 with one line. update has PUT semantics: the body replaces the test, an omitted
+// optional field returns to its default, so required fields must be given again.
+import { readFile } from 'node:fs/promises';
+import type { Argv } from 'yargs';
+import type { CreateTestInput } from '../api.js';
+import { UsageError } from '../errors.js';
+import { checkCron, checkDuration, checkInteger, checkName, checkTimeZone } from '../validate.js';
+import type { CommandContext } from './command.js';
+
+export const PROVIDERS = ['velero', 'kasten', 'trilio'] as const;
+export const NETWORK_ISOLATION = ['strict', 'none'] as const;
+
+const FIELDS: readonly (keyof CreateTestInput)[] = [
+  'name',
+  'namespace',
+  'provider',
+  'backupName',
+  'sourceNamespaces',
+  'cron',
+  'timezone',
+  'namespacePrefix',
+  'ttl',
+  'networkIsolation',
+  'healthCheckPolicy',
+  'maxRTO',
+  'alertOnExceed',
+  'historyLimit',
+];
+
+export function testInputOptions<T>(yargs: Argv<T>) {
+  const group = 'RestoreTest fields (CreateTestInput):';
+  return yargs
+    .positional('name', { type: 'string', describe: 'name of the RestoreTest (or "name" in the -f file)' })
+    .option('filename', {
+      alias: 'f',
+      type: 'string',
+      requiresArg: true,
+      describe: 'CreateTestInput as YAML or JSON ("-" for stdin); flags override its fields',
+    })
+    .option('provider', { choices: PROVIDERS, requiresArg: true, group, describe: 'backup provider (required)' })
+    .option('backup', {
+      type: 'string',
+      requiresArg: true,
+      group,
+      describe: 'backup to restore (default "latest": the newest completed backup of the sources)',
+    })
+    .option('source-namespace', {
+      type: 'string',
+      array: true,
+      nargs: 1,
+      requiresArg: true,
+      group,
+      describe: 'namespace to restore; repeat or separate with commas (required)',
+    })
+    .option('cron', { type: 'string', requiresArg: true, group, describe: '5-field cron expression or @daily, @hourly, ... (required)' })
+    .option('timezone', { type: 'string', requiresArg: true, group, describe: 'IANA time zone of the schedule (default UTC)' })
+    .option('namespace-prefix', { type: 'string', requiresArg: true, group, describe: 'prefix of sandbox namespaces (default rehearsal)' })
+    .option('ttl', { type: 'string', requiresArg: true, group, describe: 'longest life of a sandbox, e.g. 1h (default 1h)' })
+    .option('network-isolation', {
+      choices: NETWORK_ISOLATION,
+      requiresArg: true,
+      group,
+      describe: 'sandbox network policy (default strict)',
+    })
+    .option('health-check-policy', {
+      type: 'string',
+      requiresArg: true,
+      group,
+      describe: 'HealthCheckPolicy in the test\'s namespace (default: built-in checks)',
+    })
+    .option('max-rto', { type: 'string', requiresArg: true, group, describe: 'RTO target, e.g. 15m (default: no SLA)' })
+    .option('alert-on-exceed', { type: 'boolean', group, describe: 'alert when the RTO exceeds --max-rto (default false)' })
+    .option('history-limit', { type: 'string', requiresArg: true, group, describe: 'reports to keep, 1-1000 (default 90)' });
+}
+
+export type TestInputArgs = {
+  name?: string;
+  filename?: string;
+  provider?: string;
+  backup?: string;
+  'source-namespace'?: string[];
+  cron?: string;
+  timezone?: string;
+  'namespace-prefix'?: string;
+  ttl?: string;
+  'network-isolation'?: string;
+  'health-check-policy'?: string;
+  'max-rto'?: string;
+  'alert-on-exceed'?: boolean;
+  'history-limit'?: string;
+};
+
+async function readInputFile(context: CommandContext, file: string): Promise<Partial<CreateTestInput>> {
+  let text: string;
+  try {
+    text = file === '-' ? await context.io.readStdin() : await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read -f ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const { parse } = await import('yaml');
+  let value: unknown;
+  try {
+    value = parse(text);
+  } catch (error) {
+    throw new UsageError(`-f ${file} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(`-f ${file} must hold one object with CreateTestInput fields (name, provider, sourceNamespaces, cron, ...)`);
+  }
+  const record = value as Record<string, unknown>;
+  if ('apiVersion' in record || 'kind' in record || 'spec' in record) {
+    throw new UsageError(
+      `-f ${file} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`,
+    );
+  }
+  const unknown = Object.keys(record).filter((key) => !FIELDS.includes(key as keyof CreateTestInput));
+  if (unknown.length > 0) {
+    throw new UsageError(`-f ${file}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${FIELDS.join(', ')})`);
+  }
+  return record as Partial<CreateTestInput>;
+}
+
+function text(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw new UsageError(`invalid ${field}: expected a string, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/**
+ * The request body, checked. The namespace is -n, else the file's; the caller fills in the
+ * context's namespace once connected (undefined = the server's default).
+ */
+export async function buildTestInput(
+  context: CommandContext,
+  args: TestInputArgs,
+  verb: 'create' | 'update',
+): Promise<CreateTestInput> {
+  const file = args.filename === undefined ? {} : await readInputFile(context, args.filename);
+  const input: Partial<CreateTestInput> = { ...file };
+  const set = <K extends keyof CreateTestInput>(key: K, value: CreateTestInput[K] | undefined) => {
+    if (value !== undefined) input[key] = value;
+  };
+  set('provider', args.provider);
+  set('backupName', args.backup);
+  if (args['source-namespace'] !== undefined) {
+    input.sourceNamespaces = args['source-namespace'].flatMap((entry) => String(entry).split(',')).map((entry) => entry.trim()).filter(Boolean);
+  }
+  set('cron', args.cron);
+  set('timezone', args.timezone);
+  set('namespacePrefix', args['namespace-prefix']);
+  set('ttl', args.ttl);
+  set('networkIsolation', args['network-isolation']);
+  set('healthCheckPolicy', args['health-check-policy']);
+  set('maxRTO', args['max-rto']);
+  set('alertOnExceed', args['alert-on-exceed']);
+  if (args['history-limit'] !== undefined) input.historyLimit = checkInteger(args['history-limit'], '--history-limit', 1, 1000);
+
+  if (context.global.allNamespaces) throw new UsageError(`cannot ${verb} a RestoreTest across all namespaces (-A); use -n NAMESPACE`);
+  if (args.name !== undefined && input.name !== undefined && args.name !== input.name) {
+    throw new UsageError(`NAME "${args.name}" differs from the name "${input.name}" in -f ${args.filename}`);
+  }
+  const name = args.name ?? input.name;
+  if (name === undefined) {
+    throw new UsageError(`a NAME is required: kubectl restoretest ${verb} NAME --provider P --source-namespace NS --cron CRON (or -f FILE with a name)`);
+  }
+  input.name = checkName(text(name, 'name'), 'NAME');
+  const flagNamespace = context.global.namespace;
+  if (flagNamespace !== undefined && input.namespace !== undefined && flagNamespace !== input.namespace) {
+    throw new UsageError(`the namespace "${input.namespace}" in -f ${args.filename} differs from -n ${flagNamespace}`);
+  }
+  if (flagNamespace !== undefined) input.namespace = flagNamespace;
+  if (input.namespace !== undefined) checkName(text(input.namespace, 'namespace'), 'namespace');
+
+  const missing = [
+    input.provider === undefined ? '--provider' : undefined,
+    input.sourceNamespaces === undefined || input.sourceNamespaces.length === 0 ? '--source-namespace' : undefined,
+    input.cron === undefined ? '--cron' : undefined,
+  ].filter((flag): flag is string => flag !== undefined);
+  if (missing.length > 0) {
+    const why = verb === 'update' ? ' (update replaces the whole test: give every field you want to keep)' : '';
+    throw new UsageError(`missing required flag${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${why}`);
+  }
+  if (!PROVIDERS.includes(input.provider as (typeof PROVIDERS)[number])) {
+    throw new UsageError(`invalid provider "${String(input.provider)}": use one of ${PROVIDERS.join(', ')}`);
+  }
+  if (!Array.isArray(input.sourceNamespaces)) throw new UsageError('invalid sourceNamespaces: expected a list of namespaces');
+  for (const source of input.sourceNamespaces) checkName(text(source, 'source namespace'), 'source namespace');
+  input.cron = await checkCron(text(input.cron, '--cron'));
+  if (input.timezone !== undefined) checkTimeZone(text(input.timezone, '--timezone'));
+  if (input.namespacePrefix !== undefined) checkName(text(input.namespacePrefix, '--namespace-prefix'), '--namespace-prefix');
+  if (input.ttl !== undefined) checkDuration(text(input.ttl, '--ttl'), '--ttl');
+  if (input.maxRTO !== undefined) checkDuration(text(input.maxRTO, '--max-rto'), '--max-rto');
+  if (input.networkIsolation !== undefined && !NETWORK_ISOLATION.includes(input.networkIsolation as (typeof NETWORK_ISOLATION)[number])) {
+    throw new UsageError(`invalid network isolation "${String(input.networkIsolation)}": use one of ${NETWORK_ISOLATION.join(', ')}`);
+  }
+  if (input.healthCheckPolicy !== undefined) checkName(text(input.healthCheckPolicy, '--health-check-policy'), '--health-check-policy');
+  if (input.backupName !== undefined && text(input.backupName, '--backup').trim() === '') throw new UsageError('invalid --backup "": give a backup name or "latest"');
+  if (input.alertOnExceed !== undefined && typeof input.alertOnExceed !== 'boolean') throw new UsageError('invalid alertOnExceed: expected true or false');
+  if (input.historyLimit !== undefined) input.historyLimit = checkInteger(input.historyLimit, 'historyLimit', 1, 1000);
+  return input as CreateTestInput;
+}

@@ -1,0 +1,213 @@
+// The columns of every table. -o table shows what an SRE scans for; -o wide adds detail; -o name
+// prints kubectl-style resource/name lines where the rows are Kubernetes objects.
+import type { components } from '../../../openapi/client.js';
+import { age, NONE, orNone, paintResult, percent, until } from './format.js';
+
+type Schemas = components['schemas'];
+export type TestResponse = Schemas['TestResponse'];
+export type RestoreReport = Schemas['RestoreReportResource'];
+export type Summary = Schemas['Summary'];
+export type DailySummary = Schemas['DailySummary'];
+export type Alert = Schemas['Alert'];
+export type UpcomingTest = Schemas['UpcomingTest'];
+export type ScheduleInfo = Schemas['ScheduleInfo'];
+export type ComplianceResponse = Schemas['ComplianceResponse'];
+
+export interface TableOptions {
+  wide: boolean;
+  /** -A: a NAMESPACE column first, as kubectl does. */
+  allNamespaces: boolean;
+  now: Date;
+  color: boolean;
+}
+
+export interface Printer<T> {
+  /** For -o name ("restoretest.rehearsal.dev/payments"); absent when rows are not objects. */
+  resourceName?(item: T): string;
+  headers(options: TableOptions): string[];
+  row(item: T, options: TableOptions): string[];
+}
+
+export const RESTORETEST = 'restoretest.rehearsal.dev';
+export const RESTOREREPORT = 'restorereport.rehearsal.dev';
+
+function withNamespace(options: TableOptions, namespace: string, cells: string[]): string[] {
+  return options.allNamespaces ? [namespace, ...cells] : cells;
+}
+
+function headersWithNamespace(options: TableOptions, headers: string[]): string[] {
+  return options.allNamespaces ? ['NAMESPACE', ...headers] : headers;
+}
+
+export const testPrinter: Printer<TestResponse> = {
+  resourceName: (test) => `${RESTORETEST}/${test.name}`,
+  headers: (options) =>
+    headersWithNamespace(options, [
+      'NAME',
+      'PROVIDER',
+      'SCHEDULE',
+      'PHASE',
+      'SCORE',
+      'RESULT',
+      'LAST RUN',
+      'NEXT RUN',
+      ...(options.wide ? ['SOURCES', 'RTO TARGET'] : []),
+    ]),
+  row: (test, options) =>
+    withNamespace(options, test.namespace, [
+      test.name,
+      test.provider,
+      test.schedule,
+      test.phase,
+      test.lastResult ? String(test.lastScore) : NONE,
+      test.lastResult ? paintResult(test.lastResult, options.color) : NONE,
+      age(test.lastRunAt, options.now),
+      until(test.nextRunAt, options.now),
+      ...(options.wide ? [orNone(test.sourceNamespaces.join(',')), orNone(test.rtoTarget)] : []),
+    ]),
+};
+
+function checksPassed(report: RestoreReport): string {
+  const checks = report.spec.checks;
+  if (checks.length === 0) return NONE;
+  return `${checks.filter((check) => check.status === 'pass').length}/${checks.length}`;
+}
+
+function slaCell(report: RestoreReport): string {
+  const rto = report.spec.rto;
+  if (rto.withinSLA === undefined) return NONE;
+  return rto.withinSLA ? 'met' : 'missed';
+}
+
+export const reportPrinter: Printer<RestoreReport> = {
+  resourceName: (report) => `${RESTOREREPORT}/${report.metadata.name}`,
+  headers: (options) =>
+    headersWithNamespace(options, [
+      'NAME',
+      'TEST',
+      'RESULT',
+      'SCORE',
+      'RTO',
+      'TRIGGER',
+      'AGE',
+      ...(options.wide ? ['BACKUP', 'CHECKS', 'SLA', 'SANDBOX', 'FAILURE'] : []),
+    ]),
+  row: (report, options) =>
+    withNamespace(options, report.metadata.namespace ?? report.spec.testRef.namespace, [
+      report.metadata.name,
+      report.spec.testRef.name,
+      paintResult(report.spec.result, options.color),
+      String(report.spec.score),
+      orNone(report.spec.rto.measured),
+      report.spec.trigger,
+      age(report.spec.completedAt || report.metadata.creationTimestamp, options.now),
+      ...(options.wide
+        ? [
+            orNone(report.spec.backup.name),
+            checksPassed(report),
+            slaCell(report),
+            orNone(report.spec.sandboxNamespaces.join(',')),
+            orNone(report.spec.failure?.reason),
+          ]
+        : []),
+    ]),
+};
+
+export const summaryPrinter: Printer<Summary> = {
+  headers: () => ['TESTS', 'RAN (24H)', 'AVG SCORE', 'FAILURES', 'PARTIAL', 'AVG RTO', 'NAMESPACES COVERED'],
+  row: (summary) => [
+    String(summary.totalTests),
+    String(summary.testsLastNight),
+    summary.testsLastNight > 0 ? String(summary.averageScore) : NONE,
+    String(summary.totalFailures),
+    String(summary.totalPartial),
+    summary.testsLastNight > 0 ? orNone(summary.averageRTO) : NONE,
+    String(summary.namespacesCovered),
+  ],
+};
+
+export const dailyPrinter: Printer<DailySummary> = {
+  headers: (options) => ['DATE', 'RUNS', 'AVG SCORE', 'FAILURES', ...(options.wide ? ['PASSED OR PARTIAL'] : [])],
+  row: (day, options) => [
+    day.date,
+    String(day.tests),
+    day.tests > 0 ? String(day.score) : NONE,
+    String(day.failures),
+    ...(options.wide ? [String(day.tests - day.failures)] : []),
+  ],
+};
+
+export const alertPrinter: Printer<Alert> = {
+  resourceName: (alert) => `${RESTORETEST}/${alert.testName}`,
+  headers: (options) =>
+    headersWithNamespace(options, [
+      'AGE',
+      'TEST',
+      'RESULT',
+      'SCORE',
+      'PREVIOUS',
+      'MESSAGE',
+      ...(options.wide ? ['TIMESTAMP'] : []),
+    ]),
+  row: (alert, options) =>
+    withNamespace(options, alert.namespace, [
+      age(alert.timestamp, options.now),
+      alert.testName,
+      paintResult(alert.result, options.color),
+      String(alert.score),
+      String(alert.prevScore),
+      alert.message,
+      ...(options.wide ? [alert.timestamp] : []),
+    ]),
+};
+
+export const upcomingPrinter: Printer<UpcomingTest> = {
+  resourceName: (test) => `${RESTORETEST}/${test.name}`,
+  headers: (options) =>
+    headersWithNamespace(options, ['NAME', 'NEXT RUN', 'LAST SCORE', ...(options.wide ? ['NEXT RUN AT'] : [])]),
+  row: (test, options) =>
+    withNamespace(options, test.namespace, [
+      test.name,
+      until(test.nextRunAt, options.now),
+      String(test.lastScore),
+      ...(options.wide ? [orNone(test.nextRunAt)] : []),
+    ]),
+};
+
+export const schedulePrinter: Printer<ScheduleInfo> = {
+  resourceName: (schedule) => `schedule.velero.io/${schedule.name}`,
+  headers: (options) => ['NAME', 'SCHEDULE', 'NAMESPACES', 'LAST BACKUP', ...(options.wide ? ['LAST BACKUP AT'] : [])],
+  row: (schedule, options) => [
+    schedule.name,
+    schedule.cron,
+    orNone(schedule.namespaces.join(',')),
+    age(schedule.lastBackup, options.now),
+    ...(options.wide ? [orNone(schedule.lastBackup)] : []),
+  ],
+};
+
+export const complianceSummaryPrinter: Printer<ComplianceResponse> = {
+  headers: () => ['FRAMEWORK', 'PERIOD', 'RUNS', 'PASS RATE', 'AVG SCORE', 'SLA COMPLIANCE', 'NAMESPACES', 'GENERATED'],
+  row: (compliance, options) => [
+    compliance.framework,
+    `${compliance.period}d`,
+    String(compliance.totalTests),
+    compliance.totalTests > 0 ? percent(compliance.passRate) : NONE,
+    compliance.totalTests > 0 ? String(compliance.avgScore) : NONE,
+    compliance.totalTests > 0 ? percent(compliance.slaCompliance) : NONE,
+    String(compliance.namespacesCovered),
+    age(compliance.generatedAt, options.now),
+  ],
+};
+
+export type ComplianceControl = Schemas['ComplianceControl'];
+
+export const controlPrinter: Printer<ComplianceControl> = {
+  headers: (options) => ['CONTROL', 'STATUS', 'TITLE', ...(options.wide ? ['EVIDENCE'] : [])],
+  row: (control, options) => [
+    control.id,
+    paintResult(control.status, options.color),
+    control.title,
+    ...(options.wide ? [control.evidence] : []),
+  ],
+};

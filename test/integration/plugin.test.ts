@@ -1,0 +1,487 @@
+// kubectl restoretest end to end: the real plugin executable, found by kubectl on PATH, against
+// the real control plane and the real Rehearsal server (in-process, auth none, on 127.0.0.1).
+//
+//   1. --server: create -> list -> trigger --wait (exit 0 on a healthy app, exit 3 on a failing
+//      restore) -> reports --latest -> delete; live stages come from the RestoreTest read with
+//      the kubeconfig (admin, client certificates).
+//   2. The service proxy: the Kubernetes API server does not proxy to a process on the host
+//      (an ExternalName Service has no endpoints, and services/proxy only dials Pod endpoints;
+//      see the test for the exact answer); the plugin must say so, and name the missing RBAC
+//      verb when services/proxy is forbidden.
+//   3. A server with REHEARSAL_AUTH_MODE=kubernetes: 401 without a token, 403 with the missing
+//      permissions for a ServiceAccount token that has none.
+//   4. The wall time of `kubectl restoretest list` with 1,000 RestoreTests (median of 10).
+import { execFile, execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, loadavg } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import type { Rehearsal } from '../../server/rehearsal.js';
+import { repoRoot } from '../helpers/cluster-info.js';
+import { createEngineFixture, uniqueTestName, type EngineFixture } from '../helpers/engine-fixture.js';
+import { kubectl } from '../helpers/install-crds.js';
+import { closedLoopbackPort, createNamespace, deleteNamespaces, testKubeconfigPath, uniqueName, waitFor } from '../helpers/kube.js';
+import { REHEARSAL_NAMESPACE, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
+import { startInProcess } from '../helpers/rehearsal-server.js';
+import { shopChecks } from '../helpers/sample-app.js';
+import { createBackup } from '../velero/simulator.js';
+
+const binDir = path.join(repoRoot, 'cmd/kubectl-restoretest/bin');
+const tmp = path.join(repoRoot, 'test/.tmp');
+
+let fixture: EngineFixture;
+let admin: KubeConfig;
+let adminPath: string;
+let rehearsal: Rehearsal;
+let server: string;
+let port: number;
+const extraNamespaces: string[] = [];
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** `kubectl restoretest ARGS` as a user runs it: kubectl finds bin/kubectl-restoretest on PATH. */
+function plugin(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    execFile(
+      'kubectl',
+      ['restoretest', ...args],
+      {
+        env: { ...process.env, PATH: `${binDir}:${process.env.PATH}`, KUBECONFIG: adminPath, NO_COLOR: '1', ...env },
+        timeout: 300_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: unknown }).code as number) : 0;
+        resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr, ms: performance.now() - started });
+      },
+    );
+  });
+}
+
+/** 8080 when it is free (the API's default port), else any free loopback port. */
+async function apiPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(0));
+    probe.listen(8080, '127.0.0.1', () => probe.close(() => resolve(8080)));
+  });
+}
+
+async function serviceAccountToken(namespace: string, name: string): Promise<string> {
+  const core = admin.makeApiClient(CoreV1Api);
+  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } });
+  const request = await core.createNamespacedServiceAccountToken({
+    namespace,
+    name,
+    body: { spec: { audiences: [], expirationSeconds: 3600 } },
+  });
+  const token = request.status?.token;
+  if (!token) throw new Error('TokenRequest returned no token');
+  return token;
+}
+
+/** A kubeconfig for the test cluster that authenticates with a bearer token. */
+function tokenKubeconfig(file: string, token: string): string {
+  const cluster = admin.getCurrentCluster()!;
+  const out = path.join(tmp, file);
+  writeFileSync(
+    out,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'test', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
+      users: [{ name: 'sa', user: { token } }],
+      contexts: [{ name: 'sa', context: { cluster: 'test', user: 'sa' } }],
+      'current-context': 'sa',
+    }),
+    { mode: 0o600 },
+  );
+  return out;
+}
+
+/** The compiled plugin, as npm pack ships it (the launcher would otherwise run the sources with tsx). */
+function buildPlugin(): void {
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'cmd/kubectl-restoretest/tsconfig.build.json'], {
+    cwd: repoRoot,
+    stdio: 'ignore',
+  });
+}
+
+beforeAll(async () => {
+  buildPlugin();
+  fixture = await createEngineFixture('plugin');
+  admin = fixture.admin;
+  adminPath = testKubeconfigPath();
+  port = await apiPort();
+  rehearsal = await startInProcess({
+    kubeconfigPath: await rehearsalKubeconfig('plugin.kubeconfig'),
+    veleroNamespace: fixture.veleroNamespace,
+    probeTargets: fixture.endpoints.targets,
+    port,
+  });
+  port = rehearsal.port()!;
+  server = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${server}/api/v1/health`)).ok, { description: 'the API to serve' });
+  // The shop's checks as a HealthCheckPolicy, created with kubectl (create has no inline checks).
+  kubectl(
+    adminPath,
+    ['apply', '-f', '-'],
+    JSON.stringify({
+      apiVersion: 'rehearsal.dev/v1alpha1',
+      kind: 'HealthCheckPolicy',
+      metadata: { name: 'shop-checks', namespace: fixture.testNamespace },
+      spec: { description: 'the shop works', checks: shopChecks() },
+    }),
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await rehearsal?.stop();
+  await fixture?.stop();
+  try {
+    kubectl(adminPath, ['delete', 'service', 'rehearsal-api', '-n', REHEARSAL_NAMESPACE, '--ignore-not-found']);
+  } catch {
+    // best effort
+  }
+  await deleteNamespaces(admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace, ...extraNamespaces]);
+}, 120_000);
+
+describe('kubectl plugin discovery', () => {
+  it('kubectl restoretest --help', async () => {
+    const result = await plugin(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('kubectl restoretest <command> [flags]');
+    expect(result.stdout).toContain('kubectl restoretest trigger <name>');
+  });
+});
+
+describe('a restore test from create to delete (--server)', () => {
+  let healthy: string;
+  let broken: string;
+  let ns: string;
+
+  beforeAll(async () => {
+    healthy = uniqueTestName('shop-ok');
+    broken = uniqueTestName('shop-broken');
+    ns = fixture.testNamespace;
+    await createBackup(admin, {
+      name: `${fixture.backup}-broken`,
+      namespaces: [fixture.source],
+      veleroNamespace: fixture.veleroNamespace,
+      annotations: { 'simulator.rehearsal.dev/restore-outcome': 'Failed' },
+    });
+  });
+
+  it('creates tests from flags', async () => {
+    const common = ['-n', ns, '--provider', 'velero', '--source-namespace', fixture.source, '--cron', '0 0 1 1 *', '--server', server];
+    const created = await plugin(['create', healthy, ...common, '--backup', fixture.backup, '--health-check-policy', 'shop-checks',
+      '--max-rto', '5m', '--alert-on-exceed', '--timezone', 'Europe/Berlin', '--ttl', '10m', '--history-limit', '5']);
+    expect(created).toMatchObject({ code: 0, stdout: `restoretest.rehearsal.dev/${healthy} created\n`, stderr: '' });
+    const failing = await plugin(['create', broken, ...common, '--backup', `${fixture.backup}-broken`, '--ttl', '30s', '-o', 'name']);
+    expect(failing).toMatchObject({ code: 0, stdout: `restoretest.rehearsal.dev/${broken}\n` });
+    // What the API made of the flags, read back from the cluster.
+    const spec = (
+      (await admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+        group: 'rehearsal.dev', version: 'v1alpha1', namespace: ns, plural: 'restoretests', name: healthy,
+      })) as { spec: Record<string, unknown> }
+    ).spec;
+    expect(spec).toMatchObject({
+      provider: 'velero',
+      backupSource: { backupName: fixture.backup, namespaces: [{ name: fixture.source }] },
+      schedule: { cron: '0 0 1 1 *', timezone: 'Europe/Berlin' },
+      sla: { maxRTO: '5m', alertOnExceed: true },
+      healthCheckPolicy: 'shop-checks',
+      historyLimit: 5,
+    });
+  });
+
+  it('lists them', async () => {
+    const table = await plugin(['list', '-n', ns, '--server', server]);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+PROVIDER\s+SCHEDULE\s+PHASE\s+SCORE\s+RESULT\s+LAST RUN\s+NEXT RUN$/);
+    expect(lines.slice(1).map((line) => line.split(/\s{3,}/)[0]).sort()).toEqual([broken, healthy].sort());
+    const json = await plugin(['list', '-n', ns, '-o', 'json', '--server', server]);
+    const tests = JSON.parse(json.stdout) as { name: string; phase: string; rtoTarget: string }[];
+    expect(tests.map((test) => [test.name, test.phase]).sort()).toEqual([[broken, 'Idle'], [healthy, 'Idle']].sort());
+  });
+
+  it('trigger --wait follows a healthy run and exits 0', async () => {
+    const result = await plugin(['trigger', healthy, '-n', ns, '--wait', '--timeout', '3m', '--server', server]);
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`restoretest.rehearsal.dev/${healthy}: run `);
+    expect(result.stdout).toMatch(/finished: pass\n/);
+    expect(result.stdout).toMatch(/^Score: +(9\d|100)\/100$/m);
+    expect(result.stdout).toMatch(/^RTO: +\S+ \(target 5m: within SLA\)$/m);
+    expect(result.stdout).toMatch(/^web-health +httpGet +pass /m);
+    // Progress on stderr, one plain line per stage (not a terminal), read live from the RestoreTest.
+    expect(result.stderr).toMatch(new RegExp(`^\\[\\S+\\] ${ns}/${healthy}: (queued|preparing|restoring|restore|restored|pods ready|checks done)`, 'm'));
+    expect(result.stderr).toMatch(new RegExp(`^\\[\\S+\\] ${ns}/${healthy}: finished: pass, score \\d+$`, 'm'));
+    expect(result.stderr).not.toContain('live stages unavailable');
+  }, 240_000);
+
+  it('trigger --wait exits 3 when the restore fails', async () => {
+    const result = await plugin(['trigger', broken, '-n', ns, '--wait', '--timeout', '3m', '--server', server]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/finished: fail\n/);
+    expect(result.stdout).toMatch(/^Score: +0\/100$/m);
+    expect(result.stdout).toMatch(/^Failure: +RestoreFailed: /m);
+  }, 240_000);
+
+  it('reports --latest shows both runs', async () => {
+    const table = await plugin(['reports', '-n', ns, '--latest', '--server', server]);
+    expect(table.code).toBe(0);
+    const rows = table.stdout.trim().split('\n').slice(1).map((line) => line.split(/\s{3,}/));
+    expect(rows.map((row) => [row[1], row[2]]).sort()).toEqual([[broken, 'fail'], [healthy, 'pass']].sort());
+    const json = await plugin(['reports', healthy, '-n', ns, '--latest', '-o', 'json', '--server', server]);
+    const [report] = JSON.parse(json.stdout) as { kind: string; spec: { result: string; testRef: { name: string }; checks: unknown[] } }[];
+    expect(report).toMatchObject({ kind: 'RestoreReport', spec: { result: 'pass', testRef: { name: healthy } } });
+    expect(report!.spec.checks).toHaveLength(4);
+    const got = await plugin(['get', healthy, '-n', ns, '-o', 'yaml', '--server', server]);
+    expect(got.stdout).toMatch(/^phase: Completed$/m);
+    expect(got.stdout).toMatch(/^lastResult: pass$/m);
+  });
+
+  it('deletes them', async () => {
+    for (const name of [healthy, broken]) {
+      const result = await plugin(['delete', name, '-n', ns, '--server', server]);
+      expect(result).toMatchObject({ code: 0, stdout: `restoretest.rehearsal.dev "${name}" deleted\n` });
+    }
+    const list = await waitFor(
+      async () => {
+        const result = await plugin(['list', '-n', ns, '--server', server]);
+        return result.stdout === '' ? result : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 500, description: 'the deleted tests to leave the list' },
+    );
+    expect(list.stderr).toBe(`No resources found in ${ns} namespace.\n`);
+  }, 60_000);
+
+  it('exits 1 with a hint when the API is unreachable', async () => {
+    const closed = await closedLoopbackPort();
+    const result = await plugin(['list', '--server', `http://127.0.0.1:${closed}`]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: cannot reach the Rehearsal API at http://127.0.0.1:${closed}: connect ECONNREFUSED 127.0.0.1:${closed}\n` +
+        "hint: is the port-forward running? kubectl port-forward -n rehearsal-system svc/rehearsal-api 8080:8080; or drop --server to go through the Kubernetes API server's service proxy\n",
+    );
+  });
+});
+
+describe('through the Kubernetes API server service proxy', () => {
+  it('is refused for an ExternalName Service, and the plugin says why', async () => {
+    // What test-cluster.md suggests for reaching a host process. The API server (v1.35) looks up
+    // the Endpoints object of the Service and proxies only to addresses that are Pods, so an
+    // ExternalName Service answers 404 "services ... not found" before anything is dialled.
+    kubectl(adminPath, ['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'rehearsal-api', namespace: REHEARSAL_NAMESPACE },
+      spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ name: 'http', port, targetPort: port }] },
+    }));
+    const raw = await new Promise<string>((resolve) => {
+      execFile('kubectl', ['--kubeconfig', adminPath, 'get', '--raw', `/api/v1/namespaces/${REHEARSAL_NAMESPACE}/services/rehearsal-api:${port}/proxy/api/v1/health`],
+        (_error, stdout, stderr) => resolve(`${stdout}${stderr}`));
+    });
+    expect(raw).toContain('Error from server (NotFound): services "rehearsal-api" not found');
+    const result = await plugin(['list', '--service-port', String(port)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: the Kubernetes API server does not proxy to service ${REHEARSAL_NAMESPACE}/rehearsal-api:${port}: it is of type ExternalName (localhost) and has no endpoints`,
+    );
+    kubectl(adminPath, ['delete', 'service', 'rehearsal-api', '-n', REHEARSAL_NAMESPACE]);
+    const missing = await plugin(['list', '--service-port', String(port)]);
+    expect(missing.stderr.split('\n')[0]).toBe(`error: service ${REHEARSAL_NAMESPACE}/rehearsal-api not found: is Rehearsal installed in ${REHEARSAL_NAMESPACE}?`);
+  });
+
+  it('authenticates through client-node for exec credential plugins (client certificate from the plugin)', async () => {
+    // An exec plugin that hands out the admin's client certificate: the plugin cannot apply this
+    // itself, so @kubernetes/client-node's KubeConfig does; reading the Service (for the message
+    // below) proves the API server accepted it.
+    const cluster = admin.getCurrentCluster()!;
+    const user = admin.getCurrentUser()!;
+    const credential = path.join(tmp, 'plugin-exec-credential.sh');
+    writeFileSync(
+      credential,
+      `#!/bin/sh\ncat <<'EOF'\n${JSON.stringify({
+        apiVersion: 'client.authentication.k8s.io/v1',
+        kind: 'ExecCredential',
+        status: {
+          clientCertificateData: Buffer.from(user.certData!, 'base64').toString('utf8'),
+          clientKeyData: Buffer.from(user.keyData!, 'base64').toString('utf8'),
+        },
+      })}\nEOF\n`,
+      { mode: 0o700 },
+    );
+    const kubeconfig = path.join(tmp, 'plugin-exec.kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'test', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
+        users: [{ name: 'exec', user: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: credential, interactiveMode: 'Never' } } }],
+        contexts: [{ name: 'exec', context: { cluster: 'test', user: 'exec' } }],
+        'current-context': 'exec',
+      }),
+      { mode: 0o600 },
+    );
+    kubectl(adminPath, ['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'rehearsal-api', namespace: REHEARSAL_NAMESPACE },
+      spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ name: 'http', port, targetPort: port }] },
+    }));
+    const result = await plugin(['list', '--kubeconfig', kubeconfig, '--service-port', String(port)]);
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: the Kubernetes API server does not proxy to service ${REHEARSAL_NAMESPACE}/rehearsal-api:${port}: it is of type ExternalName (localhost) and has no endpoints`,
+    );
+    kubectl(adminPath, ['delete', 'service', 'rehearsal-api', '-n', REHEARSAL_NAMESPACE]);
+  });
+
+  it('names the missing RBAC verb when services/proxy is forbidden (real API server, bearer token)', async () => {
+    const token = await serviceAccountToken(fixture.testNamespace, uniqueName('nobody', 30));
+    const kubeconfig = tokenKubeconfig('plugin-nobody.kubeconfig', token);
+    const list = await plugin(['list', '--kubeconfig', kubeconfig]);
+    expect(list.code).toBe(1);
+    expect(list.stderr.split('\n')[0]).toBe('error: forbidden: you need "get" on services/proxy "rehearsal-api" in namespace rehearsal-system');
+    expect(list.stderr).toMatch(/^hint: the Kubernetes API server refused the service proxy \(services "rehearsal-api:8080" is forbidden: User "system:serviceaccount:/m);
+    const trigger = await plugin(['trigger', 'x', '--kubeconfig', kubeconfig]);
+    expect(trigger.stderr.split('\n')[0]).toBe('error: forbidden: you need "create" on services/proxy "rehearsal-api" in namespace rehearsal-system');
+  });
+});
+
+describe('an API that checks tokens (REHEARSAL_AUTH_MODE=kubernetes)', () => {
+  let guarded: Rehearsal;
+  let guardedUrl: string;
+
+  beforeAll(async () => {
+    guarded = await startInProcess({
+      kubeconfigPath: await rehearsalKubeconfig('plugin-guarded.kubeconfig'),
+      veleroNamespace: fixture.veleroNamespace,
+      extra: { REHEARSAL_AUTH_MODE: 'kubernetes', REHEARSAL_CONTROLLER: 'false' },
+    });
+    guardedUrl = `http://127.0.0.1:${guarded.port()}`;
+  }, 60_000);
+
+  afterAll(async () => {
+    await guarded?.stop();
+  });
+
+  it('401 without a bearer token (client certificates do not travel to --server)', async () => {
+    const result = await plugin(['list', '--server', guardedUrl]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: unauthorized: .+\nhint: send a token the cluster accepts: --token TOKEN, or a kubeconfig user with a bearer token\n$/);
+  });
+
+  it('403 lists the missing permissions, with the token from --token or from the kubeconfig', async () => {
+    const token = await serviceAccountToken(fixture.testNamespace, uniqueName('viewer', 30));
+    const withFlag = await plugin(['list', '--server', guardedUrl, '--token', token]);
+    expect(withFlag.code).toBe(1);
+    expect(withFlag.stderr).toMatch(/^error: forbidden: /);
+    expect(withFlag.stderr).toContain('hint: you need "list" on restoretests.rehearsal.dev cluster-wide\n');
+    const fromKubeconfig = await plugin(['list', '--server', guardedUrl, '--kubeconfig', tokenKubeconfig('plugin-viewer.kubeconfig', token)]);
+    expect(fromKubeconfig.stderr).toBe(withFlag.stderr);
+  });
+});
+
+describe('performance', () => {
+  const COUNT = 1000;
+  let bench: string;
+
+  beforeAll(async () => {
+    bench = await createNamespace(admin, uniqueName('plugin-bench'));
+    extraNamespaces.push(bench);
+    const custom = admin.makeApiClient(CustomObjectsApi);
+    const names = Array.from({ length: COUNT }, (_, index) => `bench-${String(index).padStart(4, '0')}`);
+    // 16 at a time: quick, without flooding a 2-core machine.
+    for (let start = 0; start < names.length; start += 16) {
+      await Promise.all(
+        names.slice(start, start + 16).map((name) =>
+          custom.createNamespacedCustomObject({
+            group: 'rehearsal.dev',
+            version: 'v1alpha1',
+            namespace: bench,
+            plural: 'restoretests',
+            body: {
+              apiVersion: 'rehearsal.dev/v1alpha1',
+              kind: 'RestoreTest',
+              metadata: { name, namespace: bench },
+              spec: {
+                provider: 'velero',
+                backupSource: { backupName: 'latest', namespaces: [{ name: fixture.source }] },
+                schedule: { cron: '0 0 1 1 *', timezone: 'UTC', suspend: true },
+              },
+            },
+          }),
+        ),
+      );
+    }
+    await waitFor(
+      async () => {
+        const tests = (await (await fetch(`${server}/api/v1/tests`)).json()) as { namespace: string }[];
+        return tests.filter((test) => test.namespace === bench).length === COUNT;
+      },
+      { timeoutMs: 120_000, intervalMs: 1000, description: `the API to serve ${COUNT} tests` },
+    );
+    // Let the engine finish reconciling the new tests, so the timing measures the plugin and the
+    // API rather than a server busy writing 1,000 statuses.
+    const reconciles = async () => {
+      const text = await (await fetch(`${server}/metrics`)).text();
+      const total = text.split('\n').filter((line) => line.startsWith('rehearsal_reconcile_total')).reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+      const depth = text.split('\n').filter((line) => line.startsWith('rehearsal_workqueue_depth')).reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+      return { total, depth };
+    };
+    let last = -1;
+    await waitFor(
+      async () => {
+        const now = await reconciles();
+        const settled = now.depth === 0 && now.total === last;
+        last = now.total;
+        return settled;
+      },
+      { timeoutMs: 180_000, intervalMs: 3000, description: 'the engine to settle' },
+    );
+    buildPlugin();
+  }, 420_000);
+
+  it(`kubectl restoretest list with ${COUNT} tests (median of 10)`, async () => {
+    const timings: Record<string, number[]> = { namespace: [], all: [] };
+    await plugin(['list', '-n', bench, '--server', server]); // warm the compile cache
+    for (let round = 0; round < 10; round++) {
+      const one = await plugin(['list', '-n', bench, '--server', server]);
+      expect(one.code).toBe(0);
+      expect(one.stdout.trim().split('\n')).toHaveLength(COUNT + 1);
+      timings.namespace!.push(one.ms);
+      const all = await plugin(['list', '-A', '--server', server]);
+      expect(all.code).toBe(0);
+      timings.all!.push(all.ms);
+    }
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return Math.round((sorted[4]! + sorted[5]!) / 2);
+    };
+    const result = {
+      tests: COUNT,
+      command: `kubectl restoretest list -n ${bench} --server ${server}`,
+      medianMs: median(timings.namespace!),
+      minMs: Math.round(Math.min(...timings.namespace!)),
+      maxMs: Math.round(Math.max(...timings.namespace!)),
+      allNamespacesMedianMs: median(timings.all!),
+      loadAverage1m: Math.round(loadavg()[0]! * 100) / 100,
+      cores: availableParallelism(),
+    };
+    console.log(`[plugin] list timing: ${JSON.stringify(result)}`);
+    writeFileSync(path.join(tmp, 'plugin-list-timing.json'), `${JSON.stringify(result, null, 2)}\n`);
+    expect(result.medianMs).toBeLessThan(10_000);
+  }, 300_000);
+});

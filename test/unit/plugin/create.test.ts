@@ -1,0 +1,138 @@
+// create / update / delete: the body sent for every flag, -f files (YAML, JSON, stdin), PUT
+// semantics for update, and kubectl-style confirmations.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { FakeApi } from './support/fake-api.js';
+import { runPlugin } from './support/run-plugin.js';
+
+let fake: FakeApi;
+const dir = mkdtempSync(path.join(tmpdir(), 'rh-plugin-create-'));
+
+beforeAll(async () => {
+  fake = await FakeApi.start();
+});
+
+afterAll(async () => {
+  await fake.close();
+});
+
+afterEach(() => {
+  expect(fake.problems).toEqual([]);
+  fake.requests.length = 0;
+});
+
+const EVERY_FLAG = [
+  '--provider', 'velero',
+  '--backup', 'nightly-20260315010000',
+  '--source-namespace', 'payments',
+  '--source-namespace', 'payments-db,payments-cache',
+  '--cron', '0 2 * * *',
+  '--timezone', 'Europe/Berlin',
+  '--namespace-prefix', 'dr',
+  '--ttl', '2h',
+  '--network-isolation', 'none',
+  '--health-check-policy', 'payments-checks',
+  '--max-rto', '15m',
+  '--alert-on-exceed',
+  '--history-limit', '30',
+];
+
+const EVERY_FIELD = {
+  name: 'payments',
+  namespace: 'team-a',
+  provider: 'velero',
+  backupName: 'nightly-20260315010000',
+  sourceNamespaces: ['payments', 'payments-db', 'payments-cache'],
+  cron: '0 2 * * *',
+  timezone: 'Europe/Berlin',
+  namespacePrefix: 'dr',
+  ttl: '2h',
+  networkIsolation: 'none',
+  healthCheckPolicy: 'payments-checks',
+  maxRTO: '15m',
+  alertOnExceed: true,
+  historyLimit: 30,
+};
+
+describe('create', () => {
+  it('sends every CreateTestInput field given as a flag', async () => {
+    const result = await runPlugin(['create', 'payments', '-n', 'team-a', ...EVERY_FLAG, '--server', fake.url]);
+    expect(result).toEqual({ code: 0, stdout: 'restoretest.rehearsal.dev/payments created\n', stderr: '' });
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]).toMatchObject({ method: 'POST', path: '/api/v1/tests', body: EVERY_FIELD });
+  });
+
+  it('sends only what was given (the API fills in its defaults) and no namespace when none is known', async () => {
+    await runPlugin(['create', 'minimal', '--provider', 'kasten', '--source-namespace', 'inventory', '--cron', '@daily', '--server', fake.url]);
+    expect(fake.requests[0]?.body).toEqual({ name: 'minimal', provider: 'kasten', sourceNamespaces: ['inventory'], cron: '@daily' });
+  });
+
+  it('reads -f YAML, JSON and stdin; flags override the file', async () => {
+    const yamlFile = path.join(dir, 'payments.yaml');
+    writeFileSync(yamlFile, 'name: payments\nnamespace: team-a\nprovider: velero\nsourceNamespaces: [payments]\ncron: "0 2 * * *"\nmaxRTO: 15m\nhistoryLimit: 10\n');
+    const jsonFile = path.join(dir, 'payments.json');
+    writeFileSync(jsonFile, JSON.stringify(EVERY_FIELD));
+    expect((await runPlugin(['create', '-f', yamlFile, '--max-rto', '20m', '--server', fake.url])).code).toBe(0);
+    expect((await runPlugin(['create', 'payments', '-f', jsonFile, '-o', 'name', '--server', fake.url])).stdout).toBe('restoretest.rehearsal.dev/payments\n');
+    expect((await runPlugin(['create', '-f', '-', '--server', fake.url], { stdin: JSON.stringify({ ...EVERY_FIELD, name: 'from-stdin' }) })).code).toBe(0);
+    expect(fake.requests.map((request) => request.body)).toEqual([
+      { name: 'payments', namespace: 'team-a', provider: 'velero', sourceNamespaces: ['payments'], cron: '0 2 * * *', maxRTO: '20m', historyLimit: 10 },
+      EVERY_FIELD,
+      { ...EVERY_FIELD, name: 'from-stdin' },
+    ]);
+  });
+
+  it('refuses files it cannot send, with exit 2 and one line', async () => {
+    const manifest = path.join(dir, 'manifest.yaml');
+    writeFileSync(manifest, 'apiVersion: rehearsal.dev/v1alpha1\nkind: RestoreTest\nmetadata: {name: x}\nspec: {}\n');
+    const unknown = path.join(dir, 'unknown.yaml');
+    writeFileSync(unknown, 'name: x\nprovider: velero\nsourceNamespaces: [a]\ncron: "@daily"\nhealthChecks: {checks: []}\n');
+    const named = path.join(dir, 'named.yaml');
+    writeFileSync(named, 'name: x\nprovider: velero\nsourceNamespaces: [a]\ncron: "@daily"\n');
+    const cases: [string[], string][] = [
+      [['create', '-f', manifest], `error: -f ${manifest} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`],
+      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, alertOnExceed, historyLimit)`],
+      [['create', 'other', '-f', named], `error: NAME "other" differs from the name "x" in -f ${named}`],
+      [['create', '-f', path.join(dir, 'missing.yaml')], `error: cannot read -f ${path.join(dir, 'missing.yaml')}: ENOENT`],
+      [['create', '-f', '-', '-n', 'team-b'], 'error: the namespace "team-a" in -f - differs from -n team-b'],
+    ];
+    for (const [args, expected] of cases) {
+      const result = await runPlugin([...args, '--server', fake.url], { stdin: JSON.stringify(EVERY_FIELD) });
+      expect(result).toEqual({ code: 2, stdout: '', stderr: `${expected}\n` });
+    }
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('prints the created TestResponse with -o yaml', async () => {
+    const result = await runPlugin(['create', 'payments', ...EVERY_FLAG, '-o', 'yaml', '--server', fake.url]);
+    expect(result.stdout).toContain('name: payments\nnamespace: rehearsal-system\nprovider: velero\n');
+  });
+});
+
+describe('update', () => {
+  it('PUTs the whole test to its name and namespace', async () => {
+    const result = await runPlugin(['update', 'shop', '-n', 'team-a', '--provider', 'velero', '--source-namespace', 'shop', '--cron', '*/15 * * * *', '--server', fake.url]);
+    expect(result).toEqual({ code: 0, stdout: 'restoretest.rehearsal.dev/shop updated\n', stderr: '' });
+    expect(fake.calls).toEqual(['PUT /api/v1/tests/shop?namespace=team-a']);
+    expect(fake.requests[0]?.body).toEqual({ name: 'shop', namespace: 'team-a', provider: 'velero', sourceNamespaces: ['shop'], cron: '*/15 * * * *' });
+  });
+
+  it('exits 1 with the API\'s words when the test does not exist', async () => {
+    const result = await runPlugin(['update', 'ghost', '--provider', 'velero', '--source-namespace', 'shop', '--cron', '@daily', '--server', fake.url]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: RestoreTest "ghost" not found in namespace "rehearsal-system".\n' });
+  });
+});
+
+describe('delete', () => {
+  it('deletes and confirms like kubectl', async () => {
+    expect(await runPlugin(['delete', 'payments', '--server', fake.url])).toEqual({
+      code: 0,
+      stdout: 'restoretest.rehearsal.dev "payments" deleted\n',
+      stderr: '',
+    });
+    expect((await runPlugin(['delete', 'shop', '-n', 'team-a', '-o', 'name', '--server', fake.url])).stdout).toBe('restoretest.rehearsal.dev/shop\n');
+    expect(fake.calls).toEqual(['DELETE /api/v1/tests/payments', 'DELETE /api/v1/tests/shop?namespace=team-a']);
+  });
+});
