@@ -130,12 +130,19 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = async (): Promise<void> => {
-    if (stopping) return;
+    if (stopping) {
+      say('stopping the control plane now');
+      run('bash', ['test/cluster/down.sh', workDir]);
+      process.exit(1);
+    }
     stopping = true;
-    say('stopping');
-    await rehearsal.stop();
-    await simulator.stop();
-    await endpoints.stop();
+    say('stopping (Ctrl-C again to force)');
+    // A stop that hangs must not leave the control plane running: bound it.
+    const bounded = (promise: Promise<unknown>): Promise<unknown> =>
+      Promise.race([promise, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    await bounded(rehearsal.stop());
+    await bounded(simulator.stop());
+    await bounded(endpoints.stop());
     run('bash', ['test/cluster/down.sh', workDir]);
     say('stopped');
     process.exit(0);

@@ -16,7 +16,9 @@ rm -rf "$W/etcd" "$W/pki" "$W/logs"/*; mkdir -p "$W/logs"
 
 port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 ETCD_PORT=$(port); ETCD_PEER=$(port); API_PORT=$(port); KCM_PORT=$(port); SCHED_PORT=$(port); KWOK_PORT=$(port)
-start() { local n=$1; shift; "$@" >"$W/logs/$n.log" 2>&1 & echo $! >"$W/pids/$n.pid"; }
+# Each component runs in its own session: a Ctrl-C meant for the caller (the demo, a test run) must
+# not kill the control plane halfway; down.sh stops it in order.
+start() { local n=$1; shift; setsid "$@" >"$W/logs/$n.log" 2>&1 < /dev/null & echo $! >"$W/pids/$n.pid"; }
 wait_ok() { local what=$1 url=$2; shift 2
   for _ in $(seq 1 240); do curl -fsS "$@" "$url" >/dev/null 2>&1 && return 0; sleep 0.5; done
   echo "timed out waiting for $what ($url); logs in $W/logs" >&2; tail -20 "$W/logs/$what.log" >&2 || true; return 1; }
