@@ -21,8 +21,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+  # `npm install`, not `npm ci`: the lockfile pins every version, but the registry reached here
+  # lacks some other platforms' optional packages (e.g. @swc/core-darwin-*), which makes `npm ci`
+  # refuse the lockfile as incomplete; `npm install` installs the same pinned tree and leaves the
+  # lockfile unchanged.
+  log "npm install (from package-lock.json)"
+  npm install --no-audit --no-fund --loglevel=error
 fi
 log "node $(node_modules/.bin/node --version) from node_modules"
 
