@@ -19,6 +19,10 @@ const shared = {
   // Sources import './x.js' (NodeNext); point those at the .ts files.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testEnvironment: 'node',
+  // Scratch space of test runs and local clusters (etcd data has *.snap files Jest would take
+  // for obsolete snapshots).
+  modulePathIgnorePatterns: ['<rootDir>/test/\\.tmp/', '<rootDir>/\\.k8s/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/\\.tmp/', '<rootDir>/\\.k8s/'],
 };
 
 export default {
