@@ -21,6 +21,8 @@ export type CreateTestInput = components['schemas']['CreateTestInput'];
 export type ProblemDetails = components['schemas']['ProblemDetails'];
 type PermissionDescriptor = components['schemas']['PermissionDescriptor'];
 export type FrameworkId = components['schemas']['FrameworkId'];
+export type LicenseResponse = components['schemas']['LicenseResponse'];
+export type EvidencePublicKey = components['schemas']['EvidencePublicKey'];
 export const FRAMEWORKS: readonly FrameworkId[] = ['soc2', 'iso27001', 'hipaa', 'dora', 'pcidss'];
 
 export const PORT_FORWARD_HINT =
@@ -117,6 +119,41 @@ export class RehearsalApi {
     return this.data('GET', () => this.client.GET('/api/v1/compliance', { params: { query: { framework, period } } }));
   }
 
+  async license(): Promise<LicenseResponse> {
+    return this.data('GET', () => this.client.GET('/api/v1/license'));
+  }
+
+  async evidenceKeys(): Promise<EvidencePublicKey[]> {
+    return this.data('GET', () => this.client.GET('/api/v1/evidence/keys'));
+  }
+
+  /**
+   * A binary answer (the PDFs) at `path` (with its query): the bytes on 2xx, else the error the
+   * API's problem+json (or the proxy's Status) describes, like every other call.
+   */
+  async download(path: string, query: Record<string, string | number | undefined>): Promise<Buffer> {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+    const search = params.toString();
+    const { data } = await this.send<Buffer>('GET', async () => {
+      const response = await this.connection.fetch(
+        new Request(`${this.connection.baseUrl}${path}${search ? `?${search}` : ''}`, { headers: { accept: 'application/pdf, application/problem+json' } }),
+      );
+      if (response.ok) return { data: Buffer.from(await response.arrayBuffer()), response };
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: reported as text
+      }
+      if (response.status === 402 && isProblemDetails(body)) throw new LicenseRequiredError((body as ProblemDetails).detail);
+      return { error: body, response };
+    });
+    if (!data) throw new CliError(`the API answered without a body`);
+    return data;
+  }
+
   /** The server's version: info.version of its OpenAPI document (there is no version endpoint). */
   async serverVersion(): Promise<string> {
     const { data } = await this.send<{ info?: { version?: unknown } }>('GET', async () => {
@@ -156,6 +193,14 @@ export class RehearsalApi {
       );
     }
     return { data: outcome.data, response: outcome.response };
+  }
+}
+
+/** 402 license-required from a licensed endpoint; the command names what is missing. */
+export class LicenseRequiredError extends CliError {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'LicenseRequiredError';
   }
 }
 

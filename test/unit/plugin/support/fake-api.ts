@@ -30,6 +30,8 @@ export interface RecordedRequest {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** Bytes sent as they are (e.g. a PDF), instead of JSON of body. */
+  raw?: Buffer;
   headers?: Record<string, string>;
 }
 
@@ -234,7 +236,7 @@ export class FakeApi {
       reply = await this.route(request, path, url, text, viaProxy);
     }
     const headers: Record<string, string> = { ...(reply.headers ?? {}) };
-    const body = reply.body === undefined ? '' : JSON.stringify(reply.body);
+    const body = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
     if (body && !Object.keys(headers).some((key) => key.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/json';
     }
@@ -245,7 +247,7 @@ export class FakeApi {
         status: reply.status,
         contentType: headers['content-type'] ?? null,
         headers: new Headers(headers),
-        body,
+        body: typeof body === 'string' ? body : body.toString('latin1'),
       });
       this.problems.push(...problems);
     }

@@ -1,0 +1,143 @@
+// verify: checks signed evidence offline with the plugin's own verifier (verify/): a test's
+// RestoreReports from the API, an exported file of reports (-f), or a PDF's attestation (--pdf).
+// Trusted keys: --public-key PEM file(s), else GET /api/v1/evidence/keys.
+import { readFile } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
+import { CliError, UsageError } from '../errors.js';
+import { chainOrder, keysFromPem, verifyChain, type SignedReport } from '../verify/evidence.js';
+import { verifyPdf } from '../verify/pdf.js';
+import { checkName } from '../validate.js';
+import { defineCommand, type CommandContext } from './command.js';
+
+interface VerifyArgs {
+  name?: string;
+  filename?: string;
+  publicKey?: string[];
+  pdf?: string;
+}
+
+async function readText(context: CommandContext, file: string): Promise<string> {
+  try {
+    return file === '-' ? await context.io.readStdin() : await readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+async function trustedKeys(context: CommandContext, files: readonly string[]): Promise<Map<string, KeyObject>> {
+  const keys = new Map<string, KeyObject>();
+  if (files.length > 0) {
+    for (const file of files) {
+      let found: Map<string, KeyObject>;
+      try {
+        found = keysFromPem(await readText(context, file));
+      } catch (error) {
+        throw new CliError(`${file}: not a PEM public key: ${(error as Error).message}`);
+      }
+      if (found.size === 0) throw new CliError(`${file}: no PUBLIC KEY block found`);
+      for (const [id, key] of found) keys.set(id, key);
+    }
+    return keys;
+  }
+  const session = await context.session();
+  for (const published of await session.api.evidenceKeys()) {
+    for (const [id, key] of keysFromPem(published.publicKeyPem)) keys.set(id, key);
+  }
+  return keys;
+}
+
+function reportsFromFile(text: string, file: string): SignedReport[] {
+  let value: unknown;
+  try {
+    value = parseYaml(text);
+  } catch (error) {
+    throw new CliError(`${file}: not YAML or JSON: ${(error as Error).message}`);
+  }
+  const items = Array.isArray(value) ? value : (value as { items?: unknown } | null)?.items;
+  const list = Array.isArray(items) ? items : value && typeof value === 'object' && 'spec' in value ? [value] : undefined;
+  if (!list) throw new CliError(`${file}: expected a List of RestoreReports (kubectl get rrep -o yaml) or an array of them`);
+  for (const [i, item] of list.entries()) {
+    const report = item as Partial<SignedReport> | null;
+    if (!report || typeof report.metadata?.name !== 'string' || typeof report.spec !== 'object') {
+      throw new CliError(`${file}: item ${i} is not a RestoreReport (no metadata.name or spec)`);
+    }
+  }
+  return list as SignedReport[];
+}
+
+/** The RestoreTest a report belongs to (its owner, else its label, else its name). */
+function testOf(report: SignedReport): string {
+  const owner = report.metadata.ownerReferences?.find((o) => o.kind === 'RestoreTest');
+  const test = (report.spec as { testName?: unknown }).testName;
+  return `${report.metadata.namespace ?? ''}/${owner?.name ?? (typeof test === 'string' ? test : '')}`;
+}
+
+export const verifyCommand = defineCommand({
+  command: 'verify [name]',
+  describe: 'Verify the signed evidence of restore reports (digest chain, Ed25519 signatures) or of a PDF',
+  outputs: ['table'],
+  examples: [
+    ['$0 verify payments', 'the reports of "payments", against the keys the API publishes'],
+    ['$0 verify -f reports.yaml --public-key rehearsal.pem', 'an export (kubectl get rrep -o yaml), fully offline'],
+    ['$0 verify --pdf soc2.pdf --public-key rehearsal.pem', 'the attestation of a downloaded PDF, offline'],
+  ],
+  options: (yargs) =>
+    yargs
+      .positional('name', { type: 'string', describe: 'name of the RestoreTest whose reports to verify' })
+      .option('filename', { alias: 'f', type: 'string', requiresArg: true, describe: 'file of exported RestoreReports (YAML or JSON; - for stdin)' })
+      .option('public-key', { type: 'string', array: true, requiresArg: true, describe: 'PEM file of trusted public keys (repeatable); default: the API\'s published keys' })
+      .option('pdf', { type: 'string', requiresArg: true, describe: 'verify the attestation of this PDF instead' }) as never,
+  async run(context, args: VerifyArgs) {
+    const sources = [args.name, args.filename, args.pdf].filter((s) => s !== undefined).length;
+    if (sources !== 1) throw new UsageError('give exactly one of NAME, -f FILE or --pdf FILE');
+    const name = args.name === undefined ? undefined : checkName(args.name, 'NAME');
+    const write = (line: string) => context.io.stdout(`${line}\n`);
+
+    if (args.pdf !== undefined) {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(args.pdf);
+      } catch (error) {
+        throw new CliError(`cannot read ${args.pdf}: ${(error as Error).message}`);
+      }
+      const keys = await trustedKeys(context, args.publicKey ?? []);
+      const result = verifyPdf(bytes, keys);
+      const a = result.attestation;
+      write(`${args.pdf}: ${result.ok ? 'OK' : 'FAILED'}${a ? ` (${String(a.kind)} ${String(a.reportId)}, key ${String(a.keyId)}, ${String(a.runs)} runs)` : ''}`);
+      for (const problem of result.problems) write(`  - ${problem}`);
+      for (const note of result.notes) write(`  note: ${note}`);
+      return result.ok ? 0 : 1;
+    }
+
+    let reports: SignedReport[];
+    if (name !== undefined) {
+      if (context.global.allNamespaces) throw new UsageError('a RestoreTest cannot be named across all namespaces (-A); use -n NAMESPACE');
+      const session = await context.session();
+      reports = (await session.api.listReports({ test: name, namespace: session.requestNamespace, days: 3650 })) as unknown as SignedReport[];
+      if (reports.length === 0) throw new CliError(`no reports found for RestoreTest ${name}`);
+    } else {
+      reports = reportsFromFile(await readText(context, args.filename!), args.filename!);
+      if (reports.length === 0) throw new CliError(`${args.filename}: no reports in the file`);
+    }
+    const keys = await trustedKeys(context, args.publicKey ?? []);
+
+    // One chain per RestoreTest, oldest first (an export lists several tests, newest first).
+    const byTest = new Map<string, SignedReport[]>();
+    for (const report of reports) byTest.set(testOf(report), [...(byTest.get(testOf(report)) ?? []), report]);
+    let ok = true;
+    let verified = 0;
+    for (const group of byTest.values()) {
+      const result = verifyChain(chainOrder(group), keys);
+      ok &&= result.ok;
+      for (const report of result.reports) {
+        if (report.ok) verified += 1;
+        write(`${report.name}: ${report.ok ? 'OK' : report.problems.join('; ')}`);
+      }
+      for (const problem of result.problems) write(`chain: ${problem}`);
+      for (const note of result.notes) write(`note: ${note}`);
+    }
+    write(`${verified}/${reports.length} reports verified${ok ? '' : '; evidence does NOT verify'}`);
+    return ok ? 0 : 1;
+  },
+});

@@ -1,0 +1,182 @@
+// A self-contained verifier of signed RestoreReports (scheme rehearsal.dev/evidence/v1), written
+// from the scheme documented in server/reports/evidence.ts (cmd/ may not import server/; a unit
+// test checks that both agree):
+//   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null, spec without evidence }
+//   D = "sha256:" + hex SHA-256(C ‖ previousDigest-or-"");  S = base64 Ed25519 over D;
+//   keyId = first 16 hex of SHA-256 over the public key's SPKI DER.
+// Across reports of one test (oldest first), each previousDigest must be the digest of the report
+// before it; the first may link to a pruned report (a note, not a problem).
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import canonicalize from 'canonicalize';
+
+export interface Evidence {
+  digest: string;
+  previousDigest?: string;
+  signature: string;
+  keyId: string;
+  algorithm: string;
+  canonicalization: string;
+}
+
+/** The parts of a RestoreReport the verifier reads. */
+export interface SignedReport {
+  metadata: {
+    name: string;
+    namespace?: string;
+    ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[];
+  };
+  spec: { startedAt?: string; runId?: string; evidence?: Evidence; [key: string]: unknown };
+}
+
+export interface ReportResult {
+  name: string;
+  ok: boolean;
+  problems: string[];
+}
+
+export interface ChainResult {
+  ok: boolean;
+  reports: ReportResult[];
+  /** Problems not tied to one report (forks). */
+  problems: string[];
+  notes: string[];
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new Error('value has no JSON representation');
+  return text;
+}
+
+/** keyId of a public key: first 16 hex of SHA-256 over its SPKI DER. */
+export function keyIdOf(key: KeyObject): string {
+  return sha256Hex(key.export({ type: 'spki', format: 'der' })).slice(0, 16);
+}
+
+/** Every public key in a PEM text (one or several PUBLIC KEY blocks), by key id. */
+export function keysFromPem(pem: string): Map<string, KeyObject> {
+  const keys = new Map<string, KeyObject>();
+  for (const block of pem.match(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g) ?? []) {
+    const key = createPublicKey(block);
+    keys.set(keyIdOf(key), key);
+  }
+  return keys;
+}
+
+export function computeDigest(report: SignedReport, previousDigest: string | undefined): string {
+  const { evidence: _evidence, ...spec } = report.spec;
+  const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
+  const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  const content = {
+    metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
+    owner: owner ? { name: owner.name, uid: owner.uid } : null,
+    spec,
+  };
+  return `sha256:${sha256Hex(canonicalJson(content) + (previousDigest ?? ''))}`;
+}
+
+export function signatureValid(message: string, signatureBase64: string, key: KeyObject): boolean {
+  try {
+    const signature = Buffer.from(signatureBase64, 'base64');
+    if (signature.length !== 64 || signature.toString('base64') !== signatureBase64) return false;
+    return verify(null, Buffer.from(message, 'utf8'), key, signature);
+  } catch {
+    return false;
+  }
+}
+
+export function short(digest: string): string {
+  return digest.startsWith('sha256:') ? `sha256:${digest.slice(7, 19)}` : digest.slice(0, 19);
+}
+
+function ownProblems(report: SignedReport, evidence: Evidence, keys: ReadonlyMap<string, KeyObject>): string[] {
+  const problems: string[] = [];
+  if (evidence.algorithm !== 'Ed25519' || evidence.canonicalization !== 'RFC8785') {
+    problems.push(`unsupported evidence scheme (algorithm ${evidence.algorithm}, canonicalization ${evidence.canonicalization})`);
+  }
+  let computed: string | undefined;
+  try {
+    computed = computeDigest(report, evidence.previousDigest);
+  } catch (error) {
+    problems.push(`content cannot be canonicalized: ${(error as Error).message}`);
+  }
+  if (computed !== undefined && computed !== evidence.digest) {
+    problems.push(`digest mismatch: the report was changed after signing (stored ${short(evidence.digest)}, recomputed ${short(computed)})`);
+  }
+  const key = keys.get(evidence.keyId);
+  if (!key) problems.push(`signed with unknown key ${evidence.keyId} (trusted: ${[...keys.keys()].join(', ') || 'none'})`);
+  else if (!signatureValid(evidence.digest, evidence.signature, key)) {
+    problems.push(`signature does not verify with key ${evidence.keyId}: wrong key or altered evidence block`);
+  }
+  return problems;
+}
+
+/** Oldest run first: spec.startedAt, then spec.runId, then name. */
+export function chainOrder<R extends SignedReport>(reports: readonly R[]): R[] {
+  return [...reports].sort(
+    (a, b) =>
+      (a.spec.startedAt ?? '').localeCompare(b.spec.startedAt ?? '') ||
+      (a.spec.runId ?? '').localeCompare(b.spec.runId ?? '') ||
+      a.metadata.name.localeCompare(b.metadata.name),
+  );
+}
+
+/** Verifies the reports of one RestoreTest in the order given (oldest first). */
+export function verifyChain(reports: readonly SignedReport[], keys: ReadonlyMap<string, KeyObject>): ChainResult {
+  const results: ReportResult[] = reports.map((r) => ({ name: r.metadata.name, ok: true, problems: [] }));
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const problem = (i: number, text: string): void => {
+    results[i]!.ok = false;
+    results[i]!.problems.push(text);
+  };
+  const positions = new Map<string, number[]>();
+  reports.forEach((r, i) => {
+    const d = r.spec.evidence?.digest;
+    if (d) positions.set(d, [...(positions.get(d) ?? []), i]);
+  });
+  const claimedBy = new Map<string, string[]>();
+  reports.forEach((report, i) => {
+    const evidence = report.spec.evidence;
+    if (!evidence) {
+      problem(i, 'no evidence block: the report is not signed');
+      return;
+    }
+    for (const text of ownProblems(report, evidence, keys)) problem(i, text);
+    if ((positions.get(evidence.digest)?.length ?? 0) > 1) {
+      problem(i, `digest ${short(evidence.digest)} appears on more than one report (duplicate)`);
+    }
+    const prev = evidence.previousDigest;
+    if (prev !== undefined) claimedBy.set(prev, [...(claimedBy.get(prev) ?? []), report.metadata.name]);
+    if (i === 0) {
+      if (prev !== undefined && !positions.has(prev)) {
+        notes.push(`${report.metadata.name} links to ${short(prev)}, which is not in the set: the chain starts after older reports that were pruned (historyLimit) or not supplied`);
+      } else if (prev !== undefined) {
+        problem(i, `out of order: its predecessor ${reports[positions.get(prev)![0]!]!.metadata.name} is listed after it (reordered)`);
+      }
+      return;
+    }
+    const before = reports[i - 1]!;
+    if (prev === before.spec.evidence?.digest) return;
+    if (prev === undefined) {
+      problem(i, `chain broken: it has no previousDigest (starts a new chain) but follows ${before.metadata.name}`);
+      return;
+    }
+    const at = positions.get(prev)?.[0];
+    if (at === undefined) {
+      problem(i, `missing predecessor: it links to ${short(prev)}, which no report in the set has; a report between ${before.metadata.name} and ${report.metadata.name} was deleted`);
+    } else if (at > i) {
+      problem(i, `out of order: its predecessor ${reports[at]!.metadata.name} is listed after it (reordered)`);
+    } else {
+      problem(i, `out of order: it links to ${reports[at]!.metadata.name} but is listed after ${before.metadata.name} (reordered)`);
+    }
+  });
+  for (const [digest, names] of claimedBy) {
+    if (names.length > 1) problems.push(`fork: ${names.join(' and ')} both link to ${short(digest)}`);
+  }
+  return { ok: results.every((r) => r.ok) && problems.length === 0, reports: results, problems, notes };
+}

@@ -1,0 +1,139 @@
+// The plugin's own evidence verifier (cmd/kubectl-restoretest/verify/) agrees with the server's
+// (server/reports/evidence.ts, pdf-attestation.ts) on the same signed fixtures, and `verify`
+// reports per report and exits 0/1.
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RestoreReport } from '../../../server/domain/resources.js';
+import { orderReportsForChain, verifyReportChain } from '../../../server/reports/evidence.js';
+import { verifyPdfAttestation } from '../../../server/reports/pdf-attestation.js';
+import { renderComplianceReport } from '../../../server/reports/pdf/compliance-report.pdf.js';
+import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../../server/reports/signing-key.js';
+import { chainOrder, keysFromPem, verifyChain, type SignedReport } from '../../../cmd/kubectl-restoretest/verify/evidence.js';
+import { verifyPdf } from '../../../cmd/kubectl-restoretest/verify/pdf.js';
+import { complianceFixture, makeRestoreTest, makeSignedHistory, PAYMENTS_CHECKS, PERIOD_START } from '../../fixtures/evidence/reports.js';
+import { runPlugin } from './support/run-plugin.js';
+
+const key = generateSigningKey();
+const ring = publicKeyRing([key.publicKey]);
+const pluginKeys = keysFromPem(exportPublicKeyPem(key));
+const test = makeRestoreTest('payments-nightly', ['payments'], { maxRTO: '15m', uid: 'uid-payments', checks: PAYMENTS_CHECKS });
+const history = (): RestoreReport[] => makeSignedHistory(test, 5, PERIOD_START, key, () => ({ result: 'pass', rtoSeconds: 600 }));
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+const dir = mkdtempSync(path.join(tmpdir(), 'rh-plugin-verify-'));
+const keyFile = path.join(dir, 'key.pem');
+writeFileSync(keyFile, exportPublicKeyPem(key));
+
+/** Both verifiers on the same list: per-report verdicts and problems must be identical. */
+function both(reports: RestoreReport[]) {
+  const server = verifyReportChain(reports, ring);
+  const plugin = verifyChain(clone(reports) as unknown as SignedReport[], pluginKeys);
+  expect(plugin.reports).toEqual(server.reports);
+  expect(plugin.ok).toBe(server.ok);
+  expect(plugin.notes).toEqual(server.notes);
+  return plugin;
+}
+
+function writeReports(reports: RestoreReport[], name: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: reports }));
+  return file;
+}
+
+describe('plugin evidence verifier agrees with the server', () => {
+  it('key id matches the server signer', () => {
+    expect([...pluginKeys.keys()]).toEqual([key.keyId]);
+  });
+
+  it('an untouched chain verifies', () => {
+    const reports = orderReportsForChain(history());
+    expect(chainOrder(clone(reports) as unknown as SignedReport[]).map((r) => r.metadata.name)).toEqual(reports.map((r) => r.metadata.name));
+    expect(both(reports).ok).toBe(true);
+  });
+
+  it('an edited field is detected and named', () => {
+    const reports = clone(orderReportsForChain(history()));
+    reports[2]!.spec.score = 1;
+    const result = both(reports);
+    expect(result.ok).toBe(false);
+    expect(result.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual([reports[2]!.metadata.name]);
+    expect(result.reports[2]!.problems[0]).toContain('digest mismatch');
+  });
+
+  it('a deleted middle report is detected and named', () => {
+    const reports = orderReportsForChain(history());
+    const remaining = [...reports.slice(0, 2), ...reports.slice(3)];
+    const result = both(remaining);
+    expect(result.ok).toBe(false);
+    expect(result.reports[2]!.problems[0]).toContain(`a report between ${reports[1]!.metadata.name} and ${reports[3]!.metadata.name} was deleted`);
+  });
+
+  it('reordered reports are detected and named', () => {
+    const reports = orderReportsForChain(history());
+    const swapped = [reports[0]!, reports[2]!, reports[1]!, reports[3]!, reports[4]!];
+    const result = both(swapped);
+    expect(result.ok).toBe(false);
+    expect(result.reports.some((r) => r.problems.some((p) => p.includes('reordered')))).toBe(true);
+  });
+
+  it('a report signed by an unknown key is detected', () => {
+    const other = generateSigningKey();
+    const result = verifyChain(clone(history()) as unknown as SignedReport[], keysFromPem(exportPublicKeyPem(other)));
+    expect(result.ok).toBe(false);
+    expect(result.reports[0]!.problems[0]).toContain(`signed with unknown key ${key.keyId}`);
+  });
+});
+
+describe('kubectl restoretest verify -f', () => {
+  it('exits 0 with OK per report for an untouched export (newest first, like the API)', async () => {
+    const file = writeReports(orderReportsForChain(history()).reverse(), 'good.json');
+    const result = await runPlugin(['verify', '-f', file, '--public-key', keyFile]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter((l) => l.endsWith(': OK'))).toHaveLength(5);
+    expect(result.stdout).toContain('5/5 reports verified');
+  });
+
+  it('exits 1 and names the edited report', async () => {
+    const reports = clone(orderReportsForChain(history()));
+    reports[1]!.spec.result = 'fail';
+    const file = writeReports(reports, 'edited.json');
+    const result = await runPlugin(['verify', '-f', file, '--public-key', keyFile]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`${reports[1]!.metadata.name}: digest mismatch`);
+    expect(result.stdout).toContain('4/5 reports verified; evidence does NOT verify');
+  });
+
+  it('usage errors exit 2', async () => {
+    const result = await runPlugin(['verify']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('error: give exactly one of NAME, -f FILE or --pdf FILE');
+  });
+});
+
+describe('verify --pdf', () => {
+  it('agrees with the server on an intact and an altered PDF', async () => {
+    const { data } = complianceFixture(key);
+    const pdf = await renderComplianceReport(data, key);
+    expect((await verifyPdfAttestation(pdf, ring)).ok).toBe(true);
+    const plugin = verifyPdf(pdf, pluginKeys);
+    expect(plugin).toMatchObject({ ok: true, problems: [] });
+    expect(plugin.notes[0]).toContain('page content was not compared');
+
+    const file = path.join(dir, 'soc2.pdf');
+    writeFileSync(file, pdf);
+    const ok = await runPlugin(['verify', '--pdf', file, '--public-key', keyFile]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain(`${file}: OK`);
+
+    const other = generateSigningKey();
+    const otherFile = path.join(dir, 'other.pem');
+    writeFileSync(otherFile, exportPublicKeyPem(other));
+    const bad = await runPlugin(['verify', '--pdf', file, '--public-key', otherFile]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(`signed with unknown key ${key.keyId}`);
+    const serverBad = await verifyPdfAttestation(pdf, publicKeyRing([other.publicKey]), { rerender: false });
+    expect(verifyPdf(pdf, keysFromPem(exportPublicKeyPem(other))).problems).toEqual(serverBad.problems);
+  });
+});
