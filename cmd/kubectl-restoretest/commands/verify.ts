@@ -75,7 +75,7 @@ function testOf(report: SignedReport): string {
 
 export const verifyCommand = defineCommand({
   command: 'verify [name]',
-  describe: 'Verify the signed evidence of restore reports (digest chain, Ed25519 signatures) or of a PDF',
+  describe: 'Verify signed evidence: RestoreReport digest chains and signatures, or a PDF',
   outputs: ['table'],
   examples: [
     ['$0 verify payments', 'the reports of "payments", against the keys the API publishes'],
