@@ -57,3 +57,32 @@ export function readAuditEvents(logPath: string, since: Date, until: Date = new 
 export function writesIn(events: readonly AuditEvent[]): AuditEvent[] {
   return events.filter((event) => WRITE_VERBS.has(event.verb));
 }
+
+export interface SafetyScope {
+  isSource(namespace: string): boolean;
+  isSandbox(namespace: string): boolean;
+  /** Rehearsal's own namespace (its Lease, signing-key Secret, public-key ConfigMap). */
+  ownNamespace: string;
+}
+
+/**
+ * The writes that break Rehearsal's safety rule. Other servers in a test run share its identity
+ * and reconcile every RestoreTest in the cluster, so the rule is stated by kind and namespace:
+ *  - never anything in a source namespace;
+ *  - anywhere else: RestoreTests (the API writes them for its callers) and their status,
+ *    RestoreReports, Events, Velero Restores;
+ *  - in its own namespace: leases, secrets, configmaps;
+ *  - in sandboxes: anything; cluster-scoped: sandbox namespaces only.
+ */
+export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope): AuditEvent[] {
+  const anywhere = new Set(['restoretests', 'restoretests/status', 'restorereports', 'events', 'restores']);
+  const ownKinds = new Set(['leases', 'secrets', 'configmaps']);
+  return writes.filter((event) => {
+    const ref = event.objectRef ?? {};
+    const resource = ref.subresource ? `${ref.resource}/${ref.subresource}` : (ref.resource ?? '');
+    if (!ref.namespace) return !(ref.resource === 'namespaces' && !!ref.name && scope.isSandbox(ref.name));
+    if (scope.isSource(ref.namespace)) return true;
+    if (scope.isSandbox(ref.namespace) || anywhere.has(resource)) return false;
+    return !(ref.namespace === scope.ownNamespace && ownKinds.has(resource));
+  });
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/rehearsal.js';
 import type { RestoreReport } from '../../server/domain/resources.js';
-import { auditLogPath, readAuditEvents, writesIn } from '../helpers/audit.js';
+import { auditLogPath, readAuditEvents, unsafeWrites, writesIn } from '../helpers/audit.js';
 import {
   createEngineFixture,
   createRestoreTest,
@@ -232,24 +232,10 @@ describe('safety', () => {
     }
     const writes = writesIn(readAuditEvents(logPath, suiteStarted)).filter((event) => event.user.username === REHEARSAL_USER);
     expect(writes.length).toBeGreaterThan(0);
-    // What Rehearsal may write (other test files' servers share its identity and reconcile every
-    // RestoreTest in the cluster, so namespaces alone do not tell what is allowed; kinds do):
-    //  - anywhere but a source namespace: RestoreTest status, RestoreReports, Events, Velero Restores;
-    //  - in its own namespace: its Lease, signing-key Secret, public-key ConfigMap;
-    //  - in sandboxes only: anything (NetworkPolicies, quotas, ...);
-    //  - cluster-scoped: sandbox namespaces only.
-    const isSandbox = (name: string | undefined) => !!name && (sandboxesSeen.has(name) || name.startsWith('rehearsal-'));
-    const isSource = (name: string | undefined) => name === fixture.source || /-shop-[0-9a-f]{8}$/.test(name ?? '');
-    const anywhere = new Set(['restoretests/status', 'restorereports', 'events', 'restores']);
-    const ownNamespace = new Set(['leases', 'secrets', 'configmaps']);
-    const offending = writes.filter((event) => {
-      const ref = event.objectRef ?? {};
-      const resource = ref.subresource ? `${ref.resource}/${ref.subresource}` : (ref.resource ?? '');
-      if (!ref.namespace) return !(ref.resource === 'namespaces' && isSandbox(ref.name));
-      if (isSource(ref.namespace)) return true;
-      if (isSandbox(ref.namespace)) return false;
-      if (anywhere.has(resource)) return false;
-      return !(ref.namespace === 'rehearsal-system' && ownNamespace.has(resource));
+    const offending = unsafeWrites(writes, {
+      isSource: (name) => name === fixture.source || /-shop-[0-9a-f]{8}$/.test(name),
+      isSandbox: (name) => sandboxesSeen.has(name) || name.startsWith('rehearsal-'),
+      ownNamespace: 'rehearsal-system',
     });
     expect(offending.map((event) => `${event.verb} ${event.requestURI}`)).toEqual([]);
     expect(writes.some((event) => event.objectRef?.namespace === fixture.source)).toBe(false);

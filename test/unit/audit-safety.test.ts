@@ -1,0 +1,53 @@
+// The safety rule applied to audit events must be able to fail: these events break it.
+import { describe, expect, it } from '@jest/globals';
+import { unsafeWrites, type AuditEvent } from '../helpers/audit.js';
+
+function write(verb: string, resource: string, namespace?: string, name = 'x', subresource?: string): AuditEvent {
+  return {
+    verb,
+    requestURI: `/${namespace ?? ''}/${resource}/${name}`,
+    user: { username: 'system:serviceaccount:rehearsal-system:rehearsal' },
+    objectRef: { resource, name, ...(namespace ? { namespace } : {}), ...(subresource ? { subresource } : {}) },
+    stageTimestamp: '2026-11-22T00:00:00Z',
+  };
+}
+
+const scope = {
+  isSource: (namespace: string) => namespace === 'shop',
+  isSandbox: (namespace: string) => namespace.startsWith('rehearsal-'),
+  ownNamespace: 'rehearsal-system',
+};
+
+describe('unsafeWrites', () => {
+  it('flags any write in a source namespace, even of an allowed kind', () => {
+    const events = [write('create', 'events', 'shop'), write('patch', 'deployments', 'shop'), write('update', 'restoretests', 'shop', 't', 'status')];
+    expect(unsafeWrites(events, scope)).toHaveLength(3);
+  });
+
+  it('flags cluster-scoped writes other than sandbox namespaces', () => {
+    const events = [
+      write('create', 'namespaces', undefined, 'rehearsal-web-ab12c'),
+      write('delete', 'namespaces', undefined, 'shop'),
+      write('create', 'clusterroles', undefined, 'admin'),
+    ];
+    expect(unsafeWrites(events, scope).map((event) => event.objectRef?.name)).toEqual(['shop', 'admin']);
+  });
+
+  it('allows Rehearsal its own objects, and anything inside sandboxes', () => {
+    const events = [
+      write('update', 'restoretests', 'team-a', 't', 'status'),
+      write('create', 'restorereports', 'team-a'),
+      write('create', 'events', 'team-a'),
+      write('create', 'restores', 'velero'),
+      write('update', 'leases', 'rehearsal-system'),
+      write('create', 'secrets', 'rehearsal-system'),
+      write('create', 'networkpolicies', 'rehearsal-web-ab12c'),
+    ];
+    expect(unsafeWrites(events, scope)).toEqual([]);
+  });
+
+  it('flags other kinds outside sandboxes (e.g. a NetworkPolicy or a Secret in a team namespace)', () => {
+    const events = [write('create', 'networkpolicies', 'team-a'), write('create', 'secrets', 'team-a'), write('delete', 'pods', 'team-a')];
+    expect(unsafeWrites(events, scope)).toHaveLength(3);
+  });
+});
