@@ -63,7 +63,9 @@ export interface ServerProcess {
 /** Runs server/main.ts in a child process (Node 24 + tsx) on a fixed port. */
 export async function startProcess(options: TestServerEnv & { port: number; logFile: string }): Promise<ServerProcess> {
   const env = { ...process.env, ...serverEnv(options) };
-  const child = spawn(process.execPath, [path.join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'], {
+  // One process, not the tsx CLI (which runs the program in a child of its own): a crash test's
+  // SIGKILL must hit the server itself, not a wrapper that leaves the server running as an orphan.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,6 +88,14 @@ export async function startProcess(options: TestServerEnv & { port: number; logF
     async crash() {
       child.kill('SIGKILL');
       await exited;
+      // Proof that nothing else kept serving (a wrapper process would leave the server running).
+      const stillServing = await fetch(`http://127.0.0.1:${options.port}/api/v1/health`, {
+        signal: AbortSignal.timeout(2000),
+      }).then(
+        () => true,
+        () => false,
+      );
+      if (stillServing) throw new Error(`the server on port ${options.port} still answers after SIGKILL`);
     },
     async stop() {
       child.kill('SIGTERM');
