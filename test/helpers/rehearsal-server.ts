@@ -2,7 +2,6 @@
 // real child process that a test can kill at any moment.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import path from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createRehearsal, type Rehearsal, type RehearsalOverrides } from '../../server/rehearsal.js';
