@@ -12,6 +12,9 @@ command -v kubectl >/dev/null || missing+=(kubectl)
 command -v openssl >/dev/null || missing+=(openssl)
 command -v curl >/dev/null || missing+=(curl)
 command -v go >/dev/null || missing+=(golang-go)
+# Python >= 3.11 with venv: openapi-python-client, the generator of the Python API client.
+command -v python3 >/dev/null || missing+=(python3)
+python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
 # A real MySQL-protocol server for the sqlQuery check's mysql driver tests.
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -32,3 +35,6 @@ log "node $(node_modules/.bin/node --version) from node_modules"
 
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
 bash test/cluster/build-binaries.sh >/dev/null
+
+log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
+bash openapi/clients/clients.sh setup

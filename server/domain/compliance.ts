@@ -749,7 +749,9 @@ function evaluateFramework(
   };
   const count = (result: RunResult): number =>
     population.runs.filter((facts) => facts.result === result).length;
-  const detail: ComplianceDetail = {
+  // The detail (every run, the RTO table, ...) is for the auditor PDF: built on first read, so the
+  // JSON endpoints, which need only the response, do not pay for 90,000 run records per request.
+  const buildDetail = (): ComplianceDetail => ({
     framework,
     label: definition.label,
     period: {
@@ -782,8 +784,15 @@ function evaluateFramework(
     notEvidenced: [...definition.notEvidenced],
     limitations: limitations(population, definition.controls, population.periodDays),
     runs: once(population, 'runs', () => population.runs.map(runRecord)),
+  });
+  let detail: ComplianceDetail | undefined;
+  return {
+    response,
+    get detail(): ComplianceDetail {
+      detail ??= buildDetail();
+      return detail;
+    },
   };
-  return { response, detail };
 }
 
 /**

@@ -26,6 +26,12 @@ export interface DayTotals {
 
 interface DayBucket extends DayTotals {
   members: IndexedRun[];
+  /**
+   * Whether members are in compareRuns order. Reports arrive in completion order, so a bucket
+   * usually stays sorted; when not, the next window query sorts it once. Day buckets in day order
+   * are then already chronological, and a 90-day window costs a walk, not a sort of 90,000 runs.
+   */
+  sorted: boolean;
 }
 
 export function objectKey(namespace: string | undefined, name: string): string {
@@ -98,6 +104,7 @@ export class ReportIndex {
   private readonly byKey = new Map<string, IndexedRun>();
   private readonly byTest = new Map<string, IndexedRun[]>();
   private readonly byDay = new Map<number, DayBucket>();
+  private changes = 0;
 
   /** Bulk build: one sort per test instead of one insertion per report. */
   static from(reports: Iterable<RestoreReport>): ReportIndex {
@@ -120,11 +127,20 @@ export class ReportIndex {
     return this.byKey.size;
   }
 
+  /**
+   * Changes whenever the indexed population changes (add, replace, remove): a read model computed
+   * from the index stays valid while the version does (for the API's memoised responses).
+   */
+  get version(): number {
+    return this.changes;
+  }
+
   /** Insert or replace (informer add and update). Reports without completedAt are not indexed. */
   add(report: RestoreReport): void {
     this.removeKey(reportKeyOf(report));
     const run = toIndexedRun(report);
     if (!run) return;
+    this.changes += 1;
     this.byKey.set(run.key, run);
     const runs = this.byTest.get(run.testKey);
     if (!runs) {
@@ -145,6 +161,7 @@ export class ReportIndex {
   removeKey(key: string): boolean {
     const run = this.byKey.get(key);
     if (!run) return false;
+    this.changes += 1;
     this.byKey.delete(key);
     const runs = this.byTest.get(run.testKey);
     if (runs) {
@@ -156,8 +173,12 @@ export class ReportIndex {
     if (bucket) {
       const position = bucket.members.indexOf(run);
       if (position >= 0) {
-        // Order inside a day bucket does not matter: swap-remove keeps it O(1) after the lookup.
-        bucket.members[position] = bucket.members[bucket.members.length - 1]!;
+        // Swap-remove keeps it O(1) after the lookup; the bucket is re-sorted when next read.
+        const last = bucket.members.length - 1;
+        if (position !== last) {
+          bucket.members[position] = bucket.members[last]!;
+          bucket.sorted = false;
+        }
         bucket.members.pop();
       }
       bucket.runs -= 1;
@@ -178,6 +199,20 @@ export class ReportIndex {
     return runs ? runs[runs.length - 1] : undefined;
   }
 
+  /**
+   * The newest run of every test that completed at or before `toMs` (a run "in the future", e.g.
+   * from clock skew, is passed over for the one before it), in no particular order. O(tests).
+   */
+  latestRunPerTest(toMs: number): IndexedRun[] {
+    const result: IndexedRun[] = [];
+    for (const runs of this.byTest.values()) {
+      let position = runs.length - 1;
+      while (position >= 0 && runs[position]!.completedAt > toMs) position -= 1;
+      if (position >= 0) result.push(runs[position]!);
+    }
+    return result;
+  }
+
   /** The run of the same test just before `run` (indexed or not), if any. */
   previousRun(run: IndexedRun): IndexedRun | undefined {
     const runs = this.byTest.get(run.testKey);
@@ -190,19 +225,35 @@ export class ReportIndex {
     const firstDay = dayNumber(fromMs);
     const lastDay = dayNumber(toMs);
     const result: IndexedRun[] = [];
+    // Buckets are visited in day order and each is in run order, so the result needs no sort.
     const collect = (bucket: DayBucket | undefined): void => {
       if (!bucket) return;
+      if (!bucket.sorted) {
+        bucket.members.sort(compareRuns);
+        bucket.sorted = true;
+      }
+      const whole =
+        bucket.members.length > 0 &&
+        bucket.members[0]!.completedAt >= fromMs &&
+        bucket.members[bucket.members.length - 1]!.completedAt <= toMs;
+      if (whole) {
+        for (const run of bucket.members) result.push(run);
+        return;
+      }
       for (const run of bucket.members) {
         if (run.completedAt >= fromMs && run.completedAt <= toMs) result.push(run);
       }
     };
     // A very wide window (e.g. "everything since 1970") walks the existing buckets instead of days.
     if (lastDay - firstDay + 1 > this.byDay.size) {
-      for (const [day, bucket] of this.byDay) if (day >= firstDay && day <= lastDay) collect(bucket);
+      const days = [...this.byDay.keys()]
+        .filter((day) => day >= firstDay && day <= lastDay)
+        .sort((a, b) => a - b);
+      for (const day of days) collect(this.byDay.get(day));
     } else {
       for (let day = firstDay; day <= lastDay; day += 1) collect(this.byDay.get(day));
     }
-    return result.sort(compareRuns);
+    return result;
   }
 
   /** Totals of one UTC day number, kept up to date on add/remove so daily series cost O(days). */
@@ -216,9 +267,11 @@ export class ReportIndex {
   private addToDay(run: IndexedRun): void {
     let bucket = this.byDay.get(run.day);
     if (!bucket) {
-      bucket = { runs: 0, scoreSum: 0, failures: 0, members: [] };
+      bucket = { runs: 0, scoreSum: 0, failures: 0, members: [], sorted: true };
       this.byDay.set(run.day, bucket);
     }
+    const last = bucket.members[bucket.members.length - 1];
+    if (last && compareRuns(last, run) > 0) bucket.sorted = false;
     bucket.members.push(run);
     bucket.runs += 1;
     bucket.scoreSum += scoreOf(run);

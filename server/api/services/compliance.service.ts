@@ -6,11 +6,24 @@ import {
   type ComplianceEvaluation,
   type ComplianceOverview,
 } from '../../domain/compliance.js';
+import type { RestoreTest } from '../../domain/resources.js';
 import type { ComplianceResponse } from '../../domain/views.js';
 import type { ApiCache, EvidenceVerifier } from '../ports.js';
+import { ReadModelMemo, testScopeFingerprint } from './read-model-memo.js';
 import { requireSynced } from './readiness.js';
 
+/**
+ * How long a JSON compliance answer is reused while the reports and the tests' scopes are unchanged
+ * (a 90-day evaluation over 90,000 runs takes hundreds of milliseconds of the event loop). It bounds
+ * how late the time-dependent parts (ages, runs leaving the period, pending exceptions) follow the
+ * clock; the answer's generatedAt says when it was computed. PDFs are always evaluated afresh.
+ */
+export const COMPLIANCE_MEMO_TTL_MS = 60_000;
+
 export class ComplianceService {
+  private readonly frameworks = new ReadModelMemo<ComplianceResponse>(COMPLIANCE_MEMO_TTL_MS);
+  private readonly overviews = new ReadModelMemo<ComplianceOverview>(COMPLIANCE_MEMO_TTL_MS);
+
   constructor(
     private readonly cache: ApiCache,
     private readonly now: () => Date,
@@ -19,7 +32,14 @@ export class ComplianceService {
   ) {}
 
   framework(framework: FrameworkId, periodDays: number): ComplianceResponse {
-    return this.evaluate(framework, periodDays, this.now()).response;
+    requireSynced(this.cache);
+    const now = this.now();
+    return this.frameworks.get(
+      `${framework}/${periodDays}`,
+      this.dataVersion(),
+      now.getTime(),
+      () => this.evaluate(framework, periodDays, now).response,
+    );
   }
 
   /** The response and the detail the PDF is built from, evaluated at `now`. */
@@ -37,12 +57,15 @@ export class ComplianceService {
 
   overview(periodDays: number): ComplianceOverview {
     requireSynced(this.cache);
-    return complianceOverview(
-      periodDays,
-      this.now(),
-      this.cache.listTests(),
-      this.cache.reportIndex,
-      this.verify,
+    const now = this.now();
+    return this.overviews.get(String(periodDays), this.dataVersion(), now.getTime(), () =>
+      complianceOverview(periodDays, now, this.cache.listTests(), this.cache.reportIndex, this.verify),
     );
+  }
+
+  /** Changes when a report is added, replaced or removed, or a test's scope changes (not its status). */
+  private dataVersion(): string {
+    const tests: readonly RestoreTest[] = this.cache.listTests();
+    return `${this.cache.reportIndex.version}|${testScopeFingerprint(tests)}`;
   }
 }

@@ -1,0 +1,115 @@
+// `npm run bench:domain` — the read API's per-request work without HTTP or a cluster: the
+// benchmark's population (bench-data.ts) in a ReportIndex fed the way the informer feeds it, then
+// each endpoint's service call and its JSON serialisation, timed. Finds which domain function a
+// slow endpoint spends its time in; prints a table, exits 0.
+//
+//   npm run bench:domain -- [--tests 1000] [--days 90] [--iterations 20]
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { ReportIndex } from '../../server/domain/report-index.js';
+import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
+import { ComplianceService } from '../../server/api/services/compliance.service.js';
+import { DashboardService } from '../../server/api/services/dashboard.service.js';
+import { ReportsService } from '../../server/api/services/reports.service.js';
+import { testResponse } from '../../server/domain/aggregates.js';
+import type { ApiCache } from '../../server/api/ports.js';
+import { BENCH_NAMESPACE, restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
+import { summarize } from './load-generator.js';
+
+const { values: args } = parseArgs({
+  options: {
+    tests: { type: 'string', default: '1000' },
+    days: { type: 'string', default: '90' },
+    iterations: { type: 'string', default: '20' },
+  },
+});
+const testCount = Number(args.tests);
+const days = Number(args.days);
+const iterations = Number(args.iterations);
+
+function megabytes(bytes: number): number {
+  return Math.round(bytes / 1024 / 102.4) / 10;
+}
+
+function main(): void {
+  const now = Date.now();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const tests: RestoreTest[] = [];
+  const index = new ReportIndex();
+  const tBuild = performance.now();
+  // JSON round trips: the cache holds parsed objects, not the builders' shared constants.
+  for (let i = 0; i < testCount; i += 1) {
+    const shape = testShape(i, testCount);
+    const uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    tests.push(
+      JSON.parse(
+        JSON.stringify({
+          ...restoreTest(shape),
+          metadata: { ...restoreTest(shape).metadata, uid },
+          status: testStatus(shape, now),
+        }),
+      ),
+    );
+  }
+  for (let run = days - 1; run >= 0; run -= 1) {
+    for (let i = 0; i < testCount; i += 1) {
+      const shape = testShape(i, testCount);
+      index.add(
+        JSON.parse(JSON.stringify(restoreReport(shape, run, now, { uid: `uid-${i}` }))) as RestoreReport,
+      );
+    }
+  }
+  const buildMs = performance.now() - tBuild;
+  global.gc?.();
+  const heapAfter = process.memoryUsage().heapUsed;
+
+  const cache: ApiCache = {
+    synced: true,
+    reportIndex: index,
+    listTests: () => tests,
+    getTest: (namespace, name) =>
+      tests.find((test) => test.metadata.namespace === namespace && test.metadata.name === name),
+    onTestChange: () => undefined,
+  };
+  const clock = () => new Date(now);
+  const dashboard = new DashboardService(cache, clock);
+  const reports = new ReportsService(cache, BENCH_NAMESPACE, clock);
+  const compliance = new ComplianceService(cache, clock);
+
+  const cases: [string, () => unknown][] = [
+    ['summary', () => dashboard.summary()],
+    ['summary/daily', () => dashboard.daily(30)],
+    ['tests', () => cache.listTests().map(testResponse)],
+    ['reports?latest=true', () => reports.list({ days: 30, latest: true })],
+    ['alerts', () => dashboard.alerts(48)],
+    ['compliance soc2 90', () => compliance.framework('soc2', 90)],
+    ['upcoming', () => dashboard.upcoming()],
+  ];
+  console.log(
+    `${testCount} tests, ${index.size} reports indexed in ${Math.round(buildMs)} ms; heap +${megabytes(heapAfter - heapBefore)} MB`,
+  );
+  console.log(
+    'case                   first call ms  compute p50 ms  compute max ms  stringify p50 ms  response KiB',
+  );
+  for (const [name, compute] of cases) {
+    const computeMs: number[] = [];
+    const stringifyMs: number[] = [];
+    let size = 0;
+    for (let i = 0; i < iterations; i += 1) {
+      const t0 = performance.now();
+      const value = compute();
+      const t1 = performance.now();
+      size = JSON.stringify(value).length;
+      const t2 = performance.now();
+      computeMs.push(t1 - t0);
+      stringifyMs.push(t2 - t1);
+    }
+    const compute50 = summarize(computeMs);
+    // The first call is the one a memoised read model pays after each change of the data.
+    console.log(
+      `${name.padEnd(22)} ${computeMs[0]!.toFixed(2).padStart(13)}  ${compute50.p50.toFixed(2).padStart(14)}  ${compute50.max.toFixed(2).padStart(14)}  ${summarize(stringifyMs).p50.toFixed(2).padStart(16)}  ${(size / 1024).toFixed(1).padStart(12)}`,
+    );
+  }
+}
+
+main();
