@@ -2,7 +2,7 @@
 // non-watch errors; this one relists and rewatches with exponential backoff, and keeps a
 // projection of each object (callers choose how much of an object to hold: 90,000 full
 // RestoreReports would not fit the memory budget, their projections do).
-import { KubernetesObjectApi, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { CustomObjectsApi, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { toKubeError } from './errors.js';
 
@@ -35,7 +35,7 @@ export function objectKey(object: { metadata?: { namespace?: string; name?: stri
 export class ResilientInformer<T> {
   private readonly store = new Map<string, T>();
   private readonly handlers: InformerHandler<T>[] = [];
-  private readonly objects: KubernetesObjectApi;
+  private readonly objects: CustomObjectsApi;
   private readonly watcher: Watch;
   private resourceVersion = '';
   private abort: AbortController | undefined;
@@ -51,7 +51,7 @@ export class ResilientInformer<T> {
     private readonly log: Logger,
     private readonly metrics?: InformerMetrics,
   ) {
-    this.objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+    this.objects = kubeConfig.makeApiClient(CustomObjectsApi);
     this.watcher = new Watch(kubeConfig);
   }
 
@@ -132,24 +132,24 @@ export class ResilientInformer<T> {
     let continueToken: string | undefined;
     let listResourceVersion = '';
     do {
-      const page = await this.objects.list(
-        this.options.apiVersion,
-        this.options.kind,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-        this.options.labelSelector,
-        this.options.pageSize ?? 500,
-        continueToken,
-      );
+      // CustomObjectsApi returns the list as sent: KubernetesObjectApi.list deserialises its metadata
+      // as ObjectMeta and drops `continue`, which silently ended the relist after the first page.
+      const [group, version] = this.options.apiVersion.split('/');
+      const plural = this.options.collectionPath.split('/').pop()!;
+      const page = (await this.objects.listClusterCustomObject({
+        group: group!,
+        version: version!,
+        plural,
+        ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
+        limit: this.options.pageSize ?? 500,
+        ...(continueToken ? { _continue: continueToken } : {}),
+      })) as { items: KubernetesObject[]; metadata?: { continue?: string; resourceVersion?: string } };
       for (const object of page.items) {
         const key = objectKey(object);
         seen.add(key);
         this.upsert(key, object);
       }
-      continueToken = page.metadata?._continue || undefined;
+      continueToken = page.metadata?.continue || undefined;
       listResourceVersion = page.metadata?.resourceVersion ?? listResourceVersion;
     } while (continueToken);
     for (const [key, previous] of this.store) {
