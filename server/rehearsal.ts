@@ -77,7 +77,11 @@ function scheduleSourceOf(provider: BackupProvider | undefined): ScheduleSource 
   };
 }
 
-export function createRehearsal(config: Readonly<Config>, log: Logger, overrides: RehearsalOverrides = {}): Rehearsal {
+export function createRehearsal(
+  config: Readonly<Config>,
+  log: Logger,
+  overrides: RehearsalOverrides = {},
+): Rehearsal {
   const now = overrides.now ?? (() => new Date());
   const kubeConfig = loadKubeConfig(config.kubeconfigPath);
   const kube = makeKubeClients(kubeConfig);
@@ -86,10 +90,17 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
     watchRestarts: (informer) => metrics.watchRestarts.inc({ informer }),
   });
   const client = new RehearsalClient(kube.customObjects);
-  const events = new KubeEventRecorder(kube.core, 'rehearsal-controller', log.child({ component: 'events' }), now);
+  const events = new KubeEventRecorder(
+    kube.core,
+    'rehearsal-controller',
+    log.child({ component: 'events' }),
+    now,
+  );
   const sandboxes = new SandboxManager(kube.core, kube.networking);
   const slots = new RunSlots(config.maxConcurrentRuns);
-  const providers = overrides.providers ?? { velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }) };
+  const providers = overrides.providers ?? {
+    velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }),
+  };
 
   // Evidence: the signing key (created on first start, shared by every replica through a Secret),
   // the signer every RestoreReport passes through before it is created, and the verifier the
@@ -101,9 +112,15 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
     log: log.child({ component: 'evidence-keys' }),
     now,
   });
-  const signer = overrides.signer ?? new ReportSigner({ keys: evidenceKeys, custom: kube.customObjects, log: log.child({ component: 'evidence' }) });
+  const signer =
+    overrides.signer ??
+    new ReportSigner({
+      keys: evidenceKeys,
+      custom: kube.customObjects,
+      log: log.child({ component: 'evidence' }),
+    });
   const evidence = new EvidenceVerifier(() => evidenceKeys.keyRing(), {
-    reportsOfTest: (testKey) => cache.reportIndex.runsOfTest(testKey).map((run) => run.report),
+    reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey),
   });
   cache.onReportChange((event, _key, current, previous) => {
     const report = current ?? previous;
@@ -158,11 +175,26 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
     pollIntervalMs: config.pollIntervalMs,
     enqueue,
   });
-  const janitor = new Janitor({ core: kube.core, cache, client, sandboxes, log: log.child({ component: 'janitor' }), now });
-  const loop = new RestoreTestController(cache, reconciler, slots, janitor, metrics, log.child({ component: 'controller' }), {
-    workers: 8,
-    janitorIntervalMs: config.janitorIntervalSeconds * 1000,
+  const janitor = new Janitor({
+    core: kube.core,
+    cache,
+    client,
+    sandboxes,
+    log: log.child({ component: 'janitor' }),
+    now,
   });
+  const loop = new RestoreTestController(
+    cache,
+    reconciler,
+    slots,
+    janitor,
+    metrics,
+    log.child({ component: 'controller' }),
+    {
+      workers: 8,
+      janitorIntervalMs: config.janitorIntervalSeconds * 1000,
+    },
+  );
   queueHolder.controller = loop;
   const leader =
     config.runController && config.leaderElection
@@ -215,7 +247,9 @@ export function createRehearsal(config: Readonly<Config>, log: Logger, overrides
       // Blocks until this replica has a signing key: without one no report could be written.
       await evidenceKeys.start();
       // Verify the stored evidence in the background, so the first compliance request does not.
-      evidence.warm(cache.reports.values()).catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
+      evidence
+        .warm(cache.allReports())
+        .catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
       if (!overrides.withoutHttp) server = await startHttpServer(httpDeps);
       if (!config.runController) return;
       if (leader) leader.start();

@@ -820,6 +820,13 @@ export interface operations {
                     "application/json": components["schemas"]["TestResponse"][];
                 };
             };
+            /** @description Not Modified: If-None-Match names the current ETag of this answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No bearer token, or the cluster rejected it */
             401: {
                 headers: {
@@ -1401,6 +1408,13 @@ export interface operations {
                     "application/json": components["schemas"]["RestoreReportResource"][];
                 };
             };
+            /** @description Not Modified: If-None-Match names the current ETag of this answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description A query parameter is malformed or out of range */
             400: {
                 headers: {
@@ -1772,6 +1786,13 @@ export interface operations {
                     "application/json": components["schemas"]["Summary"];
                 };
             };
+            /** @description Not Modified: If-None-Match names the current ETag of this answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No bearer token, or the cluster rejected it */
             401: {
                 headers: {
@@ -1830,6 +1851,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DailySummary"][];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag of this answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description days is not an integer from 1 to 3650 */
             400: {
@@ -1899,6 +1927,13 @@ export interface operations {
                     "application/json": components["schemas"]["Alert"][];
                 };
             };
+            /** @description Not Modified: If-None-Match names the current ETag of this answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description hours is not an integer from 1 to 87600 */
             400: {
                 headers: {
@@ -1964,6 +1999,13 @@ export interface operations {
                     "application/json": components["schemas"]["UpcomingTest"][];
                 };
             };
+            /** @description Not Modified: If-None-Match names the current ETag of this answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description No bearer token, or the cluster rejected it */
             401: {
                 headers: {
@@ -2024,6 +2066,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ComplianceResponse"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag of this answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description framework unknown or missing, or period missing or out of range */
             400: {
@@ -2092,6 +2141,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ComplianceOverview"];
                 };
+            };
+            /** @description Not Modified: If-None-Match names the current ETag of this answer */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description period is not an integer from 1 to 3650 */
             400: {

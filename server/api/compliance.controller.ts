@@ -6,16 +6,19 @@ import {
   Get,
   OperationId,
   Query,
+  Request,
   Response,
   Route,
   Security,
   Tags,
 } from '@tsoa/runtime';
+import type { Request as ExpressRequest } from 'express';
 import type { FrameworkId } from '../domain/compliance-catalogue.js';
 import type { ComplianceOverview } from '../domain/compliance.js';
 import type { ComplianceResponse } from '../domain/views.js';
 import { LIST_REPORTS, LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
+import { sendPreparedJson } from './prepared-json.js';
 import type { ProblemDetails } from './problem.js';
 import { COMPLIANCE_PAGE } from './services/license.service.js';
 
@@ -44,10 +47,19 @@ export class ComplianceController extends Controller {
    */
   @Get('compliance')
   @OperationId('getCompliance')
+  @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
   @Response<ProblemDetails>(400, 'framework unknown or missing, or period missing or out of range')
-  public getCompliance(@Query() framework: FrameworkId, @Query() period: number): ComplianceResponse {
-    return this.api.compliance.framework(framework, period);
+  public getCompliance(
+    @Request() request: ExpressRequest,
+    @Query() framework: FrameworkId,
+    @Query() period: number,
+  ): Promise<ComplianceResponse> {
+    // The service memoises the evaluation; the same answer object keeps its serialised body.
+    return sendPreparedJson(
+      request,
+      this.api.responses.forValue(this.api.compliance.framework(framework, period)),
+    );
   }
 }
 
@@ -76,14 +88,18 @@ export class ComplianceOverviewController extends Controller {
    */
   @Get('compliance')
   @OperationId('getComplianceOverview')
+  @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
   @Response<ProblemDetails>(400, 'period is not an integer from 1 to 3650')
   @Response<ProblemDetails>(
     402,
     'The license in effect lacks the Compliance page (Team tier or above, flag compliancePage)',
   )
-  public getComplianceOverview(@Query() period: number = 90): ComplianceOverview {
+  public getComplianceOverview(
+    @Request() request: ExpressRequest,
+    @Query() period: number = 90,
+  ): Promise<ComplianceOverview> {
     this.api.license.require(COMPLIANCE_PAGE);
-    return this.api.compliance.overview(period);
+    return sendPreparedJson(request, this.api.responses.forValue(this.api.compliance.overview(period)));
   }
 }

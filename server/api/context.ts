@@ -5,6 +5,7 @@
 import type { Application, Request } from 'express';
 import type { Logger } from 'pino';
 import type { RequestAuthorizer } from './auth/authorizer.js';
+import type { ResponseCache } from './response-cache.js';
 import type { ComplianceService } from './services/compliance.service.js';
 import type { DashboardService } from './services/dashboard.service.js';
 import type { EvidenceService } from './services/evidence.service.js';
@@ -30,6 +31,8 @@ export interface ApiContext {
   evidence: EvidenceService;
   pdf: PdfService;
   authorizer: RequestAuthorizer;
+  /** Prepared bodies of the read endpoints, reused between requests. */
+  responses: ResponseCache;
   log: Logger;
 }
 

@@ -6,15 +6,27 @@ import {
   Get,
   OperationId,
   Query,
+  Request,
   Response,
   Route,
   Security,
   Tags,
 } from '@tsoa/runtime';
+import type { Request as ExpressRequest } from 'express';
 import type { Alert, DailySummary, Summary, UpcomingTest } from '../domain/views.js';
 import { LIST_REPORTS, LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
+import { sendPreparedJson } from './prepared-json.js';
 import type { ProblemDetails } from './problem.js';
+
+/**
+ * How long an answer is reused while no test or report changes: its windows ("the last 24
+ * hours") move with the clock, so not for long; at dashboard polling rates it still spares
+ * nearly every computation.
+ */
+const WINDOW_TTL_MS = 1_000;
+/** Upcoming runs depend on the tests alone (their status.nextRunAt): reuse until one changes. */
+const TESTS_ONLY_TTL_MS = 60_000;
 
 @Route('api/v1')
 @Tags('Dashboard')
@@ -35,9 +47,13 @@ export class DashboardController extends Controller {
    */
   @Get('summary')
   @OperationId('getSummary')
+  @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
-  public getSummary(): Summary {
-    return this.api.dashboard.summary();
+  public getSummary(@Request() request: ExpressRequest): Promise<Summary> {
+    return sendPreparedJson(
+      request,
+      this.api.responses.json('summary', WINDOW_TTL_MS, () => this.api.dashboard.summary()),
+    );
   }
 
   /**
@@ -50,10 +66,17 @@ export class DashboardController extends Controller {
    */
   @Get('summary/daily')
   @OperationId('getDailySummary')
+  @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_REPORTS])
   @Response<ProblemDetails>(400, 'days is not an integer from 1 to 3650')
-  public getDailySummary(@Query() days: number = 30): DailySummary[] {
-    return this.api.dashboard.daily(days);
+  public getDailySummary(
+    @Request() request: ExpressRequest,
+    @Query() days: number = 30,
+  ): Promise<DailySummary[]> {
+    return sendPreparedJson(
+      request,
+      this.api.responses.json(`daily?days=${days}`, WINDOW_TTL_MS, () => this.api.dashboard.daily(days)),
+    );
   }
 
   /**
@@ -67,10 +90,14 @@ export class DashboardController extends Controller {
    */
   @Get('alerts')
   @OperationId('listAlerts')
+  @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
   @Response<ProblemDetails>(400, 'hours is not an integer from 1 to 87600')
-  public listAlerts(@Query() hours: number = 48): Alert[] {
-    return this.api.dashboard.alerts(hours);
+  public listAlerts(@Request() request: ExpressRequest, @Query() hours: number = 48): Promise<Alert[]> {
+    return sendPreparedJson(
+      request,
+      this.api.responses.json(`alerts?hours=${hours}`, WINDOW_TTL_MS, () => this.api.dashboard.alerts(hours)),
+    );
   }
 
   /**
@@ -79,8 +106,12 @@ export class DashboardController extends Controller {
    */
   @Get('upcoming')
   @OperationId('listUpcoming')
+  @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_TESTS])
-  public listUpcoming(): UpcomingTest[] {
-    return this.api.dashboard.upcoming();
+  public listUpcoming(@Request() request: ExpressRequest): Promise<UpcomingTest[]> {
+    return sendPreparedJson(
+      request,
+      this.api.responses.json('upcoming', TESTS_ONLY_TTL_MS, () => this.api.dashboard.upcoming()),
+    );
   }
 }

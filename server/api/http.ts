@@ -32,6 +32,7 @@ import type {
   TestWriter,
 } from './ports.js';
 import { jsonBody, requireJsonWhenBody } from './request-body.js';
+import { ResponseCache } from './response-cache.js';
 import { ComplianceService } from './services/compliance.service.js';
 import { DashboardService } from './services/dashboard.service.js';
 import { EvidenceService } from './services/evidence.service.js';
@@ -121,6 +122,7 @@ export function createApp(deps: HttpDeps): express.Express {
       ...(deps.config.clusterName ? { cluster: deps.config.clusterName } : {}),
     }),
     authorizer: createAuthorizer(deps, document),
+    responses: new ResponseCache(deps.cache, () => deps.now().getTime()),
     log,
   };
   if (deps.config.authMode === 'none') {

@@ -5,6 +5,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { HealthCheckPolicy, RestoreReport, RestoreTest, RestoreTestSpec } from '../domain/resources.js';
 import type { ReportIndex } from '../domain/report-index.js';
+import type { ReportSummary } from '../domain/report-summary.js';
 import type { LicenseResponse, ScheduleInfo } from '../domain/views.js';
 import type { InformerHandler } from '../kube/informer.js';
 import type { EvidenceSigner } from '../reports/signing-key.js';
@@ -15,7 +16,16 @@ export interface ApiCache {
   /** false until every informer has completed its first list. */
   readonly synced: boolean;
   readonly reportIndex: ReportIndex;
+  /**
+   * Changes whenever a cached test or report changes: a response computed from the cache stays
+   * valid while it does (apart from the clock).
+   */
+  readonly version: string;
   listTests(): RestoreTest[];
+  /** A whole report by key "namespace/name" (the index holds summaries). */
+  fullReport(key: string): RestoreReport | undefined;
+  /** The JSON array of whole reports, in the given order (keys "namespace/name"). */
+  reportsJson(keys: readonly string[]): Promise<Buffer>;
   getTest(namespace: string, name: string): RestoreTest | undefined;
   onTestChange(handler: InformerHandler<RestoreTest>): void;
   /** The HealthCheckPolicy a test names (test report PDFs); absent = not available. */
@@ -51,10 +61,10 @@ export class BackupToolUnavailableError extends Error {
 }
 
 /** Whether a report's evidence signature verifies (compliance counts unverified evidence as a gap). */
-export type EvidenceVerifier = (report: RestoreReport) => boolean;
+export type EvidenceVerifier = (report: ReportSummary) => boolean;
 
 /** Why a report's evidence does not verify, each line naming the report ([] = it verifies). */
-export type EvidenceProblems = (report: RestoreReport) => string[];
+export type EvidenceProblems = (report: ReportSummary | RestoreReport) => string[];
 
 /** The license in effect (the license Secret, verified and watched). */
 export interface LicenseSource {

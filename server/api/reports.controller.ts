@@ -5,15 +5,24 @@ import {
   Get,
   OperationId,
   Query,
+  Request,
   Response,
   Route,
   Security,
   Tags,
 } from '@tsoa/runtime';
+import type { Request as ExpressRequest } from 'express';
 import { LIST_REPORTS_FILTERED, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { RestoreReportResource } from './dto.js';
+import { sendPreparedJson } from './prepared-json.js';
 import type { ProblemDetails } from './problem.js';
+
+/**
+ * How long a list of reports is reused while no report or test changes: its window ("the last N
+ * days") moves with the clock. Rebuilt in the background, so no request waits for that.
+ */
+const REPORTS_TTL_MS = 5_000;
 
 @Route('api/v1')
 @Tags('Reports')
@@ -47,20 +56,28 @@ export class ReportsController extends Controller {
    */
   @Get('reports')
   @OperationId('listReports')
+  @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_REPORTS_FILTERED])
   @Response<ProblemDetails>(400, 'A query parameter is malformed or out of range')
   @Response<ProblemDetails>(404, 'test names a RestoreTest that does not exist')
-  public listReports(
+  public async listReports(
+    @Request() request: ExpressRequest,
     @Query() test?: string,
     @Query() namespace?: string,
     @Query() days: number = 30,
     @Query() latest: boolean = false,
-  ): RestoreReportResource[] {
-    return this.api.reports.list({
+  ): Promise<RestoreReportResource[]> {
+    const query = {
       ...(test !== undefined ? { test } : {}),
       ...(namespace !== undefined ? { namespace } : {}),
       days,
       latest,
-    });
+    };
+    this.api.reports.validate(query);
+    const key = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&days=${days}&latest=${latest}`;
+    return sendPreparedJson(
+      request,
+      this.api.responses.jsonAsync(key, REPORTS_TTL_MS, () => this.api.reports.json(query)),
+    );
   }
 }

@@ -12,12 +12,14 @@ import {
   Post,
   Put,
   Query,
+  Request,
   Response,
   Route,
   Security,
   SuccessResponse,
   Tags,
 } from '@tsoa/runtime';
+import type { Request as ExpressRequest } from 'express';
 import type { CreateTestInput, TestResponse } from '../domain/views.js';
 import {
   CREATE_TEST,
@@ -29,8 +31,12 @@ import {
   UPDATE_TEST,
 } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
+import { sendPreparedJson } from './prepared-json.js';
 import type { ProblemDetails } from './problem.js';
 import { validateTestBody } from './request-body.js';
+
+/** The list depends on the tests alone: reused until one changes (a bound for safety). */
+const TEST_LIST_TTL_MS = 60_000;
 
 @Route('api/v1/tests')
 @Tags('Tests')
@@ -50,9 +56,13 @@ export class TestsController extends Controller {
    */
   @Get()
   @OperationId('listTests')
+  @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_TESTS])
-  public listTests(): TestResponse[] {
-    return this.api.tests.list();
+  public listTests(@Request() request: ExpressRequest): Promise<TestResponse[]> {
+    return sendPreparedJson(
+      request,
+      this.api.responses.json('tests', TEST_LIST_TTL_MS, () => this.api.tests.list()),
+    );
   }
 
   /**

@@ -3,6 +3,7 @@
 // run id), so repeating a step after a crash or a status Conflict is harmless. Long work — the
 // restore and the health checks — runs elsewhere: the restore in the backup tool (polled), the
 // checks in a background task whose result the next reconcile picks up.
+import type { ReportSummary } from '../domain/report-summary.js';
 import type { AppsV1Api } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { runChecks, type RunChecksOptions } from '../checks/check-runner.js';
@@ -29,7 +30,12 @@ import { isKind, kubeCall } from '../kube/errors.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../kube/rehearsal-client.js';
 import type { Metrics } from '../metrics.js';
-import { buildNamespaceMapping, ProviderError, type BackupProvider, type RestoreProgress } from '../providers/provider.js';
+import {
+  buildNamespaceMapping,
+  ProviderError,
+  type BackupProvider,
+  type RestoreProgress,
+} from '../providers/provider.js';
 import type { EventRecorder } from './events.js';
 import { SandboxManager, sandboxLabels } from './sandbox.js';
 
@@ -39,7 +45,8 @@ export type StepOutcome =
 
 export interface EvidenceSigner {
   /** Adds spec.evidence (digest chained to the previous report, signature, key id). */
-  sign(report: RestoreReport, previous: RestoreReport | undefined): Promise<RestoreReport>;
+  /** `previous`: the newest cached report of the test (the signer may find a newer one live). */
+  sign(report: RestoreReport, previous: ReportSummary | undefined): Promise<RestoreReport>;
 }
 
 export interface RunStepperDeps {
@@ -99,7 +106,11 @@ export class RunStepper {
     const startedAt = new Date(run.startedAt ?? run.queuedAt);
     const deadline = startedAt.getTime() + ttlSeconds(test) * 1000;
     if (run.stage !== 'Finalizing' && now.getTime() > deadline) {
-      return this.fail(run, 'TTLExceeded', `the run did not finish within the sandbox ttl (${test.spec.sandbox?.ttl ?? '1h'})`);
+      return this.fail(
+        run,
+        'TTLExceeded',
+        `the run did not finish within the sandbox ttl (${test.spec.sandbox?.ttl ?? '1h'})`,
+      );
     }
     switch (run.stage) {
       case 'Queued':
@@ -116,7 +127,11 @@ export class RunStepper {
   }
 
   private fail(run: CurrentRun, reason: string, message: string): StepOutcome {
-    return { kind: 'progress', run: { ...run, stage: 'Finalizing', failure: { reason, message } }, requeueAfterMs: 0 };
+    return {
+      kind: 'progress',
+      run: { ...run, stage: 'Finalizing', failure: { reason, message } },
+      requeueAfterMs: 0,
+    };
   }
 
   private provider(test: RestoreTest): BackupProvider | undefined {
@@ -128,13 +143,21 @@ export class RunStepper {
   private async prepare(test: RestoreTest, run: CurrentRun, now: Date): Promise<StepOutcome> {
     const provider = this.provider(test);
     if (!provider) {
-      return this.fail(run, 'ProviderUnsupported', `provider ${test.spec.provider} is not available in this installation`);
+      return this.fail(
+        run,
+        'ProviderUnsupported',
+        `provider ${test.spec.provider} is not available in this installation`,
+      );
     }
     const sources = test.spec.backupSource.namespaces.map((namespace) => namespace.name);
     const providerNamespace = test.spec.backupSource.providerNamespace;
     let backup;
     try {
-      backup = await provider.selectBackup(sources, test.spec.backupSource.backupName ?? 'latest', providerNamespace);
+      backup = await provider.selectBackup(
+        sources,
+        test.spec.backupSource.backupName ?? 'latest',
+        providerNamespace,
+      );
     } catch (error) {
       if (error instanceof ProviderError && error.reason !== 'ProviderUnavailable') {
         return this.fail(run, error.reason, error.message);
@@ -147,7 +170,10 @@ export class RunStepper {
       sandbox: sandboxNamespaceName(prefix, test.metadata.name, run.id, sources.length > 1 ? index : 0),
     }));
     // Built before anything is written: an incomplete mapping throws here, never reaching the tool.
-    const mapping = buildNamespaceMapping(sources, (source) => entries.find((entry) => entry.source === source)?.sandbox);
+    const mapping = buildNamespaceMapping(
+      sources,
+      (source) => entries.find((entry) => entry.source === source)?.sandbox,
+    );
     const startedAt = new Date(run.startedAt ?? run.queuedAt);
     await this.deps.sandboxes.create({
       test,
@@ -195,7 +221,11 @@ export class RunStepper {
       progress = await provider.getRestoreProgress(run.restore);
     } catch (error) {
       if (error instanceof ProviderError && error.reason === 'RestoreNotFound') {
-        return this.fail(run, 'RestoreLost', `the restore ${run.restore.name} disappeared before it finished`);
+        return this.fail(
+          run,
+          'RestoreLost',
+          `the restore ${run.restore.name} disappeared before it finished`,
+        );
       }
       throw error;
     }
@@ -209,7 +239,10 @@ export class RunStepper {
           ...run,
           stage: 'Finalizing',
           restorePhase: progress.phase,
-          failure: { reason: 'RestoreFailed', message: progress.message ?? `the restore ended ${progress.phase}` },
+          failure: {
+            reason: 'RestoreFailed',
+            message: progress.message ?? `the restore ended ${progress.phase}`,
+          },
         },
         requeueAfterMs: 0,
       };
@@ -299,7 +332,11 @@ export class RunStepper {
           {
             name: `policy/${test.spec.healthCheckPolicy}`,
             kind: 'resourceExists',
-            resourceExists: { apiVersion: API_VERSION, kind: 'HealthCheckPolicy', name: test.spec.healthCheckPolicy },
+            resourceExists: {
+              apiVersion: API_VERSION,
+              kind: 'HealthCheckPolicy',
+              name: test.spec.healthCheckPolicy,
+            },
           },
         ];
       }
@@ -357,7 +394,13 @@ export class RunStepper {
       };
     } catch (error) {
       if (error instanceof ProviderError && error.reason === 'RestoreNotFound') {
-        return { phase: run.restorePhase ?? 'Unknown', succeeded: false, partiallyFailed: false, warnings: 0, errors: 0 };
+        return {
+          phase: run.restorePhase ?? 'Unknown',
+          succeeded: false,
+          partiallyFailed: false,
+          warnings: 0,
+          errors: 0,
+        };
       }
       throw error;
     }
@@ -402,7 +445,11 @@ export class RunStepper {
       metadata: {
         name: reportName(test.metadata.name, run.id),
         namespace: test.metadata.namespace,
-        labels: { [LABEL_TEST]: test.metadata.name, [LABEL_RUN]: run.id, [LABEL_MANAGED_BY]: MANAGED_BY_VALUE },
+        labels: {
+          [LABEL_TEST]: test.metadata.name,
+          [LABEL_RUN]: run.id,
+          [LABEL_MANAGED_BY]: MANAGED_BY_VALUE,
+        },
         ownerReferences: [
           {
             apiVersion: API_VERSION,
@@ -456,7 +503,8 @@ export class RunStepper {
     for (const { sandbox } of run.sandboxNamespaces ?? []) {
       // A passing sandbox has nothing left to show; others stay for inspection until the ttl.
       if (report.spec.result === 'pass') await this.deps.sandboxes.delete(sandbox);
-      else await this.deps.sandboxes.keepUntil(sandbox, new Date(startedAt.getTime() + ttlSeconds(test) * 1000));
+      else
+        await this.deps.sandboxes.keepUntil(sandbox, new Date(startedAt.getTime() + ttlSeconds(test) * 1000));
     }
     await this.prune(test, report);
     return {
@@ -497,17 +545,30 @@ export class RunStepper {
     if (age !== undefined) metrics.backupAgeSeconds.set(labels, Math.max(0, age));
     metrics.lastCompletedRun.set(labels, new Date(spec.completedAt).getTime() / 1000);
     metrics.runs.inc({ ...labels, result: spec.result });
-    metrics.runDuration.observe((new Date(spec.completedAt).getTime() - new Date(spec.startedAt).getTime()) / 1000);
+    metrics.runDuration.observe(
+      (new Date(spec.completedAt).getTime() - new Date(spec.startedAt).getTime()) / 1000,
+    );
 
     const summary = `run ${spec.runId}: score ${spec.score}, ${spec.result}${spec.rto.measured ? `, RTO ${spec.rto.measured}` : ''}${spec.failure ? ` (${spec.failure.reason}: ${spec.failure.message})` : ''}`;
-    const reason = spec.result === 'pass' ? 'RunPassed' : spec.result === 'partial' ? 'RunPartial' : 'RunFailed';
+    const reason =
+      spec.result === 'pass' ? 'RunPassed' : spec.result === 'partial' ? 'RunPartial' : 'RunFailed';
     this.deps.events.record(test, spec.result === 'pass' ? 'Normal' : 'Warning', reason, summary);
     if (spec.rto.withinSLA === false) {
-      this.deps.events.record(test, 'Warning', 'SLAExceeded', `run ${spec.runId}: RTO ${spec.rto.measured} exceeds the target ${spec.rto.target}`);
+      this.deps.events.record(
+        test,
+        'Warning',
+        'SLAExceeded',
+        `run ${spec.runId}: RTO ${spec.rto.measured} exceeds the target ${spec.rto.target}`,
+      );
     }
     const previous = test.status?.lastScore;
     if (previous !== undefined && test.status?.lastRunAt && spec.score < previous - 10) {
-      this.deps.events.record(test, 'Warning', 'ScoreRegressed', `run ${spec.runId}: score ${spec.score}, previous run ${previous}`);
+      this.deps.events.record(
+        test,
+        'Warning',
+        'ScoreRegressed',
+        `run ${spec.runId}: score ${spec.score}, previous run ${previous}`,
+      );
     }
   }
 }

@@ -2,7 +2,8 @@
 // RestoreReports in a period into per-control statuses with the exact rules of the guide, a
 // one-line evidence sentence per control, and a detail object for the auditor PDF. Statuses say
 // what the evidence supports; nothing here ever calls a system "compliant".
-import type { RestoreReport, RestoreTest, RunResult } from './resources.js';
+import type { ReportSummary } from './report-summary.js';
+import type { RestoreTest, RunResult } from './resources.js';
 import type { ComplianceControl, ComplianceResponse, ControlStatus } from './views.js';
 import {
   FRAMEWORKS,
@@ -174,7 +175,7 @@ export interface ComplianceInput {
   /** Reports outside the period are ignored, so a pre-filtered window is fine. */
   reports: ReportSource;
   /** Whether a report's evidence signature verifies; absent = signatures not checked. */
-  verify?: (report: RestoreReport) => boolean;
+  verify?: (report: ReportSummary) => boolean;
   remediationWindowDays?: number;
 }
 
@@ -202,7 +203,7 @@ interface RunFacts {
   verified: boolean;
   verdict: RtoVerdict;
   rtoSeconds: number | null;
-  sources: string[];
+  sources: readonly string[];
 }
 
 interface Population {
@@ -261,7 +262,7 @@ function collectPopulation(
   now: Date,
   tests: readonly RestoreTest[],
   reports: ReportSource,
-  verify: ((report: RestoreReport) => boolean) | undefined,
+  verify: ((report: ReportSummary) => boolean) | undefined,
   remediationWindowDays: number,
 ): Population {
   const to = now.getTime();
@@ -720,7 +721,7 @@ function runRecord(facts: RunFacts): RunRecord {
   const spec = facts.run.report.spec;
   return {
     ...facts.reference,
-    sourceNamespaces: facts.sources,
+    sourceNamespaces: [...facts.sources],
     backupName: spec.backup?.name ?? '',
     rtoSeconds: facts.rtoSeconds,
     rtoTarget: spec.rto?.target ?? null,
@@ -821,7 +822,7 @@ export function complianceOverview(
   now: Date,
   tests: readonly RestoreTest[],
   reports: ReportSource,
-  verify?: (report: RestoreReport) => boolean,
+  verify?: (report: ReportSummary) => boolean,
 ): ComplianceOverview {
   const population = collectPopulation(periodDays, now, tests, reports, verify, REMEDIATION_WINDOW_DAYS);
   const byTest = new Map<string, { runs: number; passes: number }>();

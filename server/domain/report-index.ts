@@ -2,7 +2,8 @@
 // informer cache of up to ~90,000 reports; scanning and sorting all of them per request would make
 // /summary and /alerts cost O(all reports). The informer handlers call add/remove (cheap), and the
 // queries cost O(days in the window + runs in the window). Still pure: no clock, no I/O.
-import type { RestoreReport, RestoreTest } from './resources.js';
+import type { ReportSummary } from './report-summary.js';
+import type { RestoreTest } from './resources.js';
 import { dayNumber, parseInstant } from './utc-days.js';
 
 /** One run = one RestoreReport, identified in time by spec.completedAt (decisions §5). */
@@ -15,7 +16,8 @@ export interface IndexedRun {
   readonly completedAt: number;
   /** UTC day number of completedAt. */
   readonly day: number;
-  readonly report: RestoreReport;
+  /** The report's summary (a full RestoreReport also fits: tests, PDFs). */
+  readonly report: ReportSummary;
 }
 
 export interface DayTotals {
@@ -42,17 +44,17 @@ export function testKeyOf(test: RestoreTest): string {
   return objectKey(test.metadata.namespace, test.metadata.name);
 }
 
-export function reportKeyOf(report: RestoreReport): string {
+export function reportKeyOf(report: ReportSummary): string {
   return objectKey(report.metadata.namespace, report.metadata.name);
 }
 
 /** The owning test; a report is written in its test's namespace, which is the fallback. */
-export function reportTestKeyOf(report: RestoreReport): string {
+export function reportTestKeyOf(report: ReportSummary): string {
   return objectKey(report.spec.testRef.namespace || report.metadata.namespace, report.spec.testRef.name);
 }
 
 /** Null for a report without a parseable completedAt: it cannot be placed in any window. */
-export function toIndexedRun(report: RestoreReport): IndexedRun | null {
+export function toIndexedRun(report: ReportSummary): IndexedRun | null {
   const completedAt = parseInstant(report.spec?.completedAt);
   if (completedAt === null) return null;
   return {
@@ -107,7 +109,7 @@ export class ReportIndex {
   private changes = 0;
 
   /** Bulk build: one sort per test instead of one insertion per report. */
-  static from(reports: Iterable<RestoreReport>): ReportIndex {
+  static from(reports: Iterable<ReportSummary>): ReportIndex {
     const index = new ReportIndex();
     for (const report of reports) {
       const run = toIndexedRun(report);
@@ -136,7 +138,7 @@ export class ReportIndex {
   }
 
   /** Insert or replace (informer add and update). Reports without completedAt are not indexed. */
-  add(report: RestoreReport): void {
+  add(report: ReportSummary): void {
     this.removeKey(reportKeyOf(report));
     const run = toIndexedRun(report);
     if (!run) return;
@@ -154,7 +156,7 @@ export class ReportIndex {
   }
 
   /** Informer delete. Returns whether the report was indexed. */
-  remove(report: RestoreReport): boolean {
+  remove(report: ReportSummary): boolean {
     return this.removeKey(reportKeyOf(report));
   }
 
@@ -280,7 +282,7 @@ export class ReportIndex {
 }
 
 /** What the aggregate functions accept: a plain array (built into an index) or a live index. */
-export type ReportSource = readonly RestoreReport[] | ReportIndex;
+export type ReportSource = readonly ReportSummary[] | ReportIndex;
 
 export function asReportIndex(source: ReportSource): ReportIndex {
   return source instanceof ReportIndex ? source : ReportIndex.from(source);

@@ -1,10 +1,10 @@
 // Facts about one run that several read models need (alerts, compliance, summaries), derived the
 // same way everywhere so the dashboard and the compliance evidence can never disagree about, say,
 // whether a run met its RTO target.
-import type { RestoreReport } from './resources.js';
+import type { ReportSummary } from './report-summary.js';
 import { parseDuration } from './duration.js';
 
-export function measuredRtoSeconds(report: RestoreReport): number | null {
+export function measuredRtoSeconds(report: ReportSummary): number | null {
   const rto = report.spec.rto;
   if (typeof rto?.measuredSeconds === 'number' && Number.isFinite(rto.measuredSeconds))
     return rto.measuredSeconds;
@@ -12,7 +12,7 @@ export function measuredRtoSeconds(report: RestoreReport): number | null {
 }
 
 /** The target recorded in the report at run time (not today's spec: evidence is what applied then). */
-export function rtoTargetSeconds(report: RestoreReport): number | null {
+export function rtoTargetSeconds(report: ReportSummary): number | null {
   const target = report.spec.rto?.target;
   return target ? parseDuration(target) : null;
 }
@@ -24,7 +24,7 @@ export function rtoTargetSeconds(report: RestoreReport): number | null {
  */
 export type RtoVerdict = 'met' | 'breached' | 'no-target' | 'unmeasured';
 
-export function rtoVerdict(report: RestoreReport): RtoVerdict {
+export function rtoVerdict(report: ReportSummary): RtoVerdict {
   const target = rtoTargetSeconds(report);
   if (target === null) return 'no-target';
   const measured = measuredRtoSeconds(report);
@@ -41,6 +41,6 @@ export function rtoVerdict(report: RestoreReport): RtoVerdict {
  * backup found, or the sandbox could not be created. It is part of the complete population of runs
  * but it did not exercise recovery, so for compliance it is an "aborted attempt", not a test.
  */
-export function isAbortedAttempt(report: RestoreReport): boolean {
+export function isAbortedAttempt(report: ReportSummary): boolean {
   return report.spec.restore === undefined && report.spec.failure !== undefined;
 }

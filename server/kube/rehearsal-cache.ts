@@ -1,6 +1,8 @@
 // Informer caches of Rehearsal's own resources, shared by the engine and the read API. Reads
 // never go to the apiserver: the API's cost per request does not grow with traffic, and the
-// engine sees a consistent view. Reports are indexed by test and by UTC day (domain ReportIndex).
+// engine sees a consistent view. Reports are held twice, compactly: a summary for the read models,
+// indexed by test and by UTC day (domain ReportIndex), and the whole report packed
+// (packed-report.ts) for the endpoints that return it.
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
@@ -10,17 +12,26 @@ import {
   type RestoreTest,
 } from '../domain/resources.js';
 import { ReportIndex, reportTestKeyOf } from '../domain/report-index.js';
+import { Interner, summarizeReport, type ReportSummary } from '../domain/report-summary.js';
 import { ResilientInformer, type InformerHandler, type InformerMetrics } from './informer.js';
+import { packReport, packedReportsJson, unpackReport, type PackedReport } from './packed-report.js';
 
 const BASE = '/apis/rehearsal.dev/v1alpha1';
 
+/** A cached report: what the read models need, and the whole report packed. */
+export interface StoredReport {
+  readonly summary: ReportSummary;
+  readonly packed: PackedReport;
+}
+
 /**
- * What a cached report keeps. managedFields and most metadata are dropped: the cache must hold
- * 90,000 reports inside the memory budget, and the API returns only what the evidence needs.
+ * The representation the API returns and the evidence needs: managedFields and most metadata
+ * are dropped.
  */
 function slimReport(object: KubernetesObject): RestoreReport {
   const report = object as unknown as RestoreReport;
-  const { name, namespace, uid, resourceVersion, creationTimestamp, labels, ownerReferences } = report.metadata;
+  const { name, namespace, uid, resourceVersion, creationTimestamp, labels, ownerReferences } =
+    report.metadata;
   return {
     apiVersion: report.apiVersion,
     kind: report.kind,
@@ -37,20 +48,34 @@ function slimObject<T>(object: KubernetesObject): T {
 
 export class RehearsalCache {
   readonly tests: ResilientInformer<RestoreTest>;
-  readonly reports: ResilientInformer<RestoreReport>;
+  readonly reports: ResilientInformer<StoredReport>;
   readonly policies: ResilientInformer<HealthCheckPolicy>;
   readonly reportIndex = new ReportIndex();
+  private readonly interner = new Interner();
+  private testChanges = 0;
 
   constructor(kubeConfig: KubeConfig, log: Logger, metrics?: InformerMetrics) {
     this.tests = new ResilientInformer<RestoreTest>(
       kubeConfig,
-      { name: 'restoretests', apiVersion: API_VERSION, kind: 'RestoreTest', collectionPath: `${BASE}/restoretests`, project: slimObject },
+      {
+        name: 'restoretests',
+        apiVersion: API_VERSION,
+        kind: 'RestoreTest',
+        collectionPath: `${BASE}/restoretests`,
+        project: slimObject,
+      },
       log,
       metrics,
     );
-    this.reports = new ResilientInformer<RestoreReport>(
+    this.reports = new ResilientInformer<StoredReport>(
       kubeConfig,
-      { name: 'restorereports', apiVersion: API_VERSION, kind: 'RestoreReport', collectionPath: `${BASE}/restorereports`, project: slimReport },
+      {
+        name: 'restorereports',
+        apiVersion: API_VERSION,
+        kind: 'RestoreReport',
+        collectionPath: `${BASE}/restorereports`,
+        project: (object) => this.storeReport(object),
+      },
       log,
       metrics,
     );
@@ -67,9 +92,25 @@ export class RehearsalCache {
       metrics,
     );
     this.reports.onChange((event, _key, current, previous) => {
-      if (event === 'delete' && previous) this.reportIndex.remove(previous);
-      else if (current) this.reportIndex.add(current);
+      if (event === 'delete' && previous) this.reportIndex.remove(previous.summary);
+      else if (current) this.reportIndex.add(current.summary);
     });
+    this.tests.onChange(() => {
+      this.testChanges += 1;
+    });
+  }
+
+  private storeReport(object: KubernetesObject): StoredReport {
+    const report = slimReport(object);
+    return { summary: summarizeReport(report, this.interner), packed: packReport(report) };
+  }
+
+  /**
+   * Changes whenever a cached test or report changes: a response computed from the cache stays
+   * valid while it does (apart from the clock).
+   */
+  get version(): string {
+    return `${this.testChanges}.${this.reportIndex.version}`;
   }
 
   async start(): Promise<void> {
@@ -90,8 +131,10 @@ export class RehearsalCache {
     this.tests.onChange(handler);
   }
 
-  onReportChange(handler: InformerHandler<RestoreReport>): void {
-    this.reports.onChange(handler);
+  onReportChange(handler: InformerHandler<ReportSummary>): void {
+    this.reports.onChange((event, key, current, previous) =>
+      handler(event, key, current?.summary, previous?.summary),
+    );
   }
 
   getTest(namespace: string, name: string): RestoreTest | undefined {
@@ -106,16 +149,47 @@ export class RehearsalCache {
     return this.policies.get(`${namespace}/${name}`);
   }
 
-  /** The test's reports, oldest first (by completedAt). */
-  reportsOfTest(namespace: string, name: string): RestoreReport[] {
+  /** Summaries of the test's reports, oldest first (by completedAt). */
+  reportsOfTest(namespace: string, name: string): ReportSummary[] {
     return this.reportIndex.runsOfTest(`${namespace}/${name}`).map((run) => run.report);
   }
 
-  getReport(namespace: string, name: string): RestoreReport | undefined {
-    return this.reports.get(`${namespace}/${name}`);
+  /** Whole reports of a test ("namespace/name"), oldest first: unpacked, so for occasional use. */
+  fullReportsOfTest(testKey: string): RestoreReport[] {
+    const reports: RestoreReport[] = [];
+    for (const run of this.reportIndex.runsOfTest(testKey)) {
+      const stored = this.reports.get(run.key);
+      if (stored) reports.push(unpackReport(stored.packed));
+    }
+    return reports;
   }
 
-  testKeyOfReport(report: RestoreReport): string {
+  /** A whole report by its key "namespace/name" (unpacked). */
+  fullReport(key: string): RestoreReport | undefined {
+    const stored = this.reports.get(key);
+    return stored && unpackReport(stored.packed);
+  }
+
+  getReport(namespace: string, name: string): RestoreReport | undefined {
+    return this.fullReport(`${namespace}/${name}`);
+  }
+
+  /** The JSON array of the given reports (keys "namespace/name"; missing ones are skipped). */
+  reportsJson(keys: readonly string[]): Promise<Buffer> {
+    const packed: PackedReport[] = [];
+    for (const key of keys) {
+      const stored = this.reports.get(key);
+      if (stored) packed.push(stored.packed);
+    }
+    return packedReportsJson(packed);
+  }
+
+  /** Every stored report, unpacked one at a time (background evidence checks). */
+  *allReports(): IterableIterator<RestoreReport> {
+    for (const stored of this.reports.values()) yield unpackReport(stored.packed);
+  }
+
+  testKeyOfReport(report: ReportSummary): string {
     return reportTestKeyOf(report);
   }
 }

@@ -13,7 +13,11 @@
 // a deleted and re-created report has a new uid) and cleared when the trusted keys change; chain
 // links are memoized per RestoreTest and recomputed after any change to one of its reports. warm()
 // fills the memo in the background in small slices so requests do not pay for it.
+//
+// Callers ask about summaries (what the caches index); the chains are verified over the whole
+// reports of a test, unpacked from the cache when a test's chain is (re)computed.
 import type { KeyObject } from 'node:crypto';
+import type { ReportSummary } from '../domain/report-summary.js';
 import type { RestoreReport } from '../domain/resources.js';
 import { reportTestKeyOf } from '../domain/report-index.js';
 import { orderReportsForChain, reportEvidenceProblems, verifyReportChain } from './evidence.js';
@@ -23,12 +27,12 @@ export interface VerifiableReports {
   reportsOfTest(testKey: string): readonly RestoreReport[];
 }
 
-function memoKey(report: RestoreReport): string {
+function memoKey(report: ReportSummary): string {
   const meta = report.metadata;
   return `${meta.uid ?? `${meta.namespace ?? ''}/${meta.name}`}@${meta.resourceVersion ?? ''}`;
 }
 
-function reportKey(report: RestoreReport): string {
+function reportKey(report: ReportSummary): string {
   return `${report.metadata.namespace ?? ''}/${report.metadata.name}`;
 }
 
@@ -45,12 +49,12 @@ export class EvidenceVerifier {
   ) {}
 
   /** true when the report verifies (see the header). */
-  verify(report: RestoreReport): boolean {
+  verify(report: ReportSummary | RestoreReport): boolean {
     return this.problems(report).length === 0;
   }
 
   /** Why the report does not verify ([] = it does), each problem naming the report. */
-  problems(report: RestoreReport): string[] {
+  problems(report: ReportSummary | RestoreReport): string[] {
     this.checkKeys();
     const testKey = reportTestKeyOf(report);
     let chain = this.chains.get(testKey);
@@ -59,10 +63,11 @@ export class EvidenceVerifier {
       this.chains.set(testKey, chain);
     }
     const found = chain.get(reportKey(report));
-    // Not in the store (yet): judge it on its own.
-    if (found === undefined)
-      return this.ownProblems(report).map((text) => `${report.metadata.name}: ${text}`);
-    return found;
+    if (found !== undefined) return found;
+    // Not in the store (yet): a whole report is judged on its own; a summary has nothing to check.
+    const name = report.metadata.name;
+    if (!isWholeReport(report)) return [`${name}: not in the report store`];
+    return this.ownProblems(report).map((text) => `${name}: ${text}`);
   }
 
   /** A report of this test was added, changed or deleted: recompute its links on next use. */
@@ -132,7 +137,11 @@ export class EvidenceVerifier {
   }
 
   /** Drops memo entries of reports that are gone (call now and then; memory stays bounded). */
-  forget(report: RestoreReport): void {
+  forget(report: ReportSummary): void {
     this.own.delete(memoKey(report));
   }
+}
+
+function isWholeReport(report: ReportSummary | RestoreReport): report is RestoreReport {
+  return Array.isArray((report as RestoreReport).spec.levels);
 }

@@ -6,7 +6,14 @@
 //   npm run bench:domain -- [--tests 1000] [--days 90] [--iterations 20]
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { ReportIndex } from '../../server/domain/report-index.js';
+import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
+import { Interner, summarizeReport } from '../../server/domain/report-summary.js';
+import {
+  packReport,
+  packedReportsJson,
+  unpackReport,
+  type PackedReport,
+} from '../../server/kube/packed-report.js';
 import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
 import { ComplianceService } from '../../server/api/services/compliance.service.js';
 import { DashboardService } from '../../server/api/services/dashboard.service.js';
@@ -36,6 +43,8 @@ function main(): void {
   const heapBefore = process.memoryUsage().heapUsed;
   const tests: RestoreTest[] = [];
   const index = new ReportIndex();
+  const interner = new Interner();
+  const packed = new Map<string, PackedReport>();
   const tBuild = performance.now();
   // JSON round trips: the cache holds parsed objects, not the builders' shared constants.
   for (let i = 0; i < testCount; i += 1) {
@@ -54,9 +63,12 @@ function main(): void {
   for (let run = days - 1; run >= 0; run -= 1) {
     for (let i = 0; i < testCount; i += 1) {
       const shape = testShape(i, testCount);
-      index.add(
-        JSON.parse(JSON.stringify(restoreReport(shape, run, now, { uid: `uid-${i}` }))) as RestoreReport,
-      );
+      const report = JSON.parse(
+        JSON.stringify(restoreReport(shape, run, now, { uid: `uid-${i}` })),
+      ) as RestoreReport;
+      // As the server's cache holds them: a summary indexed, the whole report packed.
+      index.add(summarizeReport(report, interner));
+      packed.set(reportKeyOf(report), packReport(report));
     }
   }
   const buildMs = performance.now() - tBuild;
@@ -65,7 +77,13 @@ function main(): void {
 
   const cache: ApiCache = {
     synced: true,
+    version: '1',
     reportIndex: index,
+    fullReport: (key) => {
+      const found = packed.get(key);
+      return found && unpackReport(found);
+    },
+    reportsJson: (keys) => packedReportsJson(keys.map((key) => packed.get(key)!)),
     listTests: () => tests,
     getTest: (namespace, name) =>
       tests.find((test) => test.metadata.namespace === namespace && test.metadata.name === name),
@@ -80,7 +98,7 @@ function main(): void {
     ['summary', () => dashboard.summary()],
     ['summary/daily', () => dashboard.daily(30)],
     ['tests', () => cache.listTests().map(testResponse)],
-    ['reports?latest=true', () => reports.list({ days: 30, latest: true })],
+    ['reports?latest=true (select)', () => reports.keys({ days: 30, latest: true })],
     ['alerts', () => dashboard.alerts(48)],
     ['compliance soc2 90', () => compliance.framework('soc2', 90)],
     ['upcoming', () => dashboard.upcoming()],

@@ -742,7 +742,9 @@ describe('the contract itself', () => {
   it('every operation of openapi.json was exercised, with success and error answers', () => {
     // License, evidence keys and PDFs have their own suite (evidence.contract.test.ts).
     const elsewhere = ['getLicense', 'listEvidenceKeys', 'getCompliancePdf', 'getTestReportPdf'];
-    const missing = contract.operationIds.filter((id) => !contract.exercised.has(id) && !elsewhere.includes(id));
+    const missing = contract.operationIds.filter(
+      (id) => !contract.exercised.has(id) && !elsewhere.includes(id),
+    );
     expect(missing).toEqual([]);
     const withoutError = contract.operationIds.filter(
       (id) =>
@@ -754,5 +756,53 @@ describe('the contract itself', () => {
         ![...contract.exercised.get(id)!].some((status) => status >= 400),
     );
     expect(withoutError).toEqual([]);
+  });
+});
+
+describe('prepared answers (ETag, 304, gzip)', () => {
+  it('answer a repeated read with the same ETag, 304 for If-None-Match, and a new ETag after a change', async () => {
+    const first = await server.fetch('/api/v1/reports?latest=true');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const body = await first.json();
+    const again = await server.fetch('/api/v1/reports?latest=true');
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(await again.json()).toEqual(body);
+    const notModified = await server.fetch('/api/v1/reports?latest=true', {
+      headers: { 'If-None-Match': etag! },
+    });
+    expect(notModified.status).toBe(304);
+    expect(await notModified.text()).toBe('');
+
+    server.cluster.seedReport(
+      restoreReport({ test: 'payments', completedAt: hoursAgo(1), result: 'fail', score: 10 }),
+    );
+    const changed = await server.fetch('/api/v1/reports?latest=true', {
+      headers: { 'If-None-Match': etag! },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    const latest = (await changed.json()) as { spec: { testRef: { name: string }; score: number } }[];
+    expect(latest.find((report) => report.spec.testRef.name === 'payments')!.spec.score).toBe(10);
+  });
+
+  it('compress for clients that accept gzip, to the same JSON', async () => {
+    const plain = await server.fetch('/api/v1/tests', { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const gzipped = await server.fetch('/api/v1/tests', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gzipped.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await gzipped.json()).toEqual(await plain.json()); // fetch inflates it
+  });
+
+  it('show a write at once: a created test is in the next list', async () => {
+    const before = await server.fetch('/api/v1/tests');
+    const etag = before.headers.get('etag')!;
+    const created = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'etag-probe' } });
+    expect(created.response.status).toBe(201);
+    const after = await server.fetch('/api/v1/tests', { headers: { 'If-None-Match': etag } });
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { name: string }[]).map((test) => test.name)).toContain('etag-probe');
+    await server.api.DELETE('/api/v1/tests/{name}', { params: { path: { name: 'etag-probe' } } });
   });
 });

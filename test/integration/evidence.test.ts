@@ -653,7 +653,9 @@ describe('tampering', () => {
       },
       { description: 'the cache to see the tampered reports' },
     );
-    const cached = orderReportsForChain(rehearsal.cache.reportsOfTest(fixture.testNamespace, testName));
+    const cached = orderReportsForChain(
+      rehearsal.cache.fullReportsOfTest(`${fixture.testNamespace}/${testName}`),
+    );
     expect(cached.map((report) => rehearsal.evidence.problems(report).length > 0)).toEqual([
       false,
       true,

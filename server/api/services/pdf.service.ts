@@ -58,15 +58,15 @@ export class PdfService {
     const signer = this.signer();
     const now = this.deps.now();
     const evaluation = this.deps.compliance.evaluate(framework, period, now);
-    const inPeriod = new Map(
+    const inPeriod = new Set(
       this.deps.cache.reportIndex
         .runsBetween(now.getTime() - period * MILLISECONDS_PER_DAY, now.getTime())
-        .map((run) => [run.key, run.report] as const),
+        .map((run) => run.key),
     );
     const data = complianceReportData({
       evaluation,
       tests: this.deps.cache.listTests(),
-      reportOf: (key) => inPeriod.get(key),
+      reportOf: (key) => (inPeriod.has(key) ? this.deps.cache.fullReport(key) : undefined),
       productVersion: this.deps.productVersion,
       ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
       ...(this.deps.evidenceProblems ? { evidenceProblems: this.deps.evidenceProblems } : {}),
@@ -89,7 +89,8 @@ export class PdfService {
     const reports = this.deps.cache.reportIndex
       .runsOfTest(`${ns}/${name}`)
       .filter((run) => run.completedAt >= from && run.completedAt <= now.getTime())
-      .map((run) => run.report);
+      .map((run) => this.deps.cache.fullReport(run.key))
+      .filter((report): report is RestoreReport => report !== undefined);
     const { verified, chain } = this.integrity(reports);
     const policyName = test.spec.healthCheckPolicy;
     const policy = policyName ? this.deps.cache.getPolicy?.(ns, policyName) : undefined;

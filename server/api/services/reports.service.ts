@@ -1,7 +1,7 @@
 // GET /api/v1/reports: RestoreReports in their full resource representation, from the cache's
-// report index (O(runs in the window), not O(all reports)). Newest first.
+// report index (O(runs in the window), not O(all reports)). Newest first. The index holds
+// summaries; the answer is the selected reports' stored JSON, joined (ApiCache.reportsJson).
 import type { IndexedRun } from '../../domain/report-index.js';
-import type { RestoreReport } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import type { ApiCache } from '../ports.js';
 import { ProblemError } from '../problem.js';
@@ -25,20 +25,26 @@ export class ReportsService {
     private readonly now: () => Date,
   ) {}
 
-  list(query: ReportQuery): RestoreReport[] {
+  /** The reports' JSON array (the body of the answer). */
+  json(query: ReportQuery): Promise<Buffer> {
+    return this.cache.reportsJson(this.keys(query));
+  }
+
+  /** Checks what can make the query fail (not ready, unknown test) without selecting anything. */
+  validate(query: ReportQuery): void {
+    requireSynced(this.cache);
+    if (query.test) this.requireTest(query.test, query.namespace);
+  }
+
+  /** Keys ("namespace/name") of the selected reports, newest first. */
+  keys(query: ReportQuery): string[] {
     requireSynced(this.cache);
     const to = this.now().getTime();
     const from = to - query.days * MILLISECONDS_PER_DAY;
     const index = this.cache.reportIndex;
     let runs: readonly IndexedRun[];
     if (query.test) {
-      const namespace = query.namespace || this.defaultNamespace;
-      if (!this.cache.getTest(namespace, query.test)) {
-        throw new ProblemError(
-          'not-found',
-          `RestoreTest "${query.test}" not found in namespace "${namespace}".`,
-        );
-      }
+      const namespace = this.requireTest(query.test, query.namespace);
       runs = index
         .runsOfTest(`${namespace}/${query.test}`)
         .filter((run) => run.completedAt >= from && run.completedAt <= to);
@@ -55,6 +61,14 @@ export class ReportsService {
       for (const run of runs) newest.set(run.testKey, run); // runs are oldest first
       runs = [...newest.values()].sort((a, b) => a.completedAt - b.completedAt || (a.key < b.key ? -1 : 1));
     }
-    return [...runs].reverse().map((run) => run.report);
+    return [...runs].reverse().map((run) => run.key);
+  }
+
+  private requireTest(test: string, namespace: string | undefined): string {
+    const ns = namespace || this.defaultNamespace;
+    if (!this.cache.getTest(ns, test)) {
+      throw new ProblemError('not-found', `RestoreTest "${test}" not found in namespace "${ns}".`);
+    }
+    return ns;
   }
 }

@@ -44,7 +44,9 @@ export class FakeCluster implements ApiCache {
   failNextWrite: KubeError | Error | undefined;
   private readonly tests = new Map<string, RestoreTest>();
   private readonly handlers: InformerHandler<RestoreTest>[] = [];
-  private version = 100;
+  private resourceVersionCounter = 100;
+  private changes = 0;
+  private readonly wholeReports = new Map<string, RestoreReport>();
 
   // ------------------------------------------------------------- ApiCache
 
@@ -61,6 +63,20 @@ export class FakeCluster implements ApiCache {
     this.handlers.push(handler);
   }
 
+  get version(): string {
+    return `${this.changes}.${this.reportIndex.version}`;
+  }
+
+  fullReport(key: string): RestoreReport | undefined {
+    const report = this.wholeReports.get(key);
+    return report ? clone(report) : undefined;
+  }
+
+  async reportsJson(keys: readonly string[]): Promise<Buffer> {
+    const reports = keys.map((key) => this.wholeReports.get(key)).filter((report) => report !== undefined);
+    return Buffer.from(JSON.stringify(reports));
+  }
+
   // ------------------------------------------------------------- seeding
 
   seedTest(test: RestoreTest): RestoreTest {
@@ -73,6 +89,7 @@ export class FakeCluster implements ApiCache {
 
   seedReport(report: RestoreReport): void {
     this.reportIndex.add(report);
+    this.wholeReports.set(`${report.metadata.namespace ?? ''}/${report.metadata.name}`, clone(report));
   }
 
   // ------------------------------------------------------------- writes (see writerOf)
@@ -129,8 +146,10 @@ export class FakeCluster implements ApiCache {
     this.maybeFail();
     const current = this.requireStored(namespace, name);
     this.tests.delete(this.keyOf(current));
-    for (const run of [...this.reportIndex.runsOfTest(`${namespace}/${name}`)])
+    for (const run of [...this.reportIndex.runsOfTest(`${namespace}/${name}`)]) {
       this.reportIndex.removeKey(run.key);
+      this.wholeReports.delete(run.key);
+    }
     this.emit('delete', undefined, current);
   }
 
@@ -230,8 +249,9 @@ export class FakeCluster implements ApiCache {
   }
 
   private nextVersion(): string {
-    this.version += 1;
-    return String(this.version);
+    this.resourceVersionCounter += 1;
+    this.changes += 1;
+    return String(this.resourceVersionCounter);
   }
 
   private emit(

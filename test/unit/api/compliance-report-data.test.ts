@@ -11,6 +11,7 @@ import {
 import { evaluateCompliance } from '../../../server/domain/compliance.js';
 import { ReportIndex, reportKeyOf } from '../../../server/domain/report-index.js';
 import type { RestoreReport, RunResult } from '../../../server/domain/resources.js';
+import type { ReportSummary } from '../../../server/domain/report-summary.js';
 import { EvidenceVerifier } from '../../../server/reports/evidence-verifier.js';
 import { verifyPdfAttestation } from '../../../server/reports/pdf-attestation.js';
 import { renderComplianceReport } from '../../../server/reports/pdf/compliance-report.pdf.js';
@@ -77,8 +78,9 @@ function evaluateUncached(framework: 'soc2' | 'iso27001', options: { tamper?: bo
   if (!populations.has(tamper)) populations.set(tamper, population(tamper));
   const reports = populations.get(tamper)!;
   const index = ReportIndex.from(reports);
+  const whole = new Map(reports.map((report) => [reportKeyOf(report), report]));
   const verifier = new EvidenceVerifier(() => publicKeyRing([key.publicKey]), {
-    reportsOfTest: (testKey) => index.runsOfTest(testKey).map((run) => run.report),
+    reportsOfTest: (testKey) => index.runsOfTest(testKey).map((run) => whole.get(run.key)!),
   });
   const evaluation = evaluateCompliance({
     framework,
@@ -86,7 +88,7 @@ function evaluateUncached(framework: 'soc2' | 'iso27001', options: { tamper?: bo
     now: NOW,
     tests,
     reports: index,
-    ...(options.verify === false ? {} : { verify: (report: RestoreReport) => verifier.verify(report) }),
+    ...(options.verify === false ? {} : { verify: (report: ReportSummary) => verifier.verify(report) }),
   });
   const byKey = new Map(reports.map((report) => [reportKeyOf(report), report]));
   const data = complianceReportData({

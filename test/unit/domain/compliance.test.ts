@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RestoreReport, RestoreTest } from '../../../server/domain/resources.js';
+import type { ReportSummary } from '../../../server/domain/report-summary.js';
 import {
   FRAMEWORKS,
   FRAMEWORK_IDS,
@@ -42,7 +43,7 @@ function runsOf(test: string, runs: Run[], defaults: Partial<ReportOptions> = {}
 function evaluate(
   tests: RestoreTest[],
   reports: RestoreReport[],
-  options: { framework?: FrameworkId; periodDays?: number; verify?: (report: RestoreReport) => boolean } = {},
+  options: { framework?: FrameworkId; periodDays?: number; verify?: (report: ReportSummary) => boolean } = {},
 ): ComplianceDetail {
   return evaluateCompliance({
     framework: options.framework ?? 'soc2',

@@ -135,5 +135,5 @@ describe('verify --pdf', () => {
     expect(bad.stdout).toContain(`signed with unknown key ${key.keyId}`);
     const serverBad = await verifyPdfAttestation(pdf, publicKeyRing([other.publicKey]), { rerender: false });
     expect(verifyPdf(pdf, keysFromPem(exportPublicKeyPem(other))).problems).toEqual(serverBad.problems);
-  });
+  }, 30_000); // renders and re-renders a PDF: seconds on a loaded 2-core machine
 });

@@ -1,0 +1,105 @@
+// Remembers the prepared bodies of the read endpoints between requests. An entry is reused while
+// the cache's data version is unchanged (any test or report event changes it) and it is younger
+// than its time-to-live, which bounds how far windows such as "the last 24 hours" lag the clock.
+//
+// An entry that only aged (same data) is served once more while its replacement is built, when
+// the build is asynchronous (a list of whole reports inflates up to thousands of them on the
+// thread pool): requests never queue behind a rebuild that merely moves a time window. After a
+// data change, requests wait for the new answer, so a client that just wrote sees its write.
+import type { ApiCache } from './ports.js';
+import { PreparedJson } from './prepared-json.js';
+
+interface Entry {
+  version: string;
+  builtAtMs: number;
+  /** Settled answer (undefined while the first build runs). */
+  ready?: PreparedJson;
+  pending?: Promise<PreparedJson>;
+}
+
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly byValue = new WeakMap<object, PreparedJson>();
+
+  constructor(
+    private readonly cache: Pick<ApiCache, 'version'>,
+    private readonly now: () => number = Date.now,
+    /** Distinct keys kept (endpoint × query); the least recently built goes first. */
+    private readonly maxEntries = 256,
+  ) {}
+
+  /** The prepared answer for `key`, built with `compute` when missing or out of date. */
+  json(key: string, ttlMs: number, compute: () => unknown): PreparedJson {
+    const version = this.cache.version;
+    const nowMs = this.now();
+    const entry = this.entries.get(key);
+    if (entry?.ready && entry.version === version && this.young(entry, nowMs, ttlMs)) return entry.ready;
+    const ready = PreparedJson.of(compute());
+    this.remember(key, { version, builtAtMs: nowMs, ready });
+    return ready;
+  }
+
+  /** Like json(), for an answer built asynchronously (already serialised). */
+  jsonAsync(key: string, ttlMs: number, build: () => Promise<Buffer>): PreparedJson | Promise<PreparedJson> {
+    const version = this.cache.version;
+    const nowMs = this.now();
+    const entry = this.entries.get(key);
+    if (entry && entry.version === version) {
+      if (entry.ready && this.young(entry, nowMs, ttlMs)) return entry.ready;
+      if (entry.pending) return entry.ready ?? entry.pending;
+      if (entry.ready) {
+        this.rebuild(key, entry, version, nowMs, build);
+        return entry.ready; // aged only: serve it while the new one is built
+      }
+    }
+    const fresh: Entry = { version, builtAtMs: nowMs };
+    this.rebuild(key, fresh, version, nowMs, build);
+    this.remember(key, fresh);
+    return fresh.pending!;
+  }
+
+  /** The prepared form of a value another memo already shares between requests (same object = same body). */
+  forValue(value: object): PreparedJson {
+    let prepared = this.byValue.get(value);
+    if (!prepared) {
+      prepared = PreparedJson.of(value);
+      this.byValue.set(value, prepared);
+    }
+    return prepared;
+  }
+
+  private young(entry: Entry, nowMs: number, ttlMs: number): boolean {
+    // A clock that went backwards also invalidates: the entry could be from the future.
+    return nowMs >= entry.builtAtMs && nowMs - entry.builtAtMs < ttlMs;
+  }
+
+  private rebuild(
+    key: string,
+    entry: Entry,
+    version: string,
+    nowMs: number,
+    build: () => Promise<Buffer>,
+  ): void {
+    const pending = build().then((body) => new PreparedJson(body));
+    entry.pending = pending;
+    pending.then(
+      (ready) => {
+        if (this.entries.get(key) !== entry) return;
+        this.remember(key, { version, builtAtMs: nowMs, ready });
+      },
+      () => {
+        // A failed build is not remembered: the next request tries again.
+        if (this.entries.get(key) === entry) {
+          if (entry.ready) entry.pending = undefined;
+          else this.entries.delete(key);
+        }
+      },
+    );
+  }
+
+  private remember(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+}

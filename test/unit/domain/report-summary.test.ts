@@ -1,0 +1,85 @@
+// The read models run on report summaries: they must give exactly what they give on whole reports.
+import { describe, expect, it } from '@jest/globals';
+import { alerts, daily, summary } from '../../../server/domain/aggregates.js';
+import { evaluateCompliance } from '../../../server/domain/compliance.js';
+import { ReportIndex } from '../../../server/domain/report-index.js';
+import { Interner, summarizeReport } from '../../../server/domain/report-summary.js';
+import { makeReport, makeTest } from './fixtures.js';
+
+const NOW = new Date('2026-03-10T12:00:00Z');
+
+function population() {
+  const tests = [
+    makeTest({ name: 'shop', sources: ['shop'], maxRTO: '10m', alertOnExceed: true }),
+    makeTest({ name: 'billing', sources: ['billing', 'payments'] }),
+  ];
+  const reports = [];
+  for (let day = 1; day <= 9; day += 1) {
+    const date = `2026-03-0${day}T05:00:00Z`;
+    reports.push(
+      makeReport({
+        test: 'shop',
+        sources: ['shop'],
+        completedAt: date,
+        rtoSeconds: 300 + day * 60,
+        rtoTarget: '10m',
+        score: 100 - day * 3,
+        result: day > 6 ? 'partial' : 'pass',
+      }),
+      makeReport({
+        test: 'billing',
+        sources: ['billing', 'payments'],
+        completedAt: date,
+        result: day % 4 === 0 ? 'fail' : 'pass',
+        aborted: day === 8,
+      }),
+    );
+  }
+  return { tests, reports };
+}
+
+describe('report summaries', () => {
+  it('give the same summary, daily series, alerts and compliance as whole reports', () => {
+    const { tests, reports } = population();
+    const interner = new Interner();
+    const whole = ReportIndex.from(reports);
+    const summarized = ReportIndex.from(reports.map((report) => summarizeReport(report, interner)));
+    expect(summary(tests, summarized, NOW)).toEqual(summary(tests, whole, NOW));
+    expect(daily(summarized, 14, NOW)).toEqual(daily(whole, 14, NOW));
+    expect(alerts(tests, summarized, 24 * 10, NOW)).toEqual(alerts(tests, whole, 24 * 10, NOW));
+    expect(alerts(tests, summarized, 24 * 10, NOW).length).toBeGreaterThan(0);
+    for (const framework of ['soc2', 'dora'] as const) {
+      const input = { framework, periodDays: 30, now: NOW, tests };
+      const fromWhole = evaluateCompliance({ ...input, reports: whole });
+      const fromSummaries = evaluateCompliance({ ...input, reports: summarized });
+      expect(fromSummaries.response).toEqual(fromWhole.response);
+      expect(fromSummaries.detail.runs).toEqual(fromWhole.detail.runs);
+      expect(fromSummaries.detail.runs.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('keep only the read models’ fields, sharing repeated values', () => {
+    const { reports } = population();
+    const interner = new Interner();
+    const [first, second] = reports
+      .filter((report) => report.spec.testRef.name === 'billing')
+      .map((report) => summarizeReport(report, interner));
+    expect(Object.keys(first!.spec).sort()).toEqual(
+      expect.arrayContaining([
+        'backup',
+        'completedAt',
+        'result',
+        'rto',
+        'runId',
+        'score',
+        'sourceNamespaces',
+        'testRef',
+      ]),
+    );
+    expect(first!.spec).not.toHaveProperty('levels');
+    expect(first!.spec).not.toHaveProperty('checks');
+    expect(first!.spec.testRef).toBe(second!.spec.testRef);
+    expect(first!.spec.sourceNamespaces).toBe(second!.spec.sourceNamespaces);
+    expect(first!.spec.sourceNamespaces).toEqual(['billing', 'payments']);
+  });
+});
