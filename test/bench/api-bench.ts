@@ -67,6 +67,8 @@ const { values: args } = parseArgs({
     // Run the server from another checkout (e.g. a worktree with a candidate fix) against the same data.
     'server-root': { type: 'string' },
     only: { type: 'string', multiple: true },
+    // What the load generator accepts: gzip, as browsers and dashboards send, or identity.
+    'accept-encoding': { type: 'string', default: 'gzip' },
   },
   strict: true,
 });
@@ -532,7 +534,13 @@ async function main(): Promise<void> {
     const results: (LoadResult & { loadAverage1m: number })[] = [];
     for (const endpoint of endpoints) {
       log(`${endpoint}: ${rate} req/s for ${durationSeconds} s`);
-      const result = await runOpenLoop({ origin: server.origin, path: endpoint, rate, durationSeconds });
+      const result = await runOpenLoop({
+        origin: server.origin,
+        path: endpoint,
+        rate,
+        durationSeconds,
+        headers: { 'accept-encoding': args['accept-encoding']! },
+      });
       // Other work on the machine shows up in the latencies; the 1-minute load average says how much.
       results.push({ ...result, loadAverage1m: Math.round(loadavg()[0]! * 100) / 100 });
       log(
@@ -545,7 +553,7 @@ async function main(): Promise<void> {
 
     console.log('');
     console.log(
-      `Rehearsal API benchmark: ${testCount} RestoreTests, ${testCount * days} RestoreReports, ${rate} req/s open loop for ${durationSeconds} s per endpoint, ${machine.nproc} cores`,
+      `Rehearsal API benchmark: ${testCount} RestoreTests, ${testCount * days} RestoreReports, ${rate} req/s open loop for ${durationSeconds} s per endpoint, Accept-Encoding: ${args['accept-encoding']}, ${machine.nproc} cores`,
     );
     console.log(
       load.reused
@@ -574,6 +582,7 @@ async function main(): Promise<void> {
             durationSeconds,
             loadConcurrency: concurrency,
             runtime: args.runtime,
+            acceptEncoding: args['accept-encoding'],
             serverRoot,
           },
           targets: { p99Ms: TARGET_P99_MS, rssMb: TARGET_RSS_MB },

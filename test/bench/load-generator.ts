@@ -13,6 +13,8 @@ export interface LoadOptions {
   /** Connections the pool may open (requests beyond wait in its queue, which counts as latency). */
   connections?: number;
   timeoutMs?: number;
+  /** Request headers, e.g. Accept-Encoding (bodies are counted as received, not decompressed). */
+  headers?: Record<string, string>;
 }
 
 export interface LatencySummary {
@@ -91,6 +93,7 @@ export async function runOpenLoop(options: LoadOptions): Promise<LoadResult> {
       const response = await pool.request({
         method: 'GET',
         path: options.path,
+        ...(options.headers ? { headers: options.headers } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal: deadline.signal,

@@ -1,5 +1,6 @@
-// The cache must load every object, across as many list pages as it takes (a relist that stopped
-// after the first page once hid everything beyond 500 objects).
+// The cache must load every object: streamed by a watch list (the default), or across as many
+// list pages as it takes (a relist that stopped after the first page once hid everything beyond
+// 500 objects).
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { createLogger } from '../../server/logger.js';
@@ -40,14 +41,69 @@ describe('ResilientInformer', () => {
         collectionPath: '/apis/rehearsal.dev/v1alpha1/healthcheckpolicies',
         project: (object) => object,
         pageSize: 2,
+        watchList: false,
       },
       createLogger('silent'),
     );
     await informer.start();
     try {
+      expect(informer.syncMethod).toBe('list');
       const ours = [...informer.values()].filter((object) => object.metadata?.namespace === namespace);
       expect(ours.map((object) => object.metadata?.name).sort()).toEqual(
         Array.from({ length: 7 }, (_, index) => `policy-${index}`),
+      );
+    } finally {
+      informer.stop();
+    }
+  });
+
+  it('streams the existing objects with a watch list, then follows changes on the same watch', async () => {
+    const custom = admin.makeApiClient(CustomObjectsApi);
+    const informer = new ResilientInformer(
+      admin,
+      {
+        name: 'streamed',
+        apiVersion: 'rehearsal.dev/v1alpha1',
+        kind: 'HealthCheckPolicy',
+        collectionPath: '/apis/rehearsal.dev/v1alpha1/healthcheckpolicies',
+        project: (object) => object,
+      },
+      createLogger('silent'),
+    );
+    const names = () =>
+      [...informer.values()]
+        .filter((object) => object.metadata?.namespace === namespace)
+        .map((object) => object.metadata!.name!)
+        .sort();
+    await informer.start();
+    try {
+      expect(informer.syncMethod).toBe('watch-list');
+      expect(names()).toEqual(Array.from({ length: 7 }, (_, index) => `policy-${index}`));
+      await custom.deleteNamespacedCustomObject({
+        group: 'rehearsal.dev',
+        version: 'v1alpha1',
+        namespace,
+        plural: 'healthcheckpolicies',
+        name: 'policy-0',
+      });
+      await custom.createNamespacedCustomObject({
+        group: 'rehearsal.dev',
+        version: 'v1alpha1',
+        namespace,
+        plural: 'healthcheckpolicies',
+        body: {
+          apiVersion: 'rehearsal.dev/v1alpha1',
+          kind: 'HealthCheckPolicy',
+          metadata: { name: 'policy-new' },
+          spec: { checks: [{ name: 'pods', kind: 'podsReady', podsReady: {} }] },
+        },
+      });
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && (names().includes('policy-0') || !names().includes('policy-new'))) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(names()).toEqual(
+        [...Array.from({ length: 6 }, (_, index) => `policy-${index + 1}`), 'policy-new'].sort(),
       );
     } finally {
       informer.stop();
