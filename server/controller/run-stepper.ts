@@ -3,7 +3,6 @@
 // run id), so repeating a step after a crash or a status Conflict is harmless. Long work — the
 // restore and the health checks — runs elsewhere: the restore in the backup tool (polled), the
 // checks in a background task whose result the next reconcile picks up.
-import type { ReportSummary } from '../domain/report-summary.js';
 import type { AppsV1Api } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { runChecks, type RunChecksOptions } from '../checks/check-runner.js';
@@ -46,7 +45,7 @@ export type StepOutcome =
 export interface EvidenceSigner {
   /** Adds spec.evidence (digest chained to the previous report, signature, key id). */
   /** `previous`: the newest cached report of the test (the signer may find a newer one live). */
-  sign(report: RestoreReport, previous: ReportSummary | undefined): Promise<RestoreReport>;
+  sign(report: RestoreReport, previous: RestoreReport | undefined): Promise<RestoreReport>;
 }
 
 export interface RunStepperDeps {
@@ -464,8 +463,11 @@ export class RunStepper {
       spec,
     };
     if (this.deps.signer) {
-      const history = this.deps.cache.reportsOfTest(test.metadata.namespace ?? '', test.metadata.name);
-      report = await this.deps.signer.sign(report, history[history.length - 1]);
+      const namespace = test.metadata.namespace ?? '';
+      const newest = this.deps.cache.reportsOfTest(namespace, test.metadata.name).at(-1);
+      // The summary has no evidence: the whole newest report carries the digest to chain to.
+      const previous = newest && this.deps.cache.getReport(namespace, newest.metadata.name);
+      report = await this.deps.signer.sign(report, previous);
     }
     this.deps.onStage?.('ReportWriting', test, run);
     let written: RestoreReport;

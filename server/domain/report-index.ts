@@ -2,7 +2,7 @@
 // informer cache of up to ~90,000 reports; scanning and sorting all of them per request would make
 // /summary and /alerts cost O(all reports). The informer handlers call add/remove (cheap), and the
 // queries cost O(days in the window + runs in the window). Still pure: no clock, no I/O.
-import type { ReportSummary } from './report-summary.js';
+import { flatString, type ReportSummary } from './report-summary.js';
 import type { RestoreTest } from './resources.js';
 import { dayNumber, parseInstant } from './utc-days.js';
 
@@ -53,13 +53,20 @@ export function reportTestKeyOf(report: ReportSummary): string {
   return objectKey(report.spec.testRef.namespace || report.metadata.namespace, report.spec.testRef.name);
 }
 
-/** Null for a report without a parseable completedAt: it cannot be placed in any window. */
-export function toIndexedRun(report: ReportSummary): IndexedRun | null {
+/**
+ * Null for a report without a parseable completedAt: it cannot be placed in any window.
+ * `keys` lets a caller share its key strings (90,000 runs; see Interner.key).
+ */
+export function toIndexedRun(
+  report: ReportSummary,
+  keys: { key?: string; testKey?: (testKey: string) => string } = {},
+): IndexedRun | null {
   const completedAt = parseInstant(report.spec?.completedAt);
   if (completedAt === null) return null;
+  const testKey = reportTestKeyOf(report);
   return {
-    key: reportKeyOf(report),
-    testKey: reportTestKeyOf(report),
+    key: keys.key ?? reportKeyOf(report),
+    testKey: keys.testKey ? keys.testKey(testKey) : testKey,
     completedAt,
     day: dayNumber(completedAt),
     report,
@@ -106,6 +113,8 @@ export class ReportIndex {
   private readonly byKey = new Map<string, IndexedRun>();
   private readonly byTest = new Map<string, IndexedRun[]>();
   private readonly byDay = new Map<number, DayBucket>();
+  /** One flat string per test key: every run of a test refers to it. */
+  private readonly testKeys = new Map<string, string>();
   private changes = 0;
 
   /** Bulk build: one sort per test instead of one insertion per report. */
@@ -137,10 +146,16 @@ export class ReportIndex {
     return this.changes;
   }
 
-  /** Insert or replace (informer add and update). Reports without completedAt are not indexed. */
-  add(report: ReportSummary): void {
-    this.removeKey(reportKeyOf(report));
-    const run = toIndexedRun(report);
+  /**
+   * Insert or replace (informer add and update). Reports without completedAt are not indexed.
+   * `key`: the report's key as the caller already holds it (shared, not built again).
+   */
+  add(report: ReportSummary, key?: string): void {
+    this.removeKey(key ?? reportKeyOf(report));
+    const run = toIndexedRun(report, {
+      ...(key !== undefined ? { key } : {}),
+      testKey: (testKey) => this.sharedTestKey(testKey),
+    });
     if (!run) return;
     this.changes += 1;
     this.byKey.set(run.key, run);
@@ -153,6 +168,14 @@ export class ReportIndex {
       runs.splice(upperBound(runs, run), 0, run);
     }
     this.addToDay(run);
+  }
+
+  private sharedTestKey(testKey: string): string {
+    const known = this.testKeys.get(testKey);
+    if (known !== undefined) return known;
+    const flat = flatString(testKey);
+    this.testKeys.set(flat, flat);
+    return flat;
   }
 
   /** Informer delete. Returns whether the report was indexed. */

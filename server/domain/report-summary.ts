@@ -21,15 +21,13 @@ export interface ReportSummarySpec {
   restore?: { phase: string };
   rto: Pick<RestoreReportSpec['rto'], 'measured' | 'measuredSeconds' | 'target' | 'withinSLA'>;
   failure?: { reason: string; message: string };
-  /** The digest chains the next report to this one (the signer reads it). */
-  evidence?: { digest: string };
 }
 
 export interface ReportSummary {
   metadata: {
     name: string;
     namespace?: string;
-    uid?: string;
+    /** Changes with every write (etcd's revision), so it also tells a re-created report apart. */
     resourceVersion?: string;
   };
   spec: ReportSummarySpec;
@@ -52,6 +50,15 @@ export class Interner {
     if (known !== undefined) return known;
     this.strings.set(value, value);
     return value;
+  }
+
+  /**
+   * A key such as "namespace/name", shared and flat. A template literal makes a V8 cons string
+   * (32 bytes pointing at its parts, which stay alive); 90,000 reports each keyed in a few maps
+   * made 1.4 million of them.
+   */
+  key(...parts: string[]): string {
+    return this.string(flatString(parts.join('/')));
   }
 
   list(values: readonly string[] | undefined): readonly string[] {
@@ -89,7 +96,6 @@ export function summarizeReport(
     metadata: {
       name: metadata.name,
       namespace: interner.string(metadata.namespace),
-      uid: metadata.uid,
       resourceVersion: metadata.resourceVersion,
     },
     spec: {
@@ -110,7 +116,11 @@ export function summarizeReport(
       ...(spec.failure
         ? { failure: { reason: interner.string(spec.failure.reason), message: spec.failure.message } }
         : {}),
-      ...(spec.evidence ? { evidence: { digest: spec.evidence.digest } } : {}),
     },
   };
+}
+
+/** The same text as one flat (sequential) string, holding nothing else alive. */
+export function flatString(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }

@@ -8,7 +8,6 @@
 // would fork the chain, and a fork reads as tampering to an auditor. Reports of an older
 // RestoreTest with the same name (another uid) do not count, nor does a report with the name being
 // written (a retry after a crash: the create then answers AlreadyExists and the stored report wins).
-import type { ReportSummary } from '../domain/report-summary.js';
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { RestoreReport } from '../domain/resources.js';
@@ -53,7 +52,7 @@ export function previousReportOf(
 export class ReportSigner {
   constructor(private readonly options: ReportSignerOptions) {}
 
-  async sign(report: RestoreReport, previous: ReportSummary | undefined): Promise<RestoreReport> {
+  async sign(report: RestoreReport, previous: RestoreReport | undefined): Promise<RestoreReport> {
     const { key } = await this.keyOrTimeout();
     const predecessor = this.options.custom ? await this.livePrevious(report, previous) : previous;
     return withEvidence(report, predecessor?.spec.evidence?.digest, key);
@@ -79,7 +78,7 @@ export class ReportSigner {
 
   private async livePrevious(
     report: RestoreReport,
-    cached: ReportSummary | undefined,
+    cached: RestoreReport | undefined,
   ): Promise<RestoreReport | undefined> {
     const test = report.spec.testRef.name;
     const list = (await kubeCall(() =>

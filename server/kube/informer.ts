@@ -11,6 +11,7 @@
 // refuses the request; the informer then falls back to paged LIST + watch for good.
 import { CustomObjectsApi, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { flatString } from '../domain/report-summary.js';
 import { toKubeError } from './errors.js';
 
 export type InformerEvent = 'add' | 'update' | 'delete';
@@ -28,7 +29,8 @@ export interface InformerOptions<T> {
   /** URL path of the collection, e.g. /apis/rehearsal.dev/v1alpha1/restoretests */
   collectionPath: string;
   labelSelector?: string;
-  project: (object: KubernetesObject) => T;
+  /** What the store keeps of an object; `key` is its store key (to share, not rebuild). */
+  project: (object: KubernetesObject, key: string) => T;
   pageSize?: number;
   /** false: always paged LIST + watch (default: try the streaming watch list first). */
   watchList?: boolean;
@@ -42,9 +44,13 @@ const MIN_BACKOFF_MS = 500;
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 const MAX_BACKOFF_MS = 30_000;
 
+/**
+ * "namespace/name" as one flat string: a template literal would make a cons string that keeps
+ * the parsed object's namespace and name strings alive for as long as the key is stored.
+ */
 export function objectKey(object: { metadata?: { namespace?: string; name?: string } }): string {
   const meta = object.metadata ?? {};
-  return meta.namespace ? `${meta.namespace}/${meta.name}` : (meta.name ?? '');
+  return flatString(meta.namespace ? `${meta.namespace}/${meta.name}` : (meta.name ?? ''));
 }
 
 export class ResilientInformer<T> {
@@ -216,7 +222,7 @@ export class ResilientInformer<T> {
 
   private upsert(key: string, object: KubernetesObject): void {
     const previous = this.store.get(key);
-    const current = this.options.project(object);
+    const current = this.options.project(object, key);
     this.store.set(key, current);
     this.emit(previous === undefined ? 'add' : 'update', key, current, previous);
   }

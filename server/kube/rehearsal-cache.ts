@@ -20,6 +20,8 @@ const BASE = '/apis/rehearsal.dev/v1alpha1';
 
 /** A cached report: what the read models need, and the whole report packed. */
 export interface StoredReport {
+  /** "namespace/name", the same string in the store, the index and the verifier. */
+  readonly key: string;
   readonly summary: ReportSummary;
   readonly packed: PackedReport;
 }
@@ -74,7 +76,7 @@ export class RehearsalCache {
         apiVersion: API_VERSION,
         kind: 'RestoreReport',
         collectionPath: `${BASE}/restorereports`,
-        project: (object) => this.storeReport(object),
+        project: (object, key) => this.storeReport(object, key),
       },
       log,
       metrics,
@@ -92,17 +94,17 @@ export class RehearsalCache {
       metrics,
     );
     this.reports.onChange((event, _key, current, previous) => {
-      if (event === 'delete' && previous) this.reportIndex.remove(previous.summary);
-      else if (current) this.reportIndex.add(current.summary);
+      if (event === 'delete' && previous) this.reportIndex.removeKey(previous.key);
+      else if (current) this.reportIndex.add(current.summary, current.key);
     });
     this.tests.onChange(() => {
       this.testChanges += 1;
     });
   }
 
-  private storeReport(object: KubernetesObject): StoredReport {
+  private storeReport(object: KubernetesObject, key: string): StoredReport {
     const report = slimReport(object);
-    return { summary: summarizeReport(report, this.interner), packed: packReport(report) };
+    return { key, summary: summarizeReport(report, this.interner), packed: packReport(report) };
   }
 
   /**

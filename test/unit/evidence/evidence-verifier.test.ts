@@ -114,7 +114,8 @@ describe('EvidenceVerifier', () => {
     expect(verifier.verify(first!)).toBe(true);
     const unsigned = {
       ...first!,
-      metadata: { ...first!.metadata, uid: 'other' },
+      // Another object: etcd gives every write a new resourceVersion, which is what the memo keys on.
+      metadata: { ...first!.metadata, uid: 'other', resourceVersion: '999' },
       spec: { ...first!.spec, evidence: undefined },
     };
     expect(verifier.problems(unsigned)).toEqual([

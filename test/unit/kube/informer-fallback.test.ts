@@ -15,7 +15,9 @@ const policy = (name: string) => ({
 });
 
 let server: Server | undefined;
-afterEach(() => server?.close());
+afterEach(() => {
+  server?.close();
+});
 
 async function fakeApiserver(refuseWatchList: boolean): Promise<{ config: KubeConfig; requests: string[] }> {
   const requests: string[] = [];
