@@ -12,6 +12,14 @@ const schema = z.object({
   REHEARSAL_NAMESPACE: z.string().min(1).default('rehearsal-system'),
   REHEARSAL_HOST: z.string().min(1).default('127.0.0.1'),
   REHEARSAL_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * HTTPS port for the Kubernetes API aggregation layer (APIService v1.api.rehearsal.dev); unset =
+   * not served. Needs REHEARSAL_TLS_CERT_FILE and REHEARSAL_TLS_KEY_FILE.
+   */
+  REHEARSAL_AGGREGATION_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** PEM serving certificate (SAN rehearsal-api.<namespace>.svc) and key of the aggregation port. */
+  REHEARSAL_TLS_CERT_FILE: z.string().min(1).optional(),
+  REHEARSAL_TLS_KEY_FILE: z.string().min(1).optional(),
   /** Path of a kubeconfig; unset = in-cluster config, then ~/.kube/config. */
   KUBECONFIG: z.string().optional(),
   REHEARSAL_VELERO_NAMESPACE: z.string().min(1).default('velero'),
@@ -55,6 +63,8 @@ export interface Config {
   namespace: string;
   host: string;
   port: number;
+  /** The aggregated-API listener (HTTPS); undefined = not served. */
+  aggregation: AggregationConfig | undefined;
   kubeconfigPath: string | undefined;
   veleroNamespace: string;
   maxConcurrentRuns: number;
@@ -75,6 +85,12 @@ export interface Config {
   clusterName: string | undefined;
   logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
   proberPodLabels: Record<string, string>;
+}
+
+export interface AggregationConfig {
+  port: number;
+  tlsCertFile: string;
+  tlsKeyFile: string;
 }
 
 export interface LicensePublicKeyFile {
@@ -128,10 +144,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
+  const aggregationIssues: string[] = [];
+  if (raw.REHEARSAL_AGGREGATION_PORT !== undefined) {
+    if (!raw.REHEARSAL_TLS_CERT_FILE) aggregationIssues.push('  REHEARSAL_TLS_CERT_FILE: required with REHEARSAL_AGGREGATION_PORT');
+    if (!raw.REHEARSAL_TLS_KEY_FILE) aggregationIssues.push('  REHEARSAL_TLS_KEY_FILE: required with REHEARSAL_AGGREGATION_PORT');
+  }
+  if (aggregationIssues.length > 0) throw new ConfigError(`invalid configuration:\n${aggregationIssues.join('\n')}`);
+  const aggregation: AggregationConfig | undefined =
+    raw.REHEARSAL_AGGREGATION_PORT === undefined
+      ? undefined
+      : Object.freeze({
+          port: raw.REHEARSAL_AGGREGATION_PORT,
+          tlsCertFile: raw.REHEARSAL_TLS_CERT_FILE!,
+          tlsKeyFile: raw.REHEARSAL_TLS_KEY_FILE!,
+        });
   return Object.freeze({
     namespace: raw.REHEARSAL_NAMESPACE,
     host: raw.REHEARSAL_HOST,
     port: raw.REHEARSAL_PORT,
+    aggregation,
     kubeconfigPath: raw.KUBECONFIG,
     veleroNamespace: raw.REHEARSAL_VELERO_NAMESPACE,
     maxConcurrentRuns: raw.REHEARSAL_MAX_CONCURRENT_RUNS,

@@ -26,7 +26,9 @@ import { loadLicenseKeyRing } from './reports/license-keys.js';
 import { Metrics } from './metrics.js';
 import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
-import { startHttpServer, type HttpDeps } from './api/http.js';
+import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
+import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
+import { RequestHeaderWatch } from './kube/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 
 export interface RehearsalOverrides {
@@ -55,6 +57,8 @@ export interface Rehearsal {
   readonly evidence: EvidenceVerifier;
   /** The bound HTTP port (useful with port 0). */
   port(): number | undefined;
+  /** The bound aggregated-API (HTTPS) port, when REHEARSAL_AGGREGATION_PORT is set. */
+  aggregationPort(): number | undefined;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -207,6 +211,11 @@ export function createRehearsal(
       : undefined;
 
   let server: Server | undefined;
+  let aggregation: AggregationServer | undefined;
+  // The front-proxy trust for the aggregation port (read only when that port is served).
+  const requestHeader = config.aggregation
+    ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
+    : undefined;
   const schedules = scheduleSourceOf(providers.velero);
   const httpDeps: HttpDeps = {
     config,
@@ -241,6 +250,7 @@ export function createRehearsal(
       const address = server?.address();
       return typeof address === 'object' && address ? address.port : undefined;
     },
+    aggregationPort: () => aggregation?.port(),
     async start() {
       await cache.start();
       await license.start();
@@ -250,7 +260,22 @@ export function createRehearsal(
       evidence
         .warm(cache.allReports())
         .catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
-      if (!overrides.withoutHttp) server = await startHttpServer(httpDeps);
+      if (!overrides.withoutHttp) {
+        const app = createApp(httpDeps);
+        server = await startHttpServer(httpDeps, app);
+        if (config.aggregation && requestHeader) {
+          await requestHeader.start();
+          aggregation = await startAggregationServer({
+            app,
+            host: config.host,
+            port: config.aggregation.port,
+            tls: { certFile: config.aggregation.tlsCertFile, keyFile: config.aggregation.tlsKeyFile },
+            requestHeader: () => requestHeader.current(),
+            onRequestHeaderChange: (listener) => requestHeader.onChange(listener),
+            log: log.child({ component: 'aggregation' }),
+          });
+        }
+      }
       if (!config.runController) return;
       if (leader) leader.start();
       else loop.start();
@@ -258,6 +283,8 @@ export function createRehearsal(
     async stop() {
       loop.stop();
       await leader?.stop();
+      await aggregation?.close();
+      requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
       license.stop();

@@ -1,9 +1,10 @@
 // The Rehearsal API as the commands use it: the typed openapi-fetch client over the connection,
 // and every failure turned into one readable CliError with hints. Three kinds of answers can
-// fail: RFC 9457 problems from the API itself, Kubernetes Status objects from the API server's
-// service proxy (RBAC on services/proxy, a missing Service, no endpoints), and no answer at all.
+// fail: RFC 9457 problems from the API itself, answers of the Kubernetes API server in front of it
+// (RBAC on the aggregated paths, an APIService that is missing or unavailable; RBAC on
+// services/proxy, a missing Service, no endpoints), and no answer at all.
 import { createRehearsalClient, isProblemDetails, type RehearsalApiClient } from '../../openapi/client.js';
-import { describeFetchError, type Connection } from './connect.js';
+import { AGGREGATED_PREFIX, API_GROUP, API_SERVICE, describeFetchError, type Connection } from './connect.js';
 import { CliError } from './errors.js';
 import type {
   Alert,
@@ -189,6 +190,7 @@ export class RehearsalApi {
       const status = outcome.response.status;
       throw (
         (await explainMissingEndpoints(status, outcome.error, this.connection)) ??
+        (await explainAggregated(status, outcome.error, this.connection, method, outcome.response.url)) ??
         errorFromResponse(status, outcome.error, this.connection, method)
       );
     }
@@ -211,13 +213,13 @@ function required<T>(data: T | undefined, response: Response): T {
 
 export function unreachable(connection: Connection, error: unknown, timeoutMs: number): CliError {
   const reason = describeFetchError(error, timeoutMs);
-  if (connection.mode === 'proxy') {
+  if (connection.mode !== 'direct') {
     return new CliError(`cannot reach the Kubernetes API server ${connection.kube?.server ?? ''}: ${reason}`, [
       `check the kubeconfig context${connection.contextName ? ` "${connection.contextName}"` : ''} (--context, --kubeconfig), ${PORT_FORWARD_HINT}`,
     ]);
   }
   return new CliError(`cannot reach the Rehearsal API at ${connection.baseUrl}: ${reason}`, [
-    `is the port-forward running? kubectl port-forward -n ${connection.service.namespace} svc/${connection.service.name} 8080:${connection.service.port}; or drop --server to go through the Kubernetes API server's service proxy`,
+    `is the port-forward running? kubectl port-forward -n ${connection.service.namespace} svc/${connection.service.name} 8080:${connection.service.port}; or drop --server to go through the Kubernetes API server (APIService ${API_SERVICE})`,
   ]);
 }
 
@@ -263,6 +265,86 @@ async function explainMissingEndpoints(status: number, body: unknown, connection
   return new CliError(`the Kubernetes API server cannot proxy to service ${namespace}/${name}:${port}: it has no endpoints object`, [
     `is the rehearsal-api Deployment running? kubectl get endpoints -n ${namespace} ${name}; ${hint}`,
   ]);
+}
+
+/**
+ * The permission kube-apiserver checks on an aggregated path before proxying it, as its request
+ * info resolver derives it: /apis/<group>/<version>/<resource>[/<name>[/<subresource>]], the
+ * verb from the method (GET without a name is list). No namespace: the paths are cluster-scoped.
+ */
+export function entrancePermission(method: string, url: string): PermissionDescriptor {
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // already a path
+  }
+  const at = path.indexOf(AGGREGATED_PREFIX);
+  const parts = (at >= 0 ? path.slice(at + AGGREGATED_PREFIX.length) : path).split('/').filter(Boolean).map(decodeURIComponent);
+  const [resource = '', name, subresource] = parts;
+  const upper = method.toUpperCase();
+  const verb =
+    upper === 'GET' || upper === 'HEAD' ? (name ? 'get' : 'list') : upper === 'DELETE' && !name ? 'deletecollection' : proxyVerb(upper);
+  return { verb, group: API_GROUP, resource, ...(subresource ? { subresource } : {}), ...(name ? { name } : {}) };
+}
+
+const ROLES_HINT =
+  'the ClusterRoles rehearsal-viewer (read) and rehearsal-editor (write) grant what Rehearsal needs, bound with a ClusterRoleBinding (or in a namespace with a RoleBinding, for the rehearsal.dev part)';
+
+/** The APIService's Available condition, when the kubeconfig user may read it. */
+async function apiServiceCondition(connection: Connection): Promise<string | undefined> {
+  try {
+    const response = await connection.kube?.get(`/apis/apiregistration.k8s.io/v1/apiservices/${API_SERVICE}`);
+    if (!response?.ok) return undefined;
+    const object = (await response.json()) as { status?: { conditions?: { type?: string; status?: string; reason?: string; message?: string }[] } };
+    const available = object.status?.conditions?.find((condition) => condition.type === 'Available');
+    if (!available || available.status === 'True') return undefined;
+    return `${available.reason ?? 'not available'}: ${available.message ?? ''}`.replace(/: $/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the Kubernetes API server itself answered on the aggregated route: no APIService (a plain
+ * 404), an unavailable one (a plain 503), or RBAC refusing the path (a Status 403).
+ */
+async function explainAggregated(status: number, body: unknown, connection: Connection, method: string, url: string): Promise<CliError | undefined> {
+  if (connection.mode !== 'aggregated' || isProblemDetails(body)) return undefined;
+  const message = isKubeStatus(body)
+    ? (body.message ?? body.reason ?? `HTTP ${status}`)
+    : typeof body === 'string' && body.trim() !== ''
+      ? body.trim().split('\n')[0]!.slice(0, 200)
+      : `HTTP ${status}`;
+  const server = connection.kube?.server ?? connection.baseUrl;
+  const { namespace, name } = connection.service;
+  switch (status) {
+    case 401:
+      return new CliError(`unauthorized: the Kubernetes API server rejected the kubeconfig's credentials (${message})`, [
+        `check the context${connection.contextName ? ` "${connection.contextName}"` : ''} and its user; try kubectl auth whoami`,
+      ]);
+    case 403:
+      return new CliError(`forbidden: ${describePermission(entrancePermission(method, url))}`, [
+        `the Kubernetes API server refused the request before it reached Rehearsal (${message})`,
+        ROLES_HINT,
+      ]);
+    case 404:
+      return new CliError(`the Rehearsal API is not registered with the Kubernetes API server ${server}: no APIService ${API_SERVICE}`, [
+        `is Rehearsal installed? kubectl get apiservice ${API_SERVICE}; ${PORT_FORWARD_HINT}`,
+      ]);
+    case 500:
+    case 502:
+    case 503:
+    case 504: {
+      const condition = await apiServiceCondition(connection);
+      return new CliError(
+        `the Kubernetes API server cannot reach the Rehearsal API (APIService ${API_SERVICE}): ${condition ?? message}`,
+        [`is the rehearsal-api Deployment running and ready? kubectl get pods -n ${namespace} -l app.kubernetes.io/name=rehearsal; kubectl get apiservice ${API_SERVICE}; the Service is ${namespace}/${name}; ${PORT_FORWARD_HINT}`],
+      );
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** The RBAC verb the API server checks for a proxied request with this HTTP method. */
@@ -322,7 +404,11 @@ function problemError(problem: ProblemDetails, connection: Connection): CliError
   for (const field of problem.errors ?? []) hints.push(`${field.field}: ${field.message}`);
   switch (problem.status) {
     case 401: {
-      if (connection.mode === 'proxy') {
+      if (connection.mode === 'aggregated') {
+        hints.push(
+          'Rehearsal did not accept the Kubernetes API server as its front proxy; its log (component aggregation or request-header) says why',
+        );
+      } else if (connection.mode === 'proxy') {
         hints.push(
           'the Kubernetes API server authenticates you but does not pass your token on through its service proxy, so an API that checks tokens sees none; use --server with a port-forward and --token (e.g. --token "$(kubectl create token NAME)")',
         );
@@ -333,6 +419,7 @@ function problemError(problem: ProblemDetails, connection: Connection): CliError
     }
     case 403:
       for (const permission of problem.missingPermissions ?? []) hints.push(describePermission(permission));
+      if (connection.mode === 'aggregated') hints.push(ROLES_HINT);
       return new CliError(`forbidden: ${problem.detail}`, hints);
     case 503:
       if (problem.type.endsWith('/not-ready')) hints.push('the API is still loading its caches; try again in a few seconds');

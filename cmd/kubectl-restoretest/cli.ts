@@ -13,7 +13,7 @@ export const PROGRAM = 'kubectl restoretest';
 const EXECUTABLE = 'kubectl-restoretest';
 const COMPLETION_COMMAND = 'completion';
 
-const EPILOG = `The API is reached through the Kubernetes API server's service proxy for svc/rehearsal-api:8080 in rehearsal-system, with the kubeconfig's credentials (no port-forward needed; RBAC: services/proxy). With --server URL it is called directly (e.g. through kubectl port-forward -n rehearsal-system svc/rehearsal-api 8080:8080).
+const EPILOG = `The API is reached through the Kubernetes API server, as the aggregated API api.rehearsal.dev/v1 (APIService v1.api.rehearsal.dev), with the kubeconfig's credentials: no port-forward needed; RBAC: the ClusterRoles rehearsal-viewer (read) and rehearsal-editor (write). With --server URL it is called directly (e.g. through kubectl port-forward -n rehearsal-system svc/rehearsal-api 8080:8080) with a bearer token.
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 the run completed but did not pass (trigger --wait).`;
 
@@ -36,14 +36,15 @@ function buildParser(io: CliIo, scriptName: string, onSelect: (selected: Selecte
     .option('output', { alias: 'o', choices: OUTPUT_FORMATS, default: 'table', requiresArg: true, global: true, describe: 'output format' })
     .option('context', { type: 'string', requiresArg: true, global: true, describe: 'kubeconfig context to use' })
     .option('kubeconfig', { type: 'string', requiresArg: true, global: true, describe: 'path to the kubeconfig (default: KUBECONFIG, ~/.kube/config)' })
-    .option('server', { type: 'string', requiresArg: true, global: true, describe: 'call the Rehearsal API at this URL instead of through the service proxy' })
+    .option('server', { type: 'string', requiresArg: true, global: true, describe: 'call the Rehearsal API at this URL instead of through the Kubernetes API server' })
     .option('token', { type: 'string', requiresArg: true, global: true, describe: 'bearer token for --server (default: the kubeconfig user\'s token)' })
+    .option('service-proxy', { type: 'boolean', default: false, global: true, describe: 'go through the API server\'s service proxy to the Service below instead of the aggregated API (passes no credentials on)' })
     .option('service-namespace', { type: 'string', default: DEFAULT_SERVICE_NAMESPACE, requiresArg: true, global: true, describe: 'namespace of the API Service' })
     .option('service', { type: 'string', default: DEFAULT_SERVICE, requiresArg: true, global: true, describe: 'name of the API Service' })
     .option('service-port', { type: 'string', default: DEFAULT_SERVICE_PORT, requiresArg: true, global: true, describe: 'port (number or name) of the API Service' })
     .option('request-timeout', { type: 'string', default: '30s', requiresArg: true, global: true, describe: 'give up on a request after this long (0 = never)' })
     .group(['namespace', 'all-namespaces', 'output'], 'Flags:')
-    .group(['context', 'kubeconfig', 'server', 'token', 'service-namespace', 'service', 'service-port', 'request-timeout'], 'Connection flags:')
+    .group(['context', 'kubeconfig', 'server', 'token', 'service-proxy', 'service-namespace', 'service', 'service-port', 'request-timeout'], 'Connection flags:')
     .parserConfiguration({ 'strip-aliased': false })
     .env(false);
   for (const command of COMMANDS) {
@@ -149,6 +150,7 @@ function globalArgs(args: Record<string, unknown>): GlobalArgs {
     kubeconfig: optional('kubeconfig'),
     server: optional('server'),
     token: optional('token'),
+    serviceProxy: args['service-proxy'] === true,
     serviceNamespace: checkName(String(args['service-namespace']), '--service-namespace'),
     service: checkName(String(args.service), '--service'),
     servicePort: String(args['service-port']),

@@ -1,13 +1,20 @@
 // kubeconfig → how to reach the Rehearsal API, with which credentials.
 //
-// Default: through the Kubernetes API server's service proxy,
-//   <cluster>/api/v1/namespaces/rehearsal-system/services/rehearsal-api:8080/proxy/api/v1/...
+// Default: through the Kubernetes API aggregation layer (APIService v1.api.rehearsal.dev),
+//   <cluster>/apis/api.rehearsal.dev/v1/...   for the API's /api/v1/...
 // authenticated as kubectl would be: static credentials (bearer token, client certificate, CA,
 // insecure-skip-tls-verify, tls-server-name) applied by the plugin itself, everything else (exec
 // and auth-provider plugins, token files, impersonation, proxy-url, in-cluster) by
 // @kubernetes/client-node's KubeConfig, whose undici dispatcher and headers we then use for every
-// request (kubeconfig.ts says why there are two paths). No port-forward needed; RBAC needs
-// "get"/"create"/"update"/"delete" on services/proxy.
+// request (kubeconfig.ts says why there are two paths). No port-forward needed. kube-apiserver
+// authenticates the user and passes the identity on; RBAC decides twice: kube-apiserver for the
+// path (e.g. "list" on tests.api.rehearsal.dev), Rehearsal for the operation (e.g. "list" on
+// restoretests.rehearsal.dev); the ClusterRoles rehearsal-viewer and rehearsal-editor grant both.
+//
+// With --service-proxy: the older route through the service proxy,
+//   <cluster>/api/v1/namespaces/rehearsal-system/services/rehearsal-api:8080/proxy/api/v1/...
+// which needs services/proxy and passes no credentials on (so only an API in auth mode none
+// accepts it).
 //
 // With --server URL (e.g. http://localhost:8080 through `kubectl port-forward`), requests go
 // straight to the API and carry --token or else the kubeconfig user's bearer token, if any.
@@ -30,6 +37,8 @@ export interface ConnectOptions {
   env: Env;
   /** false when nothing needs the kubeconfig in --server mode (--token and -n given). */
   wantKubeconfig: boolean;
+  /** Use the service proxy instead of the aggregated API. */
+  serviceProxy?: boolean;
 }
 
 /** The Kubernetes API with the kubeconfig's credentials (for live run progress). */
@@ -39,8 +48,8 @@ export interface KubeAccess {
 }
 
 export interface Connection {
-  mode: 'proxy' | 'direct';
-  /** Prefix of every API path (/api/v1/...). */
+  mode: 'aggregated' | 'proxy' | 'direct';
+  /** Prefix of every API path (/api/v1/...); fetch maps the paths for the aggregated API. */
   baseUrl: string;
   /** What requests go to, for messages. */
   target: string;
@@ -50,6 +59,22 @@ export interface Connection {
   contextNamespace?: string;
   kube?: KubeAccess;
   service: { namespace: string; name: string; port: string };
+}
+
+export const API_GROUP = 'api.rehearsal.dev';
+export const API_SERVICE = `v1.${API_GROUP}`;
+export const AGGREGATED_PREFIX = `/apis/${API_GROUP}/v1`;
+
+/**
+ * The aggregated path of an API path (query kept): /api/v1/X → /apis/api.rehearsal.dev/v1/X,
+ * /api/restore-tests/X → .../v1/restore-tests/X, /openapi.json → .../v1/openapi.json (the server's
+ * server/api/aggregation.ts maps them back).
+ */
+export function aggregatedPath(apiPath: string): string {
+  if (apiPath.startsWith('/api/v1/')) return `${AGGREGATED_PREFIX}${apiPath.slice('/api/v1'.length)}`;
+  if (apiPath.startsWith('/api/restore-tests/')) return `${AGGREGATED_PREFIX}${apiPath.slice('/api'.length)}`;
+  if (apiPath === '/openapi.json' || apiPath.startsWith('/openapi.json?')) return `${AGGREGATED_PREFIX}${apiPath}`;
+  return apiPath;
 }
 
 /** The service proxy path of a Service port, as the Kubernetes API server serves it. */
@@ -67,6 +92,23 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     ]);
   }
   const kube = await kubeAccess(choice, options);
+  if (!options.serviceProxy) {
+    const base = kube.server.replace(/\/+$/, '');
+    return {
+      mode: 'aggregated',
+      baseUrl: base,
+      target: `the Rehearsal API (APIService ${API_SERVICE}) through the Kubernetes API server ${kube.server}`,
+      fetch: async (request) => {
+        if (!request.url.startsWith(base)) return kube.fetch(request);
+        const url = `${base}${aggregatedPath(request.url.slice(base.length))}`;
+        return kube.fetch(new Request(url, { method: request.method, headers: request.headers, body: await requestBody(request) }));
+      },
+      contextName: choice.contextName,
+      contextNamespace: choice.namespace,
+      kube,
+      service,
+    };
+  }
   return {
     mode: 'proxy',
     baseUrl: `${kube.server}${serviceProxyPath(service.namespace, service.name, service.port)}`,

@@ -162,8 +162,9 @@ export function createApp(deps: HttpDeps): express.Express {
   return app;
 }
 
-export function startHttpServer(deps: HttpDeps): Promise<Server> {
-  const server = createServer(createApp(deps));
+/** Serves `app` (default: a new createApp(deps)) on the configured host and port. */
+export function startHttpServer(deps: HttpDeps, app: express.Express = createApp(deps)): Promise<Server> {
+  const server = createServer(app);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(deps.config.port, deps.config.host, () => {

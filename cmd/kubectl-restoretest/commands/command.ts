@@ -23,6 +23,7 @@ export interface GlobalArgs {
   kubeconfig?: string;
   server?: string;
   token?: string;
+  serviceProxy: boolean;
   serviceNamespace: string;
   service: string;
   servicePort: string;
@@ -96,6 +97,7 @@ export function createSession(io: CliIo, global: GlobalArgs): () => Promise<Sess
         context: global.context,
         server: global.server,
         token: global.token,
+        serviceProxy: global.serviceProxy,
         serviceNamespace: global.serviceNamespace,
         service: global.service,
         servicePort: global.servicePort,

@@ -4,6 +4,7 @@
 import type { Request } from 'express';
 import { apiContextOf } from '../context.js';
 import type { ApiUser } from './authorizer.js';
+import { frontProxyUserOf } from './front-proxy.js';
 
 export const SECURITY_SCHEME = 'kubernetes';
 
@@ -15,7 +16,9 @@ export async function expressAuthentication(
   if (securityName !== SECURITY_SCHEME) throw new Error(`unknown security scheme ${securityName}`);
   const { authorizer } = apiContextOf(request);
   const routePath: unknown = request.route?.path;
+  const frontProxyUser = frontProxyUserOf(request);
   return authorizer.authorize({
+    ...(frontProxyUser ? { frontProxyUser } : {}),
     method: request.method,
     routePath: typeof routePath === 'string' ? routePath : undefined,
     authorization: request.headers.authorization,

@@ -1,7 +1,8 @@
 // Per-request authentication and authorization (decisions §8, REHEARSAL_AUTH_MODE):
 // - none: every request is allowed as "system:anonymous" (local development, demos, tests);
 // - kubernetes: "Authorization: Bearer <token>" → TokenReview (who) → one SubjectAccessReview per
-//   permission the operation declares (may they). Answers are cached briefly, keyed by a SHA-256
+//   permission the operation declares (may they). Through the aggregation layer kube-apiserver has
+//   already authenticated the caller (front-proxy.ts): no TokenReview, the same reviews. Answers are cached briefly, keyed by a SHA-256
 //   of the token (the token itself is never stored), so a dashboard polling several endpoints
 //   costs the apiserver a few reviews per TTL, not a few per request.
 // 401 = no or rejected token; 403 = a permission is missing, named in the problem.
@@ -25,6 +26,8 @@ export interface AuthRequest extends RequestFacts {
   /** The matched route's path as Express knows it, e.g. /api/v1/tests/:name. */
   routePath: string | undefined;
   authorization: string | undefined;
+  /** The user kube-apiserver vouched for (aggregation listener, front-proxy certificate checked). */
+  frontProxyUser?: ReviewedUser;
 }
 
 export interface AuthorizerOptions {
@@ -93,7 +96,35 @@ export class RequestAuthorizer {
       );
     }
 
-    const token = bearerToken(request.authorization);
+    const { user, cacheKey } = request.frontProxyUser
+      ? { user: request.frontProxyUser, cacheKey: `user:${sha256(JSON.stringify(request.frontProxyUser))}` }
+      : await this.tokenUser(reviewer, request.authorization);
+
+    const permissions = operation.rules.map((rule) => permissionFor(rule, request, this.options.defaults));
+    const answers = await Promise.all(
+      permissions.map((permission) =>
+        this.decisions.getOrLoad(
+          `${cacheKey}\n${JSON.stringify(permission)}`,
+          () => reviewer.reviewAccess(user, permission),
+          (decision) => (decision.allowed ? this.allowedTtlMs : this.deniedTtlMs),
+        ),
+      ),
+    );
+    const missing: PermissionDescriptor[] = permissions.filter(
+      (_permission, index) => !answers[index]!.allowed,
+    );
+    if (missing.length > 0) {
+      throw new ProblemError(
+        'forbidden',
+        `User "${user.username}" cannot ${missing.map(describePermission).join(', nor ')}.`,
+        { missingPermissions: missing },
+      );
+    }
+    return { username: user.username, groups: user.groups };
+  }
+
+  private async tokenUser(reviewer: AccessReviewer, authorization: string | undefined): Promise<{ user: ReviewedUser; cacheKey: string }> {
+    const token = bearerToken(authorization);
     if (!token) {
       throw new ProblemError(
         'unauthenticated',
@@ -112,28 +143,7 @@ export class RequestAuthorizer {
         headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token"` },
       });
     }
-
-    const permissions = operation.rules.map((rule) => permissionFor(rule, request, this.options.defaults));
-    const answers = await Promise.all(
-      permissions.map((permission) =>
-        this.decisions.getOrLoad(
-          `${tokenHash}\n${JSON.stringify(permission)}`,
-          () => reviewer.reviewAccess(user, permission),
-          (decision) => (decision.allowed ? this.allowedTtlMs : this.deniedTtlMs),
-        ),
-      ),
-    );
-    const missing: PermissionDescriptor[] = permissions.filter(
-      (_permission, index) => !answers[index]!.allowed,
-    );
-    if (missing.length > 0) {
-      throw new ProblemError(
-        'forbidden',
-        `User "${user.username}" cannot ${missing.map(describePermission).join(', nor ')}.`,
-        { missingPermissions: missing },
-      );
-    }
-    return { username: user.username, groups: user.groups };
+    return { user, cacheKey: tokenHash };
   }
 
   clearCaches(): void {

@@ -1,5 +1,5 @@
-// A stand-in for the Rehearsal API (and, for the service-proxy path, for the Kubernetes API
-// server in front of it) on 127.0.0.1, serving the canned answers of test/fixtures/plugin/api.
+// A stand-in for the Rehearsal API (and, for the aggregated and service-proxy routes, for the
+// Kubernetes API server in front of it) on 127.0.0.1, serving the canned answers of test/fixtures/plugin/api.
 // Every answer to an /api/... request is checked against openapi/openapi.json by the contract
 // validator, so the plugin is tested against what the real API may send; `problems` collects
 // any answer that does not conform.
@@ -24,7 +24,32 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   body: unknown;
+  /** Came through the (fake) service proxy. */
   viaProxy: boolean;
+  /** How it came: the aggregated API (default route), the service proxy, or directly (--server). */
+  via: 'aggregated' | 'proxy' | 'direct';
+}
+
+/** The API server's side of the aggregated route (APIService v1.api.rehearsal.dev). */
+export interface AggregatedSettings {
+  /** The bearer token the "API server" accepts (kubeconfig user); undefined = any. */
+  token?: string;
+  /** No APIService: the API server answers a plain 404. */
+  missing?: boolean;
+  /** The APIService is not available: a plain 503 "service unavailable". */
+  unavailable?: boolean;
+  /** RBAC refuses the path (a Status 403, before the request reaches the API). */
+  forbid?: boolean;
+}
+
+export const AGGREGATED_PREFIX = '/apis/api.rehearsal.dev/v1';
+
+/** The API's own path for an aggregated one (what server/api/aggregation.ts does). */
+function apiPathOf(aggregated: string): string {
+  const rest = aggregated.slice(AGGREGATED_PREFIX.length);
+  if (rest === '/openapi.json') return rest;
+  if (rest.startsWith('/restore-tests/')) return `/api${rest}`;
+  return `/api/v1${rest}`;
 }
 
 export interface Reply {
@@ -68,6 +93,7 @@ export class FakeApi {
   readonly requests: RecordedRequest[] = [];
   readonly problems: string[] = [];
   proxy: ProxySettings = { namespace: 'rehearsal-system', service: 'rehearsal-api', port: '8080' };
+  aggregated: AggregatedSettings = {};
   tests: Schemas['TestResponse'][] = fixture('tests');
   reports: Schemas['RestoreReportResource'][] = fixture('reports');
   /** Kubernetes objects served at /apis/... paths (e.g. a RestoreTest for live progress). */
@@ -201,12 +227,42 @@ export class FakeApi {
     const text = Buffer.concat(chunks).toString('utf8');
     let path = url.pathname;
     let viaProxy = false;
+    let via: RecordedRequest['via'] = 'direct';
     let reply: Reply;
     const prefix = `/api/v1/namespaces/${this.proxy.namespace}/services/${this.proxy.service}:${this.proxy.port}/proxy`;
     const authorization = request.headers.authorization;
     const kubeObject = this.kubeObjects.get(path);
+    const plain = (status: number, text: string): Reply => ({
+      status,
+      raw: Buffer.from(`${text}\n`),
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
     if (kubeObject) {
       reply = kubeObject();
+    } else if (path.startsWith(`${AGGREGATED_PREFIX}/`)) {
+      const settings = this.aggregated;
+      if (settings.missing) {
+        reply = plain(404, '404 page not found');
+      } else if (settings.token !== undefined && authorization !== `Bearer ${settings.token}`) {
+        reply = kubeStatus(401, 'Unauthorized', 'Unauthorized');
+      } else if (settings.unavailable) {
+        reply = plain(503, 'service unavailable');
+      } else if (settings.forbid) {
+        const [resource, name] = path.slice(AGGREGATED_PREFIX.length + 1).split('/');
+        const verb = request.method === 'GET' ? (name ? 'get' : 'list') : request.method === 'POST' ? 'create' : request.method === 'PUT' ? 'update' : 'delete';
+        reply = kubeStatus(
+          403,
+          'Forbidden',
+          `${resource}.api.rehearsal.dev${name ? ` "${name}"` : ''} is forbidden: User "jane" cannot ${verb} resource "${resource}" in API group "api.rehearsal.dev" at the cluster scope`,
+          { group: 'api.rehearsal.dev', kind: resource!, ...(name ? { name } : {}) },
+        );
+      } else {
+        via = 'aggregated';
+        path = apiPathOf(path);
+        // The API server authenticates the caller and passes only the identity on (not shown here).
+        delete request.headers.authorization;
+        reply = await this.route(request, path, url, text, viaProxy, via);
+      }
     } else if (path.startsWith('/apis/')) {
       reply = kubeStatus(404, 'NotFound', `${path} not found`);
     } else if (path.startsWith(prefix) || /^\/api\/v1\/namespaces\/[^/]+\/services\/[^/]+\/proxy/.test(path)) {
@@ -227,13 +283,14 @@ export class FakeApi {
         );
       } else {
         viaProxy = true;
+        via = 'proxy';
         path = path.slice(prefix.length) || '/';
         // The API server authenticates the caller and does not pass the credentials on.
         delete request.headers.authorization;
-        reply = await this.route(request, path, url, text, viaProxy);
+        reply = await this.route(request, path, url, text, viaProxy, via);
       }
     } else {
-      reply = await this.route(request, path, url, text, viaProxy);
+      reply = await this.route(request, path, url, text, viaProxy, via);
     }
     const headers: Record<string, string> = { ...(reply.headers ?? {}) };
     const body = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
@@ -255,7 +312,7 @@ export class FakeApi {
     response.end(body);
   }
 
-  private async route(request: IncomingMessage, path: string, url: URL, text: string, viaProxy: boolean): Promise<Reply> {
+  private async route(request: IncomingMessage, path: string, url: URL, text: string, viaProxy: boolean, via: RecordedRequest['via']): Promise<Reply> {
     const recorded: RecordedRequest = {
       method: request.method ?? 'GET',
       path,
@@ -263,6 +320,7 @@ export class FakeApi {
       headers: request.headers,
       body: text ? (JSON.parse(text) as unknown) : undefined,
       viaProxy,
+      via,
     };
     this.requests.push(recorded);
     for (const route of this.routes) {
