@@ -80,7 +80,12 @@ export class ResponseCache {
     nowMs: number,
     build: () => Promise<Buffer>,
   ): void {
-    const pending = build().then((body) => new PreparedJson(body));
+    // Large answers are compressed before they are served, so no request waits for that either.
+    const pending = build().then(async (body) => {
+      const prepared = new PreparedJson(body);
+      await prepared.gzipped();
+      return prepared;
+    });
     entry.pending = pending;
     pending.then(
       (ready) => {
