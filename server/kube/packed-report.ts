@@ -194,14 +194,25 @@ export function unpackReportJson(packed: PackedReport): Promise<Buffer> {
   });
 }
 
-/** A JSON array of packed reports, in the given order. */
+/** Reports inflated per turn of the event loop when building a list (each takes ~20-40 µs). */
+const SLICE = 100;
+
+/**
+ * A JSON array of packed reports, in the given order. Inflated in slices between which other
+ * requests run: a list of 1,000 reports costs the event loop a few milliseconds at a time. (One
+ * asynchronous inflate per report was worse: creating 1,000 zlib streams at once blocked for
+ * 100-250 ms.)
+ */
 export async function packedReportsJson(reports: readonly PackedReport[]): Promise<Buffer> {
-  const parts = await Promise.all(reports.map(unpackReportJson));
   const pieces: Buffer[] = [Buffer.from('[')];
-  parts.forEach((part, index) => {
-    if (index > 0) pieces.push(COMMA);
-    pieces.push(part);
-  });
+  const options = { dictionary: dictionaryFor(undefined) };
+  for (let start = 0; start < reports.length; start += SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (let index = start; index < Math.min(start + SLICE, reports.length); index += 1) {
+      if (index > 0) pieces.push(COMMA);
+      pieces.push(inflateRawSync(Buffer.from(reports[index]!, 'latin1'), options));
+    }
+  }
   pieces.push(Buffer.from(']'));
   return Buffer.concat(pieces);
 }

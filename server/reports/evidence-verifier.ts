@@ -14,9 +14,12 @@
 // per RestoreTest and recomputed after any change to one of its reports. warm() fills the memo in
 // the background in small slices so requests do not pay for it.
 //
-// Memory: one entry per stored report (up to 90,000), so entries are small: the report's key once,
-// problem texts without the report's name (added when asked) and shared between reports, and one
-// shared empty list for the reports that verify.
+// Memory: one entry per stored report (up to 90,000), so an entry is two booleans and a version.
+// The texts saying why a report does not verify are only for the PDFs: they are recomputed when
+// asked, and a test's texts kept for a minute after their last use (a compliance PDF asks about
+// every failing run, in time order across tests). Kept for every report, they were ~40 MB in the
+// benchmark, whose illustrative evidence fails everywhere (as a lost signing key would make real
+// evidence do).
 //
 // Callers ask about summaries (what the caches index); the chains are verified over the whole
 // reports of a test, unpacked from the cache when a test's chain is (re)computed.
@@ -31,15 +34,17 @@ export interface VerifiableReports {
   reportsOfTest(testKey: string): readonly RestoreReport[];
 }
 
-type Problems = readonly string[];
-const NONE: Problems = Object.freeze([]);
+/** A stand-in for "its own checks failed" when only whether a chain verifies is wanted. */
+const OWN_CHECKS_FAILED = ['own checks failed'];
+/** How long texts computed for the PDFs stay (one PDF asks about many reports of each test). */
+const TEXT_TTL_MS = 60_000;
 
 interface ReportEntry {
   resourceVersion: string | undefined;
-  /** Its own checks (signature, digest, key). */
-  own: Problems;
-  /** Own and chain problems; undefined until the test's chain is verified. */
-  all?: Problems;
+  /** Its own checks (signature, digest, key) pass. */
+  ownOk: boolean;
+  /** Own checks and chain links pass; undefined until the test's chain is verified. */
+  allOk?: boolean;
 }
 
 interface TestEntry {
@@ -51,8 +56,9 @@ export class EvidenceVerifier {
   private ring: ReadonlyMap<string, KeyObject> | undefined;
   private ringIds = '';
   private readonly tests = new Map<string, TestEntry>();
-  /** Problem lists by content: 90,000 reports share a handful of distinct lists. */
-  private readonly lists = new Map<string, Problems>();
+  /** testKey → report key → problem texts, for the PDFs; emptied TEXT_TTL_MS after last use. */
+  private readonly texts = new Map<string, Map<string, string[]>>();
+  private textTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly keys: () => ReadonlyMap<string, KeyObject>,
@@ -61,19 +67,41 @@ export class EvidenceVerifier {
 
   /** true when the report verifies (see the header). */
   verify(report: ReportSummary | RestoreReport): boolean {
-    return this.problemsOf(report).length === 0;
+    this.checkKeys();
+    const testKey = reportTestKeyOf(report);
+    const test = this.testEntry(testKey);
+    if (!test.chainVerified) this.verifyTest(testKey, test);
+    const found = test.reports.get(reportKeyOf(report));
+    if (found?.allOk !== undefined && found.resourceVersion === report.metadata.resourceVersion)
+      return found.allOk;
+    // Not in the store (yet): a whole report is judged on its own; a summary has nothing to check.
+    return isWholeReport(report) && this.ownOk(report);
   }
 
   /** Why the report does not verify ([] = it does), each problem naming the report. */
   problems(report: ReportSummary | RestoreReport): string[] {
+    if (this.verify(report)) return [];
     const name = report.metadata.name;
-    return this.problemsOf(report).map((text) => `${name}: ${text}`);
+    const testKey = reportTestKeyOf(report);
+    let texts = this.texts.get(testKey);
+    if (!texts) {
+      texts = this.chainTexts(testKey);
+      this.texts.set(testKey, texts);
+    }
+    this.keepTextsAwhile();
+    const found =
+      texts.get(reportKeyOf(report)) ??
+      (isWholeReport(report)
+        ? reportEvidenceProblems(report, this.ring ?? new Map())
+        : ['not in the report store']);
+    return found.map((text) => `${name}: ${text}`);
   }
 
   /** A report of this test was added, changed or deleted: recompute its links on next use. */
   invalidateTest(testKey: string): void {
     const entry = this.tests.get(testKey);
     if (entry) entry.chainVerified = false;
+    this.texts.delete(testKey);
   }
 
   /** Verifies the given reports ahead of use, yielding to the event loop between slices. */
@@ -81,7 +109,7 @@ export class EvidenceVerifier {
     let count = 0;
     for (const report of reports) {
       this.checkKeys();
-      if (report.spec.evidence) this.ownProblems(report);
+      if (report.spec.evidence) this.ownOk(report);
       count += 1;
       if (count % sliceSize === 0) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -92,23 +120,15 @@ export class EvidenceVerifier {
     this.tests.get(reportTestKeyOf(report))?.reports.delete(reportKeyOf(report));
   }
 
-  private problemsOf(report: ReportSummary | RestoreReport): Problems {
-    this.checkKeys();
-    const test = this.testEntry(reportTestKeyOf(report));
-    if (!test.chainVerified) this.verifyTest(reportTestKeyOf(report), test);
-    const found = test.reports.get(reportKeyOf(report));
-    if (found?.all && found.resourceVersion === report.metadata.resourceVersion) return found.all;
-    // Not in the store (yet): a whole report is judged on its own; a summary has nothing to check.
-    if (!isWholeReport(report)) return this.shared(['not in the report store']);
-    return this.ownProblems(report);
-  }
-
   private checkKeys(): void {
     const ring = this.keys();
     if (ring === this.ring) return;
     // A key id is derived from its key, so the same ids mean the same trusted keys.
     const ids = [...ring.keys()].sort().join(',');
-    if (this.ring === undefined || ids !== this.ringIds) this.tests.clear();
+    if (this.ring === undefined || ids !== this.ringIds) {
+      this.tests.clear();
+      this.texts.clear();
+    }
     this.ring = ring;
     this.ringIds = ids;
   }
@@ -122,31 +142,21 @@ export class EvidenceVerifier {
     return entry;
   }
 
-  private shared(problems: readonly string[]): Problems {
-    if (problems.length === 0) return NONE;
-    const id = problems.join('\n');
-    let list = this.lists.get(id);
-    if (!list) {
-      list = Object.freeze(problems.map((text) => flatString(text)));
-      this.lists.set(id, list);
-    }
-    return list;
-  }
-
-  private ownProblems(report: RestoreReport): Problems {
+  private ownOk(report: RestoreReport): boolean {
     const test = this.testEntry(reportTestKeyOf(report));
     const key = reportKeyOf(report);
     const found = test.reports.get(key);
-    if (found && found.resourceVersion === report.metadata.resourceVersion) return found.own;
-    const own = this.shared(reportEvidenceProblems(report, this.ring ?? new Map()));
+    if (found && found.resourceVersion === report.metadata.resourceVersion) return found.ownOk;
+    const ownOk = reportEvidenceProblems(report, this.ring ?? new Map()).length === 0;
     test.reports.set(found ? key : flatString(key), {
       resourceVersion: report.metadata.resourceVersion,
-      own,
+      ownOk,
     });
-    return own;
+    return ownOk;
   }
 
-  private verifyTest(testKey: string, test: TestEntry): void {
+  /** The test's reports grouped by RestoreTest uid, each group in chain order. */
+  private chainsOf(testKey: string): RestoreReport[][] {
     // One chain per RestoreTest object: a test deleted and re-created under the same name starts a
     // new chain, and its predecessor's reports may linger until garbage collection removes them.
     const chains = new Map<string, RestoreReport[]>();
@@ -156,21 +166,39 @@ export class EvidenceVerifier {
       if (chain) chain.push(report);
       else chains.set(uid, [report]);
     }
+    return [...chains.values()].map((reports) => orderReportsForChain(reports));
+  }
+
+  private verifyTest(testKey: string, test: TestEntry): void {
     const present = new Set<string>();
-    for (const reports of chains.values()) {
-      const ordered = orderReportsForChain(reports);
+    for (const ordered of this.chainsOf(testKey)) {
       const result = verifyReportChain(ordered, this.ring ?? new Map(), {
-        reportProblems: (report) => [...this.ownProblems(report)],
+        reportProblems: (report) => (this.ownOk(report) ? [] : OWN_CHECKS_FAILED),
       });
       ordered.forEach((report, index) => {
-        this.ownProblems(report); // makes sure the entry exists
+        this.ownOk(report); // makes sure the entry exists
         const key = reportKeyOf(report);
         present.add(key);
-        test.reports.get(key)!.all = this.shared(result.reports[index]!.problems);
+        test.reports.get(key)!.allOk = result.reports[index]!.problems.length === 0;
       });
     }
     for (const key of test.reports.keys()) if (!present.has(key)) test.reports.delete(key);
     test.chainVerified = true;
+  }
+
+  private chainTexts(testKey: string): Map<string, string[]> {
+    const texts = new Map<string, string[]>();
+    for (const ordered of this.chainsOf(testKey)) {
+      const result = verifyReportChain(ordered, this.ring ?? new Map());
+      ordered.forEach((report, index) => texts.set(reportKeyOf(report), result.reports[index]!.problems));
+    }
+    return texts;
+  }
+
+  private keepTextsAwhile(): void {
+    clearTimeout(this.textTimer);
+    this.textTimer = setTimeout(() => this.texts.clear(), TEXT_TTL_MS);
+    this.textTimer.unref();
   }
 }
 
