@@ -50,7 +50,7 @@ export class ComplianceController extends Controller {
   @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
   @Response<ProblemDetails>(400, 'framework unknown or missing, or period missing or out of range')
-  public getCompliance(
+  public async getCompliance(
     @Request() request: ExpressRequest,
     @Query() framework: FrameworkId,
     @Query() period: number,
@@ -58,7 +58,7 @@ export class ComplianceController extends Controller {
     // The service memoises the evaluation; the same answer object keeps its serialised body.
     return sendPreparedJson(
       request,
-      this.api.responses.forValue(this.api.compliance.framework(framework, period)),
+      this.api.responses.forValue(await this.api.compliance.framework(framework, period)),
     );
   }
 }
@@ -95,11 +95,11 @@ export class ComplianceOverviewController extends Controller {
     402,
     'The license in effect lacks the Compliance page (Team tier or above, flag compliancePage)',
   )
-  public getComplianceOverview(
+  public async getComplianceOverview(
     @Request() request: ExpressRequest,
     @Query() period: number = 90,
   ): Promise<ComplianceOverview> {
     this.api.license.require(COMPLIANCE_PAGE);
-    return sendPreparedJson(request, this.api.responses.forValue(this.api.compliance.overview(period)));
+    return sendPreparedJson(request, this.api.responses.forValue(await this.api.compliance.overview(period)));
   }
 }

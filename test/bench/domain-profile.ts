@@ -100,7 +100,7 @@ function main(): void {
     ['tests', () => cache.listTests().map(testResponse)],
     ['reports?latest=true (select)', () => reports.keys({ days: 30, latest: true })],
     ['alerts', () => dashboard.alerts(48)],
-    ['compliance soc2 90', () => compliance.framework('soc2', 90)],
+    ['compliance soc2 90', () => compliance.evaluate('soc2', 90, clock()).response],
     ['upcoming', () => dashboard.upcoming()],
   ];
   console.log(

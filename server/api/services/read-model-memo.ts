@@ -58,3 +58,80 @@ export function testScopeFingerprint(tests: readonly RestoreTest[]): string {
   }
   return parts.sort().join('\n');
 }
+
+interface PendingEntry<T> extends MemoEntry<T | undefined> {
+  pending?: Promise<T>;
+}
+
+/**
+ * ReadModelMemo for answers computed asynchronously (cooperatively, see runSteps). An answer that
+ * only aged is served once more while its replacement is computed; after a data change callers
+ * wait for the new one (coalesced: one computation per key and version).
+ */
+export class AsyncReadModelMemo<T> {
+  private readonly entries = new Map<string, PendingEntry<T>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 64,
+  ) {}
+
+  get(key: string, version: string, nowMs: number, compute: () => Promise<T>): T | Promise<T> {
+    const entry = this.entries.get(key);
+    if (entry && entry.version === version) {
+      const young = nowMs >= entry.computedAtMs && nowMs - entry.computedAtMs < this.ttlMs;
+      if (entry.value !== undefined && young) return entry.value;
+      if (entry.pending) return entry.value ?? entry.pending;
+      if (entry.value !== undefined) {
+        this.start(key, entry, version, nowMs, compute);
+        return entry.value; // aged only: the previous answer while the new one is computed
+      }
+    }
+    const fresh: PendingEntry<T> = { version, computedAtMs: nowMs, value: undefined };
+    this.start(key, fresh, version, nowMs, compute);
+    this.entries.delete(key);
+    this.entries.set(key, fresh);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    return fresh.pending!;
+  }
+
+  private start(
+    key: string,
+    entry: PendingEntry<T>,
+    version: string,
+    nowMs: number,
+    compute: () => Promise<T>,
+  ): void {
+    const pending = compute();
+    entry.pending = pending;
+    pending.then(
+      (value) => {
+        if (this.entries.get(key) !== entry) return;
+        this.entries.set(key, { version, computedAtMs: nowMs, value });
+      },
+      () => {
+        // Not remembered: the next request tries again.
+        if (this.entries.get(key) !== entry) return;
+        if (entry.value !== undefined) entry.pending = undefined;
+        else this.entries.delete(key);
+      },
+    );
+  }
+}
+
+/**
+ * Runs a stepwise computation (a generator that yields between steps) on the event loop, giving
+ * way to other work whenever a slice has used `sliceMs`: a long evaluation then delays other
+ * requests by at most about one slice instead of by its whole duration.
+ */
+export async function runSteps<T>(steps: Generator<void, T>, sliceMs = 8): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}

@@ -9,7 +9,9 @@ import {
 } from '../../../server/domain/compliance-catalogue.js';
 import {
   complianceOverview,
+  complianceOverviewSteps,
   evaluateCompliance,
+  evaluateComplianceSteps,
   type ComplianceDetail,
   type ControlDetail,
   type TargetControlDetail,
@@ -657,5 +659,47 @@ describe('complianceOverview (dashboard path)', () => {
       reports,
     }).response;
     expect(overview.frameworks[3]).toEqual(single);
+  });
+});
+
+describe('stepwise evaluation (what the API runs between other requests)', () => {
+  // 120 tests x 40 runs = 4,800 runs: more than one step of runs, and more than one step of targets.
+  const tests = Array.from({ length: 120 }, (_, index) => makeTest({ name: `app-${index}`, maxRTO: '15m' }));
+  const reports = tests.flatMap((test, index) =>
+    runsOf(
+      test.metadata.name!,
+      Array.from({ length: 40 }, (_, day) => ({
+        days: day,
+        hours: index % 24,
+        ...(day % 7 === 3 ? { result: 'fail' as const } : {}),
+      })),
+    ),
+  );
+  const index = ReportIndex.from(reports);
+
+  function drainCounting<T>(steps: Generator<void, T>): { value: T; yields: number } {
+    let yields = 0;
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return { value: step.value, yields };
+      yields += 1;
+    }
+  }
+
+  it('yields between steps and ends with the same answer as the one-go evaluation', () => {
+    const input = { framework: 'soc2' as const, periodDays: 30, now: NOW, tests, reports: index };
+    const stepwise = drainCounting(evaluateComplianceSteps(input));
+    // In the 30-day window: days 0-29 of every test (3,600 runs) plus day 30 of the five tests whose
+    // hour offset is 0 (exactly on the window's start): 3,605 runs, one yield per 2,000 while
+    // collecting and one per 2,000 while grouping, plus the target steps and one after each control.
+    expect(stepwise.yields).toBeGreaterThanOrEqual(4 + FRAMEWORKS.soc2.controls.length);
+    expect(stepwise.value.response).toEqual(evaluateCompliance(input).response);
+    expect(stepwise.value.response.totalTests).toBe(3605);
+  });
+
+  it('gives the same overview stepwise', () => {
+    const stepwise = drainCounting(complianceOverviewSteps(30, NOW, tests, index));
+    expect(stepwise.yields).toBeGreaterThan(FRAMEWORK_IDS.length);
+    expect(stepwise.value).toEqual(complianceOverview(30, NOW, tests, index));
   });
 });
