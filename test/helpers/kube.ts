@@ -120,6 +120,36 @@ export async function deleteNamespaces(kubeConfig: KubeConfig, names: readonly s
   );
 }
 
+/**
+ * Waits until the namespaces are gone from the apiserver (their contents deleted by the namespace
+ * controller). Suites call it for namespaces holding many objects, so the next suite does not start
+ * while the control plane and every watching server are still busy with the cascade.
+ */
+export async function waitForNamespacesGone(
+  kubeConfig: KubeConfig,
+  names: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  await waitFor(
+    async () => {
+      const remaining = await Promise.all(
+        names.map(async (name) => {
+          try {
+            await core.readNamespace({ name });
+            return true;
+          } catch (error) {
+            if ((error as { code?: number }).code === 404) return false;
+            throw error;
+          }
+        }),
+      );
+      return remaining.every((exists) => !exists);
+    },
+    { timeoutMs, intervalMs: 1000, description: `namespaces ${names.join(', ')} to be deleted` },
+  );
+}
+
 /** Whether a namespace exists (and is not being deleted). */
 export async function namespaceExists(kubeConfig: KubeConfig, name: string): Promise<boolean> {
   const core = kubeConfig.makeApiClient(CoreV1Api);

@@ -2,7 +2,7 @@
 // ServiceAccount) restores a simulated Velero backup into a sandbox, checks the app against real
 // HTTP and PostgreSQL servers, scores the run and writes one RestoreReport per run. At the end the
 // apiserver's audit log must show no write by Rehearsal outside its sandboxes and its own objects.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/rehearsal.js';
 import type { RestoreReport } from '../../server/domain/resources.js';
@@ -52,6 +52,11 @@ function check(report: RestoreReport, name: string) {
 }
 
 let lastWallSeconds = 0;
+
+// Above runOnce's 150 s wait for the report plus the janitor's 30 s: a run queued behind other
+// work on a loaded 2-core CI machine must fail on its own wait (naming what it waited for), not
+// on Jest's generic timeout (CI once hit the integration default of 120 s here).
+jest.setTimeout(200_000);
 
 async function runOnce(name: string, spec: Parameters<typeof restoreTestBody>[2]): Promise<RestoreReport> {
   await createRestoreTest(fixture, restoreTestBody(fixture, name, spec));

@@ -29,7 +29,15 @@ import { availability, makeServingCertificate, registerAggregatedApi, unregister
 import { readClusterInfo, repoRoot } from '../helpers/cluster-info.js';
 import { createEngineFixture, uniqueTestName, type EngineFixture } from '../helpers/engine-fixture.js';
 import { kubectl } from '../helpers/install-crds.js';
-import { closedLoopbackPort, createNamespace, deleteNamespaces, testKubeconfigPath, uniqueName, waitFor } from '../helpers/kube.js';
+import {
+  closedLoopbackPort,
+  createNamespace,
+  deleteNamespaces,
+  testKubeconfigPath,
+  uniqueName,
+  waitFor,
+  waitForNamespacesGone,
+} from '../helpers/kube.js';
 import { REHEARSAL_NAMESPACE, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess, startProcess, type ServerProcess } from '../helpers/rehearsal-server.js';
 import { shopChecks } from '../helpers/sample-app.js';
@@ -179,7 +187,10 @@ afterAll(async () => {
   await rehearsal?.stop();
   await fixture?.stop();
   await deleteNamespaces(admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace, ...extraNamespaces]);
-}, 120_000);
+  // The benchmark namespace holds 1,000 RestoreTests: wait for their deletion to finish, or the
+  // next suite's server starts by reconciling a cascade of 1,000 deletions on a 2-core machine.
+  await waitForNamespacesGone(admin, extraNamespaces, 150_000);
+}, 240_000);
 
 describe('kubectl plugin discovery', () => {
   it('kubectl restoretest --help', async () => {
