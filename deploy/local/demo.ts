@@ -2,8 +2,10 @@
 //
 // What is real: a Kubernetes control plane (etcd, kube-apiserver, controller-manager, scheduler
 // and KWOK fake nodes, all on 127.0.0.1), Rehearsal's CRDs, a sample "shop" application in the
-// namespace `shop`, the Rehearsal server with its engine and API on http://localhost:8080, and the
-// shop's HTTP endpoint and PostgreSQL database that the health checks query.
+// namespace `shop`, the Rehearsal server with its engine and API on http://localhost:8080, the
+// aggregated API api.rehearsal.dev/v1 (an APIService served by the same process on 127.0.0.1:8443,
+// so `kubectl restoretest` needs only the kubeconfig), and the shop's HTTP endpoint and PostgreSQL
+// database that the health checks query.
 // What is simulated: VELERO. There is no Velero server here; a small simulator (test/velero/)
 // plays its part through the real velero.io/v1 API — it backs up and restores objects, but it is
 // not Velero and has no object storage. KWOK pods do not run containers, so the checks reach the
@@ -16,12 +18,14 @@ import { loadConfig } from '../../server/config.js';
 import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../server/domain/resources.js';
 import { createLogger } from '../../server/logger.js';
 import { createRehearsal } from '../../server/rehearsal.js';
+import { makeServingCertificate, registerAggregatedApi } from '../../test/helpers/aggregated-api.js';
 import { createShopApp, shopChecks, startShopEndpoints } from '../../test/helpers/sample-app.js';
 import { createBackup, VeleroSimulator } from '../../test/velero/simulator.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const workDir = path.join(repoRoot, '.k8s/demo');
 const port = Number(process.env.REHEARSAL_PORT ?? 8080);
+const aggregationPort = Number(process.env.REHEARSAL_AGGREGATION_PORT ?? 8443);
 const say = (line: string): void => console.log(`[demo] ${line}`);
 
 function run(command: string, args: string[]): string {
@@ -90,10 +94,16 @@ async function main(): Promise<void> {
     }
   }
 
+  // The serving certificate kube-apiserver verifies when it forwards api.rehearsal.dev requests
+  // (the aggregator dials 127.0.0.1 through an ExternalName Service; nothing else is reached).
+  const certificate = makeServingCertificate(path.join(workDir, 'aggregation-tls'));
   const config = loadConfig({
     KUBECONFIG: kubeconfigPath,
     REHEARSAL_HOST: '127.0.0.1',
     REHEARSAL_PORT: String(port),
+    REHEARSAL_AGGREGATION_PORT: String(aggregationPort),
+    REHEARSAL_TLS_CERT_FILE: certificate.certFile,
+    REHEARSAL_TLS_KEY_FILE: certificate.keyFile,
     REHEARSAL_AUTH_MODE: 'none',
     REHEARSAL_LEADER_ELECTION: 'false',
     REHEARSAL_POLL_INTERVAL_MS: '500',
@@ -102,6 +112,8 @@ async function main(): Promise<void> {
   });
   const rehearsal = createRehearsal(config, createLogger(config.logLevel), { podReadyTimeoutSeconds: 30 });
   await rehearsal.start();
+  await registerAggregatedApi(kubeconfigPath, aggregationPort, certificate.caPem);
+  say(`APIService v1.api.rehearsal.dev is Available (served on 127.0.0.1:${aggregationPort})`);
 
   // Run one test right away; the others follow their schedule (every two minutes).
   await custom.patchNamespacedCustomObject(
@@ -122,7 +134,9 @@ async function main(): Promise<void> {
     Swagger UI    http://localhost:${port}/docs
     Metrics       http://localhost:${port}/metrics
     kubectl       kubectl --kubeconfig ${path.relative(repoRoot, kubeconfigPath)} get rtest,rrep -A
-    plugin        PATH=$PWD/cmd/kubectl-restoretest/bin:$PATH kubectl restoretest list -A --server http://localhost:${port}
+    plugin        export KUBECONFIG=$PWD/${path.relative(repoRoot, kubeconfigPath)} PATH=$PWD/cmd/kubectl-restoretest/bin:$PATH
+                  kubectl restoretest list -A              (through the APIService, kubeconfig credentials)
+                  kubectl restoretest list -A --server http://localhost:${port}   (straight to the API)
 
   shop-daily runs now; all three tests run every two minutes. Backups are served by the Velero
   SIMULATOR. Press Ctrl-C to stop (the control plane stops too; its state stays in .k8s/demo).

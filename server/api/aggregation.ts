@@ -131,6 +131,9 @@ export function aggregationHandler(options: AggregationHandlerOptions) {
     }
     const user: ReviewedUser = outcome.user;
     setFrontProxyUser(request, user);
+    // Express keeps an originalUrl it finds: problem bodies then name, as their instance, the path
+    // the caller used (/apis/api.rehearsal.dev/v1/...), not the local one it is served from.
+    (request as IncomingMessage & { originalUrl?: string }).originalUrl = url;
     request.url = local;
     options.app(request, response);
   };

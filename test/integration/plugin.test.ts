@@ -18,7 +18,7 @@
 //      the APIService and with --server.
 import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
@@ -192,6 +192,24 @@ afterAll(async () => {
   await waitForNamespacesGone(admin, extraNamespaces, 150_000);
 }, 240_000);
 
+/** GET through kube-apiserver with the admin's credentials (the kubeconfig's TLS options). */
+async function throughApiServer(pathname: string): Promise<{ status: number; contentType: string; body: string }> {
+  const options: RequestOptions = { method: 'GET', agent: false };
+  await admin.applyToHTTPSOptions(options);
+  const url = new URL(pathname, admin.getCurrentCluster()!.server);
+  return new Promise((resolve, reject) => {
+    const call = httpsRequest(url, options, (response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, contentType: String(response.headers['content-type']), body }),
+      );
+    });
+    call.on('error', reject);
+    call.end();
+  });
+}
+
 describe('kubectl plugin discovery', () => {
   it('kubectl restoretest --help', async () => {
     const result = await plugin(['--help']);
@@ -341,6 +359,11 @@ describe('through the aggregated API (the default route; REHEARSAL_AUTH_MODE=kub
     const resources = kubectl(adminPath, ['api-resources', '--api-group', 'api.rehearsal.dev']).trim().split('\n');
     expect(resources).toHaveLength(1); // the header only
     expect(resources[0]).toMatch(/^NAME\s+SHORTNAMES\s+APIVERSION\s+NAMESPACED\s+KIND$/);
+    // Errors come back through the aggregator as problem+json naming the path the caller used.
+    const problem = await throughApiServer('/apis/api.rehearsal.dev/v1/compliance?framework=nope&period=90');
+    expect(problem.status).toBe(400);
+    expect(problem.contentType).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(problem.body)).toMatchObject({ status: 400, instance: '/apis/api.rehearsal.dev/v1/compliance' });
   });
 
   it('create -> list -> trigger --wait (0 and 3) -> reports --latest -> delete, without --server', async () => {

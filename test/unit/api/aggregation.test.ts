@@ -84,7 +84,13 @@ beforeAll(async () => {
   // The app behind it: echoes the path it was given and the user it sees.
   const app = (incoming: IncomingMessage, response: ServerResponse) => {
     response.writeHead(200, { 'Content-Type': 'application/json' });
-    response.end(JSON.stringify({ url: incoming.url, user: frontProxyUserOf(incoming) ?? null }));
+    response.end(
+      JSON.stringify({
+        url: incoming.url,
+        originalUrl: (incoming as IncomingMessage & { originalUrl?: string }).originalUrl,
+        user: frontProxyUserOf(incoming) ?? null,
+      }),
+    );
   };
   server = await startAggregationServer({
     app,
@@ -121,6 +127,8 @@ describe('the aggregation listener', () => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({
       url: '/api/v1/tests/shop?namespace=team-a',
+      // What Express keeps as originalUrl, and problem bodies name as their instance.
+      originalUrl: '/apis/api.rehearsal.dev/v1/tests/shop?namespace=team-a',
       user: { username: 'jane', groups: ['devs'], extra: { scopes: ['view'] } },
     });
   });
