@@ -17,6 +17,9 @@ command -v python3 >/dev/null || missing+=(python3)
 python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
 # A real MySQL-protocol server for the sqlQuery check's mysql driver tests.
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
+# Headless Chromium for the Swagger UI test (renders /docs in a real browser); the headless shell,
+# not the full browser, which keeps trying to reach Google's services.
+command -v chromium-headless-shell >/dev/null || missing+=(chromium-headless-shell)
 if [ ${#missing[@]} -gt 0 ]; then
   log "apt-get install ${missing[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
