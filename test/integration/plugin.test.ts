@@ -17,10 +17,10 @@
 //   4. The wall time of `kubectl restoretest list` with 1,000 RestoreTests (median of 10), through
 //      the APIService and with --server.
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { createServer } from 'node:net';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
@@ -217,6 +217,32 @@ describe('kubectl plugin discovery', () => {
     expect(result.stdout).toContain('kubectl restoretest <command> [flags]');
     expect(result.stdout).toContain('kubectl restoretest trigger <name>');
   });
+
+  it('installs with npm install -g from the packed package, and kubectl finds it there', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'rehearsal-npm-global-'));
+    try {
+      // npm pack runs prepack (build:plugin): the tarball carries the compiled plugin.
+      const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, stdio: 'pipe', encoding: 'utf8', timeout: 180_000 });
+      npm(['pack', '--pack-destination', work, '--silent'], repoRoot);
+      const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'))!;
+      const prefix = path.join(work, 'prefix');
+      npm(['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', path.join(work, tarball)], work);
+      // Only the installed copy on PATH (the helper's PATH with the repository's bin/ is replaced).
+      const result = await plugin(['version', '--server', server], { PATH: `${path.join(prefix, 'bin')}:${process.env.PATH}` });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Client Version: v\d+\.\d+\.\d+$/m);
+      expect(result.stdout).toMatch(/^Server Version: v\d/m);
+      const listed = execFileSync('kubectl', ['plugin', 'list', '--name-only'], {
+        env: { ...process.env, PATH: `${path.join(prefix, 'bin')}:${process.env.PATH}` },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      expect(listed.split('\n')).toContain('kubectl-restoretest');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
 
 describe('a restore test from create to delete (--server)', () => {
