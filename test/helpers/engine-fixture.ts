@@ -23,8 +23,12 @@ export interface EngineFixture {
   endpoints: ShopEndpoints;
   /** A completed backup of the source namespace. */
   backup: string;
+  /** The simulator's most recent log lines (for failure messages). */
+  simulatorLog(): string[];
   stop(): Promise<void>;
 }
+
+const SIMULATOR_LOG_LINES = 40;
 
 export async function createEngineFixture(prefix: string): Promise<EngineFixture> {
   const admin = testKubeConfig();
@@ -34,7 +38,16 @@ export async function createEngineFixture(prefix: string): Promise<EngineFixture
   const veleroNamespace = uniqueName(`${prefix}-velero`);
   await createShopApp(admin, source);
   await createNamespace(admin, testNamespace);
-  const simulator = new VeleroSimulator(admin, { namespace: veleroNamespace, stepDelayMs: 150, pollIntervalMs: 100 });
+  const logLines: string[] = [];
+  const simulator = new VeleroSimulator(admin, {
+    namespace: veleroNamespace,
+    stepDelayMs: 150,
+    pollIntervalMs: 100,
+    log: (line) => {
+      logLines.push(`${new Date().toISOString()} ${line}`);
+      if (logLines.length > SIMULATOR_LOG_LINES) logLines.shift();
+    },
+  });
   await simulator.start();
   const endpoints = await startShopEndpoints();
   const backup = uniqueName('shop-nightly');
@@ -48,6 +61,7 @@ export async function createEngineFixture(prefix: string): Promise<EngineFixture
     simulator,
     endpoints,
     backup,
+    simulatorLog: () => [...logLines],
     async stop() {
       await simulator.stop();
       await endpoints.stop();
@@ -66,7 +80,11 @@ export function restoreTestBody(
     metadata: { name, namespace: fixture.testNamespace },
     spec: {
       provider: 'velero',
-      backupSource: { backupName: 'latest', namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+      backupSource: {
+        backupName: 'latest',
+        namespaces: [{ name: fixture.source }],
+        providerNamespace: fixture.veleroNamespace,
+      },
       // Yearly at a fixed instant: only triggers run unless a test sets its own schedule.
       schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
       ...spec,
@@ -122,23 +140,60 @@ export async function listReports(fixture: EngineFixture, testName?: string): Pr
   return list.items;
 }
 
-/** Waits until the test has `count` reports and no run in progress; returns the newest. */
+/**
+ * Waits until the test has `count` reports and no run in progress; returns them oldest first. On
+ * timeout the error says where the run stood (its status, the Velero Restores of the test's
+ * namespace, the simulator's last lines), so a slow or stuck run in CI explains itself.
+ */
 export async function waitForReports(
   fixture: EngineFixture,
   testName: string,
   count = 1,
   timeoutMs = 60_000,
 ): Promise<RestoreReport[]> {
-  return waitFor(
-    async () => {
-      const reports = await listReports(fixture, testName);
-      if (reports.length < count) return undefined;
-      const test = await getRestoreTest(fixture, testName);
-      if (test.status?.currentRun) return undefined;
-      return reports.sort((a, b) => a.spec.completedAt.localeCompare(b.spec.completedAt));
-    },
-    { timeoutMs, intervalMs: 250, description: `${count} report(s) of ${testName}` },
-  );
+  try {
+    return await waitFor(
+      async () => {
+        const reports = await listReports(fixture, testName);
+        if (reports.length < count) return undefined;
+        const test = await getRestoreTest(fixture, testName);
+        if (test.status?.currentRun) return undefined;
+        return reports.sort((a, b) => a.spec.completedAt.localeCompare(b.spec.completedAt));
+      },
+      { timeoutMs, intervalMs: 250, description: `${count} report(s) of ${testName}` },
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${await describeRunState(fixture, testName)}`);
+  }
+}
+
+async function describeRunState(fixture: EngineFixture, testName: string): Promise<string> {
+  const lines: string[] = [];
+  try {
+    const test = await getRestoreTest(fixture, testName);
+    lines.push(`test status: ${JSON.stringify(test.status ?? {})}`);
+  } catch (error) {
+    lines.push(`test status: unreadable (${(error as Error).message})`);
+  }
+  try {
+    const restores = (await fixture.custom.listNamespacedCustomObject({
+      group: 'velero.io',
+      version: 'v1',
+      namespace: fixture.veleroNamespace,
+      plural: 'restores',
+    })) as {
+      items: { metadata: { name: string; creationTimestamp?: string }; status?: { phase?: string } }[];
+    };
+    for (const restore of restores.items) {
+      lines.push(
+        `restore ${restore.metadata.name} (created ${restore.metadata.creationTimestamp}): ${restore.status?.phase ?? 'no phase'}`,
+      );
+    }
+  } catch (error) {
+    lines.push(`restores: unreadable (${(error as Error).message})`);
+  }
+  lines.push('simulator log:', ...fixture.simulatorLog().map((line) => `  ${line}`));
+  return lines.join('\n');
 }
 
 export function uniqueTestName(prefix: string): string {
