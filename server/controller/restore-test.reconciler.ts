@@ -43,7 +43,11 @@ export interface ReconcilerDeps {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function setCondition(conditions: Condition[] | undefined, next: Omit<Condition, 'lastTransitionTime'>, now: Date): Condition[] {
+export function setCondition(
+  conditions: Condition[] | undefined,
+  next: Omit<Condition, 'lastTransitionTime'>,
+  now: Date,
+): Condition[] {
   const list = [...(conditions ?? [])];
   const index = list.findIndex((condition) => condition.type === next.type);
   const previous = index >= 0 ? list[index] : undefined;
@@ -67,7 +71,13 @@ export class RestoreTestReconciler {
       this.deps.metrics.forgetTest(namespace, name);
       return {};
     }
-    if (test.metadata.deletionTimestamp) return {};
+    if (test.metadata.deletionTimestamp) {
+      // Nothing more is done for a test being deleted (its sandboxes go to the janitor): a slot it
+      // held must not wait for the object to be gone, which another controller's finalizer can delay.
+      this.deps.slots.release(key);
+      this.deps.stepper.forget(key);
+      return {};
+    }
     const run = test.status?.currentRun;
     if (run) return this.advanceRun(test, run);
     return this.considerStart(test);
@@ -133,7 +143,15 @@ export class RestoreTestReconciler {
         return this.untilNextRun(decision.nextRunAt, now);
       case 'run':
         status.lastScheduleTime = decision.instant.toISOString();
-        return this.startRun(test, status, 'schedule', now, decision.reason, decision.message, decision.instant);
+        return this.startRun(
+          test,
+          status,
+          'schedule',
+          now,
+          decision.reason,
+          decision.message,
+          decision.instant,
+        );
     }
   }
 
@@ -156,7 +174,12 @@ export class RestoreTestReconciler {
     status.currentRun = run;
     status.phase = 'Running';
     await this.writeStatus(test, status);
-    this.deps.events.record(test, 'Normal', 'RunQueued', `run ${run.id} (${trigger}) queued: ${message} [${reason}]`);
+    this.deps.events.record(
+      test,
+      'Normal',
+      'RunQueued',
+      `run ${run.id} (${trigger}) queued: ${message} [${reason}]`,
+    );
     return { requeueAfterMs: this.deps.pollIntervalMs };
   }
 
@@ -166,9 +189,16 @@ export class RestoreTestReconciler {
   }
 
   private recordInterval(test: RestoreTest, now: Date): void {
-    const interval = scheduleIntervalSeconds(test.spec.schedule.cron, test.spec.schedule.timezone ?? 'UTC', now);
+    const interval = scheduleIntervalSeconds(
+      test.spec.schedule.cron,
+      test.spec.schedule.timezone ?? 'UTC',
+      now,
+    );
     if (interval !== null) {
-      this.deps.metrics.scheduleIntervalSeconds.set({ namespace: test.metadata.namespace, test: test.metadata.name }, interval);
+      this.deps.metrics.scheduleIntervalSeconds.set(
+        { namespace: test.metadata.namespace, test: test.metadata.name },
+        interval,
+      );
     }
   }
 

@@ -45,11 +45,19 @@ export function keyOf(test: RestoreTest): string {
   return `${test.metadata.namespace}/${test.metadata.name}`;
 }
 
-export function oldestQueued(tests: Iterable<RestoreTest>, exclude: ReadonlySet<string> = new Set()): string | undefined {
+/**
+ * The key of the oldest queued run. A test being deleted is not in line: its reconcile does nothing
+ * more, so its run stays Queued until the object is gone and would otherwise hold up every run
+ * queued after it.
+ */
+export function oldestQueued(
+  tests: Iterable<RestoreTest>,
+  exclude: ReadonlySet<string> = new Set(),
+): string | undefined {
   let best: { key: string; at: string } | undefined;
   for (const test of tests) {
     const run = test.status?.currentRun;
-    if (run?.stage !== 'Queued') continue;
+    if (run?.stage !== 'Queued' || test.metadata.deletionTimestamp) continue;
     const key = keyOf(test);
     if (exclude.has(key)) continue;
     if (!best || run.queuedAt < best.at || (run.queuedAt === best.at && key < best.key)) {

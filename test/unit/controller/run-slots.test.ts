@@ -7,8 +7,14 @@ function test(name: string, stage?: RunStage, queuedAt = '2026-11-22T00:00:00.00
     apiVersion: 'rehearsal.dev/v1alpha1',
     kind: 'RestoreTest',
     metadata: { name, namespace: 'ns' },
-    spec: { provider: 'velero', backupSource: { namespaces: [{ name: 'src' }] }, schedule: { cron: '@daily' } },
-    status: stage ? { currentRun: { id: 'r', trigger: 'schedule', scheduledAt: queuedAt, queuedAt, stage } } : {},
+    spec: {
+      provider: 'velero',
+      backupSource: { namespaces: [{ name: 'src' }] },
+      schedule: { cron: '@daily' },
+    },
+    status: stage
+      ? { currentRun: { id: 'r', trigger: 'schedule', scheduledAt: queuedAt, queuedAt, stage } }
+      : {},
   };
 }
 
@@ -42,5 +48,13 @@ describe('RunSlots', () => {
     const at = '2026-11-22T00:00:00.000Z';
     expect(oldestQueued([test('b', 'Queued', at), test('a', 'Queued', at)])).toBe('ns/a');
     expect(oldestQueued([test('a', 'Restoring', at)])).toBeUndefined();
+  });
+
+  it('does not keep a run waiting behind a queued test that is being deleted', () => {
+    const deleting = test('gone', 'Queued', '2026-11-22T00:00:01.000Z');
+    deleting.metadata.deletionTimestamp = '2026-11-22T00:00:05.000Z';
+    const waiting = test('next', 'Queued', '2026-11-22T00:00:02.000Z');
+    expect(oldestQueued([deleting, waiting])).toBe('ns/next');
+    expect(new RunSlots(1).tryAcquire('ns/next', [deleting, waiting])).toBe(true);
   });
 });
