@@ -10,7 +10,33 @@ import {
   DiscoveryV1Api,
   AuthenticationV1Api,
   AuthorizationV1Api,
+  type RequestContext,
 } from '@kubernetes/client-node';
+
+/**
+ * The longest a single API request (not a watch) may take. kube-apiserver ends a request it is
+ * still working on after 60 s (its --request-timeout), so waiting longer only means the request or
+ * its connection was lost; without a limit the HTTP client waits up to 5 minutes for headers and a
+ * reconcile that awaits it stalls silently. The margin lets the server's own 504 arrive first.
+ */
+export const KUBE_REQUEST_TIMEOUT_MS = 70_000;
+
+/**
+ * A KubeConfig whose API clients give up on a request after `requestTimeoutMs`. Every generated
+ * client authenticates each request through its KubeConfig, which is where the deadline is set;
+ * watches (client-node's Watch) use their own abort controller and idle timeout, so they are not
+ * cut short.
+ */
+export class KubeConfigWithTimeouts extends KubeConfig {
+  constructor(private readonly requestTimeoutMs: number = KUBE_REQUEST_TIMEOUT_MS) {
+    super();
+  }
+
+  override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+    await super.applySecurityAuthentication(context);
+    if (!context.getSignal()) context.setSignal(AbortSignal.timeout(this.requestTimeoutMs));
+  }
+}
 
 export interface KubeClients {
   kubeConfig: KubeConfig;
@@ -24,8 +50,11 @@ export interface KubeClients {
   authorization: AuthorizationV1Api;
 }
 
-export function loadKubeConfig(kubeconfigPath: string | undefined): KubeConfig {
-  const kubeConfig = new KubeConfig();
+export function loadKubeConfig(
+  kubeconfigPath: string | undefined,
+  requestTimeoutMs: number = KUBE_REQUEST_TIMEOUT_MS,
+): KubeConfig {
+  const kubeConfig = new KubeConfigWithTimeouts(requestTimeoutMs);
   if (kubeconfigPath) kubeConfig.loadFromFile(kubeconfigPath);
   else kubeConfig.loadFromDefault();
   return kubeConfig;

@@ -3,6 +3,7 @@
 // namespaces. Nothing here is specific to one feature; keep it that way.
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig, type V1Namespace } from '@kubernetes/client-node';
+import { loadKubeConfig } from '../../server/kube/client.js';
 import { readClusterInfo } from './cluster-info.js';
 
 /** The cluster of this test run (KUBECONFIG, k3s or local binaries: see global-setup.ts). */
@@ -10,11 +11,13 @@ export function testKubeconfigPath(): string {
   return readClusterInfo().kubeconfigPath;
 }
 
-/** A fresh KubeConfig for the test cluster (the admin identity). */
+/**
+ * A fresh KubeConfig for the test cluster (the admin identity), with the server's request deadline:
+ * a lost response fails the request (and shows up) instead of stalling a helper such as the Velero
+ * simulator for minutes.
+ */
 export function testKubeConfig(kubeconfigPath: string = testKubeconfigPath()): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromFile(kubeconfigPath);
-  return kubeConfig;
+  return loadKubeConfig(kubeconfigPath);
 }
 
 /**

@@ -43,7 +43,9 @@ export async function startInProcess(options: TestServerEnv, overrides: Rehearsa
   const env = serverEnv(options);
   const config = loadConfig(env);
   const rehearsal = createRehearsal(config, createLogger(env.REHEARSAL_LOG_LEVEL!), {
-    podReadyTimeoutSeconds: 20,
+    // Far below production's 600 s, yet room for a loaded 2-core machine: with the CPU taken by
+    // other work, KWOK's pods took over 20 s to turn Ready and healthy runs failed web-pods.
+    podReadyTimeoutSeconds: 60,
     ...overrides,
   });
   await rehearsal.start();
