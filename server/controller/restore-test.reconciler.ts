@@ -67,6 +67,7 @@ export class RestoreTestReconciler {
     const test = this.deps.cache.getTest(namespace, name);
     if (!test) {
       this.deps.slots.release(key);
+      this.updateQueueGauges();
       this.deps.stepper.forget(key);
       this.deps.metrics.forgetTest(namespace, name);
       return {};
@@ -75,11 +76,20 @@ export class RestoreTestReconciler {
       // Nothing more is done for a test being deleted (its sandboxes go to the janitor): a slot it
       // held must not wait for the object to be gone, which another controller's finalizer can delay.
       this.deps.slots.release(key);
+      this.updateQueueGauges();
       this.deps.stepper.forget(key);
       return {};
     }
     const run = test.status?.currentRun;
     if (run) return this.advanceRun(test, run);
+    // Only a run in progress holds a slot. One can be left here when a reconcile saw the test a
+    // moment out of date (the cache had not yet seen the status that ended its run), settled the
+    // run again and then lost its status write to a Conflict: without this release every such race
+    // would keep a slot forever, and after maxConcurrentRuns of them no test would run again.
+    if (this.deps.slots.holds(key)) {
+      this.deps.slots.release(key);
+      this.updateQueueGauges();
+    }
     return this.considerStart(test);
   }
 
@@ -250,6 +260,7 @@ export class RestoreTestReconciler {
         await this.writeStatus(test, status);
       } catch (error) {
         this.deps.slots.release(key);
+        this.updateQueueGauges();
         throw error;
       }
       this.updateQueueGauges();
@@ -258,7 +269,10 @@ export class RestoreTestReconciler {
     }
 
     // A run that resumes after a restart holds its slot again.
-    if (!this.deps.slots.holds(key)) this.deps.slots.tryAcquire(key, []);
+    if (!this.deps.slots.holds(key)) {
+      this.deps.slots.tryAcquire(key, []);
+      this.updateQueueGauges();
+    }
     const step = await this.deps.stepper.step(test, run, now);
     if (step.kind === 'progress') {
       if (step.run) {

@@ -230,6 +230,16 @@ describe('a restore test run', () => {
   });
 });
 
+describe('run slots', () => {
+  it('are all given back once every run has ended (rehearsal_runs_in_progress 0)', async () => {
+    // Each run's end races the cache (the report's event arrives before the status that ended the
+    // run): a slot lost in that race once stopped all runs after five of them.
+    const metrics = await (await fetch(`http://127.0.0.1:${rehearsal.port()}/metrics`)).text();
+    const inProgress = metrics.split('\n').find((line) => line.startsWith('rehearsal_runs_in_progress '));
+    expect(inProgress).toBe('rehearsal_runs_in_progress 0');
+  });
+});
+
 describe('safety', () => {
   it('Rehearsal never wrote to a source namespace or a cluster-scoped object but its sandboxes', async () => {
     const logPath = auditLogPath();
