@@ -251,6 +251,8 @@ export class RestoreTestReconciler {
 
     if (run.stage === 'Queued') {
       const queued = this.deps.cache.listTests();
+      // Already held: this view is out of date and the run was promoted meanwhile.
+      const heldBefore = this.deps.slots.holds(key);
       if (!this.deps.slots.tryAcquire(key, queued)) {
         this.updateQueueGauges();
         return { requeueAfterMs: this.deps.pollIntervalMs * 5 };
@@ -259,8 +261,11 @@ export class RestoreTestReconciler {
       try {
         await this.writeStatus(test, status);
       } catch (error) {
-        this.deps.slots.release(key);
-        this.updateQueueGauges();
+        // Give back only a slot taken here: one held before belongs to the run in progress.
+        if (!heldBefore) {
+          this.deps.slots.release(key);
+          this.updateQueueGauges();
+        }
         throw error;
       }
       this.updateQueueGauges();

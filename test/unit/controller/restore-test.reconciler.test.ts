@@ -120,4 +120,20 @@ describe('run slots when the cache lags behind', () => {
     await h.reconciler.reconcile('ns/orders');
     expect(h.slots.inUse).toBe(2);
   });
+
+  it('a stale view of a run still queued does not give away the slot its promotion took', async () => {
+    const h = harness(1);
+    h.put(restoreTest('shop', { phase: 'Running', currentRun: run('Queued') }));
+    await h.reconciler.reconcile('ns/shop'); // promoted: holds the only slot
+    expect(h.slots.holds('ns/shop')).toBe(true);
+    // The same queued view again (the cache has not seen the promotion); its write conflicts.
+    h.failWritesWith(new KubeError('Conflict', 409, 'the object has been modified'));
+    await expect(h.reconciler.reconcile('ns/shop')).rejects.toThrow('modified');
+    expect(h.slots.holds('ns/shop')).toBe(true);
+    // So a second test cannot start beyond the limit of one.
+    h.failWritesWith(undefined);
+    h.put(restoreTest('orders', { phase: 'Running', currentRun: run('Queued', '2026-11-22T09:59:30.000Z') }));
+    await h.reconciler.reconcile('ns/orders');
+    expect(h.slots.holds('ns/orders')).toBe(false);
+  });
 });
