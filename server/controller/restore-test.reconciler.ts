@@ -66,8 +66,7 @@ export class RestoreTestReconciler {
     const [namespace, name] = key.split('/') as [string, string];
     const test = this.deps.cache.getTest(namespace, name);
     if (!test) {
-      this.deps.slots.release(key);
-      this.updateQueueGauges();
+      this.releaseSlot(key);
       this.deps.stepper.forget(key);
       this.deps.metrics.forgetTest(namespace, name);
       return {};
@@ -75,8 +74,7 @@ export class RestoreTestReconciler {
     if (test.metadata.deletionTimestamp) {
       // Nothing more is done for a test being deleted (its sandboxes go to the janitor): a slot it
       // held must not wait for the object to be gone, which another controller's finalizer can delay.
-      this.deps.slots.release(key);
-      this.updateQueueGauges();
+      this.releaseSlot(key);
       this.deps.stepper.forget(key);
       return {};
     }
@@ -86,10 +84,7 @@ export class RestoreTestReconciler {
     // moment out of date (the cache had not yet seen the status that ended its run), settled the
     // run again and then lost its status write to a Conflict: without this release every such race
     // would keep a slot forever, and after maxConcurrentRuns of them no test would run again.
-    if (this.deps.slots.holds(key)) {
-      this.deps.slots.release(key);
-      this.updateQueueGauges();
-    }
+    this.releaseSlot(key);
     return this.considerStart(test);
   }
 
@@ -262,10 +257,7 @@ export class RestoreTestReconciler {
         await this.writeStatus(test, status);
       } catch (error) {
         // Give back only a slot taken here: one held before belongs to the run in progress.
-        if (!heldBefore) {
-          this.deps.slots.release(key);
-          this.updateQueueGauges();
-        }
+        if (!heldBefore) this.releaseSlot(key);
         throw error;
       }
       this.updateQueueGauges();
@@ -321,6 +313,11 @@ export class RestoreTestReconciler {
     const nextInLine = oldestQueued(this.deps.cache.listTests());
     if (nextInLine) this.deps.enqueue(nextInLine);
     return { requeueAfterMs: this.deps.pollIntervalMs };
+  }
+
+  /** Gives back the slot of `key`, if it holds one, and shows that in the gauges. */
+  private releaseSlot(key: string): void {
+    if (this.deps.slots.release(key)) this.updateQueueGauges();
   }
 
   private updateQueueGauges(): void {

@@ -36,8 +36,9 @@ export class RunSlots {
     return true;
   }
 
-  release(key: string): void {
-    this.active.delete(key);
+  /** Frees the slot of `key`; true when it held one. */
+  release(key: string): boolean {
+    return this.active.delete(key);
   }
 }
 

@@ -52,6 +52,12 @@ export async function startInProcess(options: TestServerEnv, overrides: Rehearsa
   return rehearsal;
 }
 
+/** The sample line of an unlabelled metric as the server's /metrics serves it, e.g. `name 0`. */
+export async function metricLine(rehearsal: Rehearsal, name: string): Promise<string | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${rehearsal.port()}/metrics`)).text();
+  return text.split('\n').find((line) => line.startsWith(`${name} `));
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   port: number;

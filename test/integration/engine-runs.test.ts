@@ -19,7 +19,7 @@ import {
 } from '../helpers/engine-fixture.js';
 import { deleteNamespaces, namespaceExists, waitFor } from '../helpers/kube.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
-import { startInProcess } from '../helpers/rehearsal-server.js';
+import { metricLine, startInProcess } from '../helpers/rehearsal-server.js';
 import { shopChecks } from '../helpers/sample-app.js';
 import { createBackup } from '../velero/simulator.js';
 
@@ -234,9 +234,7 @@ describe('run slots', () => {
   it('are all given back once every run has ended (rehearsal_runs_in_progress 0)', async () => {
     // Each run's end races the cache (the report's event arrives before the status that ended the
     // run): a slot lost in that race once stopped all runs after five of them.
-    const metrics = await (await fetch(`http://127.0.0.1:${rehearsal.port()}/metrics`)).text();
-    const inProgress = metrics.split('\n').find((line) => line.startsWith('rehearsal_runs_in_progress '));
-    expect(inProgress).toBe('rehearsal_runs_in_progress 0');
+    expect(await metricLine(rehearsal, 'rehearsal_runs_in_progress')).toBe('rehearsal_runs_in_progress 0');
   });
 });
 

@@ -18,7 +18,7 @@ import {
 } from '../helpers/engine-fixture.js';
 import { deleteNamespaces, waitFor } from '../helpers/kube.js';
 import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
-import { startInProcess } from '../helpers/rehearsal-server.js';
+import { metricLine, startInProcess } from '../helpers/rehearsal-server.js';
 import { shopChecks } from '../helpers/sample-app.js';
 import { createBackup } from '../velero/simulator.js';
 
@@ -210,10 +210,7 @@ describe('scheduling', () => {
     expect(peak).toBeLessThanOrEqual(5);
     expect(peak).toBeGreaterThanOrEqual(2);
     // Every slot came back: none was lost to a run's end racing the cache.
-    const metrics = await (await fetch(`http://127.0.0.1:${rehearsal.port()}/metrics`)).text();
-    expect(metrics.split('\n').find((line) => line.startsWith('rehearsal_runs_in_progress '))).toBe(
-      'rehearsal_runs_in_progress 0',
-    );
+    expect(await metricLine(rehearsal, 'rehearsal_runs_in_progress')).toBe('rehearsal_runs_in_progress 0');
     expect(reports.length).toBeGreaterThanOrEqual(50);
   }, 360_000);
 });

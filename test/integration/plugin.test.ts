@@ -228,13 +228,14 @@ describe('kubectl plugin discovery', () => {
       const prefix = path.join(work, 'prefix');
       npm(['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', path.join(work, tarball)], work);
       // Only the installed copy on PATH (the helper's PATH with the repository's bin/ is replaced).
-      const result = await plugin(['version', '--server', server], { PATH: `${path.join(prefix, 'bin')}:${process.env.PATH}` });
+      const installedPath = `${path.join(prefix, 'bin')}:${process.env.PATH}`;
+      const result = await plugin(['version', '--server', server], { PATH: installedPath });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^Client Version: v\d+\.\d+\.\d+$/m);
       expect(result.stdout).toMatch(/^Server Version: v\d/m);
       const listed = execFileSync('kubectl', ['plugin', 'list', '--name-only'], {
-        env: { ...process.env, PATH: `${path.join(prefix, 'bin')}:${process.env.PATH}` },
+        env: { ...process.env, PATH: installedPath },
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
       });
