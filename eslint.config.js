@@ -26,7 +26,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: noIo.filter((p) => !p.includes('*')),
         patterns: [
-          { group: ['**/api/**', '**/controller/**', '**/kube/**', '**/providers/**', '**/checks/**', '**/reports/**'], message: 'domain/ is pure: it imports no I/O layer' },
+          { group: ['**/api/**', '**/controller/**', '**/kube/**', '**/providers/**', '**/checks/**', '**/reports/**', '**/evidence/**'], message: 'domain/ is pure: it imports no I/O layer' },
           { group: noIo.filter((p) => p.includes('*')), message: 'domain/ is pure: no I/O modules' },
         ],
       }],

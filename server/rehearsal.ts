@@ -16,19 +16,19 @@ import { SandboxManager } from './controller/sandbox.js';
 import { loadKubeConfig, makeKubeClients, type KubeClients } from './kube/client.js';
 import { RehearsalCache } from './kube/rehearsal-cache.js';
 import { RehearsalClient } from './kube/rehearsal-client.js';
-import { EvidenceKeyStore } from './kube/evidence-keys.js';
-import { ReportSigner } from './kube/evidence-report-signer.js';
-import { LicenseWatch } from './kube/license-watch.js';
+import { EvidenceKeyStore } from './evidence/evidence-keys.js';
+import { ReportSigner } from './evidence/report-signer.js';
+import { LicenseWatch } from './evidence/license-watch.js';
 import { KubeSandboxReader } from './kube/sandbox-reader.kube.js';
 import { reportTestKeyOf } from './domain/report-index.js';
-import { EvidenceVerifier } from './reports/evidence-verifier.js';
-import { loadLicenseKeyRing } from './reports/license-keys.js';
+import { EvidenceVerifier } from './evidence/evidence-verifier.js';
+import { loadLicenseKeyRing } from './evidence/license-keys.js';
 import { Metrics } from './metrics.js';
 import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
-import { RequestHeaderWatch } from './kube/request-header-watch.js';
+import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 
 export interface RehearsalOverrides {

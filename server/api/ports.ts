@@ -8,7 +8,7 @@ import type { ReportIndex } from '../domain/report-index.js';
 import type { ReportSummary } from '../domain/report-summary.js';
 import type { LicenseResponse, ScheduleInfo } from '../domain/views.js';
 import type { InformerHandler } from '../kube/informer.js';
-import type { EvidenceSigner } from '../reports/signing-key.js';
+import type { EvidenceSigner } from '../evidence/signing-key.js';
 import type { EvidencePublicKey } from './dto.js';
 
 /** Reads. Every read endpoint answers from these; nothing here lists against the apiserver. */

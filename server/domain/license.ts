@@ -1,6 +1,6 @@
 // License rules (decisions §7): which features a tier enables, and how a verified license payload
 // becomes the LicenseResponse the API serves at a given instant. Pure: the signature has already
-// been checked by server/reports/license-verifier.ts, and the clock is a parameter.
+// been checked by server/evidence/license-verifier.ts, and the clock is a parameter.
 //
 // Rules, in order:
 // 1. No license, or one that failed verification → community, no features, reason given.

@@ -16,7 +16,7 @@
 
 import { inflateSync } from 'node:zlib';
 import type { KeyObject } from 'node:crypto';
-import { canonicalJson, verifySignature } from './evidence.js';
+import { canonicalJson, verifySignature } from '../evidence/evidence.js';
 import {
   ATTESTATION_FORMAT,
   ATTESTATION_INFO_KEY,

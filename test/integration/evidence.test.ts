@@ -17,13 +17,13 @@ import {
 } from '@kubernetes/client-node';
 import pino from 'pino';
 import { LABEL_TEST, type RestoreReport } from '../../server/domain/resources.js';
-import { EvidenceKeyStore, parsePublishedKeys } from '../../server/kube/evidence-keys.js';
+import { EvidenceKeyStore, parsePublishedKeys } from '../../server/evidence/evidence-keys.js';
 import { loadKubeConfig } from '../../server/kube/client.js';
 import type { Rehearsal } from '../../server/rehearsal.js';
-import { orderReportsForChain, verifyReportChain } from '../../server/reports/evidence.js';
+import { orderReportsForChain, verifyReportChain } from '../../server/evidence/evidence.js';
 import { verifyPdfAttestation } from '../../server/reports/pdf-attestation.js';
 import { percent } from '../../server/reports/pdf/format.js';
-import { publicKeyRing } from '../../server/reports/signing-key.js';
+import { publicKeyRing } from '../../server/evidence/signing-key.js';
 import { jwkOf, numericDate, sign, vendorKey } from '../fixtures/evidence/licenses.js';
 import { assertPoppler, pdftotext, writePdf } from '../fixtures/evidence/poppler.js';
 import { repoRoot } from '../helpers/cluster-info.js';

@@ -1,5 +1,5 @@
 // A self-contained verifier of signed RestoreReports (scheme rehearsal.dev/evidence/v1), written
-// from the scheme documented in server/reports/evidence.ts (cmd/ may not import server/; a unit
+// from the scheme documented in server/evidence/evidence.ts (cmd/ may not import server/; a unit
 // test checks that both agree):
 //   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null, spec without evidence }
 //   D = "sha256:" + hex SHA-256(C ‖ previousDigest-or-"");  S = base64 Ed25519 over D;

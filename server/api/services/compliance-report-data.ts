@@ -14,7 +14,7 @@ import type {
 } from '../../domain/compliance.js';
 import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
 import type { ControlStatus } from '../../domain/views.js';
-import { canonicalJson } from '../../reports/evidence.js';
+import { canonicalJson } from '../../evidence/evidence.js';
 import {
   plainJson,
   runRecordFromReport,

@@ -21,8 +21,8 @@
 // deterministically, so a verifier with the same layout version re-renders the document and
 // compares bytes: any edit to the visible pages is detected too (pdf-attestation.ts).
 
-import { canonicalJson, sha256Hex } from '../evidence.js';
-import type { EvidenceSigner } from '../signing-key.js';
+import { canonicalJson, sha256Hex } from '../../evidence/evidence.js';
+import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import { chunk, utcDateTime } from './format.js';
 import { COLOR, type PdfWriter } from './layout.js';
 import type { ChainSummary, ReportData } from './report-data.js';

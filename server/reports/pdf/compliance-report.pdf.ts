@@ -3,7 +3,7 @@
 // evidence sentences are the compliance module's; this file only presents them. It never says
 // "compliant": it says which controls the evidence supports, for which targets, over which period.
 
-import type { EvidenceSigner } from '../signing-key.js';
+import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import {
   embedEvidence,
   renderAttestationPage,

@@ -3,7 +3,7 @@
 // breakdown per check, and a signed attestation page (seed-spec §4, decisions §6).
 
 import type { CheckStatus, HealthCheck, ScoreLevelName } from '../../domain/resources.js';
-import type { EvidenceSigner } from '../signing-key.js';
+import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import { embedEvidence, renderAttestationPage, sealEvidence, type SealedEvidence } from './attestation.js';
 import {
   createWriter,

@@ -14,7 +14,7 @@ import {
   generateSigningKey,
   publicKeyRing,
   type SigningKey,
-} from '../../../server/reports/signing-key.js';
+} from '../../../server/evidence/signing-key.js';
 import { createRehearsalClient, type RehearsalApiClient } from '../../../openapi/client.js';
 import { ContractValidator, loadDocument } from './contract.js';
 import { FakeCluster, FakeSchedules, writerOf } from './fake-cluster.js';

@@ -12,11 +12,11 @@ import { evaluateCompliance } from '../../../server/domain/compliance.js';
 import { ReportIndex, reportKeyOf } from '../../../server/domain/report-index.js';
 import type { RestoreReport, RunResult } from '../../../server/domain/resources.js';
 import type { ReportSummary } from '../../../server/domain/report-summary.js';
-import { EvidenceVerifier } from '../../../server/reports/evidence-verifier.js';
+import { EvidenceVerifier } from '../../../server/evidence/evidence-verifier.js';
 import { verifyPdfAttestation } from '../../../server/reports/pdf-attestation.js';
 import { renderComplianceReport } from '../../../server/reports/pdf/compliance-report.pdf.js';
 import { percent } from '../../../server/reports/pdf/format.js';
-import { generateSigningKey, publicKeyRing } from '../../../server/reports/signing-key.js';
+import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { popplerAvailable, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
 import { makeRestoreTest, makeSignedHistory } from '../../fixtures/evidence/reports.js';
 

@@ -9,7 +9,7 @@ import {
   signEvidence,
   verifyReportChain,
   withEvidence,
-} from '../../../server/reports/evidence.js';
+} from '../../../server/evidence/evidence.js';
 import {
   exportPrivateKeyPem,
   exportPublicKeyPem,
@@ -18,7 +18,7 @@ import {
   importPublicKeyPem,
   keyIdOf,
   publicKeyRing,
-} from '../../../server/reports/signing-key.js';
+} from '../../../server/evidence/signing-key.js';
 import {
   makeReport,
   makeRestoreTest,

@@ -3,9 +3,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KeyObject } from 'node:crypto';
 import type { RestoreReport } from '../../../server/domain/resources.js';
-import { EvidenceVerifier } from '../../../server/reports/evidence-verifier.js';
-import { generateSigningKey, publicKeyRing } from '../../../server/reports/signing-key.js';
-import { withEvidence } from '../../../server/reports/evidence.js';
+import { EvidenceVerifier } from '../../../server/evidence/evidence-verifier.js';
+import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
+import { withEvidence } from '../../../server/evidence/evidence.js';
 import {
   makeReport,
   makeRestoreTest,

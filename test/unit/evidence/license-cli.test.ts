@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeProtectedHeader } from 'jose';
 import { runCli } from '../../../cmd/rehearsal-license/cli.js';
-import { importLicensePublicKeys, resolveLicense } from '../../../server/reports/license-verifier.js';
+import { importLicensePublicKeys, resolveLicense } from '../../../server/evidence/license-verifier.js';
 
 const NOW = new Date('2026-05-10T12:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'rehearsal-license-'));

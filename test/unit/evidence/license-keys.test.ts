@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../../server/config.js';
-import { loadLicenseKeyRing } from '../../../server/reports/license-keys.js';
+import { loadLicenseKeyRing } from '../../../server/evidence/license-keys.js';
 import { PRODUCT_VERSION } from '../../../server/reports/product-version.js';
 import { jwkOf, vendorKey } from '../../fixtures/evidence/licenses.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import pino from 'pino';
-import { LicenseWatch } from '../../../server/kube/license-watch.js';
+import { LicenseWatch } from '../../../server/evidence/license-watch.js';
 import { numericDate, ringOf, sign, vendorKey } from '../../fixtures/evidence/licenses.js';
 
 const vendor = vendorKey('vendor-2026');

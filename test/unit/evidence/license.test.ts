@@ -14,7 +14,7 @@ import {
   parseLicensePublicKeyText,
   resolveLicense,
   verifyLicenseToken,
-} from '../../../server/reports/license-verifier.js';
+} from '../../../server/evidence/license-verifier.js';
 import {
   base64url,
   jwkOf,

@@ -15,7 +15,7 @@ import {
   exportPublicKeyPem,
   generateSigningKey,
   publicKeyRing,
-} from '../../../server/reports/signing-key.js';
+} from '../../../server/evidence/signing-key.js';
 import { complianceFixture, testReportFixture } from '../../fixtures/evidence/reports.js';
 import {
   assertPoppler,

@@ -4,9 +4,9 @@ import { describe, expect, it } from '@jest/globals';
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import pino from 'pino';
 import type { RestoreReport } from '../../../server/domain/resources.js';
-import { previousReportOf, ReportSigner } from '../../../server/kube/evidence-report-signer.js';
-import { computeEvidenceDigest, verifyReportChain } from '../../../server/reports/evidence.js';
-import { generateSigningKey, publicKeyRing } from '../../../server/reports/signing-key.js';
+import { previousReportOf, ReportSigner } from '../../../server/evidence/report-signer.js';
+import { computeEvidenceDigest, verifyReportChain } from '../../../server/evidence/evidence.js';
+import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import {
   makeReport,
   makeRestoreTest,

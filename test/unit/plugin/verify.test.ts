@@ -1,15 +1,15 @@
 // The plugin's own evidence verifier (cmd/kubectl-restoretest/verify/) agrees with the server's
-// (server/reports/evidence.ts, pdf-attestation.ts) on the same signed fixtures, and `verify`
+// (server/evidence/evidence.ts, pdf-attestation.ts) on the same signed fixtures, and `verify`
 // reports per report and exits 0/1.
 import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RestoreReport } from '../../../server/domain/resources.js';
-import { orderReportsForChain, verifyReportChain } from '../../../server/reports/evidence.js';
+import { orderReportsForChain, verifyReportChain } from '../../../server/evidence/evidence.js';
 import { verifyPdfAttestation } from '../../../server/reports/pdf-attestation.js';
 import { renderComplianceReport } from '../../../server/reports/pdf/compliance-report.pdf.js';
-import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../../server/reports/signing-key.js';
+import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { chainOrder, keysFromPem, verifyChain, type SignedReport } from '../../../cmd/kubectl-restoretest/verify/evidence.js';
 import { verifyPdf } from '../../../cmd/kubectl-restoretest/verify/pdf.js';
 import { complianceFixture, makeRestoreTest, makeSignedHistory, PAYMENTS_CHECKS, PERIOD_START } from '../../fixtures/evidence/reports.js';

@@ -9,8 +9,8 @@
 import type { KubeConfig, V1Secret } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { evaluateLicense, type LicenseEvaluation, type LicenseVerification } from '../domain/license.js';
-import { verifyLicenseToken, type LicenseKeyRing } from '../reports/license-verifier.js';
-import { NamedObjectWatch } from './evidence-object-watch.js';
+import { verifyLicenseToken, type LicenseKeyRing } from './license-verifier.js';
+import { NamedObjectWatch } from '../kube/named-object-watch.js';
 
 export const LICENSE_SECRET_NAME = 'rehearsal-license';
 export const LICENSE_SECRET_KEY = 'license';

@@ -30,9 +30,9 @@ import {
   importPrivateKeyPem,
   publicKeyRing,
   type SigningKey,
-} from '../reports/signing-key.js';
-import { isKind, kubeCall } from './errors.js';
-import { NamedObjectWatch } from './evidence-object-watch.js';
+} from './signing-key.js';
+import { isKind, kubeCall } from '../kube/errors.js';
+import { NamedObjectWatch } from '../kube/named-object-watch.js';
 
 export const SIGNING_KEY_SECRET_NAME = 'rehearsal-signing-key';
 export const SIGNING_KEY_SECRET_KEY = 'private-key.pem';

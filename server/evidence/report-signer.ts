@@ -11,9 +11,9 @@
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { RestoreReport } from '../domain/resources.js';
-import { orderReportsForChain, withEvidence } from '../reports/evidence.js';
-import type { SigningKey } from '../reports/signing-key.js';
-import { kubeCall } from './errors.js';
+import { orderReportsForChain, withEvidence } from './evidence.js';
+import type { SigningKey } from './signing-key.js';
+import { kubeCall } from '../kube/errors.js';
 
 export interface SigningKeySource {
   ready(): Promise<{ key: SigningKey }>;

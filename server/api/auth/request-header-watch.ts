@@ -8,8 +8,8 @@ import {
   REQUEST_HEADER_CONFIGMAP,
   requestHeaderSettingsOf,
   type RequestHeaderSettings,
-} from '../api/auth/front-proxy.js';
-import { NamedObjectWatch } from './evidence-object-watch.js';
+} from './front-proxy.js';
+import { NamedObjectWatch } from '../../kube/named-object-watch.js';
 
 export class RequestHeaderWatch {
   private settings: RequestHeaderSettings | undefined;
