@@ -6,6 +6,7 @@ import type { PluginCommand } from './command.js';
 import { complianceCommand } from './compliance.js';
 import { createCommand } from './create.js';
 import { dailyCommand } from './daily.js';
+import { dashboardCommand } from './dashboard.js';
 import { deleteCommand } from './delete.js';
 import { getCommand } from './get.js';
 import { licenseCommand } from './license.js';
@@ -37,5 +38,6 @@ export const COMMANDS: readonly PluginCommand[] = [
   complianceCommand,
   verifyCommand,
   licenseCommand,
+  dashboardCommand,
   versionCommand,
 ];
