@@ -101,14 +101,21 @@ const HEADLINES: Record<number, string> = {
 };
 
 /** A headline and an explanation a person can act on, for any error. */
-export function describeError(error: unknown): { headline: string; detail: string; problem?: ProblemDetails } {
+export function describeError(error: unknown): {
+  headline: string;
+  detail: string;
+  problem?: ProblemDetails;
+} {
   if (error instanceof ApiError) {
     const headline = HEADLINES[error.status] ?? error.problem?.title ?? `Error ${error.status}`;
     let detail = error.problem?.detail ?? `The server answered HTTP ${error.status}.`;
     const missing = error.problem?.missingPermissions ?? [];
     if (error.status === 403 && missing.length > 0) {
       detail += ` Missing: ${missing
-        .map((p) => `${p.verb} ${p.group ? `${p.resource}.${p.group}` : p.resource}${p.subresource ? `/${p.subresource}` : ''}${p.namespace ? ` in ${p.namespace}` : ''}`)
+        .map(
+          (p) =>
+            `${p.verb} ${p.group ? `${p.resource}.${p.group}` : p.resource}${p.subresource ? `/${p.subresource}` : ''}${p.namespace ? ` in ${p.namespace}` : ''}`,
+        )
         .join(', ')}.`;
     }
     return { headline, detail, ...(error.problem ? { problem: error.problem } : {}) };

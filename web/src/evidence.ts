@@ -33,7 +33,9 @@ export async function importKeys(pems: string[]): Promise<Map<string, CryptoKey>
   const keys = new Map<string, CryptoKey>();
   for (const pem of pems) {
     for (const der of pemBlocks(pem)) {
-      const key = await crypto.subtle.importKey('spki', der as BufferSource, { name: 'Ed25519' }, false, ['verify']);
+      const key = await crypto.subtle.importKey('spki', der as BufferSource, { name: 'Ed25519' }, false, [
+        'verify',
+      ]);
       keys.set((await sha256Hex(der)).slice(0, 16), key);
     }
   }
@@ -53,7 +55,11 @@ async function digestOf(report: Report, previousDigest: string | undefined): Pro
 }
 
 /** Verifies one report; `previous` is the report run before it (same test), when known. */
-export async function verifyReport(report: Report, keys: Map<string, CryptoKey>, previous?: Report): Promise<Verdict> {
+export async function verifyReport(
+  report: Report,
+  keys: Map<string, CryptoKey>,
+  previous?: Report,
+): Promise<Verdict> {
   const evidence = report.spec.evidence;
   if (!evidence) return { ok: false, problems: ['not signed (no evidence block)'] };
   const problems: string[] = [];
@@ -66,13 +72,19 @@ export async function verifyReport(report: Report, keys: Map<string, CryptoKey>,
     let valid = false;
     try {
       const signature = Uint8Array.from(atob(evidence.signature), (c) => c.charCodeAt(0));
-      valid = await crypto.subtle.verify({ name: 'Ed25519' }, key, signature as BufferSource, encoder.encode(evidence.digest) as BufferSource);
+      valid = await crypto.subtle.verify(
+        { name: 'Ed25519' },
+        key,
+        signature as BufferSource,
+        encoder.encode(evidence.digest) as BufferSource,
+      );
     } catch {
       valid = false;
     }
     if (!valid) problems.push(`signature does not verify with key ${evidence.keyId}`);
   }
   const before = previous?.spec.evidence?.digest;
-  if (previous && before !== evidence.previousDigest) problems.push(`does not link to the previous report ${previous.metadata.name}`);
+  if (previous && before !== evidence.previousDigest)
+    problems.push(`does not link to the previous report ${previous.metadata.name}`);
   return { ok: problems.length === 0, problems };
 }

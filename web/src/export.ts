@@ -1,17 +1,19 @@
-// Export of reports as JSON or YAML files, made in the browser from what the API returned.
 // A small YAML writer for JSON values (a YAML library would double the bundle for this one use).
 
 function scalar(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   const text = String(value);
-  return /^[\w./@-][\w ./:@-]*$/.test(text) && !/^(true|false|null|yes|no|on|off|~|[\d.+-].*)$/i.test(text) && !/:\s|\s$/.test(text)
-    ? text
-    : JSON.stringify(text);
+  // Plain only when YAML cannot read it as anything but this string; else a JSON string, which
+  // is a valid YAML double-quoted scalar.
+  const plain = /^[A-Za-z_][\w./-]*$/.test(text) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(text);
+  return plain ? text : JSON.stringify(text);
 }
 
 function isEmpty(value: unknown): boolean {
-  return Array.isArray(value) ? value.length === 0 : typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+  return Array.isArray(value)
+    ? value.length === 0
+    : typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 }
 
 export function toYaml(value: unknown, indent = ''): string {
@@ -39,13 +41,4 @@ export function toYaml(value: unknown, indent = ''): string {
       .join('');
   }
   return `${indent}${scalar(value)}\n`;
-}
-
-export function download(filename: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

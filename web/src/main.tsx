@@ -72,12 +72,19 @@ function TokenPrompt({ onSaved }: { onSaved: () => void }) {
     >
       <h2>Sign in with a Kubernetes token</h2>
       <p>
-        {storedToken() ? 'The token was not accepted. ' : ''}This server checks every request with TokenReview and RBAC. Paste a bearer token (for example{' '}
-        <code>kubectl create token my-user</code>); it is kept in this tab's session storage only. Or open the dashboard with <code>kubectl restoretest dashboard</code>,
-        which uses your kubeconfig.
+        {storedToken() ? 'The token was not accepted. ' : ''}This server checks every request with TokenReview
+        and RBAC. Paste a bearer token (for example <code>kubectl create token my-user</code>); it is kept in
+        this tab's session storage only. Or open the dashboard with <code>kubectl restoretest dashboard</code>
+        , which uses your kubeconfig.
       </p>
       <label for="token">Bearer token</label>
-      <input id="token" type="password" autocomplete="off" value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+      <input
+        id="token"
+        type="password"
+        autocomplete="off"
+        value={token}
+        onInput={(e) => setToken(e.currentTarget.value)}
+      />
       <button type="submit" class="primary">
         Sign in
       </button>
@@ -100,7 +107,13 @@ function App() {
         Skip to content
       </a>
       <header class="topbar">
-        <button type="button" class="menu" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          class="menu"
+          aria-expanded={menuOpen}
+          aria-controls="nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
           Menu
         </button>
         <a class="brand" href={href('overview')}>
@@ -135,7 +148,11 @@ function App() {
             }}
           />
         ) : (
-          <Page key={`${generation}:${route.page}:${route.params.join('/')}`} page={route.page} params={route.params} />
+          <Page
+            key={`${generation}:${route.page}:${route.params.join('/')}`}
+            page={route.page}
+            params={route.params}
+          />
         )}
       </main>
     </div>

@@ -16,7 +16,11 @@ export function TrendChart({ days }: { days: Daily[] }) {
   const points = days.map((d, i) => (d.tests > 0 ? `${x(i)},${yScore(d.score)}` : undefined)).filter(Boolean);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Daily average score and runs over ${days.length} days`}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={`Daily average score and runs over ${days.length} days`}
+      >
         {[0, 50, 100].map((v) => (
           <g key={v}>
             <line x1={pad} x2={width - pad} y1={yScore(v)} y2={yScore(v)} class="grid" />
@@ -28,12 +32,26 @@ export function TrendChart({ days }: { days: Daily[] }) {
         {days.map((d, i) => {
           const h = (d.tests / maxRuns) * (height - pad * 2) * 0.5;
           return (
-            <rect key={d.date} x={x(i) - step * 0.35} width={step * 0.7} y={height - pad - h} height={h} class={d.failures ? 'bar bad' : 'bar'}>
+            <rect
+              key={d.date}
+              x={x(i) - step * 0.35}
+              width={step * 0.7}
+              y={height - pad - h}
+              height={h}
+              class={d.failures ? 'bar bad' : 'bar'}
+            >
               <title>{`${d.date}: ${d.tests} runs, ${d.failures} failed, average score ${d.score}`}</title>
             </rect>
           );
         })}
         <polyline points={points.join(' ')} class="line" />
+        {days.map((d, i) =>
+          d.tests > 0 ? (
+            <circle key={`dot-${d.date}`} cx={x(i)} cy={yScore(d.score)} r={3.5} class="dot">
+              <title>{`${d.date}: average score ${d.score}`}</title>
+            </circle>
+          ) : null,
+        )}
         <text x={pad} y={height - 6} class="axis">
           {days[0]?.date}
         </text>
@@ -54,7 +72,12 @@ export function Heatmap({ days }: { days: Daily[] }) {
   const weeks = Math.ceil((days.length + firstWeekday) / 7);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${weeks * cell + 2} ${7 * cell + 2}`} class="heatmap" role="img" aria-label="Calendar of runs per day">
+      <svg
+        viewBox={`0 0 ${weeks * cell + 2} ${7 * cell + 2}`}
+        class="heatmap"
+        role="img"
+        aria-label="Calendar of runs per day"
+      >
         {days.map((d, i) => {
           const slot = i + firstWeekday;
           const level = d.tests === 0 ? 0 : Math.ceil((d.tests / maxRuns) * 4);
@@ -73,17 +96,31 @@ export function Heatmap({ days }: { days: Daily[] }) {
           );
         })}
       </svg>
-      <figcaption>One square per day (UTC), weeks left to right; darker means more runs, red means a run failed.</figcaption>
+      <figcaption>
+        One square per day (UTC), weeks left to right; a stronger blue means more runs, red means a run
+        failed.
+      </figcaption>
     </figure>
   );
 }
 
 /** A small line of values over time (score or RTO history). */
-export function History({ values, label, max, unit }: { values: number[]; label: string; max?: number; unit?: 's' }) {
+export function History({
+  values,
+  label,
+  max,
+  unit,
+}: {
+  values: number[];
+  label: string;
+  max?: number;
+  unit?: 's';
+}) {
   const width = 320;
   const height = 80;
   const top = max ?? Math.max(1, ...values);
-  const x = (i: number): number => (values.length < 2 ? width / 2 : 4 + (i * (width - 8)) / (values.length - 1));
+  const x = (i: number): number =>
+    values.length < 2 ? width / 2 : 4 + (i * (width - 8)) / (values.length - 1);
   const y = (v: number): number => height - 4 - (v / top) * (height - 8);
   const last = values.at(-1);
   return (
@@ -115,11 +152,26 @@ export function RtoBar({ phases, targetSeconds }: { phases: Phase[]; targetSecon
   const scale = Math.max(total, targetSeconds ?? 0, 1);
   return (
     <div class="rto">
-      <div class="rto-track" role="img" aria-label={`RTO ${duration(total)}${targetSeconds ? ` against a target of ${duration(targetSeconds)}` : ', no SLA target'}`}>
+      <div
+        class="rto-track"
+        role="img"
+        aria-label={`RTO ${duration(total)}${targetSeconds ? ` against a target of ${duration(targetSeconds)}` : ', no SLA target'}`}
+      >
         {phases.map((p, i) => (
-          <div key={p.name} class={`rto-phase p${i}`} style={{ width: `${(p.seconds / scale) * 100}%` }} title={`${p.name}: ${duration(p.seconds)}`} />
+          <div
+            key={p.name}
+            class={`rto-phase p${i}`}
+            style={{ width: `${(p.seconds / scale) * 100}%` }}
+            title={`${p.name}: ${duration(p.seconds)}`}
+          />
         ))}
-        {targetSeconds ? <div class="rto-target" style={{ left: `${(targetSeconds / scale) * 100}%` }} title={`SLA ${duration(targetSeconds)}`} /> : null}
+        {targetSeconds ? (
+          <div
+            class="rto-target"
+            style={{ left: `${(targetSeconds / scale) * 100}%` }}
+            title={`SLA ${duration(targetSeconds)}`}
+          />
+        ) : null}
       </div>
       <ul class="legend">
         {phases.map((p, i) => (

@@ -12,7 +12,13 @@ type Progress =
 
 const POLL_MS = 1000;
 
-export function TriggerButton({ test, onFinished }: { test: Pick<TestResponse, 'name' | 'namespace'>; onFinished?: () => void }) {
+export function TriggerButton({
+  test,
+  onFinished,
+}: {
+  test: Pick<TestResponse, 'name' | 'namespace'>;
+  onFinished?: () => void;
+}) {
   const [progress, setProgress] = useState<Progress>({ state: 'idle' });
   const alive = useRef(true);
   useEffect(() => () => void (alive.current = false), []);
@@ -49,7 +55,8 @@ export function TriggerButton({ test, onFinished }: { test: Pick<TestResponse, '
       <span aria-live="polite" data-testid="trigger-progress">
         {progress.state === 'running' ? (
           <span class="progress">
-            <span class="spinner" aria-hidden="true" /> {progress.phase} · {Math.round((progress.now - progress.since) / 1000)} s
+            <span class="spinner" aria-hidden="true" /> {progress.phase} ·{' '}
+            {Math.round((progress.now - progress.since) / 1000)} s
           </span>
         ) : progress.state === 'done' ? (
           <span class={resultClass(progress.test.lastResult)} data-testid="trigger-result">

@@ -16,13 +16,34 @@ export function ErrorPanel({ error, children }: { error: unknown; children?: Com
 }
 
 /** Renders the error, a loading line, or the children with the data. */
-export function Async<T>({ state, children }: { state: Loaded<T>; children: (data: T) => ComponentChildren }) {
+export function Async<T>({
+  state,
+  children,
+}: {
+  state: Loaded<T>;
+  children: (data: T) => ComponentChildren;
+}) {
   if (state.error !== undefined) return <ErrorPanel error={state.error} />;
-  if (state.data === undefined) return <p class="muted" aria-busy="true">Loading…</p>;
+  if (state.data === undefined)
+    return (
+      <p class="muted" aria-busy="true">
+        Loading…
+      </p>
+    );
   return <>{children(state.data)}</>;
 }
 
-export function Card({ label, value, tone, testId }: { label: string; value: ComponentChildren; tone?: string; testId?: string }) {
+export function Card({
+  label,
+  value,
+  tone,
+  testId,
+}: {
+  label: string;
+  value: ComponentChildren;
+  tone?: string;
+  testId?: string;
+}) {
   return (
     <div class="card">
       <div class="card-label">{label}</div>
@@ -47,7 +68,15 @@ export function PageHeader({ title, children }: { title: string; children?: Comp
 }
 
 /** A modal dialog (native <dialog>: focus trap and Escape come from the browser). */
-export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ComponentChildren }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -77,7 +106,12 @@ export function Segmented<T extends string | number>({
   return (
     <div class="segmented" role="group" aria-label={label}>
       {options.map((option) => (
-        <button type="button" aria-pressed={option === value} onClick={() => onChange(option)} key={String(option)}>
+        <button
+          type="button"
+          aria-pressed={option === value}
+          onClick={() => onChange(option)}
+          key={String(option)}
+        >
           {format(option)}
         </button>
       ))}

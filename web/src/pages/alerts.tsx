@@ -9,11 +9,20 @@ const HOURS = [24, 72, 168, 720] as const;
 
 export function AlertsPage() {
   const [hours, setHours] = useState<(typeof HOURS)[number]>(168);
-  const alerts = useLoad(async () => unwrap(await api.GET('/api/v1/alerts', { params: { query: { hours } } })), [hours]);
+  const alerts = useLoad(
+    async () => unwrap(await api.GET('/api/v1/alerts', { params: { query: { hours } } })),
+    [hours],
+  );
   return (
     <>
       <PageHeader title="Alerts">
-        <Segmented label="Alerts from the last" options={HOURS} value={hours} onChange={setHours} format={(h) => (h < 168 ? `${h} h` : `${h / 24} days`)} />
+        <Segmented
+          label="Alerts from the last"
+          options={HOURS}
+          value={hours}
+          onChange={setHours}
+          format={(h) => (h < 168 ? `${h} h` : `${h / 24} days`)}
+        />
       </PageHeader>
       <section class="panel">
         <Async state={alerts}>
@@ -37,7 +46,8 @@ export function AlertsPage() {
                       <tr key={i}>
                         <td>{dateTime(a.timestamp)}</td>
                         <td>
-                          <a href={href('tests', a.namespace, a.testName)}>{a.testName}</a> <span class="muted">{a.namespace}</span>
+                          <a href={href('tests', a.namespace, a.testName)}>{a.testName}</a>{' '}
+                          <span class="muted">{a.namespace}</span>
                         </td>
                         <td>
                           <Badge tone={resultClass(a.result)}>{a.result}</Badge>

@@ -10,12 +10,25 @@ import { href, useLoad } from '../hooks.js';
 
 type Framework = components['schemas']['ComplianceResponse'];
 const PERIODS = [30, 60, 90] as const;
-const NAMES: Record<string, string> = { soc2: 'SOC 2', iso27001: 'ISO 27001', hipaa: 'HIPAA', dora: 'DORA', pcidss: 'PCI DSS' };
-const STATUS: Record<string, [string, string]> = { satisfied: ['satisfied', 'ok'], at_risk: ['at risk', 'warn'], not_tested: ['not tested', 'muted'] };
+const NAMES: Record<string, string> = {
+  soc2: 'SOC 2',
+  iso27001: 'ISO 27001',
+  hipaa: 'HIPAA',
+  dora: 'DORA',
+  pcidss: 'PCI DSS',
+};
+const STATUS: Record<string, [string, string]> = {
+  satisfied: ['satisfied', 'ok'],
+  at_risk: ['at risk', 'warn'],
+  not_tested: ['not tested', 'muted'],
+};
 
 export function CompliancePage() {
   const [period, setPeriod] = useState<(typeof PERIODS)[number]>(90);
-  const overview = useLoad(async () => unwrap(await api.GET('/api/compliance', { params: { query: { period } } })), [period]);
+  const overview = useLoad(
+    async () => unwrap(await api.GET('/api/compliance', { params: { query: { period } } })),
+    [period],
+  );
   const license = useLoad(async () => unwrap(await api.GET('/api/v1/license')), []);
   if (overview.error instanceof ApiError && overview.error.status === 402) {
     return (
@@ -23,8 +36,9 @@ export function CompliancePage() {
         <PageHeader title="Compliance" />
         <ErrorPanel error={overview.error}>
           <p data-testid="compliance-gate">
-            The Compliance page is part of the <strong>Team (pro)</strong> and <strong>Enterprise</strong> tiers, with the <code>compliancePage</code> feature. Your
-            license: <strong>{license.data?.tier ?? '…'}</strong>. See <a href={href('settings')}>License</a>.
+            The Compliance page is part of the <strong>Team (pro)</strong> and <strong>Enterprise</strong>{' '}
+            tiers, with the <code>compliancePage</code> feature. Your license:{' '}
+            <strong>{license.data?.tier ?? '…'}</strong>. See <a href={href('settings')}>License</a>.
           </p>
         </ErrorPanel>
       </>
@@ -34,7 +48,13 @@ export function CompliancePage() {
   return (
     <>
       <PageHeader title="Compliance">
-        <Segmented label="Period" options={PERIODS} value={period} onChange={setPeriod} format={(d) => `${d} days`} />
+        <Segmented
+          label="Period"
+          options={PERIODS}
+          value={period}
+          onChange={setPeriod}
+          format={(d) => `${d} days`}
+        />
       </PageHeader>
       <Async state={overview}>
         {(o) => (
@@ -69,7 +89,14 @@ export function CompliancePage() {
                         </td>
                         {pdf ? (
                           <td>
-                            <a class="button" download href={downloadUrl('/api/v1/compliance/pdf', { framework: f.framework, period: o.period })}>
+                            <a
+                              class="button"
+                              download
+                              href={downloadUrl('/api/v1/compliance/pdf', {
+                                framework: f.framework,
+                                period: o.period,
+                              })}
+                            >
                               Download PDF
                             </a>
                           </td>
@@ -79,7 +106,9 @@ export function CompliancePage() {
                   </tbody>
                 </table>
               </div>
-              <p class="muted">Generated {o.generatedAt}. Only signed reports whose evidence verifies count as evidence.</p>
+              <p class="muted">
+                Generated {o.generatedAt}. Only signed reports whose evidence verifies count as evidence.
+              </p>
             </section>
             <section class="panel">
               <h2>Pass rate per test</h2>
@@ -96,11 +125,13 @@ export function CompliancePage() {
                     {o.tests.slice(0, 200).map((t) => (
                       <tr key={`${t.namespace}/${t.name}`}>
                         <td>
-                          <a href={href('tests', t.namespace, t.name)}>{t.name}</a> <span class="muted">{t.namespace}</span>
+                          <a href={href('tests', t.namespace, t.name)}>{t.name}</a>{' '}
+                          <span class="muted">{t.namespace}</span>
                         </td>
                         <td>{t.runs}</td>
                         <td>
-                          <meter min={0} max={1} value={t.passRate} aria-label={`${t.name} pass rate`} /> {percent(t.passRate)}
+                          <meter min={0} max={1} value={t.passRate} aria-label={`${t.name} pass rate`} />{' '}
+                          {percent(t.passRate)}
                         </td>
                       </tr>
                     ))}

@@ -12,8 +12,14 @@ const RANGES = [30, 60, 90] as const;
 export function OverviewPage() {
   const [days, setDays] = useState<(typeof RANGES)[number]>(30);
   const summary = useLoad(async () => unwrap(await api.GET('/api/v1/summary')), []);
-  const daily = useLoad(async () => unwrap(await api.GET('/api/v1/summary/daily', { params: { query: { days } } })), [days]);
-  const calendar = useLoad(async () => unwrap(await api.GET('/api/v1/summary/daily', { params: { query: { days: 90 } } })), []);
+  const daily = useLoad(
+    async () => unwrap(await api.GET('/api/v1/summary/daily', { params: { query: { days } } })),
+    [days],
+  );
+  const calendar = useLoad(
+    async () => unwrap(await api.GET('/api/v1/summary/daily', { params: { query: { days: 90 } } })),
+    [],
+  );
   const tests = useLoad(async () => unwrap(await api.GET('/api/v1/tests')), []);
   const upcoming = useLoad(async () => unwrap(await api.GET('/api/v1/upcoming')), []);
   return (
@@ -22,10 +28,20 @@ export function OverviewPage() {
       <Async state={summary}>
         {(s) => (
           <section class="cards" aria-label="Last 24 hours">
-            <Card label="Average score (24 h)" value={s.averageScore} tone={scoreClass(s.averageScore)} testId="summary-average-score" />
+            <Card
+              label="Average score (24 h)"
+              value={s.averageScore}
+              tone={scoreClass(s.averageScore)}
+              testId="summary-average-score"
+            />
             <Card label="Tests" value={s.totalTests} testId="summary-total-tests" />
             <Card label="Tests run (24 h)" value={s.testsLastNight} />
-            <Card label="Failures (24 h)" value={s.totalFailures} tone={s.totalFailures ? 'bad' : 'ok'} testId="summary-failures" />
+            <Card
+              label="Failures (24 h)"
+              value={s.totalFailures}
+              tone={s.totalFailures ? 'bad' : 'ok'}
+              testId="summary-failures"
+            />
             <Card label="Partial (24 h)" value={s.totalPartial} tone={s.totalPartial ? 'warn' : ''} />
             <Card label="Average RTO (24 h)" value={s.averageRTO} />
             <Card label="Namespaces covered" value={s.namespacesCovered} />
@@ -35,7 +51,13 @@ export function OverviewPage() {
       <section class="panel">
         <div class="panel-head">
           <h2>Daily trend</h2>
-          <Segmented label="Trend range" options={RANGES} value={days} onChange={setDays} format={(d) => `${d} days`} />
+          <Segmented
+            label="Trend range"
+            options={RANGES}
+            value={days}
+            onChange={setDays}
+            format={(d) => `${d} days`}
+          />
         </div>
         <Async state={daily}>{(d) => <TrendChart days={d} />}</Async>
       </section>
@@ -54,7 +76,8 @@ export function OverviewPage() {
                 <ul class="plain" data-testid="failing-tests">
                   {failing.slice(0, 10).map((t) => (
                     <li key={`${t.namespace}/${t.name}`}>
-                      <a href={href('tests', t.namespace, t.name)}>{t.name}</a> <span class="muted">{t.namespace}</span>{' '}
+                      <a href={href('tests', t.namespace, t.name)}>{t.name}</a>{' '}
+                      <span class="muted">{t.namespace}</span>{' '}
                       <span class={resultClass(t.lastResult)}>score {t.lastScore}</span>
                     </li>
                   ))}

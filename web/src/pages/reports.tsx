@@ -2,7 +2,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, unwrap } from '../api.js';
 import { Async, Badge, PageHeader, Segmented } from '../components/ui.js';
-import { download, toYaml } from '../export.js';
+import { download } from '../download.js';
+import { toYaml } from '../export.js';
 import { dateTime, resultClass, type Report } from '../format.js';
 import { href, useLoad } from '../hooks.js';
 
@@ -15,7 +16,10 @@ export function ReportsPage() {
   const [test, setTest] = useState('');
   const [result, setResult] = useState<(typeof RESULTS)[number]>('all');
   const [page, setPage] = useState(0);
-  const reports = useLoad(async () => unwrap(await api.GET('/api/v1/reports', { params: { query: { days } } })), [days]);
+  const reports = useLoad(
+    async () => unwrap(await api.GET('/api/v1/reports', { params: { query: { days } } })),
+    [days],
+  );
   return (
     <>
       <PageHeader title="Reports" />
@@ -23,22 +27,60 @@ export function ReportsPage() {
         <div class="toolbar">
           <label>
             Test{' '}
-            <input type="search" value={test} placeholder="name contains…" onInput={(e) => (setTest(e.currentTarget.value), setPage(0))} />
+            <input
+              type="search"
+              value={test}
+              placeholder="name contains…"
+              onInput={(e) => (setTest(e.currentTarget.value), setPage(0))}
+            />
           </label>
-          <Segmented label="Result" options={RESULTS} value={result} onChange={(r) => (setResult(r), setPage(0))} />
-          <Segmented label="Completed within" options={DAYS} value={days} onChange={(d) => (setDays(d), setPage(0))} format={(d) => (d === 1 ? '24 h' : `${d} days`)} />
+          <Segmented
+            label="Result"
+            options={RESULTS}
+            value={result}
+            onChange={(r) => (setResult(r), setPage(0))}
+          />
+          <Segmented
+            label="Completed within"
+            options={DAYS}
+            value={days}
+            onChange={(d) => (setDays(d), setPage(0))}
+            format={(d) => (d === 1 ? '24 h' : `${d} days`)}
+          />
         </div>
-        <Async state={reports}>{(list) => <ReportTable reports={list} test={test} result={result} page={page} setPage={setPage} days={days} />}</Async>
+        <Async state={reports}>
+          {(list) => (
+            <ReportTable
+              reports={list}
+              test={test}
+              result={result}
+              page={page}
+              setPage={setPage}
+              days={days}
+            />
+          )}
+        </Async>
       </section>
     </>
   );
 }
 
-function ReportTable(props: { reports: Report[]; test: string; result: string; page: number; setPage: (p: number) => void; days: number }) {
+function ReportTable(props: {
+  reports: Report[];
+  test: string;
+  result: string;
+  page: number;
+  setPage: (p: number) => void;
+  days: number;
+}) {
   const { reports, test, result, page, setPage, days } = props;
   const filtered = useMemo(() => {
     const needle = test.trim().toLowerCase();
-    return reports.filter((r) => (result === 'all' || r.spec.result === result) && (!needle || r.spec.testRef.name.toLowerCase().includes(needle)));
+    return reports.filter(
+      (r) =>
+        (result === 'all' || r.spec.result === result) &&
+        (!needle || r.spec.testRef.name.toLowerCase().includes(needle)),
+    );
   }, [reports, test, result]);
   const pages = Math.max(1, Math.ceil(filtered.length / PAGE));
   const shown = filtered.slice(page * PAGE, page * PAGE + PAGE);
@@ -49,7 +91,10 @@ function ReportTable(props: { reports: Report[]; test: string; result: string; p
         <span class="muted" data-testid="reports-count">
           {filtered.length} reports
         </span>
-        <button type="button" onClick={() => download(`${base}.json`, JSON.stringify(filtered, null, 2), 'application/json')}>
+        <button
+          type="button"
+          onClick={() => download(`${base}.json`, JSON.stringify(filtered, null, 2), 'application/json')}
+        >
           Export JSON
         </button>
         <button type="button" onClick={() => download(`${base}.yaml`, toYaml(filtered), 'application/yaml')}>
@@ -73,7 +118,9 @@ function ReportTable(props: { reports: Report[]; test: string; result: string; p
               <tr key={r.metadata.name}>
                 <td>{dateTime(r.spec.completedAt)}</td>
                 <td>
-                  <a href={href('tests', r.spec.testRef.namespace, r.spec.testRef.name)}>{r.spec.testRef.name}</a>{' '}
+                  <a href={href('tests', r.spec.testRef.namespace, r.spec.testRef.name)}>
+                    {r.spec.testRef.name}
+                  </a>{' '}
                   <span class="muted">{r.spec.testRef.namespace}</span>
                 </td>
                 <td>

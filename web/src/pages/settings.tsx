@@ -25,9 +25,14 @@ export function SettingsPage() {
               <dt>Tier</dt>
               <dd data-testid="license-tier">{l.tier === 'pro' ? 'Team (pro)' : l.tier}</dd>
               <dt>Expires</dt>
-              <dd>{l.expiresAt ? dateTime(l.expiresAt) : 'never (perpetual)'}{l.isExpired ? ' — expired, running as community' : ''}</dd>
+              <dd>
+                {l.expiresAt ? dateTime(l.expiresAt) : 'never (perpetual)'}
+                {l.isExpired ? ' — expired, running as community' : ''}
+              </dd>
               <dt>Trial</dt>
-              <dd>{l.isTrialing ? `${l.trialDaysLeft} days left (ends ${dateTime(l.trialEndsAt)})` : 'no'}</dd>
+              <dd>
+                {l.isTrialing ? `${l.trialDaysLeft} days left (ends ${dateTime(l.trialEndsAt)})` : 'no'}
+              </dd>
               <dt>Features</dt>
               <dd>
                 <ul class="plain">

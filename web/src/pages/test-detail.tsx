@@ -29,8 +29,15 @@ function phasesOf(report: Report): Phase[] {
 }
 
 export function TestDetailPage({ namespace, name }: { namespace: string; name: string }) {
-  const test = useLoad(async () => unwrap(await api.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace } } })), [namespace, name]);
-  const reports = useLoad(async () => unwrap(await api.GET('/api/v1/reports', { params: { query: { test: name, namespace } } })), [namespace, name]);
+  const test = useLoad(
+    async () =>
+      unwrap(await api.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace } } })),
+    [namespace, name],
+  );
+  const reports = useLoad(
+    async () => unwrap(await api.GET('/api/v1/reports', { params: { query: { test: name, namespace } } })),
+    [namespace, name],
+  );
   const license = useLoad(async () => unwrap(await api.GET('/api/v1/license')), []);
   const [deleting, setDeleting] = useState(false);
   return (
@@ -46,16 +53,33 @@ export function TestDetailPage({ namespace, name }: { namespace: string; name: s
               Delete
             </button>
             {license.data?.features.includes('pdfReports') ? (
-              <a class="button" href={downloadUrl(`/api/restore-tests/${encodeURIComponent(t.name)}/report.pdf`, { namespace: t.namespace, period: 90 })}>
+              <a
+                class="button"
+                href={downloadUrl(`/api/restore-tests/${encodeURIComponent(t.name)}/report.pdf`, {
+                  namespace: t.namespace,
+                  period: 90,
+                })}
+              >
                 Test report PDF
               </a>
             ) : null}
           </PageHeader>
-          {deleting ? <DeleteDialog test={t} onClose={() => setDeleting(false)} onDeleted={() => navigate(href('tests'))} /> : null}
-          <section class="cards">
+          {deleting ? (
+            <DeleteDialog
+              test={t}
+              onClose={() => setDeleting(false)}
+              onDeleted={() => navigate(href('tests'))}
+            />
+          ) : null}
+          <section class="cards compact">
             <Card label="Namespace" value={t.namespace} />
             <Card label="Phase" value={t.phase} />
-            <Card label="Last score" value={t.lastResult ? `${t.lastScore} (${t.lastResult})` : 'never run'} tone={resultClass(t.lastResult)} testId="detail-last-score" />
+            <Card
+              label="Last score"
+              value={t.lastResult ? `${t.lastScore} (${t.lastResult})` : 'never run'}
+              tone={resultClass(t.lastResult)}
+              testId="detail-last-score"
+            />
             <Card label="Schedule" value={t.schedule} />
             <Card label="RTO target" value={t.rtoTarget || 'none'} />
             <Card label="Next run" value={dateTime(t.nextRunAt)} />
@@ -78,7 +102,11 @@ function Runs({ reports }: { reports: Report[] }) {
         <h2>History ({reports.length} runs)</h2>
         <div class="grid two">
           <History values={oldestFirst.map((r) => r.spec.score)} label="Score" max={100} />
-          <History values={oldestFirst.map((r) => r.spec.rto.measuredSeconds ?? seconds(r.spec.rto.measured))} label="RTO" unit="s" />
+          <History
+            values={oldestFirst.map((r) => r.spec.rto.measuredSeconds ?? seconds(r.spec.rto.measured))}
+            label="RTO"
+            unit="s"
+          />
         </div>
       </section>
     </>
@@ -105,8 +133,8 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
           </Badge>
         </div>
         <p class="muted">
-          {s.trigger === 'manual' ? 'Triggered by hand' : 'Scheduled'}, started {dateTime(s.startedAt)}, completed {dateTime(s.completedAt)}. Backup {s.backup.name} (
-          {s.backup.provider}
+          {s.trigger === 'manual' ? 'Triggered by hand' : 'Scheduled'}, started {dateTime(s.startedAt)},
+          completed {dateTime(s.completedAt)}. Backup {s.backup.name} ({s.backup.provider}
           {s.backup.age ? `, ${s.backup.age} old` : ''}).
         </p>
         {s.failure ? (
@@ -115,7 +143,10 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
           </p>
         ) : null}
         {failedChecks.length > 0 && s.result !== 'pass' ? (
-          <p class="warn">Result capped by failed check{failedChecks.length > 1 ? 's' : ''}: {failedChecks.map((c) => c.name).join(', ')}.</p>
+          <p class="warn">
+            Result capped by failed check{failedChecks.length > 1 ? 's' : ''}:{' '}
+            {failedChecks.map((c) => c.name).join(', ')}.
+          </p>
         ) : null}
         <h3>Score by level</h3>
         <table class="levels">
@@ -124,11 +155,14 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
               <tr key={l.name}>
                 <th scope="row">{LEVEL_NAMES[l.name] ?? l.name}</th>
                 <td class="meter-cell">
-                  <meter min={0} max={l.maxPoints} value={l.points} aria-label={`${LEVEL_NAMES[l.name]}: ${l.points} of ${l.maxPoints}`} />
+                  <meter
+                    min={0}
+                    max={l.maxPoints}
+                    value={l.points}
+                    aria-label={`${LEVEL_NAMES[l.name]}: ${l.points} of ${l.maxPoints}`}
+                  />
                 </td>
-                <td>
-                  {l.tested ? `${l.points} / ${l.maxPoints}` : 'not tested'}
-                </td>
+                <td>{l.tested ? `${l.points} / ${l.maxPoints}` : 'not tested'}</td>
                 <td class="muted">{l.detail}</td>
               </tr>
             ))}
@@ -138,12 +172,12 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
         <RtoBar phases={phasesOf(report)} targetSeconds={s.rto.target ? seconds(s.rto.target) : undefined} />
         {s.rto.withinSLA === false ? <p class="bad">The RTO exceeded the SLA target.</p> : null}
       </section>
-      <div class="grid two">
-        <section class="panel">
-          <h2>Checks</h2>
-          {s.checks.length === 0 ? (
-            <p class="muted">No checks ran.</p>
-          ) : (
+      <section class="panel">
+        <h2>Checks</h2>
+        {s.checks.length === 0 ? (
+          <p class="muted">No checks ran.</p>
+        ) : (
+          <div class="table-wrap">
             <table>
               <thead>
                 <tr>
@@ -160,50 +194,56 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
                     <td>{c.name}</td>
                     <td>{c.kind}</td>
                     <td>
-                      <Badge tone={c.status === 'pass' ? 'ok' : c.status === 'skip' ? 'muted' : 'bad'}>{c.status}</Badge>
+                      <Badge tone={c.status === 'pass' ? 'ok' : c.status === 'skip' ? 'muted' : 'bad'}>
+                        {c.status}
+                      </Badge>
                     </td>
-                    <td>{c.message}</td>
+                    <td class="message">{c.message}</td>
                     <td>{c.duration}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-          )}
-        </section>
-        <section class="panel">
-          <h2>Evidence and sandbox</h2>
-          <div data-testid="evidence-verdict">
-            <Async state={verdict}>
-              {(v) =>
-                v.ok ? (
-                  <p class="ok">✔ Signature verified (key {s.evidence?.keyId}); linked to the previous report.</p>
-                ) : (
-                  <div class="bad">
-                    <p>✘ Evidence does not verify:</p>
-                    <ul>
-                      {v.problems.map((p) => (
-                        <li key={p}>{p}</li>
-                      ))}
-                    </ul>
-                  </div>
-                )
-              }
-            </Async>
           </div>
-          <p>
-            Sandbox: {s.sandboxNamespaces.join(', ') || '—'}.{' '}
-            {s.result === 'pass' ? 'Deleted when the run passed.' : "Kept for inspection until the test's ttl after the run started, then removed by the janitor."}
-          </p>
-          <h3>Completeness</h3>
-          <ul class="plain">
-            {s.completeness.map((k) => (
-              <li key={k.kind}>
-                {k.kind}: {k.restored} / {k.backedUp}
-              </li>
-            ))}
-          </ul>
-        </section>
-      </div>
+        )}
+      </section>
+      <section class="panel">
+        <h2>Evidence and sandbox</h2>
+        <div data-testid="evidence-verdict">
+          <Async state={verdict}>
+            {(v) =>
+              v.ok ? (
+                <p class="ok">
+                  ✔ Signature verified (key {s.evidence?.keyId}); linked to the previous report.
+                </p>
+              ) : (
+                <div class="bad">
+                  <p>✘ Evidence does not verify:</p>
+                  <ul>
+                    {v.problems.map((p) => (
+                      <li key={p}>{p}</li>
+                    ))}
+                  </ul>
+                </div>
+              )
+            }
+          </Async>
+        </div>
+        <p>
+          Sandbox: {s.sandboxNamespaces.join(', ') || '—'}.{' '}
+          {s.result === 'pass'
+            ? 'Deleted when the run passed.'
+            : "Kept for inspection until the test's ttl after the run started, then removed by the janitor."}
+        </p>
+        <h3>Completeness</h3>
+        <ul class="plain">
+          {s.completeness.map((k) => (
+            <li key={k.kind}>
+              {k.kind}: {k.restored} / {k.backedUp}
+            </li>
+          ))}
+        </ul>
+      </section>
     </>
   );
 }

@@ -11,8 +11,20 @@ type Input = components['schemas']['CreateTestInput'];
 type Values = Record<keyof Input, string>;
 
 const EMPTY: Values = {
-  name: '', namespace: '', provider: 'velero', backupName: '', sourceNamespaces: '', cron: '', timezone: '',
-  namespacePrefix: '', ttl: '', networkIsolation: '', healthCheckPolicy: '', maxRTO: '', alertOnExceed: '', historyLimit: '',
+  name: '',
+  namespace: '',
+  provider: 'velero',
+  backupName: '',
+  sourceNamespaces: '',
+  cron: '',
+  timezone: '',
+  namespacePrefix: '',
+  ttl: '',
+  networkIsolation: '',
+  healthCheckPolicy: '',
+  maxRTO: '',
+  alertOnExceed: '',
+  historyLimit: '',
 };
 
 function fromTest(test: TestResponse): Values {
@@ -35,7 +47,16 @@ function toInput(v: Values): Input {
     sourceNamespaces: v.sourceNamespaces.split(/[\s,]+/).filter(Boolean),
     cron: v.cron.trim(),
   };
-  for (const key of ['namespace', 'backupName', 'timezone', 'namespacePrefix', 'ttl', 'networkIsolation', 'healthCheckPolicy', 'maxRTO'] as const) {
+  for (const key of [
+    'namespace',
+    'backupName',
+    'timezone',
+    'namespacePrefix',
+    'ttl',
+    'networkIsolation',
+    'healthCheckPolicy',
+    'maxRTO',
+  ] as const) {
     const value = optional(v[key]);
     if (value !== undefined) input[key] = value;
   }
@@ -54,16 +75,38 @@ interface FieldSpec {
 
 const FIELDS: FieldSpec[] = [
   { key: 'name', label: 'Name', hint: 'RFC 1123 label, e.g. payments-nightly' },
-  { key: 'namespace', label: 'Namespace', hint: "Where the RestoreTest lives (default: the server's namespace)" },
-  { key: 'provider', label: 'Backup provider', hint: 'Where the backups come from', options: ['velero', 'kasten', 'trilio'] },
+  {
+    key: 'namespace',
+    label: 'Namespace',
+    hint: "Where the RestoreTest lives (default: the server's namespace)",
+  },
+  {
+    key: 'provider',
+    label: 'Backup provider',
+    hint: 'Where the backups come from',
+    options: ['velero', 'kasten', 'trilio'],
+  },
   { key: 'backupName', label: 'Backup name', hint: 'Default: latest (newest completed backup)' },
-  { key: 'sourceNamespaces', label: 'Source namespaces', hint: 'Comma-separated; each is restored into its own sandbox' },
+  {
+    key: 'sourceNamespaces',
+    label: 'Source namespaces',
+    hint: 'Comma-separated; each is restored into its own sandbox',
+  },
   { key: 'cron', label: 'Schedule (cron)', hint: '5 fields or a macro such as @daily' },
   { key: 'timezone', label: 'Time zone', hint: 'IANA zone, default UTC' },
   { key: 'namespacePrefix', label: 'Sandbox prefix', hint: 'Default: rehearsal' },
   { key: 'ttl', label: 'Sandbox TTL', hint: 'e.g. 1h30m (default 1h)' },
-  { key: 'networkIsolation', label: 'Network isolation', hint: 'Default: strict', options: ['', 'strict', 'none'] },
-  { key: 'healthCheckPolicy', label: 'Health-check policy', hint: 'HealthCheckPolicy name; empty: default checks' },
+  {
+    key: 'networkIsolation',
+    label: 'Network isolation',
+    hint: 'Default: strict',
+    options: ['', 'strict', 'none'],
+  },
+  {
+    key: 'healthCheckPolicy',
+    label: 'Health-check policy',
+    hint: 'HealthCheckPolicy name; empty: default checks',
+  },
   { key: 'maxRTO', label: 'RTO target (SLA)', hint: 'e.g. 15m; empty: no SLA' },
   { key: 'historyLimit', label: 'Reports kept', hint: '1–1000, default 90' },
 ];
@@ -83,7 +126,12 @@ export function TestFormPage({ existing }: { existing?: TestResponse }) {
     const body = toInput(values);
     try {
       const saved = existing
-        ? unwrap(await api.PUT('/api/v1/tests/{name}', { params: { path: { name: existing.name }, query: { namespace: existing.namespace } }, body }))
+        ? unwrap(
+            await api.PUT('/api/v1/tests/{name}', {
+              params: { path: { name: existing.name }, query: { namespace: existing.namespace } },
+              body,
+            }),
+          )
         : unwrap(await api.POST('/api/v1/tests', { body }));
       navigate(href('tests', saved.namespace, saved.name));
     } catch (error) {
@@ -98,7 +146,12 @@ export function TestFormPage({ existing }: { existing?: TestResponse }) {
       const known = new Set<string>(FIELDS.map((f) => f.key).concat('alertOnExceed'));
       const unplaced = Object.keys(byField).filter((k) => !known.has(k));
       const { headline, detail } = describeError(error);
-      setFormError({ headline, detail: unplaced.length ? `${detail} (${unplaced.map((k) => `${k}: ${byField[k]!.join('; ')}`).join(', ')})` : detail });
+      setFormError({
+        headline,
+        detail: unplaced.length
+          ? `${detail} (${unplaced.map((k) => `${k}: ${byField[k]!.join('; ')}`).join(', ')})`
+          : detail,
+      });
     } finally {
       setSaving(false);
     }
@@ -176,6 +229,10 @@ export function TestFormPage({ existing }: { existing?: TestResponse }) {
 }
 
 export function EditTestPage({ namespace, name }: { namespace: string; name: string }) {
-  const test = useLoad(async () => unwrap(await api.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace } } })), [namespace, name]);
+  const test = useLoad(
+    async () =>
+      unwrap(await api.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace } } })),
+    [namespace, name],
+  );
   return <Async state={test}>{(t) => <TestFormPage existing={t} />}</Async>;
 }

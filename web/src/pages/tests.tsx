@@ -41,13 +41,19 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
   const rows = useMemo(() => {
     const needle = query.trim().toLowerCase();
     const matched = needle
-      ? tests.filter((t) => `${t.name} ${t.namespace} ${t.provider} ${t.sourceNamespaces.join(' ')} ${t.phase} ${t.lastResult}`.toLowerCase().includes(needle))
+      ? tests.filter((t) =>
+          `${t.name} ${t.namespace} ${t.provider} ${t.sourceNamespaces.join(' ')} ${t.phase} ${t.lastResult}`
+            .toLowerCase()
+            .includes(needle),
+        )
       : tests;
     const sign = sort.descending ? -1 : 1;
     return [...matched].sort((a, b) => {
       const x = a[sort.key];
       const y = b[sort.key];
-      return sign * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y)));
+      return (
+        sign * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y)))
+      );
     });
   }, [tests, query, sort]);
   const pages = Math.max(1, Math.ceil(rows.length / PAGE));
@@ -77,11 +83,16 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
           <thead>
             <tr>
               {COLUMNS.map((c) => (
-                <th key={c.key} aria-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+                <th
+                  key={c.key}
+                  aria-sort={sort.key === c.key ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+                >
                   <button
                     type="button"
                     class="sort"
-                    onClick={() => setSort((s) => ({ key: c.key, descending: s.key === c.key ? !s.descending : false }))}
+                    onClick={() =>
+                      setSort((s) => ({ key: c.key, descending: s.key === c.key ? !s.descending : false }))
+                    }
                   >
                     {c.label}
                     {sort.key === c.key ? (sort.descending ? ' ▼' : ' ▲') : ''}
@@ -100,7 +111,11 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
                 <td>{t.namespace}</td>
                 <td>{t.phase}</td>
                 <td>
-                  {t.lastResult ? <Badge tone={resultClass(t.lastResult)}>{`${t.lastScore} ${t.lastResult}`}</Badge> : <span class="muted">never run</span>}
+                  {t.lastResult ? (
+                    <Badge tone={resultClass(t.lastResult)}>{`${t.lastScore} ${t.lastResult}`}</Badge>
+                  ) : (
+                    <span class="muted">never run</span>
+                  )}
                 </td>
                 <td>{dateTime(t.lastRunAt)}</td>
                 <td>{dateTime(t.nextRunAt)}</td>
@@ -109,7 +124,12 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
                   <a href={href('edit-test', t.namespace, t.name)} aria-label={`Edit ${t.name}`}>
                     Edit
                   </a>
-                  <button type="button" class="link danger" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`}>
+                  <button
+                    type="button"
+                    class="link danger"
+                    onClick={() => setDeleting(t)}
+                    aria-label={`Delete ${t.name}`}
+                  >
                     Delete
                   </button>
                 </td>
@@ -131,16 +151,30 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
           </button>
         </nav>
       ) : null}
-      {deleting ? <DeleteDialog test={deleting} onClose={() => setDeleting(undefined)} onDeleted={reload} /> : null}
+      {deleting ? (
+        <DeleteDialog test={deleting} onClose={() => setDeleting(undefined)} onDeleted={reload} />
+      ) : null}
     </section>
   );
 }
 
-export function DeleteDialog({ test, onClose, onDeleted }: { test: TestResponse; onClose: () => void; onDeleted: () => void }) {
+export function DeleteDialog({
+  test,
+  onClose,
+  onDeleted,
+}: {
+  test: TestResponse;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const [error, setError] = useState<string>();
   async function confirm(): Promise<void> {
     try {
-      expectOk(await api.DELETE('/api/v1/tests/{name}', { params: { path: { name: test.name }, query: { namespace: test.namespace } } }));
+      expectOk(
+        await api.DELETE('/api/v1/tests/{name}', {
+          params: { path: { name: test.name }, query: { namespace: test.namespace } },
+        }),
+      );
       onClose();
       onDeleted();
     } catch (e) {
@@ -151,9 +185,17 @@ export function DeleteDialog({ test, onClose, onDeleted }: { test: TestResponse;
   return (
     <Dialog title={`Delete ${test.name}?`} onClose={onClose}>
       <p>
-        The RestoreTest <strong>{test.namespace}/{test.name}</strong> and all its reports (its evidence) will be deleted.
+        The RestoreTest{' '}
+        <strong>
+          {test.namespace}/{test.name}
+        </strong>{' '}
+        and all its reports (its evidence) will be deleted.
       </p>
-      {error ? <p role="alert" class="bad">{error}</p> : null}
+      {error ? (
+        <p role="alert" class="bad">
+          {error}
+        </p>
+      ) : null}
       <div class="actions">
         <button type="button" class="danger" onClick={confirm}>
           Delete
