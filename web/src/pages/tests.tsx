@@ -119,19 +119,21 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
                 </td>
                 <td>{dateTime(t.lastRunAt)}</td>
                 <td>{dateTime(t.nextRunAt)}</td>
-                <td class="row-actions">
-                  <TriggerButton test={t} onFinished={reload} />
-                  <a href={href('edit-test', t.namespace, t.name)} aria-label={`Edit ${t.name}`}>
-                    Edit
-                  </a>
-                  <button
-                    type="button"
-                    class="link danger"
-                    onClick={() => setDeleting(t)}
-                    aria-label={`Delete ${t.name}`}
-                  >
-                    Delete
-                  </button>
+                <td>
+                  <span class="row-actions">
+                    <TriggerButton test={t} onFinished={reload} />
+                    <a href={href('edit-test', t.namespace, t.name)} aria-label={`Edit ${t.name}`}>
+                      Edit
+                    </a>
+                    <button
+                      type="button"
+                      class="link danger"
+                      onClick={() => setDeleting(t)}
+                      aria-label={`Delete ${t.name}`}
+                    >
+                      Delete
+                    </button>
+                  </span>
                 </td>
               </tr>
             ))}
