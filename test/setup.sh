@@ -41,5 +41,8 @@ log "node $(node_modules/.bin/node --version) from node_modules"
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
 bash test/cluster/build-binaries.sh >/dev/null
 
+log "Helm and promtool (built once from Go modules, cached by version)"
+bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
+
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
 bash openapi/clients/clients.sh setup
