@@ -99,7 +99,7 @@ node "$ROOT/deploy/image/write-oci-layout.mjs" "$work/blobs" "$work/layout" "$IM
   "base:$l1" "node:$l2" "deps:$l3" "app:$l4" >&2
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$work/layout" -cf "$work/out.tar" .
 mkdir -p "$CACHE_ROOT/$key"
-mv "$work/out.tar" "$cached"
+mv "$work/out.tar" "$cached.$$" && mv "$cached.$$" "$cached" # atomic for a concurrent reader
 cp "$cached" "$OUTPUT"
 log "built $key in $(( $(date +%s) - start ))s: $(stat -c %s "$OUTPUT") bytes"
 echo "$OUTPUT"

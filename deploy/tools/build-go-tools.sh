@@ -12,12 +12,20 @@ command -v go >/dev/null || { echo "go is required to build $*" >&2; exit 1; }
 build() { # name version package ldflags [tags]
   local name=$1 version=$2 pkg=$3 ld=$4 tags=${5:-} out="$CACHE_ROOT/$1-$2"
   if [ ! -x "$out/$name" ]; then
-    echo "[build-go-tools] $name $version (cold build, cached afterwards)" >&2
-    local start; start=$(date +%s)
-    rm -rf "$out.partial"; mkdir -p "$out.partial"
-    GOBIN="$out.partial" nice -n 10 go install -trimpath -tags="$tags" -ldflags="$ld" "$pkg@${version%%-k8s*}" >&2
-    rm -rf "$out"; mv "$out.partial" "$out"
-    echo "[build-go-tools] $name built in $(( $(date +%s) - start ))s" >&2
+    # One build per tool at a time (several checkouts may run setup at once): a second caller
+    # waits for the first and then finds the binary in place.
+    mkdir -p "$CACHE_ROOT"
+    exec 9>"$CACHE_ROOT/.$name.lock"
+    flock 9
+    if [ ! -x "$out/$name" ]; then
+      echo "[build-go-tools] $name $version (cold build, cached afterwards)" >&2
+      local start stage; start=$(date +%s)
+      stage="$(mktemp -d "$out.partial.XXXXXX")"
+      GOBIN="$stage" nice -n 10 go install -trimpath -tags="$tags" -ldflags="$ld" "$pkg@${version%%-k8s*}" >&2
+      rm -rf "$out"; mv "$stage" "$out"
+      echo "[build-go-tools] $name built in $(( $(date +%s) - start ))s" >&2
+    fi
+    exec 9>&-
   fi
   echo "$out/$name"
 }
