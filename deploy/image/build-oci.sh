@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT="$PWD"
+export PATH="$ROOT/node_modules/.bin:$PATH" # Node 24 of the npm `node` package, as npm run has it
 OUTPUT="${1:-$ROOT/dist/image/rehearsal-oci.tar}"
 CACHE_ROOT="${REHEARSAL_IMAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rehearsal-image}"
 IMAGE_REF="${IMAGE_REF:-ghcr.io/rehearsal-dev/rehearsal:$(node -p 'require("./package.json").version')}"
