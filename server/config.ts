@@ -1,6 +1,7 @@
 // The only reader of process.env. Parsed once at start-up, validated with one readable message
 // that lists every bad key, then frozen.
 import { z } from 'zod';
+import { parseDuration } from './domain/duration.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -55,6 +56,19 @@ const schema = z.object({
   REHEARSAL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Labels on the Rehearsal API pods; strict NetworkPolicies admit probes from them. */
   REHEARSAL_PROBER_POD_LABELS: z.string().default('app.kubernetes.io/name=rehearsal'),
+  /** Coverage: the shortest window in which a backed-up namespace must have a passing run (h/m/s). */
+  REHEARSAL_COVERAGE_MIN_WINDOW: z
+    .string()
+    .regex(/^(?:\d{1,9}h)?(?:\d{1,9}m)?(?:\d{1,9}s)?$/, 'a duration such as 24h or 90m')
+    .refine((text) => text.length > 0, 'a duration such as 24h or 90m')
+    .default('24h'),
+  /** Coverage: how often the backup tool's schedules and backups are re-read. */
+  REHEARSAL_COVERAGE_REFRESH_SECONDS: positiveInt(300),
+  /**
+   * Notifications sent for every test without its own spec.notifications (JSON, the shape of
+   * spec.notifications). Secret references name Secrets in the server's namespace.
+   */
+  REHEARSAL_NOTIFICATIONS: z.string().optional(),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -85,6 +99,11 @@ export interface Config {
   clusterName: string | undefined;
   logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
   proberPodLabels: Record<string, string>;
+  /** Seconds; the shortest RPO window of the coverage view. */
+  coverageMinimumWindowSeconds: number;
+  coverageRefreshSeconds: number;
+  /** The global default notifications (JSON text, validated where it is used); undefined = none. */
+  notificationsJson: string | undefined;
 }
 
 export interface AggregationConfig {
@@ -181,5 +200,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clusterName: raw.REHEARSAL_CLUSTER_NAME || undefined,
     logLevel: raw.REHEARSAL_LOG_LEVEL,
     proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS),
+    coverageMinimumWindowSeconds: parseDuration(raw.REHEARSAL_COVERAGE_MIN_WINDOW) ?? 86_400,
+    coverageRefreshSeconds: raw.REHEARSAL_COVERAGE_REFRESH_SECONDS,
+    notificationsJson: raw.REHEARSAL_NOTIFICATIONS || undefined,
   });
 }

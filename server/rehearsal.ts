@@ -29,7 +29,9 @@ import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
-import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
+import { BackupToolUnavailableError, type CoverageSource, type ScheduleSource } from './api/ports.js';
+import { inventoryReader } from './coverage/backup-inventory.js';
+import { CoverageTracker } from './coverage/coverage-tracker.js';
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -71,6 +73,24 @@ function scheduleSourceOf(provider: BackupProvider | undefined): ScheduleSource 
     async listSchedules() {
       try {
         return await listSchedules();
+      } catch (error) {
+        if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') {
+          throw new BackupToolUnavailableError(error.message);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** The coverage tracker as the API's port; "tool unavailable" becomes the API's 503 error. */
+function coverageSourceOf(tracker: CoverageTracker | undefined): CoverageSource | undefined {
+  if (!tracker) return undefined;
+  return {
+    latest: () => tracker.latest(),
+    async coverage() {
+      try {
+        return await tracker.coverage();
       } catch (error) {
         if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') {
           throw new BackupToolUnavailableError(error.message);
@@ -217,6 +237,26 @@ export function createRehearsal(
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
     : undefined;
   const schedules = scheduleSourceOf(providers.velero);
+  const readInventory = providers.velero
+    ? inventoryReader({
+        provider: providers.velero,
+        core: kube.core,
+        excludedNamespaces: [config.veleroNamespace, config.namespace],
+      })
+    : undefined;
+  const coverageTracker = readInventory
+    ? new CoverageTracker({
+        readInventory,
+        cache,
+        now,
+        minimumWindowSeconds: config.coverageMinimumWindowSeconds,
+        // Requests re-read the tool at most this often; the timer keeps the gauge current.
+        maxInventoryAgeMs: Math.min(30_000, config.coverageRefreshSeconds * 1000),
+        untestedGauge: metrics.namespaceBackedUpUntested,
+        log: log.child({ component: 'coverage' }),
+      })
+    : undefined;
+  const coverage = coverageSourceOf(coverageTracker);
   const httpDeps: HttpDeps = {
     config,
     cache,
@@ -226,6 +266,7 @@ export function createRehearsal(
     log: log.child({ component: 'http' }),
     now,
     ...(schedules ? { schedules } : {}),
+    ...(coverage ? { coverage } : {}),
     verifyEvidence: (report) => evidence.verify(report),
     evidenceProblems: (report) => evidence.problems(report),
     license,
@@ -260,6 +301,7 @@ export function createRehearsal(
       evidence
         .warm(cache.allReports())
         .catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
+      coverageTracker?.start(config.coverageRefreshSeconds * 1000);
       if (!overrides.withoutHttp) {
         const app = createApp(httpDeps);
         server = await startHttpServer(httpDeps, app);
@@ -287,6 +329,7 @@ export function createRehearsal(
       requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
+      coverageTracker?.stop();
       license.stop();
       evidenceKeys.stop();
       cache.stop();

@@ -116,6 +116,10 @@ export class RehearsalApi {
     return this.data('GET', () => this.client.GET('/api/v1/schedules'));
   }
 
+  async coverage(): Promise<components['schemas']['CoverageResponse']> {
+    return this.data('GET', () => this.client.GET('/api/v1/coverage'));
+  }
+
   async compliance(framework: FrameworkId, period: number): Promise<ComplianceResponse> {
     return this.data('GET', () => this.client.GET('/api/v1/compliance', { params: { query: { framework, period } } }));
   }

@@ -326,6 +326,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backed-up namespaces and their restore-test coverage
+         * @description Every namespace a backup schedule or a completed backup covers, with its status: `tested` (a
+         *     passing run restored it within its window: the interval of its most frequent backup schedule,
+         *     at least REHEARSAL_COVERAGE_MIN_WINDOW), `stale` (the newest pass is older) or `untested`
+         *     (never a passing run). Untested and stale namespaces come first. The backup tool's objects are
+         *     re-read at most every REHEARSAL_COVERAGE_REFRESH_SECONDS; runs count as soon as they are reported.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/compliance": {
         parameters: {
             query?: never;
@@ -691,6 +715,12 @@ export interface components {
             averageRTO: string;
             /** Format: double */
             namespacesCovered: number;
+            /**
+             * Format: int32
+             * @description Namespaces the backup tool backs up that no passing restore test covers within their window
+             *     (GET /api/v1/coverage lists them); absent while the backup tool has not been read.
+             */
+            namespacesBackedUpUntested?: number;
         };
         DailySummary: {
             /** @description YYYY-MM-DD (UTC). */
@@ -719,6 +749,39 @@ export interface components {
             nextRunAt: string;
             /** Format: double */
             lastScore: number;
+        };
+        /** @enum {string} */
+        CoverageStatus: "tested" | "stale" | "untested";
+        NamespaceCoverage: {
+            namespace: string;
+            /** @description tested: a pass within the window; stale: the newest pass is older; untested: never a pass. */
+            status: components["schemas"]["CoverageStatus"];
+            /** @description What backs it up, e.g. "Schedule/daily", "Backup/manual-1". */
+            backedUpBy: string[];
+            /** @description Completion time of its newest backup; empty when unknown. */
+            lastBackupAt: string;
+            /** @description How old the newest passing run may be, e.g. 24h0m0s. */
+            window: string;
+            /** @description RestoreTests ("namespace/name") that restore it. */
+            tests: string[];
+            /** @description Completion time of the newest passing run that restored it; empty when none. */
+            lastPassedAt: string;
+        };
+        CoverageResponse: {
+            generatedAt: string;
+            /**
+             * Format: int32
+             * @description Namespaces backed up (by a schedule or a completed backup).
+             */
+            backedUp: number;
+            /** Format: int32 */
+            tested: number;
+            /**
+             * Format: int32
+             * @description Namespaces with status untested or stale.
+             */
+            untested: number;
+            namespaces: components["schemas"]["NamespaceCoverage"][];
         };
         /** @enum {string} */
         ControlStatus: "satisfied" | "at_risk" | "not_tested";
@@ -795,6 +858,9 @@ export type SchemaSummary = components['schemas']['Summary'];
 export type SchemaDailySummary = components['schemas']['DailySummary'];
 export type SchemaAlert = components['schemas']['Alert'];
 export type SchemaUpcomingTest = components['schemas']['UpcomingTest'];
+export type SchemaCoverageStatus = components['schemas']['CoverageStatus'];
+export type SchemaNamespaceCoverage = components['schemas']['NamespaceCoverage'];
+export type SchemaCoverageResponse = components['schemas']['CoverageResponse'];
 export type SchemaControlStatus = components['schemas']['ControlStatus'];
 export type SchemaComplianceControl = components['schemas']['ComplianceControl'];
 export type SchemaComplianceResponse = components['schemas']['ComplianceResponse'];
@@ -2034,6 +2100,62 @@ export interface operations {
                 };
             };
             /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageResponse"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready), or Velero not installed or not reachable (backup-tool-unavailable) */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,7 @@ import type { Application, Request } from 'express';
 import type { Logger } from 'pino';
 import type { RequestAuthorizer } from './auth/authorizer.js';
 import type { ResponseCache } from './response-cache.js';
+import type { CoverageService } from './services/coverage.service.js';
 import type { ComplianceService } from './services/compliance.service.js';
 import type { DashboardService } from './services/dashboard.service.js';
 import type { EvidenceService } from './services/evidence.service.js';
@@ -27,6 +28,7 @@ export interface ApiContext {
   dashboard: DashboardService;
   compliance: ComplianceService;
   schedules: SchedulesService;
+  coverage: CoverageService;
   license: LicenseService;
   evidence: EvidenceService;
   pdf: PdfService;

@@ -4,6 +4,7 @@
 import { alertsCommand } from './alerts.js';
 import type { PluginCommand } from './command.js';
 import { complianceCommand } from './compliance.js';
+import { coverageCommand } from './coverage.js';
 import { createCommand } from './create.js';
 import { dailyCommand } from './daily.js';
 import { deleteCommand } from './delete.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly PluginCommand[] = [
   alertsCommand,
   upcomingCommand,
   schedulesCommand,
+  coverageCommand,
   complianceCommand,
   verifyCommand,
   licenseCommand,

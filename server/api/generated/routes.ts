@@ -22,6 +22,8 @@ import { EvidenceController } from './../evidence.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { DashboardController } from './../dashboard.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { CoverageController } from './../coverage.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ComplianceController } from './../compliance.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ComplianceOverviewController } from './../compliance.controller.js';
@@ -309,6 +311,7 @@ const models: TsoaRoute.Models = {
             "totalPartial": {"dataType":"double","required":true},
             "averageRTO": {"dataType":"string","required":true},
             "namespacesCovered": {"dataType":"double","required":true},
+            "namespacesBackedUpUntested": {"dataType":"integer"},
         },
         "additionalProperties": false,
     },
@@ -345,6 +348,37 @@ const models: TsoaRoute.Models = {
             "namespace": {"dataType":"string","required":true},
             "nextRunAt": {"dataType":"string","required":true},
             "lastScore": {"dataType":"double","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CoverageStatus": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["tested"]},{"dataType":"enum","enums":["stale"]},{"dataType":"enum","enums":["untested"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NamespaceCoverage": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "status": {"ref":"CoverageStatus","required":true},
+            "backedUpBy": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "lastBackupAt": {"dataType":"string","required":true},
+            "window": {"dataType":"string","required":true},
+            "tests": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "lastPassedAt": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CoverageResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "generatedAt": {"dataType":"string","required":true},
+            "backedUp": {"dataType":"integer","required":true},
+            "tested": {"dataType":"integer","required":true},
+            "untested": {"dataType":"integer","required":true},
+            "namespaces": {"dataType":"array","array":{"dataType":"refObject","ref":"NamespaceCoverage"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -1030,6 +1064,41 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'listUpcoming',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsCoverageController_getCoverage: Record<string, TsoaRoute.ParameterSchema> = {
+        };
+        app.get('/api/v1/coverage',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(CoverageController)),
+            ...(fetchMiddlewares<RequestHandler>(CoverageController.prototype.getCoverage)),
+
+            async function CoverageController_getCoverage(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsCoverageController_getCoverage, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<CoverageController>(CoverageController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getCoverage',
                 controller,
                 response,
                 next,

@@ -54,6 +54,9 @@ const TABLES: readonly (readonly [string, readonly string[]])[] = [
   ['schedules', ['schedules']],
   ['schedules-wide', ['schedules', '-o', 'wide']],
   ['schedules-name', ['schedules', '-o', 'name']],
+  ['coverage', ['coverage']],
+  ['coverage-wide', ['coverage', '-o', 'wide']],
+  ['coverage-untested-name', ['coverage', '--untested', '-o', 'name']],
   ['compliance', ['compliance', '--framework', 'soc2']],
   ['compliance-wide', ['compliance', '--framework', 'soc2', '--period', '90', '-o', 'wide']],
   ['version', ['version']],
@@ -113,6 +116,7 @@ describe('-o json and -o yaml are the API objects', () => {
     [['alerts', '-A'], fixture('alerts')],
     [['upcoming', '-A'], fixture('upcoming')],
     [['schedules'], fixture('schedules')],
+    [['coverage'], fixture('coverage')],
     [['compliance', '--framework', 'soc2', '--period', '90'], fixture('compliance-soc2')],
   ];
 
