@@ -2,6 +2,7 @@
 // that lists every bad key, then frozen.
 import { z } from 'zod';
 import { parseDuration } from './domain/duration.js';
+import type { NotificationsSpec } from './domain/resources.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -69,6 +70,10 @@ const schema = z.object({
    * spec.notifications). Secret references name Secrets in the server's namespace.
    */
   REHEARSAL_NOTIFICATIONS: z.string().optional(),
+  /** How long one notification request may take before it counts as failed (and is retried). */
+  REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS: positiveInt(10),
+  /** Delay before the second attempt of a notification; doubles per attempt (5 attempts). */
+  REHEARSAL_NOTIFICATION_BACKOFF_MS: positiveInt(2000),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -102,8 +107,10 @@ export interface Config {
   /** Seconds; the shortest RPO window of the coverage view. */
   coverageMinimumWindowSeconds: number;
   coverageRefreshSeconds: number;
-  /** The global default notifications (JSON text, validated where it is used); undefined = none. */
-  notificationsJson: string | undefined;
+  /** Notifications of every test without its own spec.notifications; undefined = none. */
+  notifications: NotificationsSpec | undefined;
+  notificationTimeoutSeconds: number;
+  notificationBackoffMs: number;
 }
 
 export interface AggregationConfig {
@@ -155,6 +162,44 @@ function parseProbeTargets(text: string | undefined): Record<string, string> | u
   return result.data;
 }
 
+const secretKeySelector = z.strictObject({ name: z.string().min(1), key: z.string().min(1) });
+const notificationsSchema = z.strictObject({
+  onFailure: z.boolean().optional(),
+  onPartial: z.boolean().optional(),
+  onSuccess: z.boolean().optional(),
+  onSLAExceeded: z.boolean().optional(),
+  onRegression: z.boolean().optional(),
+  channels: z.array(
+    z
+      .strictObject({
+        name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/),
+        type: z.enum(['slack', 'webhook', 'cloudevents']),
+        urlSecretRef: secretKeySelector,
+        signingKeySecretRef: secretKeySelector.optional(),
+      })
+      .refine((channel) => channel.type !== 'webhook' || channel.signingKeySecretRef, {
+        message: 'a webhook channel needs signingKeySecretRef',
+      }),
+  ),
+});
+
+/** The shape of spec.notifications; its Secrets are read in the server's namespace. */
+function parseNotifications(text: string | undefined): NotificationsSpec | undefined {
+  if (!text) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError('REHEARSAL_NOTIFICATIONS: not valid JSON');
+  }
+  const result = notificationsSchema.safeParse(parsed);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ConfigError(`REHEARSAL_NOTIFICATIONS: ${issues.join('; ')}`);
+  }
+  return result.data as NotificationsSpec;
+}
+
 /** Parses an environment (process.env by default); throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const parsed = schema.safeParse(env);
@@ -202,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS),
     coverageMinimumWindowSeconds: parseDuration(raw.REHEARSAL_COVERAGE_MIN_WINDOW) ?? 86_400,
     coverageRefreshSeconds: raw.REHEARSAL_COVERAGE_REFRESH_SECONDS,
-    notificationsJson: raw.REHEARSAL_NOTIFICATIONS || undefined,
+    notifications: parseNotifications(raw.REHEARSAL_NOTIFICATIONS),
+    notificationTimeoutSeconds: raw.REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS,
+    notificationBackoffMs: raw.REHEARSAL_NOTIFICATION_BACKOFF_MS,
   });
 }

@@ -32,6 +32,10 @@ import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type CoverageSource, type ScheduleSource } from './api/ports.js';
 import { inventoryReader } from './coverage/backup-inventory.js';
 import { CoverageTracker } from './coverage/coverage-tracker.js';
+import { sendToChannel } from './notifications/channel-sender.js';
+import { Notifier } from './notifications/notifier.js';
+import { secretValueReader } from './notifications/secret-values.js';
+import { DEFAULT_RETRY_POLICY } from './domain/notification-deliveries.js';
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -51,6 +55,8 @@ export interface Rehearsal {
   readonly metrics: Metrics;
   readonly controller: RestoreTestController;
   readonly leader: LeaderElector | undefined;
+  /** Sends run notifications (leader only). */
+  readonly notifier: Notifier;
   /** The license in effect (Secret rehearsal-license, watched). */
   readonly license: LicenseWatch;
   /** The evidence signing key and the published public keys. */
@@ -220,12 +226,36 @@ export function createRehearsal(
     },
   );
   queueHolder.controller = loop;
+  // Notifications follow the reports, on the leader only (one sender; the delivery records on the
+  // reports keep a new leader from sending again what the old one sent).
+  const notifier = new Notifier({
+    cache,
+    reports: client,
+    secretValue: secretValueReader(kube.core),
+    send: (target, notification) =>
+      sendToChannel(target, notification, { timeoutMs: config.notificationTimeoutSeconds * 1000, now: now() }),
+    defaults: config.notifications,
+    serverNamespace: config.namespace,
+    outcomes: metrics.notifications,
+    log: log.child({ component: 'notifications' }),
+    now,
+    policy: { ...DEFAULT_RETRY_POLICY, backoffBaseMs: config.notificationBackoffMs },
+    maxReportAgeMs: 3_600_000,
+  });
+  const startEngine = (): void => {
+    loop.start();
+    notifier.start();
+  };
+  const stopEngine = (): void => {
+    loop.stop();
+    notifier.stop();
+  };
   const leader =
     config.runController && config.leaderElection
       ? new LeaderElector(
           kube.coordination,
           { namespace: config.namespace, name: config.leaseName, identity: config.identity },
-          { onStartedLeading: () => loop.start(), onStoppedLeading: () => loop.stop() },
+          { onStartedLeading: startEngine, onStoppedLeading: stopEngine },
           log.child({ component: 'leader-election' }),
         )
       : undefined;
@@ -284,6 +314,7 @@ export function createRehearsal(
     metrics,
     controller: loop,
     leader,
+    notifier,
     license,
     evidenceKeys,
     evidence,
@@ -320,10 +351,10 @@ export function createRehearsal(
       }
       if (!config.runController) return;
       if (leader) leader.start();
-      else loop.start();
+      else startEngine();
     },
     async stop() {
-      loop.stop();
+      stopEngine();
       await leader?.stop();
       await aggregation?.close();
       requestHeader?.stop();
