@@ -155,16 +155,24 @@ export class Notifier {
         await this.sleep(wakeAtMs - nowMs);
         continue;
       }
+      // Targets first: the window between claiming a delivery and sending it stays as short as a
+      // request start, so a crash in between (which abandons the delivery) is as unlikely as can be.
+      const secretsNamespace = own ? namespace : this.deps.serverNamespace;
+      const targets = await Promise.all(toSend.map(({ delivery }) => this.target(delivery, secretsNamespace)));
       try {
         report = await this.writeRecords(report, { ...records, ...claims });
       } catch (error) {
         if (isKind(error, 'Conflict')) continue; // someone else changed the records: read again
         throw error;
       }
-      const secretsNamespace = own ? namespace : this.deps.serverNamespace;
+      const sentReport = report;
       const results = await Promise.all(
-        toSend.map(async ({ delivery, attempt }) => {
-          const outcome = await this.attempt(delivery, report, previousScore, secretsNamespace);
+        toSend.map(async ({ delivery, attempt }, position) => {
+          const target = targets[position]!;
+          const outcome =
+            'kind' in target
+              ? target
+              : await this.deps.send(target, buildRunNotification(sentReport, delivery.event, previousScore));
           const record = recordAttempt(attempt, outcome, this.deps.now(), this.deps.policy);
           const metric = record.state === 'retrying' ? 'retried' : record.state;
           this.deps.outcomes.inc({ channel: delivery.channel.type, outcome: metric });
@@ -178,30 +186,24 @@ export class Notifier {
     }
   }
 
-  private async attempt(
-    delivery: PlannedDelivery,
-    report: RestoreReport,
-    previousScore: number | undefined,
-    secretsNamespace: string,
-  ): Promise<AttemptOutcome> {
-    let target: ChannelTarget;
+  /** Where a delivery goes, or the outcome of an attempt that cannot be made. */
+  private async target(delivery: PlannedDelivery, secretsNamespace: string): Promise<ChannelTarget | AttemptOutcome> {
+    const channel = delivery.channel;
+    if (channel.type === 'webhook' && !channel.signingKeySecretRef) {
+      return { kind: 'rejected', detail: 'webhook channel without signingKeySecretRef' };
+    }
     try {
-      const channel = delivery.channel;
-      target = {
+      return {
         type: channel.type,
         url: await this.deps.secretValue(secretsNamespace, channel.urlSecretRef),
         ...(channel.signingKeySecretRef
           ? { signingKey: await this.deps.secretValue(secretsNamespace, channel.signingKeySecretRef) }
           : {}),
       };
-      if (channel.type === 'webhook' && !target.signingKey) {
-        return { kind: 'rejected', detail: 'webhook channel without signingKeySecretRef' };
-      }
     } catch (error) {
       // A missing Secret may be created a moment later; worth the retries.
       return { kind: 'retryable', detail: `secret: ${(error as Error).message}` };
     }
-    return this.deps.send(target, buildRunNotification(report, delivery.event, previousScore));
   }
 
   /** Writes the results of this process's attempts, re-reading the report on conflicts. */
