@@ -74,6 +74,11 @@ const schema = z.object({
   REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS: positiveInt(10),
   /** Delay before the second attempt of a notification; doubles per attempt (5 attempts). */
   REHEARSAL_NOTIFICATION_BACKOFF_MS: positiveInt(2000),
+  /**
+   * Failure triage reads the last log lines of crashing containers. Off where no kubelet serves
+   * logs (KWOK test clusters: the apiserver would dial fake node addresses).
+   */
+  REHEARSAL_DIAGNOSTICS_LOGS: booleanString.default(true),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -111,6 +116,7 @@ export interface Config {
   notifications: NotificationsSpec | undefined;
   notificationTimeoutSeconds: number;
   notificationBackoffMs: number;
+  diagnosticsLogs: boolean;
 }
 
 export interface AggregationConfig {
@@ -250,5 +256,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     notifications: parseNotifications(raw.REHEARSAL_NOTIFICATIONS),
     notificationTimeoutSeconds: raw.REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS,
     notificationBackoffMs: raw.REHEARSAL_NOTIFICATION_BACKOFF_MS,
+    diagnosticsLogs: raw.REHEARSAL_DIAGNOSTICS_LOGS,
   });
 }

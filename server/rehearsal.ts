@@ -1,7 +1,7 @@
 // Builds one Rehearsal server from its configuration: caches, engine (leader only), HTTP API.
 // main.ts runs it as a process; tests build it in-process with the same code.
 import type { Server } from 'node:http';
-import { AppsV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, StorageV1Api } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { createTargetResolver } from './checks/target-resolver.js';
 import type { Config } from './config.js';
@@ -34,6 +34,9 @@ import { inventoryReader } from './coverage/backup-inventory.js';
 import { CoverageTracker } from './coverage/coverage-tracker.js';
 import { sendToChannel } from './notifications/channel-sender.js';
 import { Notifier } from './notifications/notifier.js';
+import { DiagnosticsCollector } from './diagnostics/diagnostics-collector.js';
+import { DiagnosisStore } from './diagnostics/diagnosis-store.js';
+import { SandboxObserver } from './diagnostics/sandbox-observer.js';
 import { secretValueReader } from './notifications/secret-values.js';
 import { DEFAULT_RETRY_POLICY } from './domain/notification-deliveries.js';
 
@@ -57,6 +60,9 @@ export interface Rehearsal {
   readonly leader: LeaderElector | undefined;
   /** Sends run notifications (leader only). */
   readonly notifier: Notifier;
+  /** Diagnoses failed and partial runs (leader only); the stored diagnoses. */
+  readonly diagnostics: DiagnosticsCollector;
+  readonly diagnoses: DiagnosisStore;
   /** The license in effect (Secret rehearsal-license, watched). */
   readonly license: LicenseWatch;
   /** The evidence signing key and the published public keys. */
@@ -165,6 +171,21 @@ export function createRehearsal(
     now,
   });
 
+  const diagnoses = new DiagnosisStore(kube.core);
+  const diagnostics = new DiagnosticsCollector({
+    observer: new SandboxObserver({
+      core: kube.core,
+      storage: kubeConfig.makeApiClient(StorageV1Api),
+      logs: config.diagnosticsLogs,
+    }),
+    store: diagnoses,
+    cache,
+    reports: client,
+    log: log.child({ component: 'diagnostics' }),
+    now,
+    maxReportAgeMs: 3_600_000,
+  });
+
   // The stepper and reconciler enqueue work on the controller built after them.
   const queueHolder: { controller?: RestoreTestController } = {};
   const enqueue = (key: string): void => queueHolder.controller?.queue.add(key);
@@ -190,6 +211,7 @@ export function createRehearsal(
     proberNamespace: config.namespace,
     proberPodLabels: config.proberPodLabels,
     signer,
+    beforeSandboxRelease: (report) => diagnostics.beforeSandboxRelease(report),
     ...(overrides.onStage ? { onStage: overrides.onStage } : {}),
   });
   const reconciler = new RestoreTestReconciler({
@@ -245,10 +267,12 @@ export function createRehearsal(
   const startEngine = (): void => {
     loop.start();
     notifier.start();
+    diagnostics.start();
   };
   const stopEngine = (): void => {
     loop.stop();
     notifier.stop();
+    diagnostics.stop();
   };
   const leader =
     config.runController && config.leaderElection
@@ -297,6 +321,7 @@ export function createRehearsal(
     now,
     ...(schedules ? { schedules } : {}),
     ...(coverage ? { coverage } : {}),
+    diagnoses,
     verifyEvidence: (report) => evidence.verify(report),
     evidenceProblems: (report) => evidence.problems(report),
     license,
@@ -315,6 +340,8 @@ export function createRehearsal(
     controller: loop,
     leader,
     notifier,
+    diagnostics,
+    diagnoses,
     license,
     evidenceKeys,
     evidence,

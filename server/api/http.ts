@@ -31,11 +31,13 @@ import type {
   ScheduleSource,
   TestWriter,
   CoverageSource,
+  DiagnosisSource,
 } from './ports.js';
 import { jsonBody, requireJsonWhenBody } from './request-body.js';
 import { ResponseCache } from './response-cache.js';
 import { ComplianceService } from './services/compliance.service.js';
 import { CoverageService } from './services/coverage.service.js';
+import { RunDetailsService } from './services/run-details.service.js';
 import { DashboardService } from './services/dashboard.service.js';
 import { EvidenceService } from './services/evidence.service.js';
 import { LicenseService } from './services/license.service.js';
@@ -60,6 +62,8 @@ export interface HttpDeps {
   schedules?: ScheduleSource;
   /** Backup coverage (the Velero provider's inventory); absent → /api/v1/coverage answers 503. */
   coverage?: CoverageSource;
+  /** Diagnoses of failed runs (ConfigMaps beside the reports); absent → diagnosis answers 404. */
+  diagnoses?: DiagnosisSource;
   /** Evidence signature check for compliance; absent → signatures are not checked. */
   verifyEvidence?: EvidenceVerifier;
   /** Why a report's evidence does not verify (PDF integrity summaries); absent → derived from keys. */
@@ -116,6 +120,7 @@ export function createApp(deps: HttpDeps): express.Express {
     compliance,
     schedules: new SchedulesService(deps.schedules),
     coverage,
+    runs: new RunDetailsService(deps.cache, deps.config.namespace, deps.diagnoses),
     license,
     evidence: new EvidenceService(deps.evidenceKeys),
     pdf: new PdfService({

@@ -65,8 +65,7 @@ export function deliveriesFor(
 export interface RunNotification {
   /** Stable per run and event (the same on every channel and every retry): receivers dedupe on it. */
   id: string;
-  /** failed, partial, succeeded, slaexceeded or regressed. */
-  event: string;
+  event: NotificationEvent;
   /** The CloudEvents type, e.g. dev.rehearsal.run.failed. */
   type: string;
   /** One line for humans. */

@@ -7,7 +7,7 @@ import { loadConfig } from '../../../server/config.js';
 import { Metrics } from '../../../server/metrics.js';
 import { createApp, type HttpDeps } from '../../../server/api/http.js';
 import type { AccessReviewer } from '../../../server/api/auth/access-review.js';
-import type { EvidenceKeySource, LicenseSource } from '../../../server/api/ports.js';
+import type { DiagnosisSource, EvidenceKeySource, LicenseSource } from '../../../server/api/ports.js';
 import { featuresForTier } from '../../../server/domain/license.js';
 import {
   exportPublicKeyPem,
@@ -46,6 +46,8 @@ export interface TestServerOptions {
   withoutSchedules?: boolean;
   /** No coverage source (the server has no backup tool that lists backups). */
   withoutCoverage?: boolean;
+  /** Stored diagnoses of failed runs. */
+  diagnoses?: DiagnosisSource;
   contract?: ContractValidator;
   /** The license in effect (default: a perpetual enterprise license). */
   license?: LicenseSource;
@@ -126,6 +128,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     triggerWaitMs: options.triggerWaitMs ?? 1_000,
     ...(options.withoutSchedules ? {} : { schedules }),
     ...(options.withoutCoverage ? {} : { coverage: coverageSourceOver(cluster, inventory, () => NOW) }),
+    ...(options.diagnoses ? { diagnoses: options.diagnoses } : {}),
     ...(options.reviewer ? { accessReviewer: options.reviewer } : {}),
     license: options.license ?? fixedLicense('enterprise'),
     ...(options.evidenceKeys === null
