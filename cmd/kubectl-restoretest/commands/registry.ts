@@ -8,6 +8,7 @@ import { coverageCommand } from './coverage.js';
 import { createCommand } from './create.js';
 import { dailyCommand } from './daily.js';
 import { deleteCommand } from './delete.js';
+import { diagnoseCommand } from './diagnose.js';
 import { getCommand } from './get.js';
 import { licenseCommand } from './license.js';
 import { listCommand } from './list.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly PluginCommand[] = [
   triggerCommand,
   reportsCommand,
   reportCommand,
+  diagnoseCommand,
   summaryCommand,
   dailyCommand,
   alertsCommand,
