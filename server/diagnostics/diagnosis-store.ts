@@ -4,7 +4,7 @@
 // signed content.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
-import type { RunDiagnosis } from '../domain/diagnosis.js';
+import { bound, MAX_DIAGNOSIS_BYTES, type RunDiagnosis } from '../domain/diagnosis.js';
 import { API_VERSION, type RestoreReport } from '../domain/resources.js';
 import { isKind, kubeCall } from '../kube/errors.js';
 
@@ -16,8 +16,24 @@ export function diagnosisName(reportName: string): string {
   return `${reportName}-diagnosis`;
 }
 
+/** Most a stored diagnosis may take, compressed (text that compresses badly is cut further). */
+export const MAX_STORED_BYTES = 8 * 1024;
+
 export function encodeDiagnosis(diagnosis: RunDiagnosis): Buffer {
   return gzipSync(Buffer.from(JSON.stringify(diagnosis), 'utf8'), { level: 9 });
+}
+
+/** The compressed diagnosis, cut (logs, then events, then pods) until it fits MAX_STORED_BYTES. */
+export function compressWithinBound(diagnosis: RunDiagnosis): { diagnosis: RunDiagnosis; compressed: Buffer } {
+  let current = diagnosis;
+  let compressed = encodeDiagnosis(current);
+  let limit = MAX_DIAGNOSIS_BYTES;
+  while (compressed.length > MAX_STORED_BYTES && limit > 1_000) {
+    limit = Math.floor(limit * 0.7);
+    current = bound(current, limit);
+    compressed = encodeDiagnosis(current);
+  }
+  return { diagnosis: current, compressed };
 }
 
 export class DiagnosisStore {
@@ -25,7 +41,7 @@ export class DiagnosisStore {
 
   /** Stores the diagnosis; false when one was stored already (a diagnosis is written once). */
   async save(report: RestoreReport, diagnosis: RunDiagnosis): Promise<{ created: boolean; bytes: number }> {
-    const compressed = encodeDiagnosis(diagnosis);
+    const { compressed } = compressWithinBound(diagnosis);
     const body: V1ConfigMap = {
       metadata: {
         name: diagnosisName(report.metadata.name),
