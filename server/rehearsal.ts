@@ -1,7 +1,7 @@
 // Builds one Rehearsal server from its configuration: caches, engine (leader only), HTTP API.
 // main.ts runs it as a process; tests build it in-process with the same code.
 import type { Server } from 'node:http';
-import { AppsV1Api, StorageV1Api } from '@kubernetes/client-node';
+import { AppsV1Api } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { createTargetResolver } from './checks/target-resolver.js';
 import type { Config } from './config.js';
@@ -29,16 +29,8 @@ import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
-import { BackupToolUnavailableError, type CoverageSource, type ScheduleSource } from './api/ports.js';
-import { inventoryReader } from './coverage/backup-inventory.js';
-import { CoverageTracker } from './coverage/coverage-tracker.js';
-import { sendToChannel } from './notifications/channel-sender.js';
-import { Notifier } from './notifications/notifier.js';
-import { DiagnosticsCollector } from './diagnostics/diagnostics-collector.js';
-import { DiagnosisStore } from './diagnostics/diagnosis-store.js';
-import { SandboxObserver } from './diagnostics/sandbox-observer.js';
-import { secretValueReader } from './notifications/secret-values.js';
-import { DEFAULT_RETRY_POLICY } from './domain/notification-deliveries.js';
+import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
+import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -58,11 +50,8 @@ export interface Rehearsal {
   readonly metrics: Metrics;
   readonly controller: RestoreTestController;
   readonly leader: LeaderElector | undefined;
-  /** Sends run notifications (leader only). */
-  readonly notifier: Notifier;
-  /** Diagnoses failed and partial runs (leader only); the stored diagnoses. */
-  readonly diagnostics: DiagnosticsCollector;
-  readonly diagnoses: DiagnosisStore;
+  /** Notifications, failure diagnostics and backup coverage (issue 16). */
+  readonly followUps: RunFollowUps;
   /** The license in effect (Secret rehearsal-license, watched). */
   readonly license: LicenseWatch;
   /** The evidence signing key and the published public keys. */
@@ -85,24 +74,6 @@ function scheduleSourceOf(provider: BackupProvider | undefined): ScheduleSource 
     async listSchedules() {
       try {
         return await listSchedules();
-      } catch (error) {
-        if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') {
-          throw new BackupToolUnavailableError(error.message);
-        }
-        throw error;
-      }
-    },
-  };
-}
-
-/** The coverage tracker as the API's port; "tool unavailable" becomes the API's 503 error. */
-function coverageSourceOf(tracker: CoverageTracker | undefined): CoverageSource | undefined {
-  if (!tracker) return undefined;
-  return {
-    latest: () => tracker.latest(),
-    async coverage() {
-      try {
-        return await tracker.coverage();
       } catch (error) {
         if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') {
           throw new BackupToolUnavailableError(error.message);
@@ -171,19 +142,16 @@ export function createRehearsal(
     now,
   });
 
-  const diagnoses = new DiagnosisStore(kube.core);
-  const diagnostics = new DiagnosticsCollector({
-    observer: new SandboxObserver({
-      core: kube.core,
-      storage: kubeConfig.makeApiClient(StorageV1Api),
-      logs: config.diagnosticsLogs,
-    }),
-    store: diagnoses,
+  const followUps = createRunFollowUps({
+    config,
+    kubeConfig,
+    kube,
     cache,
-    reports: client,
-    log: log.child({ component: 'diagnostics' }),
+    client,
+    metrics,
+    log,
     now,
-    maxReportAgeMs: 3_600_000,
+    backupTool: providers.velero,
   });
 
   // The stepper and reconciler enqueue work on the controller built after them.
@@ -211,7 +179,8 @@ export function createRehearsal(
     proberNamespace: config.namespace,
     proberPodLabels: config.proberPodLabels,
     signer,
-    beforeSandboxRelease: (report) => diagnostics.beforeSandboxRelease(report),
+    // HOOK (issue 16): failure triage before a failed/partial run's sandbox may go.
+    beforeSandboxRelease: (report) => followUps.diagnostics.beforeSandboxRelease(report),
     ...(overrides.onStage ? { onStage: overrides.onStage } : {}),
   });
   const reconciler = new RestoreTestReconciler({
@@ -248,31 +217,13 @@ export function createRehearsal(
     },
   );
   queueHolder.controller = loop;
-  // Notifications follow the reports, on the leader only (one sender; the delivery records on the
-  // reports keep a new leader from sending again what the old one sent).
-  const notifier = new Notifier({
-    cache,
-    reports: client,
-    secretValue: secretValueReader(kube.core),
-    send: (target, notification) =>
-      sendToChannel(target, notification, { timeoutMs: config.notificationTimeoutSeconds * 1000, now: now() }),
-    defaults: config.notifications,
-    serverNamespace: config.namespace,
-    outcomes: metrics.notifications,
-    log: log.child({ component: 'notifications' }),
-    now,
-    policy: { ...DEFAULT_RETRY_POLICY, backoffBaseMs: config.notificationBackoffMs },
-    maxReportAgeMs: 3_600_000,
-  });
   const startEngine = (): void => {
     loop.start();
-    notifier.start();
-    diagnostics.start();
+    followUps.startOnLeader();
   };
   const stopEngine = (): void => {
     loop.stop();
-    notifier.stop();
-    diagnostics.stop();
+    followUps.stopOnLeader();
   };
   const leader =
     config.runController && config.leaderElection
@@ -291,26 +242,7 @@ export function createRehearsal(
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
     : undefined;
   const schedules = scheduleSourceOf(providers.velero);
-  const readInventory = providers.velero
-    ? inventoryReader({
-        provider: providers.velero,
-        core: kube.core,
-        excludedNamespaces: [config.veleroNamespace, config.namespace],
-      })
-    : undefined;
-  const coverageTracker = readInventory
-    ? new CoverageTracker({
-        readInventory,
-        cache,
-        now,
-        minimumWindowSeconds: config.coverageMinimumWindowSeconds,
-        // Requests re-read the tool at most this often; the timer keeps the gauge current.
-        maxInventoryAgeMs: Math.min(30_000, config.coverageRefreshSeconds * 1000),
-        untestedGauge: metrics.namespaceBackedUpUntested,
-        log: log.child({ component: 'coverage' }),
-      })
-    : undefined;
-  const coverage = coverageSourceOf(coverageTracker);
+  const coverage = followUps.coverage;
   const httpDeps: HttpDeps = {
     config,
     cache,
@@ -321,7 +253,7 @@ export function createRehearsal(
     now,
     ...(schedules ? { schedules } : {}),
     ...(coverage ? { coverage } : {}),
-    diagnoses,
+    diagnoses: followUps.diagnoses,
     verifyEvidence: (report) => evidence.verify(report),
     evidenceProblems: (report) => evidence.problems(report),
     license,
@@ -339,9 +271,7 @@ export function createRehearsal(
     metrics,
     controller: loop,
     leader,
-    notifier,
-    diagnostics,
-    diagnoses,
+    followUps,
     license,
     evidenceKeys,
     evidence,
@@ -359,7 +289,7 @@ export function createRehearsal(
       evidence
         .warm(cache.allReports())
         .catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
-      coverageTracker?.start(config.coverageRefreshSeconds * 1000);
+      followUps.start();
       if (!overrides.withoutHttp) {
         const app = createApp(httpDeps);
         server = await startHttpServer(httpDeps, app);
@@ -387,7 +317,7 @@ export function createRehearsal(
       requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
-      coverageTracker?.stop();
+      followUps.stop();
       license.stop();
       evidenceKeys.stop();
       cache.stop();
