@@ -38,6 +38,9 @@ if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.pack
 fi
 log "node $(node_modules/.bin/node --version) from node_modules"
 
+log "dashboard (web/ → web/dist, vite)"
+npm run --silent build:web
+
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
 bash test/cluster/build-binaries.sh >/dev/null
 

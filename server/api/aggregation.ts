@@ -9,7 +9,10 @@
 // - The caller is the user kube-apiserver names; the same per-operation SubjectAccessReviews as on
 //   port 8080 decide (no TokenReview: kube-apiserver already authenticated them).
 // - Paths: /apis/api.rehearsal.dev/v1/<rest> is /api/v1/<rest> of the same Express app;
-//   .../v1/restore-tests/... is /api/restore-tests/...; .../v1/openapi.json is /openapi.json.
+//   .../v1/restore-tests/... is /api/restore-tests/...; .../v1/openapi.json is /openapi.json;
+//   .../v1/compliance-overview is /api/compliance (the dashboard's Compliance page); the dashboard
+//   itself is .../v1/dashboard/<file> → /<file> (one path segment per file, so RBAC's
+//   "get dashboard" covers every asset; .../v1/dashboard without the slash redirects to it).
 // - Discovery: /apis, /apis/api.rehearsal.dev and /apis/api.rehearsal.dev/v1 (the document the
 //   availability controller polls), and an empty /openapi/v2 for kube-apiserver's OpenAPI
 //   aggregation (without one it logs an error every minute). The resource list is deliberately EMPTY: the API's answers are
@@ -59,6 +62,8 @@ export function localPathOf(url: string): string | undefined {
   if (!url.startsWith(`${AGGREGATED_PREFIX}/`)) return undefined;
   const rest = url.slice(AGGREGATED_PREFIX.length);
   if (rest === '/openapi.json' || rest.startsWith('/openapi.json?')) return rest;
+  if (rest.startsWith('/dashboard/')) return rest.slice('/dashboard'.length);
+  if (rest === '/compliance-overview' || rest.startsWith('/compliance-overview?')) return `/api/compliance${rest.slice('/compliance-overview'.length)}`;
   if (rest.startsWith('/restore-tests/')) return `/api${rest}`;
   return `/api/v1${rest}`;
 }
@@ -118,6 +123,12 @@ export function aggregationHandler(options: AggregationHandlerOptions) {
     const discovery = request.method === 'GET' ? discoveryDocument(path) : undefined;
     if (discovery) {
       sendJson(response, 200, discovery);
+      return;
+    }
+    if (path === `${AGGREGATED_PREFIX}/dashboard`) {
+      // The dashboard's asset URLs are relative: they need the trailing slash.
+      response.writeHead(301, { Location: `${AGGREGATED_PREFIX}/dashboard/` });
+      response.end();
       return;
     }
     const local = localPathOf(url);

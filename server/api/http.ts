@@ -1,5 +1,6 @@
 // The HTTP server: the REST API (tsoa controllers, routes generated into generated/routes.ts),
-// /metrics, the OpenAPI document at /openapi.json and Swagger UI at /docs. Binds the configured
+// /metrics, the OpenAPI document at /openapi.json, Swagger UI at /docs and the dashboard at /
+// (dashboard-assets.ts). Binds the configured
 // host. Unauthenticated: /api/v1/health, /metrics, /openapi.json, /docs; everything else goes
 // through the authorizer (REHEARSAL_AUTH_MODE).
 //
@@ -18,6 +19,7 @@ import { KubeAccessReviewer, type AccessReviewer } from './auth/access-review.js
 import { RequestAuthorizer } from './auth/authorizer.js';
 import { PermissionTable } from './auth/permissions.js';
 import { attachApiContext, type ApiContext } from './context.js';
+import { dashboardAssets, dashboardDirectory } from './dashboard-assets.js';
 import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { loadOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
@@ -78,6 +80,8 @@ export interface HttpDeps {
   triggerWaitMs?: number;
   /** Replaces openapi/openapi.json (tests). */
   openApiDocument?: OpenApiDocument;
+  /** The built dashboard (default: web/dist next to the sources or the compiled output). */
+  dashboardDirectory?: string;
 }
 
 export const DEFAULT_TRIGGER_WAIT_MS = 5_000;
@@ -164,6 +168,8 @@ export function createApp(deps: HttpDeps): express.Express {
       swaggerOptions: { url: '/openapi.json' },
     }),
   );
+
+  app.use(dashboardAssets(deps.dashboardDirectory ?? dashboardDirectory()));
 
   app.use('/api', requireJsonWhenBody, jsonBody);
   const api = express.Router();

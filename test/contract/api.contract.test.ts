@@ -659,7 +659,7 @@ describe('outside the operations', () => {
     for (const [method, path] of [
       ['GET', '/api/v1/nothing'],
       ['PATCH', '/api/v1/tests/payments'],
-      ['GET', '/'],
+      ['GET', '/nothing.html'],
     ] as const) {
       const response = await server.rawFetch(path, { method });
       expect(response.status).toBe(404);
@@ -669,6 +669,21 @@ describe('outside the operations', () => {
         status: 404,
         instance: path,
       });
+    }
+  });
+
+  it('serves the dashboard at /: index.html revalidated, its hashed assets immutable', async () => {
+    const index = await server.rawFetch('/');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const html = await index.text();
+    const assets = [...html.matchAll(/(?:src|href)="\.\/(app-[\w-]+\.(?:js|css))"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith('.js'))).toBe(true);
+    for (const asset of assets) {
+      const answer = await server.rawFetch(`/${asset}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     }
   });
 
