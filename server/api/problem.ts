@@ -42,7 +42,10 @@ export interface ProblemDetails {
   type: string;
   /** Short summary of the problem type; the same for every occurrence. */
   title: string;
-  /** The HTTP status code. */
+  /**
+   * The HTTP status code.
+   * @isInt
+   */
   status: number;
   /** What went wrong in this occurrence, for a human. */
   detail: string;

@@ -13,7 +13,7 @@ const contract = new ContractValidator(loadDocument());
 let server: TestServer;
 
 const hoursAgo = (hours: number): string => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
-const minimal = { name: 'orders', provider: 'velero', sourceNamespaces: ['orders'], cron: '0 3 * * *' };
+const minimal = { name: 'orders', provider: 'velero' as const, sourceNamespaces: ['orders'], cron: '0 3 * * *' };
 
 function seed(target: TestServer): void {
   const cluster = target.cluster;
