@@ -20,6 +20,7 @@ import { PermissionTable } from './auth/permissions.js';
 import { attachApiContext, type ApiContext } from './context.js';
 import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
+import { methodNotAllowed } from './method-not-allowed.js';
 import { loadOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
 import { PRODUCT_VERSION } from '../reports/product-version.js';
 import type {
@@ -157,6 +158,7 @@ export function createApp(deps: HttpDeps): express.Express {
   RegisterRoutes(api);
   app.use(api);
 
+  app.use(methodNotAllowed(document));
   app.use(noSuchRoute);
   app.use(errorHandler(log));
   return app;

@@ -655,11 +655,25 @@ describe('schedules', () => {
 });
 
 describe('outside the operations', () => {
+  it('answers a method a path does not have with 405 and Allow (decisions §11)', async () => {
+    for (const [method, path, allow] of [
+      ['PATCH', '/api/v1/tests/payments', 'GET, HEAD, PUT, DELETE'],
+      ['DELETE', '/api/v1/tests', 'GET, HEAD, POST'],
+      ['POST', '/api/v1/summary', 'GET, HEAD'],
+      ['GET', '/api/v1/tests/payments/trigger', 'POST'],
+      ['PUT', '/api/compliance', 'GET, HEAD'],
+    ] as const) {
+      const response = await server.rawFetch(path, { method });
+      expect([method, path, response.status, response.headers.get('allow')]).toEqual([method, path, 405, allow]);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ type: 'https://rehearsal.dev/problems/method-not-allowed', status: 405 });
+    }
+  });
+
   it('answers an unknown route with a 404 problem', async () => {
     for (const [method, path] of [
       ['GET', '/api/v1/nothing'],
-      ['PATCH', '/api/v1/tests/payments'],
-      ['GET', '/'],
+      ['PATCH', '/api/v1/nothing/payments'],
     ] as const) {
       const response = await server.rawFetch(path, { method });
       expect(response.status).toBe(404);
