@@ -116,6 +116,11 @@ export interface paths {
          * @description RestoreReports completed in the last `days` days, newest first, exactly as stored in the
          *     cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
          *     `namespace` alone; `latest` keeps only the most recent report of each test.
+         *
+         *     Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
+         *     answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
+         *     and a `continue` token. With `latest=true` the answer holds one report per test and is not
+         *     paged (`limit` and `continue` do not apply).
          */
         get: operations["listReports"];
         put?: never;
@@ -1432,8 +1437,12 @@ export interface operations {
                 namespace?: string;
                 /** @description Look-back in days. */
                 days?: number;
-                /** @description Only the most recent report per test. */
+                /** @description Only the most recent report per test (not paged). */
                 latest?: boolean;
+                /** @description Most reports in one answer. */
+                limit?: number;
+                /** @description The token from the previous answer's Link rel="next" (opaque). */
+                continue?: string;
             };
             header?: never;
             path?: never;
@@ -1441,9 +1450,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description RestoreReports, newest first */
             200: {
                 headers: {
+                    /** @description The next page: `<URL>; rel="next"`; absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1457,7 +1468,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A query parameter is malformed or out of range */
+            /** @description A query parameter is malformed or out of range, or continue is not a token of this list */
             400: {
                 headers: {
                     [name: string]: unknown;

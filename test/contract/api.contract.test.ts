@@ -576,6 +576,50 @@ describe('reports', () => {
   });
 });
 
+describe('reports: pages (decisions §11)', () => {
+  const names = (reports: { metadata: { name: string } }[] | undefined) => (reports ?? []).map((report) => report.metadata.name);
+
+  it('answers at most limit reports and names the next page in Link; the pages add up to the whole list', async () => {
+    const whole = await server.api.GET('/api/v1/reports');
+    expect(whole.response.headers.get('link')).toBeNull();
+    const seen: string[] = [];
+    let url: string | undefined = '/api/v1/reports?days=30&limit=4';
+    const sizes: number[] = [];
+    while (url) {
+      const response = await server.fetch(url);
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { metadata: { name: string } }[];
+      sizes.push(page.length);
+      seen.push(...names(page));
+      const link = response.headers.get('link');
+      if (!link) break;
+      const match = /^<([^>]+)>; rel="next"$/.exec(link);
+      expect(match).not.toBeNull();
+      url = match![1]!;
+      expect(new URLSearchParams(url.split('?')[1]).get('limit')).toBe('4');
+    }
+    expect(sizes).toEqual([4, 2]);
+    expect(seen).toEqual(names(whole.data));
+  });
+
+  it('keeps latest=true one report per test, not paged', async () => {
+    const latest = await server.api.GET('/api/v1/reports', { params: { query: { latest: true, limit: 1 } } });
+    expect(latest.data!.map((report) => report.spec.testRef.name)).toEqual(['shop', 'payments']);
+    expect(latest.response.headers.get('link')).toBeNull();
+  });
+
+  it('rejects a limit out of range and a token it did not issue, naming the parameter', async () => {
+    for (const [query, field] of [
+      [{ limit: 0 }, 'limit'],
+      [{ limit: 5001 }, 'limit'],
+      [{ continue: 'bm90IGEgdG9rZW4' }, 'continue'],
+    ] as const) {
+      const { error } = await server.api.GET('/api/v1/reports', { params: { query } });
+      expect(expectProblem(error, 400, 'invalid-request').errors!.map((entry) => entry.field)).toEqual([field]);
+    }
+  });
+});
+
 describe('compliance', () => {
   it.each(['soc2', 'iso27001', 'hipaa', 'dora', 'pcidss'] as const)(
     'evaluates %s over a period',

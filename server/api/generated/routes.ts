@@ -687,6 +687,8 @@ export function RegisterRoutes(app: Router) {
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 days: {"default":30,"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 3650","value":1},"maximum":{"errorMsg":"must be between 1 and 3650","value":3650}}},
                 latest: {"default":false,"in":"query","name":"latest","dataType":"boolean","validators":{"isBoolean":{"errorMsg":"must be true or false"}}},
+                limit: {"default":500,"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 5000","value":1},"maximum":{"errorMsg":"must be between 1 and 5000","value":5000}}},
+                continueToken: {"in":"query","name":"continue","dataType":"string","validators":{"minLength":{"errorMsg":"must not be empty","value":1},"maxLength":{"errorMsg":"is not a token of this list","value":1024}}},
         };
         app.get('/api/v1/reports',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -714,7 +716,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
