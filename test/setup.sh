@@ -41,3 +41,6 @@ bash test/cluster/build-binaries.sh >/dev/null
 
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
 bash openapi/clients/clients.sh setup
+
+log "schemathesis (API fuzzing in test/integration/schemathesis.test.ts), a cached venv"
+bash test/schemathesis/schemathesis.sh setup

@@ -496,8 +496,8 @@ export interface components {
              */
             timezone?: string | null;
             /**
-             * @description Prefix of the sandbox namespaces: an RFC 1123 label of at most 40 characters, so that sandbox
-             *     names fit in 63.
+             * @description Prefix of the sandbox namespaces: an RFC 1123 label of at most 20 characters (the
+             *     RestoreTest CRD's limit), so that sandbox names fit in 63.
              * @default rehearsal
              */
             namespacePrefix?: string | null;

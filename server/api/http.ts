@@ -21,7 +21,7 @@ import { attachApiContext, type ApiContext } from './context.js';
 import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { methodNotAllowed } from './method-not-allowed.js';
-import { loadOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
+import { loadOpenApiDocument, withoutSecurityRequirements, type OpenApiDocument } from './openapi-document.js';
 import { PRODUCT_VERSION } from '../reports/product-version.js';
 import type {
   ApiCache,
@@ -140,8 +140,9 @@ export function createApp(deps: HttpDeps): express.Express {
     res.setHeader('Content-Type', deps.metrics.registry.contentType);
     res.send(await deps.metrics.registry.metrics());
   });
+  const published = deps.config.authMode === 'none' ? withoutSecurityRequirements(document) : document;
   app.get('/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json(published);
   });
   // Swagger UI's assets come from the swagger-ui-dist package (no CDN); it loads /openapi.json.
   app.use(

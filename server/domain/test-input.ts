@@ -29,7 +29,7 @@ export const HISTORY_LIMIT_RANGE = { min: 1, max: 1000 } as const;
 // between them. What the syntax admits is then checked by validateCron (ranges, names, steps).
 export const CRON_SYNTAX =
   /^\x20*(\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\x20+[0-9A-Za-z*,/-]+){4})\x20*$/;
-export const MAX_CRON_LENGTH = 256;
+export const MAX_CRON_LENGTH = 128;
 export const MAX_TIMEZONE_LENGTH = 64;
 export const MAX_BACKUP_NAME_LENGTH = 253;
 

@@ -38,7 +38,7 @@ export interface CreateTestInput {
   /**
    * Source namespaces to restore: RFC 1123 labels, each at most once.
    * @minItems 1
-   * @maxItems 50
+   * @maxItems 32
    * @uniqueItems must not list a namespace twice
    */
   sourceNamespaces: NamespaceName[];
@@ -48,7 +48,7 @@ export interface CreateTestInput {
    * `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`. Spaces around it are ignored.
    * @pattern ^\x20*(\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\x20+[0-9A-Za-z*,/-]+){4})\x20*$
    * @minLength 1
-   * @maxLength 256
+   * @maxLength 128
    */
   cron: string;
   /**
@@ -59,10 +59,10 @@ export interface CreateTestInput {
    */
   timezone?: string | null;
   /**
-   * Prefix of the sandbox namespaces: an RFC 1123 label of at most 40 characters, so that sandbox
-   * names fit in 63.
+   * Prefix of the sandbox namespaces: an RFC 1123 label of at most 20 characters (the
+   * RestoreTest CRD's limit), so that sandbox names fit in 63.
    * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
-   * @maxLength 40
+   * @maxLength 20
    * @default "rehearsal"
    */
   namespacePrefix?: string | null;

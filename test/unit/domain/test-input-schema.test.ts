@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { Ajv } from 'ajv';
+import { parse } from 'yaml';
 import addFormatsModule from 'ajv-formats';
 import {
   CRON_SYNTAX,
@@ -31,6 +32,10 @@ interface PropertySchema {
   enum?: unknown[];
   default?: unknown;
   $ref?: string;
+}
+
+interface CrdSchema extends PropertySchema {
+  properties?: Record<string, CrdSchema>;
 }
 
 const document = JSON.parse(readFileSync(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8')) as {
@@ -65,6 +70,29 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     expect(properties.cron).toMatchObject({ minLength: 1, maxLength: MAX_CRON_LENGTH, pattern: CRON_SYNTAX.source });
   });
 
+  it('accepts no more than the RestoreTest CRD stores (the apiserver would answer 400 otherwise)', () => {
+    const crd = parse(readFileSync(new URL('../../../crds/rehearsal.dev_restoretests.yaml', import.meta.url), 'utf8')) as {
+      spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: CrdSchema } } } }[] };
+    };
+    const spec = crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec;
+    const at = (...path: string[]) => path.reduce((node, key) => node.properties![key]!, spec);
+    const limits = (schema: PropertySchema | CrdSchema) => [schema.maxLength, schema.maxItems, schema.maximum];
+    const within = (api: PropertySchema, stored: CrdSchema) =>
+      limits(api).every((limit, i) => limits(stored)[i] === undefined || (limit !== undefined && limit <= limits(stored)[i]!));
+    expect({
+      backupName: within(properties.backupName!, at('backupSource', 'backupName')),
+      sourceNamespaces: within(properties.sourceNamespaces!, at('backupSource', 'namespaces')),
+      cron: within(properties.cron!, at('schedule', 'cron')),
+      timezone: within(properties.timezone!, at('schedule', 'timezone')),
+      namespacePrefix: within(properties.namespacePrefix!, at('sandbox', 'namespacePrefix')),
+      healthCheckPolicy: within(properties.healthCheckPolicy!, at('healthCheckPolicy')),
+      historyLimit: within(properties.historyLimit!, at('historyLimit')),
+    }).toEqual({
+      backupName: true, sourceNamespaces: true, cron: true, timezone: true, namespacePrefix: true,
+      healthCheckPolicy: true, historyLimit: true,
+    });
+  });
+
   it('describes cron in full (the macro list is not cut at a JSDoc tag)', () => {
     expect(properties.cron).toHaveProperty('description', expect.stringContaining('`@daily`, `@midnight`, `@hourly`'));
   });
@@ -88,8 +116,8 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['an unknown provider', { provider: 'tape' }],
     ['provider null', { provider: null }],
     ['no source namespace', { sourceNamespaces: [] }],
-    ['51 source namespaces', { sourceNamespaces: Array.from({ length: 51 }, (_, i) => `ns-${i}`) }],
-    ['50 source namespaces', { sourceNamespaces: Array.from({ length: 50 }, (_, i) => `ns-${i}`) }],
+    ['33 source namespaces', { sourceNamespaces: Array.from({ length: 33 }, (_, i) => `ns-${i}`) }],
+    ['32 source namespaces', { sourceNamespaces: Array.from({ length: 32 }, (_, i) => `ns-${i}`) }],
     ['a repeated source namespace', { sourceNamespaces: ['a', 'a'] }],
     ['a source namespace that is not a label', { sourceNamespaces: ['A_B'] }],
     ['a number as source namespace', { sourceNamespaces: [7] }],
@@ -98,12 +126,12 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['a 6-field cron', { cron: '0 0 3 * * *' }],
     ['a cron with tabs', { cron: '0\t3\t*\t*\t*' }],
     ['an unknown macro', { cron: '@sometimes' }],
-    ['a cron of 257 characters', { cron: `0 3 * * ${'1,'.repeat(125)}11` }],
+    ['a cron of 129 characters', { cron: `0 3 * * ${'1,'.repeat(61)}11` }],
     ['a lower-case time zone', { timezone: 'europe/berlin' }],
     ['an offset as time zone', { timezone: '+01:00' }],
     ['a time zone of 65 characters', { timezone: `A${'b'.repeat(64)}` }],
-    ['a prefix of 41 characters', { namespacePrefix: 'p'.repeat(41) }],
-    ['a prefix of 40 characters', { namespacePrefix: 'p'.repeat(40) }],
+    ['a prefix of 21 characters', { namespacePrefix: 'p'.repeat(21) }],
+    ['a prefix of 20 characters', { namespacePrefix: 'p'.repeat(20) }],
     ['a ttl of 0s', { ttl: '0s' }],
     ['a ttl in days', { ttl: '1d' }],
     ['a ttl with units out of order', { ttl: '5m1h' }],
