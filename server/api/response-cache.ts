@@ -9,13 +9,16 @@
 //
 // The cache is bounded by bytes, not only by entries: one entry can be a 5,000-report page (15 MB).
 // Each entry counts twice its body (the body, and at most as much again for its gzip form); the
-// least recently built entries go first, and an answer larger than the whole budget is served
-// but not kept.
+// least recently built entries go first. An answer larger than maxEntryBytes (a page of thousands of
+// whole reports) is served but not kept, and not compressed ahead: a client paging through a list
+// rarely asks for the same page twice, and keeping it would double what the request costs.
 import type { ApiCache } from './ports.js';
 import { PreparedJson } from './prepared-json.js';
 
 /** Default budget: a few full pages of reports besides the small dashboard answers. */
 export const DEFAULT_RESPONSE_CACHE_BYTES = 48 * 1024 * 1024;
+/** Largest entry kept, counted like the budget (twice the body): bodies up to 4 MiB. */
+export const DEFAULT_RESPONSE_CACHE_ENTRY_BYTES = 8 * 1024 * 1024;
 
 interface Entry {
   version: string;
@@ -41,6 +44,8 @@ export class ResponseCache {
     private readonly maxEntries = 256,
     /** Bytes kept (see above); the least recently built go first. */
     private readonly maxBytes = DEFAULT_RESPONSE_CACHE_BYTES,
+    /** Largest entry kept (see above). */
+    private readonly maxEntryBytes = DEFAULT_RESPONSE_CACHE_ENTRY_BYTES,
   ) {}
 
   /** Bytes the settled entries count for now (tests, metrics). */
@@ -103,7 +108,7 @@ export class ResponseCache {
     // Large answers are compressed before they are served, so no request waits for that either.
     const pending = build().then(async (body) => {
       const prepared = new PreparedJson(body);
-      await prepared.gzipped();
+      if (2 * body.length <= this.maxEntryBytes) await prepared.gzipped();
       return prepared;
     });
     entry.pending = pending;
@@ -125,7 +130,7 @@ export class ResponseCache {
   private remember(key: string, entry: Entry): void {
     this.forget(key);
     const cost = costOf(entry);
-    if (cost > this.maxBytes) return; // served to this request, too large to keep
+    if (cost > this.maxBytes || cost > this.maxEntryBytes) return; // served to this request, not kept
     this.entries.set(key, entry);
     this.bytes += cost;
     while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {

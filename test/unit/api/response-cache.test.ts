@@ -114,7 +114,7 @@ describe('ResponseCache: bounded by bytes', () => {
   const body = (bytes: number) => 'x'.repeat(bytes - 2); // JSON string: two quotes
 
   it('evicts the least recently built entries once their bodies pass the budget', () => {
-    const responses = new ResponseCache(versioned, () => 0, 256, 10_000);
+    const responses = new ResponseCache(versioned, () => 0, 256, 10_000, 10_000);
     for (const key of ['a', 'b', 'c']) responses.json(key, 1_000, () => body(2_000)); // 4,000 each
     expect(responses.size).toEqual({ entries: 2, bytes: 8_000 });
     let recomputed = 0;
@@ -124,8 +124,8 @@ describe('ResponseCache: bounded by bytes', () => {
     expect(recomputed).toBe(1); // "c" stayed
   });
 
-  it('serves an answer larger than the budget without keeping it', async () => {
-    const responses = new ResponseCache(versioned, () => 0, 256, 10_000);
+  it('serves an answer larger than the largest entry without keeping it', async () => {
+    const responses = new ResponseCache(versioned, () => 0, 256, 100_000, 10_000);
     responses.json('small', 1_000, () => body(100));
     const big = await responses.jsonAsync('big', 1_000, async () => Buffer.from(JSON.stringify(body(6_000))));
     expect(big.body.length).toBe(6_000);
