@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { ANNOTATION_TRIGGER } from '../../server/domain/resources.js';
 import { KubeError } from '../../server/kube/errors.js';
 import type { ProblemDetails } from '../../openapi/client.js';
+import { withoutSecurityRequirements } from '../../server/api/openapi-document.js';
 import { ContractValidator, loadDocument } from './support/contract.js';
 import { restoreReport, restoreTest } from './support/fake-cluster.js';
 import { NOW, startTestServer, type TestServer } from './support/server.js';
@@ -731,8 +732,14 @@ describe('outside the operations', () => {
   });
 
   it('serves the OpenAPI document, Swagger UI with local assets, and metrics', async () => {
+    // Auth mode none (this server): the committed document without its security requirements.
     const document = await server.rawFetch('/openapi.json');
-    expect(await document.json()).toEqual(contract.document);
+    const served = (await document.json()) as typeof contract.document;
+    expect(served).toEqual(withoutSecurityRequirements(contract.document));
+    const secured = Object.values(served.paths).flatMap((item) =>
+      Object.values(item).filter((operation) => 'security' in (operation as object)),
+    );
+    expect(secured).toEqual([]);
     const docs = await server.rawFetch('/docs/');
     expect(docs.status).toBe(200);
     const html = await docs.text();
