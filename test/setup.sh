@@ -49,3 +49,6 @@ bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
 
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
 bash openapi/clients/clients.sh setup
+
+log "schemathesis (API fuzzing in test/integration/schemathesis.test.ts), a cached venv"
+bash test/schemathesis/schemathesis.sh setup

@@ -22,7 +22,8 @@ import { attachApiContext, type ApiContext } from './context.js';
 import { dashboardAssets, dashboardDirectory } from './dashboard-assets.js';
 import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
-import { loadOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
+import { methodNotAllowed } from './method-not-allowed.js';
+import { loadOpenApiDocument, withoutSecurityRequirements, type OpenApiDocument } from './openapi-document.js';
 import { PRODUCT_VERSION } from '../reports/product-version.js';
 import type {
   ApiCache,
@@ -156,8 +157,9 @@ export function createApp(deps: HttpDeps): express.Express {
     res.setHeader('Content-Type', deps.metrics.registry.contentType);
     res.send(await deps.metrics.registry.metrics());
   });
+  const published = deps.config.authMode === 'none' ? withoutSecurityRequirements(document) : document;
   app.get('/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json(published);
   });
   // Swagger UI's assets come from the swagger-ui-dist package (no CDN); it loads /openapi.json.
   app.use(
@@ -176,6 +178,7 @@ export function createApp(deps: HttpDeps): express.Express {
   RegisterRoutes(api);
   app.use(api);
 
+  app.use(methodNotAllowed(document));
   app.use(noSuchRoute);
   app.use(errorHandler(log));
   return app;

@@ -31,6 +31,7 @@ export interface ObjectMeta {
   namespace?: string;
   uid?: string;
   resourceVersion?: string;
+  /** @isInt */
   generation?: number;
   creationTimestamp?: string;
   deletionTimestamp?: string;
@@ -272,8 +273,12 @@ export type ScoreLevelName =
 
 export interface ScoreLevel {
   name: ScoreLevelName;
-  /** Points earned (integer, partial credit rounded down). */
+  /**
+   * Points earned (partial credit rounded down).
+   * @isInt
+   */
   points: number;
+  /** @isInt */
   maxPoints: number;
   /** false when the level could not be evaluated (e.g. the restore failed). */
   tested: boolean;
@@ -291,7 +296,9 @@ export interface CheckResult {
 
 export interface KindCompleteness {
   kind: string;
+  /** @isInt */
   backedUp: number;
+  /** @isInt */
   restored: number;
 }
 
@@ -315,10 +322,14 @@ export interface RestoreReportSpec {
     name: string;
     namespace: string;
     phase: string;
+    /** @isInt */
     warnings: number;
+    /** @isInt */
     errors: number;
+    /** @isInt */
     itemsRestored?: number;
   };
+  /** @isInt */
   score: number;
   result: RunResult;
   levels: ScoreLevel[];

@@ -444,7 +444,7 @@ describe('the dashboard in Chromium', () => {
       const { data: summary } = await api.GET('/api/v1/summary');
       expect(await page.textContent('[data-testid="summary-total-tests"]')).toBe(String(summary!.totalTests));
       await page.goto(`${url}#/compliance`);
-      await page.locator('[data-testid="auditor-summary"]').waitFor(); // GET /api/compliance as .../v1/compliance-overview
+      await page.locator('[data-testid="auditor-summary"]').waitFor(); // GET /api/compliance as .../v1/compliance/overview
       // Everything, page and API, went through the aggregated API.
       expect(paths.length).toBeGreaterThan(5);
       for (const requested of paths) expect(requested.startsWith('/apis/api.rehearsal.dev/v1/')).toBe(true);

@@ -18,7 +18,7 @@ export function aggregatedPrefix(pathname = location.pathname): string {
 
 /** The aggregated path of an API path (localPathOf in server/api/aggregation.ts, reversed). */
 export function aggregatedPath(path: string): string {
-  if (path === '/api/compliance') return '/compliance-overview';
+  if (path === '/api/compliance') return '/compliance/overview';
   if (path.startsWith('/api/v1/')) return path.slice('/api/v1'.length);
   if (path.startsWith('/api/')) return path.slice('/api'.length);
   return path;
