@@ -43,7 +43,8 @@ function toInput(v: Values): Input {
   const optional = (s: string): string | undefined => (s.trim() === '' ? undefined : s.trim());
   const input: Input = {
     name: v.name.trim(),
-    provider: v.provider,
+    // The form's selects offer the schema's enum values; anything else is the server's to refuse.
+    provider: v.provider as Input['provider'],
     sourceNamespaces: v.sourceNamespaces.split(/[\s,]+/).filter(Boolean),
     cron: v.cron.trim(),
   };
@@ -53,13 +54,14 @@ function toInput(v: Values): Input {
     'timezone',
     'namespacePrefix',
     'ttl',
-    'networkIsolation',
     'healthCheckPolicy',
     'maxRTO',
   ] as const) {
     const value = optional(v[key]);
     if (value !== undefined) input[key] = value;
   }
+  const isolation = optional(v.networkIsolation);
+  if (isolation !== undefined) input.networkIsolation = isolation as Input['networkIsolation'];
   if (v.alertOnExceed === 'true') input.alertOnExceed = true;
   const limit = optional(v.historyLimit);
   if (limit !== undefined) input.historyLimit = Number(limit);
