@@ -1,6 +1,8 @@
 // The only reader of process.env. Parsed once at start-up, validated with one readable message
 // that lists every bad key, then frozen.
 import { z } from 'zod';
+import { parseDuration } from './domain/duration.js';
+import { DEFAULT_MAX_SANDBOX_TTL } from './domain/restore-permissions.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -29,6 +31,8 @@ const schema = z.object({
   /** Run the reconciliation loop in this process (false = API replica only). */
   REHEARSAL_CONTROLLER: booleanString.default(true),
   REHEARSAL_LEADER_ELECTION: booleanString.default(true),
+  /** The server's ServiceAccount (in REHEARSAL_NAMESPACE): the subject of the per-sandbox reader RoleBinding. */
+  REHEARSAL_SERVICE_ACCOUNT: z.string().min(1).default('rehearsal'),
   REHEARSAL_LEASE_NAME: z.string().default('rehearsal-controller'),
   /** Identity in the leader Lease; defaults to the pod name or host name + pid. */
   REHEARSAL_IDENTITY: z.string().optional(),
@@ -37,6 +41,14 @@ const schema = z.object({
   REHEARSAL_MISSED_RUN_WINDOW_SECONDS: positiveInt(3600),
   /** How often an in-flight run is polled (restore phase, pod readiness). */
   REHEARSAL_POLL_INTERVAL_MS: positiveInt(2000),
+  /**
+   * The longest sandbox ttl anyone may set (decisions §9). Keep it equal to maxSandboxTTL of the
+   * ConfigMap rehearsal-admission (the Deployment reads it from there), so API and admission agree.
+   */
+  REHEARSAL_MAX_SANDBOX_TTL: z
+    .string()
+    .default(DEFAULT_MAX_SANDBOX_TTL)
+    .refine((text) => (parseDuration(text) ?? 0) > 0, 'must be a duration such as 168h (units h, m, s)'),
   /** How often the janitor looks for expired or orphaned sandboxes. */
   REHEARSAL_JANITOR_INTERVAL_SECONDS: positiveInt(60),
   /**
@@ -71,11 +83,13 @@ export interface Config {
   authMode: 'kubernetes' | 'none';
   runController: boolean;
   leaderElection: boolean;
+  serviceAccount: string;
   leaseName: string;
   identity: string;
   missedRunWindowSeconds: number;
   pollIntervalMs: number;
   janitorIntervalSeconds: number;
+  maxSandboxTtlSeconds: number;
   probeTargets: Record<string, string> | undefined;
   clusterDomain: string;
   /** The files of REHEARSAL_LICENSE_PUBLIC_KEYS (without any `kid=` prefix). */
@@ -169,11 +183,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authMode: raw.REHEARSAL_AUTH_MODE,
     runController: raw.REHEARSAL_CONTROLLER,
     leaderElection: raw.REHEARSAL_LEADER_ELECTION,
+    serviceAccount: raw.REHEARSAL_SERVICE_ACCOUNT,
     leaseName: raw.REHEARSAL_LEASE_NAME,
     identity: raw.REHEARSAL_IDENTITY ?? `${raw.HOSTNAME ?? 'rehearsal'}-${process.pid}`,
     missedRunWindowSeconds: raw.REHEARSAL_MISSED_RUN_WINDOW_SECONDS,
     pollIntervalMs: raw.REHEARSAL_POLL_INTERVAL_MS,
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
+    maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
     licensePublicKeyFiles: parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS).map((entry) => entry.file),
