@@ -100,7 +100,12 @@ export function createRehearsal(
     log.child({ component: 'events' }),
     now,
   );
-  const sandboxes = new SandboxManager(kube.core, kube.networking);
+  const sandboxes = new SandboxManager({
+    core: kube.core,
+    networking: kube.networking,
+    rbac: kube.rbac,
+    serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
+  });
   const slots = new RunSlots(config.maxConcurrentRuns);
   const providers = overrides.providers ?? {
     velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }),

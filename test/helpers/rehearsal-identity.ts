@@ -15,6 +15,8 @@ export const REHEARSAL_USER = `system:serviceaccount:${REHEARSAL_NAMESPACE}:rehe
 export async function rehearsalKubeconfig(file = 'rehearsal.kubeconfig'): Promise<string> {
   const adminPath = testKubeconfigPath();
   kubectl(adminPath, ['apply', '-f', path.join(repoRoot, 'deploy/base/namespace.yaml')]);
+  // rbac.yaml binds the Velero role in the installation's provider namespace, "velero".
+  kubectl(adminPath, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'velero' } }));
   kubectl(adminPath, ['apply', '-f', path.join(repoRoot, 'deploy/base/rbac.yaml')]);
   const admin: KubeConfig = testKubeConfig();
   const core = admin.makeApiClient(CoreV1Api);
