@@ -12,8 +12,18 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 
 const schema = z.object({
   REHEARSAL_NAMESPACE: z.string().min(1).default('rehearsal-system'),
+  /**
+   * Where the API port listens. Loopback by default: bearer tokens travel in plain HTTP there, so
+   * it is reached through `kubectl port-forward` (or the aggregated API's HTTPS port), not the network.
+   */
   REHEARSAL_HOST: z.string().min(1).default('127.0.0.1'),
   REHEARSAL_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Health and metrics only (no tokens), on REHEARSAL_PROBE_HOST; unset = not served. */
+  REHEARSAL_PROBE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Default: REHEARSAL_HOST. The Deployment sets 0.0.0.0 so the kubelet and Prometheus reach it. */
+  REHEARSAL_PROBE_HOST: z.string().min(1).optional(),
+  /** Where the aggregated API's HTTPS port listens; default: REHEARSAL_HOST (the Deployment sets 0.0.0.0). */
+  REHEARSAL_AGGREGATION_HOST: z.string().min(1).optional(),
   /**
    * HTTPS port for the Kubernetes API aggregation layer (APIService v1.api.rehearsal.dev); unset =
    * not served. Needs REHEARSAL_TLS_CERT_FILE and REHEARSAL_TLS_KEY_FILE.
@@ -28,6 +38,12 @@ const schema = z.object({
   REHEARSAL_MAX_CONCURRENT_RUNS: positiveInt(5),
   /** kubernetes = TokenReview + SubjectAccessReview; none = local development only. */
   REHEARSAL_AUTH_MODE: z.enum(['kubernetes', 'none']).default('kubernetes'),
+  /**
+   * Audiences a bearer token on port 8080 must be meant for (comma-separated; TokenReview). Empty =
+   * kube-apiserver's own audiences (a caller's cluster token would then be accepted, and could be
+   * replayed against the cluster by whoever reads it).
+   */
+  REHEARSAL_TOKEN_AUDIENCES: z.string().default('rehearsal.dev'),
   /** Run the reconciliation loop in this process (false = API replica only). */
   REHEARSAL_CONTROLLER: booleanString.default(true),
   REHEARSAL_LEADER_ELECTION: booleanString.default(true),
@@ -75,12 +91,15 @@ export interface Config {
   namespace: string;
   host: string;
   port: number;
+  /** The health/metrics listener; undefined = not served. */
+  probe: { host: string; port: number } | undefined;
   /** The aggregated-API listener (HTTPS); undefined = not served. */
   aggregation: AggregationConfig | undefined;
   kubeconfigPath: string | undefined;
   veleroNamespace: string;
   maxConcurrentRuns: number;
   authMode: 'kubernetes' | 'none';
+  tokenAudiences: string[];
   runController: boolean;
   leaderElection: boolean;
   serviceAccount: string;
@@ -102,6 +121,7 @@ export interface Config {
 }
 
 export interface AggregationConfig {
+  host: string;
   port: number;
   tlsCertFile: string;
   tlsKeyFile: string;
@@ -168,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     raw.REHEARSAL_AGGREGATION_PORT === undefined
       ? undefined
       : Object.freeze({
+          host: raw.REHEARSAL_AGGREGATION_HOST ?? raw.REHEARSAL_HOST,
           port: raw.REHEARSAL_AGGREGATION_PORT,
           tlsCertFile: raw.REHEARSAL_TLS_CERT_FILE!,
           tlsKeyFile: raw.REHEARSAL_TLS_KEY_FILE!,
@@ -176,11 +197,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     namespace: raw.REHEARSAL_NAMESPACE,
     host: raw.REHEARSAL_HOST,
     port: raw.REHEARSAL_PORT,
+    probe:
+      raw.REHEARSAL_PROBE_PORT === undefined
+        ? undefined
+        : Object.freeze({ host: raw.REHEARSAL_PROBE_HOST ?? raw.REHEARSAL_HOST, port: raw.REHEARSAL_PROBE_PORT }),
     aggregation,
     kubeconfigPath: raw.KUBECONFIG,
     veleroNamespace: raw.REHEARSAL_VELERO_NAMESPACE,
     maxConcurrentRuns: raw.REHEARSAL_MAX_CONCURRENT_RUNS,
     authMode: raw.REHEARSAL_AUTH_MODE,
+    tokenAudiences: raw.REHEARSAL_TOKEN_AUDIENCES.split(',').map((entry) => entry.trim()).filter(Boolean),
     runController: raw.REHEARSAL_CONTROLLER,
     leaderElection: raw.REHEARSAL_LEADER_ELECTION,
     serviceAccount: raw.REHEARSAL_SERVICE_ACCOUNT,

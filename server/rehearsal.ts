@@ -28,6 +28,7 @@ import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
+import { startProbeListener } from './api/probe-listener.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 
@@ -217,6 +218,7 @@ export function createRehearsal(
 
   let server: Server | undefined;
   let aggregation: AggregationServer | undefined;
+  let probe: Server | undefined;
   // The front-proxy trust for the aggregation port (read only when that port is served).
   const requestHeader = config.aggregation
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
@@ -268,11 +270,19 @@ export function createRehearsal(
       if (!overrides.withoutHttp) {
         const app = createApp(httpDeps);
         server = await startHttpServer(httpDeps, app);
+        if (config.probe) {
+          probe = await startProbeListener({
+            ...config.probe,
+            health: () => ({ status: cache.synced ? 'ok' : 'starting' }),
+            metrics: metrics.registry,
+            log: log.child({ component: 'probe' }),
+          });
+        }
         if (config.aggregation && requestHeader) {
           await requestHeader.start();
           aggregation = await startAggregationServer({
             app,
-            host: config.host,
+            host: config.aggregation.host,
             port: config.aggregation.port,
             tls: { certFile: config.aggregation.tlsCertFile, keyFile: config.aggregation.tlsKeyFile },
             requestHeader: () => requestHeader.current(),
@@ -289,6 +299,7 @@ export function createRehearsal(
       loop.stop();
       await leader?.stop();
       await aggregation?.close();
+      await new Promise<void>((resolve) => (probe ? probe.close(() => resolve()) : resolve()));
       requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();

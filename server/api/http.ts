@@ -79,7 +79,7 @@ function createReviewer(deps: HttpDeps): AccessReviewer | undefined {
   if (deps.accessReviewer) return deps.accessReviewer;
   if (deps.config.authMode !== 'kubernetes') return undefined;
   if (!deps.kube) throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
-  return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization);
+  return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization, deps.config.tokenAudiences);
 }
 
 function createAuthorizer(deps: HttpDeps, document: OpenApiDocument, reviewer: AccessReviewer | undefined): RequestAuthorizer {

@@ -15,7 +15,7 @@ import type { Rehearsal } from '../../server/rehearsal.js';
 import { auditLogPath, readAuditEvents, writesIn } from '../helpers/audit.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
-import { REHEARSAL_NAMESPACE, REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
+import { REHEARSAL_NAMESPACE, REHEARSAL_USER, rehearsalKubeconfig, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 
 const tmp = path.join(repoRoot, 'test/.tmp');
@@ -59,12 +59,8 @@ async function user(name: string, editIn: string[], administerIn: string[] = [])
       },
     });
   }
-  const request = await core.createNamespacedServiceAccountToken({
-    namespace: teamA,
-    name,
-    body: { spec: { audiences: [], expirationSeconds: 3600 } },
-  });
-  tokens[name] = request.status!.token!;
+  // Valid for kube-apiserver (kubectl) and for Rehearsal's port 8080 (audience rehearsal.dev).
+  tokens[name] = await serviceAccountTokenFor(admin, teamA, name);
   const cluster = admin.getCurrentCluster()!;
   const file = path.join(tmp, `tenancy-${name}.kubeconfig`);
   writeFileSync(
@@ -94,6 +90,27 @@ function kubectlAs(who: string, args: string[], input?: string): { ok: boolean; 
     return { ok: true, output };
   } catch (error) {
     return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
+  }
+}
+
+function kubectlWithToken(server: string, caData: string, token: string, args: string[]): string {
+  const file = path.join(tmp, 'tenancy-replay.kubeconfig');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'test', cluster: { server, 'certificate-authority-data': caData } }],
+      users: [{ name: 'replay', user: { token } }],
+      contexts: [{ name: 'replay', context: { cluster: 'test', user: 'replay' } }],
+      'current-context': 'replay',
+    }),
+    { mode: 0o600 },
+  );
+  try {
+    return execFileSync('kubectl', ['--kubeconfig', file, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    return String((error as { stderr?: string }).stderr ?? error);
   }
 }
 
@@ -262,6 +279,21 @@ describe('both doors apply the one rule (decisions §9)', () => {
       cron: '0 4 * * *',
     });
     expect(carolPut.status).toBe(200);
+  });
+});
+
+describe('bearer tokens on port 8080', () => {
+  it('refuses a token meant only for the cluster (TokenReview with audience rehearsal.dev): 401', async () => {
+    const clusterOnly = await serviceAccountTokenFor(admin, teamA, 'bob', { rehearsalToo: false });
+    const response = await fetch(`${base}/api/v1/tests/x?namespace=${teamA}`, { headers: { authorization: `Bearer ${clusterOnly}` } });
+    expect(response.status).toBe(401);
+    const rehearsalOnly = await serviceAccountTokenFor(admin, teamA, 'bob', { clusterToo: false });
+    const accepted = await fetch(`${base}/api/v1/tests/x?namespace=${teamA}`, { headers: { authorization: `Bearer ${rehearsalOnly}` } });
+    expect(accepted.status).toBe(404); // authenticated and authorized; no such test
+    // ...and kube-apiserver refuses the Rehearsal-only token, so one seen by Rehearsal is no cluster credential.
+    const cluster = admin.getCurrentCluster()!;
+    const replay = kubectlWithToken(cluster.server, cluster.caData!, rehearsalOnly, ['get', 'restoretests', '-n', teamA]);
+    expect(replay).toMatch(/Unauthorized|must be logged in/);
   });
 });
 
