@@ -29,6 +29,7 @@ import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
+import { startProbeListener } from './api/probe-listener.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
@@ -104,7 +105,12 @@ export function createRehearsal(
     log.child({ component: 'events' }),
     now,
   );
-  const sandboxes = new SandboxManager(kube.core, kube.networking);
+  const sandboxes = new SandboxManager({
+    core: kube.core,
+    networking: kube.networking,
+    rbac: kube.rbac,
+    serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
+  });
   const slots = new RunSlots(config.maxConcurrentRuns);
   const providers = overrides.providers ?? {
     velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }),
@@ -241,6 +247,7 @@ export function createRehearsal(
 
   let server: Server | undefined;
   let aggregation: AggregationServer | undefined;
+  let probe: Server | undefined;
   // The front-proxy trust for the aggregation port (read only when that port is served).
   const requestHeader = config.aggregation
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
@@ -298,11 +305,19 @@ export function createRehearsal(
       if (!overrides.withoutHttp) {
         const app = createApp(httpDeps);
         server = await startHttpServer(httpDeps, app);
+        if (config.probe) {
+          probe = await startProbeListener({
+            ...config.probe,
+            health: () => ({ status: cache.synced ? 'ok' : 'starting' }),
+            metrics: metrics.registry,
+            log: log.child({ component: 'probe' }),
+          });
+        }
         if (config.aggregation && requestHeader) {
           await requestHeader.start();
           aggregation = await startAggregationServer({
             app,
-            host: config.host,
+            host: config.aggregation.host,
             port: config.aggregation.port,
             tls: { certFile: config.aggregation.tlsCertFile, keyFile: config.aggregation.tlsKeyFile },
             requestHeader: () => requestHeader.current(),
@@ -319,6 +334,7 @@ export function createRehearsal(
       stopEngine();
       await leader?.stop();
       await aggregation?.close();
+      await new Promise<void>((resolve) => (probe ? probe.close(() => resolve()) : resolve()));
       requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();

@@ -17,7 +17,9 @@ export interface paths {
         /**
          * Create a RestoreTest
          * @description Creates a RestoreTest from CreateTestInput; omitted optional fields take their defaults
-         *     (decisions §3). Every invalid field is listed in one 400.
+         *     (decisions §3). Every invalid field is listed in one 400. The namespace is the query's, else
+         *     the body's, else the server's; a body namespace that differs from the query's is a 400. The
+         *     caller must also be allowed to read Secrets in every source namespace (decisions §9), else 403.
          */
         post: operations["createTest"];
         delete?: never;
@@ -1175,7 +1177,10 @@ export interface operations {
     };
     createTest: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Namespace of the new RestoreTest; default: the body's namespace, else the server's. */
+                namespace?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1215,7 +1220,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The caller lacks a permission; missingPermissions names it */
+            /** @description The caller may not read Secrets in a source namespace, or set an admin-only field */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -36,7 +36,7 @@ import {
   type RestoreProgress,
 } from '../providers/provider.js';
 import type { EventRecorder } from './events.js';
-import { SandboxManager, sandboxLabels } from './sandbox.js';
+import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from './sandbox.js';
 
 export type StepOutcome =
   | { kind: 'progress'; run?: CurrentRun; requeueAfterMs: number }
@@ -176,14 +176,24 @@ export class RunStepper {
       (source) => entries.find((entry) => entry.source === source)?.sandbox,
     );
     const startedAt = new Date(run.startedAt ?? run.queuedAt);
-    await this.deps.sandboxes.create({
-      test,
-      runId: run.id,
-      entries,
-      expiresAt: new Date(startedAt.getTime() + ttlSeconds(test) * 1000),
-      proberNamespace: this.deps.proberNamespace,
-      proberPodLabels: this.deps.proberPodLabels,
-    });
+    let sandboxes: CreatedSandbox[];
+    try {
+      sandboxes = await this.deps.sandboxes.create({
+        test,
+        runId: run.id,
+        entries,
+        expiresAt: new Date(startedAt.getTime() + ttlSeconds(test) * 1000),
+        proberNamespace: this.deps.proberNamespace,
+        proberPodLabels: this.deps.proberPodLabels,
+        recordedUids: Object.fromEntries((run.sandboxNamespaces ?? []).flatMap((entry) => (entry.uid ? [[entry.sandbox, entry.uid]] : []))),
+      });
+    } catch (error) {
+      // Decisions §9: a namespace Rehearsal did not create is never restored into.
+      if (error instanceof SandboxTakenError) {
+        return this.fail({ ...run, sandboxNamespaces: error.created }, error.reason, error.message);
+      }
+      throw error;
+    }
     const restore = await provider.startRestore(
       {
         name: restoreObjectName(test.metadata.name, run.id),
@@ -199,7 +209,7 @@ export class RunStepper {
       run: {
         ...run,
         stage: 'Restoring',
-        sandboxNamespaces: entries,
+        sandboxNamespaces: sandboxes,
         backup: {
           name: backup.name,
           ...(backup.completedAt ? { completedAt: backup.completedAt } : {}),

@@ -226,7 +226,8 @@ export interface CurrentRun {
   queuedAt: string;
   startedAt?: string;
   stage: RunStage;
-  sandboxNamespaces?: { source: string; sandbox: string }[];
+  /** uid: the namespace Rehearsal created (decisions §9: a namespace is never adopted). */
+  sandboxNamespaces?: { source: string; sandbox: string; uid?: string }[];
   backup?: { name: string; completedAt?: string; totalItems?: number };
   restore?: { namespace: string; name: string };
   restoreRequestedAt?: string;

@@ -123,9 +123,9 @@ describe('validateTestInput: invalid bodies', () => {
     ['sourceNamespaces empty', { sourceNamespaces: [] }, 'sourceNamespaces', /at least one/],
     [
       'sourceNamespaces too many',
-      { sourceNamespaces: Array.from({ length: 33 }, (_, i) => `ns${i}`) },
+      { sourceNamespaces: Array.from({ length: 21 }, (_, i) => `ns${i}`) },
       'sourceNamespaces',
-      /at most 32/,
+      /at most 20/,
     ],
     ['a source not a string', { sourceNamespaces: ['a', 7] }, 'sourceNamespaces[1]', /must be a string/],
     ['a source not a label', { sourceNamespaces: ['a', 'B_b'] }, 'sourceNamespaces[1]', label],
