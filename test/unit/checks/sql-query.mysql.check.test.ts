@@ -10,6 +10,7 @@ import type { HealthCheck, SqlQueryCheck } from '../../../server/domain/resource
 import { base64, checkContext, FakeSandboxReader } from './fake-sandbox-reader.js';
 import { mariadbAvailable, startMariadb, type MariadbServer } from './mariadb-server.js';
 import { measurePeakRss, MiB } from '../../helpers/peak-rss.js';
+import { runSqlCheckInProcess } from '../../helpers/sql-check-process.js';
 
 const SANDBOX = 'rehearsal-shop-abc12';
 const password = `pw-${randomBytes(9).toString('hex')}`;
@@ -157,8 +158,25 @@ describeWithMariadb('sqlQuery check against a real MariaDB (mysql engine)', () =
       message: `${where()}: row 1 column 1 holds 1000000 bytes, more than the 65536 bytes a check accepts per value; select a smaller value (e.g. length(...) or count(*))`,
     });
     expect(peakBytes - baselineBytes).toBeLessThan(64 * MiB);
-    expect(peakBytes).toBeLessThan(300 * MiB);
   });
+
+  it('keeps a fresh server-like process under 300 MB RSS through the same 2 GB result', async () => {
+    const result = await runSqlCheckInProcess({
+      engine: 'mysql',
+      port: server.port,
+      database: 'shop',
+      user: 'shop_app',
+      password,
+      query:
+        "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 2000) SELECT REPEAT('x', 1000000) FROM s",
+    });
+    console.log(
+      `SQL bomb (mysql, own process): RSS ${(result.baselineRssBytes / MiB).toFixed(0)} MiB before, peak ${(result.peakRssBytes / MiB).toFixed(0)} MiB`,
+    );
+    expect(result.status).toBe('fail');
+    expect(result.message).toContain('row 1 column 1 holds 1000000 bytes');
+    expect(result.peakRssBytes).toBeLessThan(300 * MiB);
+  }, 60_000);
 
   it('cuts a result past the 4 MiB budget off the wire, and reads only expectedMinRows + 1 rows', async () => {
     const tooLarge = await run({
