@@ -24,12 +24,14 @@ import { reportTestKeyOf } from './domain/report-index.js';
 import { EvidenceVerifier } from './evidence/evidence-verifier.js';
 import { loadLicenseKeyRing } from './evidence/license-keys.js';
 import { Metrics } from './metrics.js';
+import { TestGauges } from './test-gauges.js';
 import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
+import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -49,6 +51,8 @@ export interface Rehearsal {
   readonly metrics: Metrics;
   readonly controller: RestoreTestController;
   readonly leader: LeaderElector | undefined;
+  /** Notifications, failure diagnostics and backup coverage (issue 16). */
+  readonly followUps: RunFollowUps;
   /** The license in effect (Secret rehearsal-license, watched). */
   readonly license: LicenseWatch;
   /** The evidence signing key and the published public keys. */
@@ -140,6 +144,18 @@ export function createRehearsal(
     now,
   });
 
+  const followUps = createRunFollowUps({
+    config,
+    kubeConfig,
+    kube,
+    cache,
+    client,
+    metrics,
+    log,
+    now,
+    backupTool: providers.velero,
+  });
+
   // The stepper and reconciler enqueue work on the controller built after them.
   const queueHolder: { controller?: RestoreTestController } = {};
   const enqueue = (key: string): void => queueHolder.controller?.queue.add(key);
@@ -165,6 +181,8 @@ export function createRehearsal(
     proberNamespace: config.namespace,
     proberPodLabels: config.proberPodLabels,
     signer,
+    // HOOK (issue 16): failure triage before a failed/partial run's sandbox may go.
+    beforeSandboxRelease: (report) => followUps.diagnostics.beforeSandboxRelease(report),
     ...(overrides.onStage ? { onStage: overrides.onStage } : {}),
   });
   const reconciler = new RestoreTestReconciler({
@@ -201,12 +219,23 @@ export function createRehearsal(
     },
   );
   queueHolder.controller = loop;
+  // Per-test gauges from the cache on every replica (survive restarts and failovers).
+  const testGauges = new TestGauges(cache, metrics, now);
+  const startEngine = (): void => {
+    testGauges.rebuild();
+    loop.start();
+    followUps.startOnLeader();
+  };
+  const stopEngine = (): void => {
+    loop.stop();
+    followUps.stopOnLeader();
+  };
   const leader =
     config.runController && config.leaderElection
       ? new LeaderElector(
           kube.coordination,
           { namespace: config.namespace, name: config.leaseName, identity: config.identity },
-          { onStartedLeading: () => loop.start(), onStoppedLeading: () => loop.stop() },
+          { onStartedLeading: startEngine, onStoppedLeading: stopEngine },
           log.child({ component: 'leader-election' }),
         )
       : undefined;
@@ -218,6 +247,7 @@ export function createRehearsal(
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
     : undefined;
   const schedules = scheduleSourceOf(providers.velero);
+  const coverage = followUps.coverage;
   const httpDeps: HttpDeps = {
     config,
     cache,
@@ -227,6 +257,8 @@ export function createRehearsal(
     log: log.child({ component: 'http' }),
     now,
     ...(schedules ? { schedules } : {}),
+    ...(coverage ? { coverage } : {}),
+    diagnoses: followUps.diagnoses,
     verifyEvidence: (report) => evidence.verify(report),
     evidenceProblems: (report) => evidence.problems(report),
     license,
@@ -244,6 +276,7 @@ export function createRehearsal(
     metrics,
     controller: loop,
     leader,
+    followUps,
     license,
     evidenceKeys,
     evidence,
@@ -254,6 +287,7 @@ export function createRehearsal(
     aggregationPort: () => aggregation?.port(),
     async start() {
       await cache.start();
+      testGauges.rebuild();
       await license.start();
       // Blocks until this replica has a signing key: without one no report could be written.
       await evidenceKeys.start();
@@ -261,6 +295,7 @@ export function createRehearsal(
       evidence
         .warm(cache.allReports())
         .catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
+      followUps.start();
       if (!overrides.withoutHttp) {
         const app = createApp(httpDeps);
         server = await startHttpServer(httpDeps, app);
@@ -279,15 +314,16 @@ export function createRehearsal(
       }
       if (!config.runController) return;
       if (leader) leader.start();
-      else loop.start();
+      else startEngine();
     },
     async stop() {
-      loop.stop();
+      stopEngine();
       await leader?.stop();
       await aggregation?.close();
       requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
+      followUps.stop();
       license.stop();
       evidenceKeys.stop();
       cache.stop();

@@ -70,6 +70,8 @@ export interface RunStepperDeps {
   signer?: EvidenceSigner;
   /** Hook for tests that stop the process at a chosen point ("crash tests"). */
   onStage?: (stage: string, test: RestoreTest, run: CurrentRun) => void;
+  /** HOOK (issue 16, failure triage): awaited before a failed/partial run's sandbox may go. */
+  beforeSandboxRelease?: (report: RestoreReport) => Promise<void>;
 }
 
 interface CheckTask {
@@ -506,6 +508,8 @@ export class RunStepper {
       }
     }
     const startedAt = new Date(run.startedAt ?? run.queuedAt);
+    // HOOK (issue 16): diagnose a failed/partial run while its sandbox still exists.
+    if (report.spec.result !== 'pass') await this.deps.beforeSandboxRelease?.(report);
     for (const { sandbox } of run.sandboxNamespaces ?? []) {
       // A passing sandbox has nothing left to show; others stay for inspection until the ttl.
       if (report.spec.result === 'pass') await this.deps.sandboxes.delete(sandbox);
