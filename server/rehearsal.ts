@@ -132,6 +132,7 @@ export function createRehearsal(
       keys: evidenceKeys,
       custom: kube.customObjects,
       log: log.child({ component: 'evidence' }),
+      metrics,
     });
   const evidence = new EvidenceVerifier(() => evidenceKeys.keyRing(), {
     reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey),

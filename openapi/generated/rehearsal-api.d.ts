@@ -873,6 +873,11 @@ export interface components {
                 algorithm: "Ed25519";
                 keyId: string;
                 signature: string;
+                /**
+                 * Format: double
+                 * @description Position in the test's chain (1 = first signed with a sequence); part of the digest.
+                 */
+                sequence?: number;
                 previousDigest?: string;
                 digest: string;
             };

@@ -46,6 +46,8 @@ export interface EvidenceSigner {
   /** Adds spec.evidence (digest chained to the previous report, signature, key id). */
   /** `previous`: the newest cached report of the test (the signer may find a newer one live). */
   sign(report: RestoreReport, previous: RestoreReport | undefined): Promise<RestoreReport>;
+  /** Records a created report as its test's evidence anchor (status.evidenceAnchor, metrics). */
+  recordAnchor?(report: RestoreReport): Promise<void>;
 }
 
 export interface RunStepperDeps {
@@ -489,6 +491,8 @@ export class RunStepper {
       if (!isKind(error, 'AlreadyExists')) throw error;
       written = await this.deps.client.getReport(test.metadata.namespace ?? '', report.metadata.name);
     }
+    // After the create, never before: the anchor must not name a report that does not exist.
+    await this.deps.signer?.recordAnchor?.(written);
     this.announce(test, written);
     return this.settle(test, run, written);
   }

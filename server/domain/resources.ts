@@ -252,6 +252,15 @@ export interface RestoreTestStatus {
   /** The last trigger-request annotation value that was acted on. */
   handledTrigger?: string;
   currentRun?: CurrentRun;
+  /** The newest signed report of the chain, so deleting the newest reports is detectable. */
+  evidenceAnchor?: EvidenceAnchor;
+}
+
+/** Sequence and digest of the newest RestoreReport of a test, recorded after it was created. */
+export interface EvidenceAnchor {
+  sequence: number;
+  digest: string;
+  report: string;
 }
 
 export interface RestoreTest {
@@ -353,6 +362,8 @@ export interface RestoreReportSpec {
   evidence?: {
     digest: string;
     previousDigest?: string;
+    /** Position in the test's chain (1 = first signed with a sequence); part of the digest. */
+    sequence?: number;
     signature: string;
     keyId: string;
     algorithm: 'Ed25519';

@@ -411,6 +411,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
     lastReport: 'shop-a1b2c3',
     lastScheduleTime: '2025-03-02T02:00:00Z',
     handledTrigger: 'req-1',
+    evidenceAnchor: { sequence: 7, digest: 'sha256:00', report: 'shop-20250302-0200' },
     currentRun: {
       id: 'k3m9x2',
       trigger: 'schedule',
@@ -478,6 +479,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport> = {
     evidence: {
       digest: 'sha256:00',
       previousDigest: 'sha256:ff',
+      sequence: 7,
       signature: 'c2ln',
       keyId: 'k1',
       algorithm: 'Ed25519',

@@ -375,7 +375,7 @@ const models: TsoaRoute.Models = {
             "completeness": {"dataType":"array","array":{"dataType":"refObject","ref":"KindCompleteness"},"required":true},
             "rto": {"dataType":"nestedObjectLiteral","nestedProperties":{"phases":{"dataType":"nestedObjectLiteral","nestedProperties":{"checksCompletedAt":{"dataType":"string"},"podsReadyAt":{"dataType":"string"},"restoreCompletedAt":{"dataType":"string"},"restoreRequestedAt":{"dataType":"string"}},"required":true},"withinSLA":{"dataType":"boolean"},"target":{"dataType":"string"},"measuredSeconds":{"dataType":"double"},"measured":{"dataType":"string"}},"required":true},
             "failure": {"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"reason":{"dataType":"string","required":true}}},
-            "evidence": {"dataType":"nestedObjectLiteral","nestedProperties":{"canonicalization":{"dataType":"enum","enums":["RFC8785"],"required":true},"algorithm":{"dataType":"enum","enums":["Ed25519"],"required":true},"keyId":{"dataType":"string","required":true},"signature":{"dataType":"string","required":true},"previousDigest":{"dataType":"string"},"digest":{"dataType":"string","required":true}}},
+            "evidence": {"dataType":"nestedObjectLiteral","nestedProperties":{"canonicalization":{"dataType":"enum","enums":["RFC8785"],"required":true},"algorithm":{"dataType":"enum","enums":["Ed25519"],"required":true},"keyId":{"dataType":"string","required":true},"signature":{"dataType":"string","required":true},"sequence":{"dataType":"double"},"previousDigest":{"dataType":"string"},"digest":{"dataType":"string","required":true}}},
         },
         "additionalProperties": false,
     },
