@@ -38,7 +38,7 @@ export interface CreateTestInput {
   /**
    * Source namespaces to restore: RFC 1123 labels, each at most once.
    * @minItems 1
-   * @maxItems 32
+   * @maxItems 20
    * @uniqueItems must not list a namespace twice
    */
   sourceNamespaces: NamespaceName[];
