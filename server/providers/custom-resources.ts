@@ -92,7 +92,10 @@ export class CustomResources<T> {
   }
 
   /** Creates the object; an existing one of that name is returned instead (for the caller to vet). */
-  async create(namespace: string, body: T & { metadata: { name: string } }): Promise<{ created: boolean; object: T }> {
+  async create(
+    namespace: string,
+    body: T & { metadata: { name: string } },
+  ): Promise<{ created: boolean; object: T }> {
     try {
       const object = (await this.call(namespace, () =>
         this.api.createNamespacedCustomObject({ ...this.where(namespace), body }),
@@ -102,7 +105,10 @@ export class CustomResources<T> {
       if (isKind(error, 'AlreadyExists')) {
         const existing = await this.get(namespace, body.metadata.name);
         if (existing) return { created: false, object: existing };
-        throw new ProviderError('RestoreNotFound', `${this.type.tool} ${body.metadata.name} vanished while being adopted`);
+        throw new ProviderError(
+          'RestoreNotFound',
+          `${this.type.tool} ${body.metadata.name} vanished while being adopted`,
+        );
       }
       if (isKind(error, 'NotFound')) throw this.unavailable(namespace, (error as Error).message);
       if (isKind(error, 'Invalid')) {
@@ -118,7 +124,11 @@ export class CustomResources<T> {
   async delete(namespace: string, name: string): Promise<void> {
     try {
       await this.call(namespace, () =>
-        this.api.deleteNamespacedCustomObject({ ...this.where(namespace), name, propagationPolicy: 'Background' }),
+        this.api.deleteNamespacedCustomObject({
+          ...this.where(namespace),
+          name,
+          propagationPolicy: 'Background',
+        }),
       );
     } catch (error) {
       if (isKind(error, 'NotFound')) return;

@@ -37,7 +37,13 @@ export interface PerNamespaceTool<B extends ToolObject, R extends ToolObject> {
   /** Why the backup cannot be restored, or undefined when it can. */
   unusable(backup: B): string | undefined;
   totalItems?(backup: B): number | undefined;
-  restoreBody(request: { name: string; labels: Record<string, string>; backup: string; source: string; sandbox: string }): R & {
+  restoreBody(request: {
+    name: string;
+    labels: Record<string, string>;
+    backup: string;
+    source: string;
+    sandbox: string;
+  }): R & {
     metadata: { name: string };
   };
   /** Whether an existing restore object asks for the same backup, source and target. */
@@ -81,9 +87,11 @@ export class PerNamespaceProvider<B extends ToolObject, R extends ToolObject> im
       if (!chosen) throw new ProviderError('BackupNotFound', `no usable ${noun} in namespace ${source}`);
     } else {
       chosen = await this.tool.backups.get(source, backupName);
-      if (!chosen) throw new ProviderError('BackupNotFound', `${noun} ${backupName} not found in namespace ${source}`);
+      if (!chosen)
+        throw new ProviderError('BackupNotFound', `${noun} ${backupName} not found in namespace ${source}`);
       const why = this.tool.unusable(chosen);
-      if (why) throw new ProviderError('BackupNotFound', `${noun} ${backupName} in namespace ${source} ${why}`);
+      if (why)
+        throw new ProviderError('BackupNotFound', `${noun} ${backupName} in namespace ${source} ${why}`);
     }
     const info: BackupInfo = { name: chosen.metadata.name, includedNamespaces: [source] };
     const completedAt = this.tool.completedAt(chosen);
@@ -100,9 +108,18 @@ export class PerNamespaceProvider<B extends ToolObject, R extends ToolObject> im
     }
     const { source, sandbox } = request.mapping.entries[0]!;
     if (!request.backup.includedNamespaces.includes(source)) {
-      throw new ProviderError('RestoreRejected', `${this.tool.backupNoun} ${request.backup.name} is not of namespace ${source}`);
+      throw new ProviderError(
+        'RestoreRejected',
+        `${this.tool.backupNoun} ${request.backup.name} is not of namespace ${source}`,
+      );
     }
-    const body = this.tool.restoreBody({ name: request.name, labels: request.labels, backup: request.backup.name, source, sandbox });
+    const body = this.tool.restoreBody({
+      name: request.name,
+      labels: request.labels,
+      backup: request.backup.name,
+      source,
+      sandbox,
+    });
     const { created, object } = await this.tool.restores.create(sandbox, body);
     if (!created && !this.tool.sameRequest(object, body)) {
       throw new ProviderError(
@@ -115,7 +132,8 @@ export class PerNamespaceProvider<B extends ToolObject, R extends ToolObject> im
 
   async getRestoreProgress(ref: RestoreRef): Promise<RestoreProgress> {
     const restore = await this.tool.restores.get(ref.namespace, ref.name);
-    if (!restore) throw new ProviderError('RestoreNotFound', `restore ${ref.namespace}/${ref.name} not found`);
+    if (!restore)
+      throw new ProviderError('RestoreNotFound', `restore ${ref.namespace}/${ref.name} not found`);
     return this.tool.progress(restore);
   }
 

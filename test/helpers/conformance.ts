@@ -53,7 +53,11 @@ export function describeConformance(backend: ConformanceBackend): void {
       fixture,
       restoreTestBody(fixture, name, {
         provider: backend.provider,
-        backupSource: { backupName, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+        backupSource: {
+          backupName,
+          namespaces: [{ name: fixture.source }],
+          providerNamespace: fixture.veleroNamespace,
+        },
         healthChecks: { checks: shopChecks() },
       }),
     );
@@ -109,7 +113,9 @@ export function describeConformance(backend: ConformanceBackend): void {
       expect(report.spec.result).toBe('fail');
       expect(report.spec.score).toBe(0);
       expect(report.spec.failure?.message).toBeTruthy();
-      console.log(`[observe] ${backend.label} failed restore: ${report.spec.restore?.phase} — ${report.spec.failure?.message}`);
+      console.log(
+        `[observe] ${backend.label} failed restore: ${report.spec.restore?.phase} — ${report.spec.failure?.message}`,
+      );
     });
 
     it('a restore without the Secret is partial, not pass', async () => {
@@ -123,7 +129,9 @@ export function describeConformance(backend: ConformanceBackend): void {
       const logPath = auditLogPath();
       if (!logPath) return;
       const source = backend.fixture().source;
-      const writes = writesIn(readAuditEvents(logPath, started)).filter((event) => event.user.username === REHEARSAL_USER);
+      const writes = writesIn(readAuditEvents(logPath, started)).filter(
+        (event) => event.user.username === REHEARSAL_USER,
+      );
       const inSandboxes = writes.filter((event) => sandboxes.has(event.objectRef?.namespace ?? ''));
       expect(inSandboxes.length).toBeGreaterThan(0);
       expect(writes.filter((event) => event.objectRef?.namespace === source)).toEqual([]);

@@ -50,7 +50,10 @@ export async function createEngineFixture(
   if (backend === 'real-velero') {
     // Long backup-sync period: a test deletes a backup's data from the store on purpose, and the
     // sync would otherwise remove the Backup object before the restore can fail on the missing data.
-    const realVelero = await startRealVelero(admin, { namespace: veleroNamespace, serverArgs: ['--backup-sync-period', '1h'] });
+    const realVelero = await startRealVelero(admin, {
+      namespace: veleroNamespace,
+      serverArgs: ['--backup-sync-period', '1h'],
+    });
     const endpoints = await startShopEndpoints();
     const backup = uniqueName('shop-nightly');
     await createBackup(admin, { name: backup, namespaces: [source], veleroNamespace, timeoutMs: 120_000 });
@@ -224,7 +227,10 @@ async function describeRunState(fixture: EngineFixture, testName: string): Promi
   } catch (error) {
     lines.push(`restores: unreadable (${(error as Error).message})`);
   }
-  lines.push(`${fixture.realVelero ? 'velero' : 'simulator'} log:`, ...fixture.veleroLog().map((line) => `  ${line}`));
+  lines.push(
+    `${fixture.realVelero ? 'velero' : 'simulator'} log:`,
+    ...fixture.veleroLog().map((line) => `  ${line}`),
+  );
   return lines.join('\n');
 }
 

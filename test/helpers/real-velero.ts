@@ -11,7 +11,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { linkSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  RbacAuthorizationV1Api,
+  type KubeConfig,
+} from '@kubernetes/client-node';
 import { repoRoot } from './cluster-info.js';
 import { kubectl } from './install-crds.js';
 import { testKubeconfigPath, waitFor } from './kube.js';
@@ -33,7 +38,11 @@ export function veleroBinaries(): VeleroBinaries {
     if (!line) throw new Error(`build-velero.sh printed no ${key}`);
     return line.slice(key.length + 1);
   };
-  return { velero: value('VELERO_BIN'), awsPlugin: value('VELERO_AWS_PLUGIN'), s3Server: value('S3_SERVER_BIN') };
+  return {
+    velero: value('VELERO_BIN'),
+    awsPlugin: value('VELERO_AWS_PLUGIN'),
+    s3Server: value('S3_SERVER_BIN'),
+  };
 }
 
 export interface RealVelero {
@@ -56,6 +65,17 @@ export interface StartRealVeleroOptions {
   workDir?: string;
   /** Extra `velero server` flags. */
   serverArgs?: string[];
+  /** The admin kubeconfig file (default: the integration tests' cluster). */
+  kubeconfigPath?: string;
+}
+
+/** Runs a create; an object that already exists (an earlier demo run) is fine. */
+async function ensure(create: () => Promise<unknown>): Promise<void> {
+  try {
+    await create();
+  } catch (error) {
+    if ((error as { code?: number }).code !== 409) throw error;
+  }
 }
 
 const ACCESS_KEY = 'rehearsal-test';
@@ -69,12 +89,19 @@ export function freeLoopbackPort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
-function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, lines: string[]): ChildProcess {
+function startProcess(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  lines: string[],
+): ChildProcess {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
@@ -99,23 +126,36 @@ async function stopProcess(child: ChildProcess | undefined): Promise<void> {
 
 /** Velero's CRDs exactly as this Velero binary installs them (v1 and v2alpha1), applied server-side. */
 function installVeleroCrds(velero: string, kubeconfigPath: string): void {
-  const yaml = execFileSync(velero, ['install', '--crds-only', '--dry-run', '-o', 'yaml'], { encoding: 'utf8' });
+  const yaml = execFileSync(velero, ['install', '--crds-only', '--dry-run', '-o', 'yaml'], {
+    encoding: 'utf8',
+  });
   kubectl(kubeconfigPath, ['apply', '--server-side', '--force-conflicts', '-f', '-'], yaml);
-  kubectl(kubeconfigPath, ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '-l', 'component=velero']);
+  kubectl(kubeconfigPath, [
+    'wait',
+    '--for=condition=Established',
+    '--timeout=60s',
+    'crd',
+    '-l',
+    'component=velero',
+  ]);
 }
 
 /** A kubeconfig for the velero ServiceAccount (a bound token), as Velero has in a cluster. */
 async function veleroKubeconfig(admin: KubeConfig, namespace: string, file: string): Promise<string> {
   const core = admin.makeApiClient(CoreV1Api);
   const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
-  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'velero' } } });
-  await rbac.createClusterRoleBinding({
-    body: {
-      metadata: { name: `velero-${namespace}`, labels: { 'rehearsal.dev/test-velero': namespace } },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-      subjects: [{ kind: 'ServiceAccount', name: 'velero', namespace }],
-    },
-  });
+  await ensure(() =>
+    core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'velero' } } }),
+  );
+  await ensure(() =>
+    rbac.createClusterRoleBinding({
+      body: {
+        metadata: { name: `velero-${namespace}`, labels: { 'rehearsal.dev/test-velero': namespace } },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'ServiceAccount', name: 'velero', namespace }],
+      },
+    }),
+  );
   const request = await core.createNamespacedServiceAccountToken({
     namespace,
     name: 'velero',
@@ -130,7 +170,9 @@ async function veleroKubeconfig(admin: KubeConfig, namespace: string, file: stri
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'Config',
-      clusters: [{ name: 'test', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
+      clusters: [
+        { name: 'test', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } },
+      ],
       users: [{ name: 'velero', user: { token } }],
       contexts: [{ name: 'velero', context: { cluster: 'test', user: 'velero', namespace } }],
       'current-context': 'velero',
@@ -140,7 +182,10 @@ async function veleroKubeconfig(admin: KubeConfig, namespace: string, file: stri
   return file;
 }
 
-export async function startRealVelero(admin: KubeConfig, options: StartRealVeleroOptions): Promise<RealVelero> {
+export async function startRealVelero(
+  admin: KubeConfig,
+  options: StartRealVeleroOptions,
+): Promise<RealVelero> {
   const { namespace } = options;
   const bins = veleroBinaries();
   const work = options.workDir ?? path.join(repoRoot, 'test/.tmp/velero', namespace);
@@ -157,9 +202,13 @@ export async function startRealVelero(admin: KubeConfig, options: StartRealVeler
     copyFileSync(bins.awsPlugin, plugin);
   }
   const credentials = path.join(work, 'credentials');
-  writeFileSync(credentials, `[default]\naws_access_key_id=${ACCESS_KEY}\naws_secret_access_key=${SECRET_KEY}\n`, {
-    mode: 0o600,
-  });
+  writeFileSync(
+    credentials,
+    `[default]\naws_access_key_id=${ACCESS_KEY}\naws_secret_access_key=${SECRET_KEY}\n`,
+    {
+      mode: 0o600,
+    },
+  );
 
   const s3Lines: string[] = [];
   const veleroLines: string[] = [];
@@ -178,7 +227,17 @@ export async function startRealVelero(admin: KubeConfig, options: StartRealVeler
     const s3Url = `http://127.0.0.1:${s3Port}`;
     s3 = startProcess(
       bins.s3Server,
-      ['--host', '127.0.0.1', '--port', String(s3Port), '--access-key', ACCESS_KEY, '--secret-key', SECRET_KEY, dataDir],
+      [
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(s3Port),
+        '--access-key',
+        ACCESS_KEY,
+        '--secret-key',
+        SECRET_KEY,
+        dataDir,
+      ],
       { PATH: process.env.PATH, RUST_LOG: 'warn' },
       s3Lines,
     );
@@ -190,28 +249,30 @@ export async function startRealVelero(admin: KubeConfig, options: StartRealVeler
       { timeoutMs: 20_000, description: `s3s-fs on ${s3Url}` },
     );
 
-    const adminPath = testKubeconfigPath();
+    const adminPath = options.kubeconfigPath ?? testKubeconfigPath();
     installVeleroCrds(bins.velero, adminPath);
     const core = admin.makeApiClient(CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: namespace } } });
+    await ensure(() => core.createNamespace({ body: { metadata: { name: namespace } } }));
     const kubeconfig = await veleroKubeconfig(admin, namespace, path.join(work, 'velero.kubeconfig'));
-    await admin.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
-      group: 'velero.io',
-      version: 'v1',
-      namespace,
-      plural: 'backupstoragelocations',
-      body: {
-        apiVersion: 'velero.io/v1',
-        kind: 'BackupStorageLocation',
-        metadata: { name: 'default', namespace },
-        spec: {
-          provider: 'aws',
-          default: true,
-          objectStorage: { bucket: BUCKET },
-          config: { region: 'us-east-1', s3ForcePathStyle: 'true', s3Url },
+    await ensure(() =>
+      admin.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+        group: 'velero.io',
+        version: 'v1',
+        namespace,
+        plural: 'backupstoragelocations',
+        body: {
+          apiVersion: 'velero.io/v1',
+          kind: 'BackupStorageLocation',
+          metadata: { name: 'default', namespace },
+          spec: {
+            provider: 'aws',
+            default: true,
+            objectStorage: { bucket: BUCKET },
+            config: { region: 'us-east-1', s3ForcePathStyle: 'true', s3Url },
+          },
         },
-      },
-    });
+      }),
+    );
 
     const metricsPort = await freeLoopbackPort();
     const profilerPort = await freeLoopbackPort();

@@ -12,11 +12,7 @@ import { startInProcess } from '../helpers/rehearsal-server.js';
 import { KastenSimulator } from '../kasten/simulator.js';
 import type { NamespacedToolSimulator } from '../providers/namespaced-tool-simulator.js';
 import { TrilioSimulator } from '../trilio/simulator.js';
-import {
-  createBackup,
-  SIMULATOR_OMIT_KINDS,
-  SIMULATOR_RESTORE_OUTCOME,
-} from '../velero/simulator.js';
+import { createBackup, SIMULATOR_OMIT_KINDS, SIMULATOR_RESTORE_OUTCOME } from '../velero/simulator.js';
 
 jest.setTimeout(200_000);
 
@@ -44,11 +40,22 @@ afterAll(async () => {
   await Promise.all([kasten?.stop(), trilio?.stop()]);
   await fixture?.stop();
   if (fixture) {
-    await deleteNamespaces(fixture.admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace, dataNamespace]);
+    await deleteNamespaces(fixture.admin, [
+      fixture.source,
+      fixture.testNamespace,
+      fixture.veleroNamespace,
+      dataNamespace,
+    ]);
   }
 });
 
-async function countInSandbox(group: string, version: string, plural: string, sandbox: string, runId: string): Promise<number> {
+async function countInSandbox(
+  group: string,
+  version: string,
+  plural: string,
+  sandbox: string,
+  runId: string,
+): Promise<number> {
   const list = (await fixture.custom.listNamespacedCustomObject({
     group,
     version,
@@ -65,17 +72,31 @@ describeConformance({
   countsItems: true,
   fixture: () => fixture,
   backup: async (name) => {
-    await createBackup(fixture.admin, { name, namespaces: [fixture.source], veleroNamespace: fixture.veleroNamespace });
+    await createBackup(fixture.admin, {
+      name,
+      namespaces: [fixture.source],
+      veleroNamespace: fixture.veleroNamespace,
+    });
     return name;
   },
   backupThatFailsToRestore: async (name) => {
     const annotations = { [SIMULATOR_RESTORE_OUTCOME]: 'Failed' };
-    await createBackup(fixture.admin, { name, namespaces: [fixture.source], veleroNamespace: fixture.veleroNamespace, annotations });
+    await createBackup(fixture.admin, {
+      name,
+      namespaces: [fixture.source],
+      veleroNamespace: fixture.veleroNamespace,
+      annotations,
+    });
     return name;
   },
   backupWithoutSecret: async (name) => {
     const annotations = { [SIMULATOR_OMIT_KINDS]: 'Secret' };
-    await createBackup(fixture.admin, { name, namespaces: [fixture.source], veleroNamespace: fixture.veleroNamespace, annotations });
+    await createBackup(fixture.admin, {
+      name,
+      namespaces: [fixture.source],
+      veleroNamespace: fixture.veleroNamespace,
+      annotations,
+    });
     return name;
   },
   restoreObjectsOfRun: async (runId) => {
@@ -90,18 +111,29 @@ describeConformance({
   },
 });
 
-function toolBackend(label: string, provider: 'kasten' | 'trilio', simulator: () => NamespacedToolSimulator, restoreType: [string, string, string]) {
+function toolBackend(
+  label: string,
+  provider: 'kasten' | 'trilio',
+  simulator: () => NamespacedToolSimulator,
+  restoreType: [string, string, string],
+) {
   describeConformance({
     label,
     provider,
     countsItems: false,
     fixture: () => fixture,
     backup: (name) => simulator().takeBackup(fixture.source, name),
-    backupThatFailsToRestore: (name) => simulator().takeBackup(fixture.source, name, { [SIMULATOR_RESTORE_OUTCOME]: 'Failed' }),
-    backupWithoutSecret: (name) => simulator().takeBackup(fixture.source, name, { [SIMULATOR_OMIT_KINDS]: 'Secret' }),
+    backupThatFailsToRestore: (name) =>
+      simulator().takeBackup(fixture.source, name, { [SIMULATOR_RESTORE_OUTCOME]: 'Failed' }),
+    backupWithoutSecret: (name) =>
+      simulator().takeBackup(fixture.source, name, { [SIMULATOR_OMIT_KINDS]: 'Secret' }),
     restoreObjectsOfRun: (runId, sandbox) => countInSandbox(...restoreType, sandbox, runId),
   });
 }
 
-toolBackend('Kasten simulator', 'kasten', () => kasten, ['actions.kio.kasten.io', 'v1alpha1', 'restoreactions']);
+toolBackend('Kasten simulator', 'kasten', () => kasten, [
+  'actions.kio.kasten.io',
+  'v1alpha1',
+  'restoreactions',
+]);
 toolBackend('Trilio simulator', 'trilio', () => trilio, ['triliovault.trilio.io', 'v1', 'restores']);

@@ -17,11 +17,24 @@ interface Action {
 
 export class KastenSimulator extends NamespacedToolSimulator {
   protected readonly tool = 'Kasten';
-  protected readonly backupType = { group: 'apps.kio.kasten.io', version: 'v1alpha1', plural: 'restorepoints', kind: 'RestorePoint' };
-  protected readonly restoreType = { group: 'actions.kio.kasten.io', version: 'v1alpha1', plural: 'restoreactions', kind: 'RestoreAction' };
+  protected readonly backupType = {
+    group: 'apps.kio.kasten.io',
+    version: 'v1alpha1',
+    plural: 'restorepoints',
+    kind: 'RestorePoint',
+  };
+  protected readonly restoreType = {
+    group: 'actions.kio.kasten.io',
+    version: 'v1alpha1',
+    plural: 'restoreactions',
+    kind: 'RestoreAction',
+  };
 
   protected backupBody(namespace: string, name: string, completedAt: string) {
-    return { spec: { restorePointContentRef: { name: `${namespace}-${name}` } }, status: { actionTime: completedAt } };
+    return {
+      spec: { restorePointContentRef: { name: `${namespace}-${name}` } },
+      status: { actionTime: completedAt },
+    };
   }
 
   protected readRestore(restore: Action): ToolRestoreRequest | undefined {

@@ -19,7 +19,14 @@
 //    simulator.rehearsal.dev/omit-kinds: Secret,...    → those kinds are not restored (tool says done)
 //    simulator.rehearsal.dev/restore-delay-ms: "5000"   → stays running that long first
 // ============================================================================================
-import { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  setHeaderOptions,
+} from '@kubernetes/client-node';
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -57,7 +64,13 @@ export interface SimulatorOptions {
 }
 
 interface SimObject {
-  metadata: { name: string; namespace: string; uid?: string; annotations?: Record<string, string>; deletionTimestamp?: string };
+  metadata: {
+    name: string;
+    namespace: string;
+    uid?: string;
+    annotations?: Record<string, string>;
+    deletionTimestamp?: string;
+  };
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
 }
@@ -83,7 +96,12 @@ export abstract class NamespacedToolSimulator {
   protected abstract readonly backupType: ApiType;
   protected abstract readonly restoreType: ApiType;
   /** The finished backup object as the tool would have made it (spec and status). */
-  protected abstract backupBody(namespace: string, name: string, completedAt: string, items: number): Pick<SimObject, 'spec' | 'status'>;
+  protected abstract backupBody(
+    namespace: string,
+    name: string,
+    completedAt: string,
+    items: number,
+  ): Pick<SimObject, 'spec' | 'status'>;
   /** What a restore object asks for, or undefined when it is not a restore this simulator can read. */
   protected abstract readRestore(restore: SimObject): ToolRestoreRequest | undefined;
   protected abstract isNew(restore: SimObject): boolean;
@@ -126,7 +144,11 @@ export abstract class NamespacedToolSimulator {
   }
 
   /** Backs up `namespace` now and returns the backup object's name. */
-  async takeBackup(namespace: string, name: string, annotations: Record<string, string> = {}): Promise<string> {
+  async takeBackup(
+    namespace: string,
+    name: string,
+    annotations: Record<string, string> = {},
+  ): Promise<string> {
     const items: SnapshotItem[] = [];
     for (const { apiVersion, kind } of SNAPSHOT_KINDS) {
       const page = await this.objects.list(apiVersion, kind, namespace);
@@ -140,7 +162,14 @@ export abstract class NamespacedToolSimulator {
       namespace: this.options.dataNamespace,
       body: {
         metadata: { name: secret },
-        data: { [SNAPSHOT_DATA_KEY]: encodeSnapshot({ formatVersion: 1, backupName: name, namespaces: [namespace], items }) },
+        data: {
+          [SNAPSHOT_DATA_KEY]: encodeSnapshot({
+            formatVersion: 1,
+            backupName: name,
+            namespaces: [namespace],
+            items,
+          }),
+        },
       },
     });
     const body = this.backupBody(namespace, name, kubeTimestamp(), items.length);
@@ -161,7 +190,12 @@ export abstract class NamespacedToolSimulator {
     return name;
   }
 
-  private async patchStatus(type: ApiType, namespace: string, name: string, status: Record<string, unknown>): Promise<void> {
+  private async patchStatus(
+    type: ApiType,
+    namespace: string,
+    name: string,
+    status: Record<string, unknown>,
+  ): Promise<void> {
     await this.custom.patchNamespacedCustomObjectStatus(
       { group: type.group, version: type.version, namespace, plural: type.plural, name, body: { status } },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
@@ -170,10 +204,18 @@ export abstract class NamespacedToolSimulator {
 
   private async pollOnce(): Promise<void> {
     const { group, version, plural } = this.restoreType;
-    const list = (await this.custom.listClusterCustomObject({ group, version, plural })) as { items?: SimObject[] };
+    const list = (await this.custom.listClusterCustomObject({ group, version, plural })) as {
+      items?: SimObject[];
+    };
     for (const restore of list.items ?? []) {
       const key = `${restore.metadata.namespace}/${restore.metadata.name}/${restore.metadata.uid ?? ''}`;
-      if (this.active.has(key) || this.done.has(key) || restore.metadata.deletionTimestamp || !this.isNew(restore)) continue;
+      if (
+        this.active.has(key) ||
+        this.done.has(key) ||
+        restore.metadata.deletionTimestamp ||
+        !this.isNew(restore)
+      )
+        continue;
       this.active.add(key);
       const task = this.process(restore)
         .then(() => void this.done.add(key))
@@ -190,15 +232,24 @@ export abstract class NamespacedToolSimulator {
   private async process(restore: SimObject): Promise<void> {
     const { namespace, name } = restore.metadata;
     const request = this.readRestore(restore);
-    const fail = (reason: string) => this.patchStatus(this.restoreType, namespace, name, this.failedStatus(reason));
+    const fail = (reason: string) =>
+      this.patchStatus(this.restoreType, namespace, name, this.failedStatus(reason));
     if (!request) return fail('the restore names no backup or target namespace');
     if (request.target === request.backupNamespace || request.target !== namespace) {
-      return fail(`${SIMULATOR_TRIPWIRE_PREFIX} target ${request.target} must be the restore object's own namespace and not the backup's`);
+      return fail(
+        `${SIMULATOR_TRIPWIRE_PREFIX} target ${request.target} must be the restore object's own namespace and not the backup's`,
+      );
     }
     const { group, version, plural } = this.backupType;
     let backup: SimObject | undefined;
     try {
-      backup = (await this.custom.getNamespacedCustomObject({ group, version, plural, namespace: request.backupNamespace, name: request.backupName })) as SimObject;
+      backup = (await this.custom.getNamespacedCustomObject({
+        group,
+        version,
+        plural,
+        namespace: request.backupNamespace,
+        name: request.backupName,
+      })) as SimObject;
     } catch (error) {
       if (code(error) !== 404) throw error;
     }
@@ -207,10 +258,14 @@ export abstract class NamespacedToolSimulator {
     const annotations = backup.metadata.annotations ?? {};
     const delay = Number(annotations[SIMULATOR_RESTORE_DELAY_MS]);
     await this.pause(Number.isFinite(delay) && delay > 0 ? delay : (this.options.stepDelayMs ?? 150));
-    if (annotations[SIMULATOR_RESTORE_OUTCOME] === 'Failed') return fail(`simulated failure (annotation ${SIMULATOR_RESTORE_OUTCOME})`);
+    if (annotations[SIMULATOR_RESTORE_OUTCOME] === 'Failed')
+      return fail(`simulated failure (annotation ${SIMULATOR_RESTORE_OUTCOME})`);
     let data: string | undefined;
     try {
-      const secret = await this.core.readNamespacedSecret({ namespace: this.options.dataNamespace, name: annotations[SNAPSHOT_ANNOTATION] ?? '' });
+      const secret = await this.core.readNamespacedSecret({
+        namespace: this.options.dataNamespace,
+        name: annotations[SNAPSHOT_ANNOTATION] ?? '',
+      });
       data = secret.data?.[SNAPSHOT_DATA_KEY];
     } catch (error) {
       if (code(error) !== 404) throw error;

@@ -17,8 +17,18 @@ interface TrilioRestoreObject {
 
 export class TrilioSimulator extends NamespacedToolSimulator {
   protected readonly tool = 'Trilio';
-  protected readonly backupType = { group: 'triliovault.trilio.io', version: 'v1', plural: 'backups', kind: 'Backup' };
-  protected readonly restoreType = { group: 'triliovault.trilio.io', version: 'v1', plural: 'restores', kind: 'Restore' };
+  protected readonly backupType = {
+    group: 'triliovault.trilio.io',
+    version: 'v1',
+    plural: 'backups',
+    kind: 'Backup',
+  };
+  protected readonly restoreType = {
+    group: 'triliovault.trilio.io',
+    version: 'v1',
+    plural: 'restores',
+    kind: 'Restore',
+  };
 
   protected backupBody(namespace: string, name: string, completedAt: string) {
     return {
@@ -39,15 +49,33 @@ export class TrilioSimulator extends NamespacedToolSimulator {
   }
 
   protected runningStatus() {
-    return { status: 'InProgress', phase: 'MetadataRestore', phaseStatus: 'InProgress', startTimestamp: kubeTimestamp(), percentageCompletion: 10 };
+    return {
+      status: 'InProgress',
+      phase: 'MetadataRestore',
+      phaseStatus: 'InProgress',
+      startTimestamp: kubeTimestamp(),
+      percentageCompletion: 10,
+    };
   }
 
   protected doneStatus() {
-    return { status: 'Completed', phase: 'MetadataRestore', phaseStatus: 'Completed', completionTimestamp: kubeTimestamp(), percentageCompletion: 100 };
+    return {
+      status: 'Completed',
+      phase: 'MetadataRestore',
+      phaseStatus: 'Completed',
+      completionTimestamp: kubeTimestamp(),
+      percentageCompletion: 100,
+    };
   }
 
   protected failedStatus(reason: string) {
     const now = kubeTimestamp();
-    return { status: 'Failed', phase: 'MetadataRestore', phaseStatus: 'Failed', completionTimestamp: now, condition: [{ phase: 'MetadataRestore', status: 'Failed', reason, timestamp: now }] };
+    return {
+      status: 'Failed',
+      phase: 'MetadataRestore',
+      phaseStatus: 'Failed',
+      completionTimestamp: now,
+      condition: [{ phase: 'MetadataRestore', status: 'Failed', reason, timestamp: now }],
+    };
   }
 }

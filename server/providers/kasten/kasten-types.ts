@@ -4,8 +4,18 @@
 // cannot run here, so the provider is tested against test/kasten/simulator.ts (see the README).
 
 /** RestorePoints live in the application's namespace: one per backup of that application. */
-export const RESTORE_POINTS = { tool: 'Kasten', group: 'apps.kio.kasten.io', version: 'v1alpha1', plural: 'restorepoints' };
-export const RESTORE_ACTIONS = { tool: 'Kasten', group: 'actions.kio.kasten.io', version: 'v1alpha1', plural: 'restoreactions' };
+export const RESTORE_POINTS = {
+  tool: 'Kasten',
+  group: 'apps.kio.kasten.io',
+  version: 'v1alpha1',
+  plural: 'restorepoints',
+};
+export const RESTORE_ACTIONS = {
+  tool: 'Kasten',
+  group: 'actions.kio.kasten.io',
+  version: 'v1alpha1',
+  plural: 'restoreactions',
+};
 
 export interface KastenMetadata {
   name: string;
@@ -25,7 +35,8 @@ export interface KastenRestorePoint {
 }
 
 /** K10 action states; "AttemptFailed" is a failed attempt that K10 retries. */
-export type KastenActionState = 'Pending' | 'Running' | 'AttemptFailed' | 'Complete' | 'Failed' | 'Skipped' | 'Cancelled';
+export type KastenActionState =
+  'Pending' | 'Running' | 'AttemptFailed' | 'Complete' | 'Failed' | 'Skipped' | 'Cancelled';
 
 export interface KastenRestoreAction {
   apiVersion?: string;

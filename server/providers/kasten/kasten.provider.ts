@@ -35,14 +35,23 @@ export function kastenStateOf(state: KastenActionState | string | undefined): Re
 export function kastenProgress(action: KastenRestoreAction): RestoreProgress {
   const status = action.status ?? {};
   const state = kastenStateOf(status.state);
-  const progress: RestoreProgress = { state, phase: status.state || 'Pending', warnings: 0, errors: state === 'failed' ? 1 : 0 };
-  const message = status.error?.message || (state === 'failed' ? `RestoreAction ${status.state} without a message from Kasten` : undefined);
+  const progress: RestoreProgress = {
+    state,
+    phase: status.state || 'Pending',
+    warnings: 0,
+    errors: state === 'failed' ? 1 : 0,
+  };
+  const message =
+    status.error?.message ||
+    (state === 'failed' ? `RestoreAction ${status.state} without a message from Kasten` : undefined);
   if (message) progress.message = message;
   if (status.endTime && (state === 'succeeded' || state === 'failed')) progress.completedAt = status.endTime;
   return progress;
 }
 
-export const kastenTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<KastenRestorePoint, KastenRestoreAction> => ({
+export const kastenTool = (
+  api: ProviderCustomObjectsApi,
+): PerNamespaceTool<KastenRestorePoint, KastenRestoreAction> => ({
   provider: 'kasten',
   backupNoun: 'Kasten restore point',
   backups: new CustomResources<KastenRestorePoint>(api, RESTORE_POINTS),
@@ -69,6 +78,12 @@ export const kastenTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<Kast
 
 export class KastenProvider extends PerNamespaceProvider<KastenRestorePoint, KastenRestoreAction> {
   constructor(kubeConfigOrApi: KubeConfig | ProviderCustomObjectsApi) {
-    super(kastenTool(kubeConfigOrApi instanceof KubeConfig ? kubeConfigOrApi.makeApiClient(CustomObjectsApi) : kubeConfigOrApi));
+    super(
+      kastenTool(
+        kubeConfigOrApi instanceof KubeConfig
+          ? kubeConfigOrApi.makeApiClient(CustomObjectsApi)
+          : kubeConfigOrApi,
+      ),
+    );
   }
 }

@@ -4,8 +4,18 @@
 // against a running TVK: Trilio cannot run here, so the provider is tested against
 // test/trilio/simulator.ts (see the README).
 
-export const TRILIO_BACKUPS = { tool: 'Trilio', group: 'triliovault.trilio.io', version: 'v1', plural: 'backups' };
-export const TRILIO_RESTORES = { tool: 'Trilio', group: 'triliovault.trilio.io', version: 'v1', plural: 'restores' };
+export const TRILIO_BACKUPS = {
+  tool: 'Trilio',
+  group: 'triliovault.trilio.io',
+  version: 'v1',
+  plural: 'backups',
+};
+export const TRILIO_RESTORES = {
+  tool: 'Trilio',
+  group: 'triliovault.trilio.io',
+  version: 'v1',
+  plural: 'restores',
+};
 
 export interface TrilioMetadata {
   name: string;
@@ -16,7 +26,16 @@ export interface TrilioMetadata {
 }
 
 /** Backup and Restore status.status values. */
-export type TrilioStatus = 'New' | 'InProgress' | 'Available' | 'Completed' | 'Failed' | 'Error' | 'Coalescing' | 'Canceling' | 'Canceled';
+export type TrilioStatus =
+  | 'New'
+  | 'InProgress'
+  | 'Available'
+  | 'Completed'
+  | 'Failed'
+  | 'Error'
+  | 'Coalescing'
+  | 'Canceling'
+  | 'Canceled';
 
 export interface TrilioBackup {
   apiVersion?: string;

@@ -28,13 +28,22 @@ export function trilioStateOf(status: string | undefined): RestoreState {
 export function trilioProgress(restore: TrilioRestore): RestoreProgress {
   const status = restore.status ?? {};
   const state = trilioStateOf(status.status);
-  const progress: RestoreProgress = { state, phase: status.status || 'New', warnings: 0, errors: state === 'failed' ? 1 : 0 };
+  const progress: RestoreProgress = {
+    state,
+    phase: status.status || 'New',
+    warnings: 0,
+    errors: state === 'failed' ? 1 : 0,
+  };
   if (state === 'failed') {
-    const failed = [...(status.condition ?? [])].reverse().find((entry) => entry.status === 'Failed' || entry.status === 'Error');
+    const failed = [...(status.condition ?? [])]
+      .reverse()
+      .find((entry) => entry.status === 'Failed' || entry.status === 'Error');
     progress.message =
-      failed?.reason ?? `Trilio Restore ${status.status}${status.phase ? ` in phase ${status.phase}` : ''} without a reason`;
+      failed?.reason ??
+      `Trilio Restore ${status.status}${status.phase ? ` in phase ${status.phase}` : ''} without a reason`;
   }
-  if (status.completionTimestamp && (state === 'succeeded' || state === 'failed')) progress.completedAt = status.completionTimestamp;
+  if (status.completionTimestamp && (state === 'succeeded' || state === 'failed'))
+    progress.completedAt = status.completionTimestamp;
   return progress;
 }
 
@@ -53,7 +62,11 @@ export const trilioTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<Tril
     apiVersion: `${TRILIO_RESTORES.group}/${TRILIO_RESTORES.version}`,
     kind: 'Restore',
     metadata: { name, namespace: sandbox, labels: { ...labels } },
-    spec: { source: { type: 'Backup', backup: { name: backup, namespace: source } }, restoreNamespace: sandbox, skipIfAlreadyExists: true },
+    spec: {
+      source: { type: 'Backup', backup: { name: backup, namespace: source } },
+      restoreNamespace: sandbox,
+      skipIfAlreadyExists: true,
+    },
   }),
   sameRequest: (existing, wanted) =>
     existing.spec?.source?.backup?.name === wanted.spec?.source?.backup?.name &&
@@ -64,6 +77,12 @@ export const trilioTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<Tril
 
 export class TrilioProvider extends PerNamespaceProvider<TrilioBackup, TrilioRestore> {
   constructor(kubeConfigOrApi: KubeConfig | ProviderCustomObjectsApi) {
-    super(trilioTool(kubeConfigOrApi instanceof KubeConfig ? kubeConfigOrApi.makeApiClient(CustomObjectsApi) : kubeConfigOrApi));
+    super(
+      trilioTool(
+        kubeConfigOrApi instanceof KubeConfig
+          ? kubeConfigOrApi.makeApiClient(CustomObjectsApi)
+          : kubeConfigOrApi,
+      ),
+    );
   }
 }

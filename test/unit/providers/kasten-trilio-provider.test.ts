@@ -5,14 +5,31 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiException } from '@kubernetes/client-node';
 import type { ProviderCustomObjectsApi } from '../../../server/providers/custom-resources.js';
-import { KastenProvider, kastenProgress, kastenStateOf } from '../../../server/providers/kasten/kasten.provider.js';
-import { buildNamespaceMapping, ProviderError, type RestoreRequest } from '../../../server/providers/provider.js';
-import { TrilioProvider, trilioProgress, trilioStateOf } from '../../../server/providers/trilio/trilio.provider.js';
+import {
+  KastenProvider,
+  kastenProgress,
+  kastenStateOf,
+} from '../../../server/providers/kasten/kasten.provider.js';
+import {
+  buildNamespaceMapping,
+  ProviderError,
+  type RestoreRequest,
+} from '../../../server/providers/provider.js';
+import {
+  TrilioProvider,
+  trilioProgress,
+  trilioStateOf,
+} from '../../../server/providers/trilio/trilio.provider.js';
 
 type Call = { method: string; param: Record<string, unknown> };
 
 function notFound(): ApiException<string> {
-  return new ApiException(404, 'HTTP 404', JSON.stringify({ kind: 'Status', reason: 'NotFound', message: 'nope' }), {});
+  return new ApiException(
+    404,
+    'HTTP 404',
+    JSON.stringify({ kind: 'Status', reason: 'NotFound', message: 'nope' }),
+    {},
+  );
 }
 
 function fakeApi(answers: Record<string, unknown>): { api: ProviderCustomObjectsApi; calls: Call[] } {
@@ -59,7 +76,11 @@ describe('Kasten provider', () => {
       },
     });
     const info = await new KastenProvider(api).selectBackup(['shop'], 'latest');
-    expect(info).toEqual({ name: 'rp-new', includedNamespaces: ['shop'], completedAt: '2026-11-25T01:00:00Z' });
+    expect(info).toEqual({
+      name: 'rp-new',
+      includedNamespaces: ['shop'],
+      completedAt: '2026-11-25T01:00:00Z',
+    });
   });
 
   it('refuses several source namespaces, and a named RestorePoint that does not exist', async () => {
@@ -83,12 +104,22 @@ describe('Kasten provider', () => {
   });
 
   it('does not adopt an existing RestoreAction that asks for something else', async () => {
-    const conflict = new ApiException(409, 'HTTP 409', JSON.stringify({ kind: 'Status', reason: 'AlreadyExists' }), {});
+    const conflict = new ApiException(
+      409,
+      'HTTP 409',
+      JSON.stringify({ kind: 'Status', reason: 'AlreadyExists' }),
+      {},
+    );
     const { api } = fakeApi({
       'create restoreactions': conflict,
-      'get restoreactions rt-run1': { metadata: { name: 'rt-run1' }, spec: { subject: { name: 'other', namespace: 'shop' }, targetNamespace: 'rehearsal-rt-run1' } },
+      'get restoreactions rt-run1': {
+        metadata: { name: 'rt-run1' },
+        spec: { subject: { name: 'other', namespace: 'shop' }, targetNamespace: 'rehearsal-rt-run1' },
+      },
     });
-    await expect(new KastenProvider(api).startRestore(request('rp-new'))).rejects.toMatchObject({ reason: 'RestoreRejected' });
+    await expect(new KastenProvider(api).startRestore(request('rp-new'))).rejects.toMatchObject({
+      reason: 'RestoreRejected',
+    });
   });
 
   it.each([
@@ -104,23 +135,40 @@ describe('Kasten provider', () => {
   });
 
   it('carries Kasten’s error message on failure', () => {
-    const progress = kastenProgress({ metadata: { name: 'x' }, status: { state: 'Failed', error: { message: 'no artifacts' }, endTime: '2026-11-25T01:00:00Z' } });
-    expect(progress).toMatchObject({ state: 'failed', phase: 'Failed', message: 'no artifacts', completedAt: '2026-11-25T01:00:00Z' });
+    const progress = kastenProgress({
+      metadata: { name: 'x' },
+      status: { state: 'Failed', error: { message: 'no artifacts' }, endTime: '2026-11-25T01:00:00Z' },
+    });
+    expect(progress).toMatchObject({
+      state: 'failed',
+      phase: 'Failed',
+      message: 'no artifacts',
+      completedAt: '2026-11-25T01:00:00Z',
+    });
   });
 });
 
 describe('Trilio provider', () => {
   it('uses only Available backups, the newest for latest', async () => {
-    const backup = (name: string, status: string, at: string) => ({ metadata: { name }, status: { status, completionTimestamp: at } });
+    const backup = (name: string, status: string, at: string) => ({
+      metadata: { name },
+      status: { status, completionTimestamp: at },
+    });
     const { api } = fakeApi({
       'list backups': {
-        items: [backup('b1', 'Available', '2026-11-24T01:00:00Z'), backup('b2', 'Failed', '2026-11-25T01:00:00Z'), backup('b3', 'InProgress', '')],
+        items: [
+          backup('b1', 'Available', '2026-11-24T01:00:00Z'),
+          backup('b2', 'Failed', '2026-11-25T01:00:00Z'),
+          backup('b3', 'InProgress', ''),
+        ],
       },
       'get backups b2': backup('b2', 'Failed', '2026-11-25T01:00:00Z'),
     });
     const provider = new TrilioProvider(api);
     expect((await provider.selectBackup(['shop'], '')).name).toBe('b1');
-    await expect(provider.selectBackup(['shop'], 'b2')).rejects.toThrow(/is Failed; a restore needs an Available backup/);
+    await expect(provider.selectBackup(['shop'], 'b2')).rejects.toThrow(
+      /is Failed; a restore needs an Available backup/,
+    );
   });
 
   it('creates the Restore in the sandbox with restoreNamespace = the sandbox', async () => {
@@ -148,7 +196,10 @@ describe('Trilio provider', () => {
   it('takes the reason of the failed condition', () => {
     const progress = trilioProgress({
       metadata: { name: 'x' },
-      status: { status: 'Failed', condition: [{ status: 'InProgress' }, { status: 'Failed', reason: 'target unreachable' }] },
+      status: {
+        status: 'Failed',
+        condition: [{ status: 'InProgress' }, { status: 'Failed', reason: 'target unreachable' }],
+      },
     });
     expect(progress).toMatchObject({ state: 'failed', message: 'target unreachable', errors: 1 });
   });
