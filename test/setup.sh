@@ -39,5 +39,8 @@ log "node $(node_modules/.bin/node --version) from node_modules"
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
 bash test/cluster/build-binaries.sh >/dev/null
 
+log "Real Velero, its AWS plugin and the s3s-fs object store (built once, cached by version)"
+bash test/cluster/build-velero.sh >/dev/null
+
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
 bash openapi/clients/clients.sh setup

@@ -27,8 +27,8 @@ export interface ConformanceBackend {
   backup(name: string): Promise<string>;
   /** A finished backup whose restore will fail (the tool's own failure, e.g. its data is gone). */
   backupThatFailsToRestore(name: string): Promise<string>;
-  /** A finished backup that restores without the shop's Secret. */
-  backupWithoutSecret(name: string): Promise<string>;
+  /** A finished backup that restores without the shop's Secret (undefined: the case is skipped). */
+  backupWithoutSecret?(name: string): Promise<string>;
   /** The tool's restore objects left for a run (0 after cleanup). */
   restoreObjectsOfRun(runId: string, sandbox: string): Promise<number>;
   /**
@@ -118,8 +118,9 @@ export function describeConformance(backend: ConformanceBackend): void {
       );
     });
 
-    it('a restore without the Secret is partial, not pass', async () => {
-      const backup = await backend.backupWithoutSecret(uniqueName('conf-nosecret', 40));
+    const withoutSecret = backend.backupWithoutSecret?.bind(backend);
+    (withoutSecret ? it : it.skip)('a restore without the Secret is partial, not pass', async () => {
+      const backup = await withoutSecret!(uniqueName('conf-nosecret', 40));
       const report = await run(backup, 'partial');
       expect(report.spec.result).toBe('partial');
       expect(report.spec.checks.find((check) => check.name === 'credentials-restored')?.status).toBe('fail');
@@ -138,7 +139,10 @@ export function describeConformance(backend: ConformanceBackend): void {
       expect(
         unsafeWrites(writes, {
           isSource: (namespace) => namespace === source,
-          isSandbox: (namespace) => sandboxes.has(namespace),
+          // The janitor may also remove sandboxes that other suites left in the shared cluster.
+          isSandbox: (namespace) =>
+            sandboxes.has(namespace) ||
+            (namespace.startsWith('rehearsal-') && namespace !== 'rehearsal-system'),
           ownNamespace: 'rehearsal-system',
         }),
       ).toEqual([]);

@@ -8,10 +8,11 @@
 // cluster-admin (what `velero install` grants), so the apiserver's audit log tells its writes apart
 // from the test harness's and Rehearsal's (velero.user).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { linkSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import {
+  AppsV1Api,
   CoreV1Api,
   CustomObjectsApi,
   RbacAuthorizationV1Api,
@@ -45,6 +46,17 @@ export function veleroBinaries(): VeleroBinaries {
   };
 }
 
+/** VELERO_VERSION of test/cluster/versions.env. */
+function veleroVersion(): string {
+  return execFileSync(
+    'bash',
+    ['-c', `source "${path.join(repoRoot, 'test/cluster/versions.env')}" && echo "$VELERO_VERSION"`],
+    {
+      encoding: 'utf8',
+    },
+  ).trim();
+}
+
 export interface RealVelero {
   namespace: string;
   /** The audit-log user Velero writes as. */
@@ -54,8 +66,9 @@ export interface RealVelero {
   bucket: string;
   /** Where the object store keeps the bucket's objects (backups/<name>/...). */
   bucketDir: string;
-  /** Velero's last log lines (for failure messages). */
+  /** Velero's last log lines (for failure messages); all of them are in velero.log of the work directory. */
   log(): string[];
+  workDir: string;
   stop(): Promise<void>;
 }
 
@@ -96,14 +109,17 @@ export function freeLoopbackPort(): Promise<number> {
   });
 }
 
+/** Starts a process; keeps its last lines in `lines` and all of its output in `logFile`. */
 function startProcess(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   lines: string[],
+  logFile: string,
 ): ChildProcess {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const keep = (chunk: Buffer) => {
+    appendFileSync(logFile, chunk);
     for (const line of chunk.toString('utf8').split('\n')) {
       if (line === '') continue;
       lines.push(line);
@@ -240,6 +256,7 @@ export async function startRealVelero(
       ],
       { PATH: process.env.PATH, RUST_LOG: 'warn' },
       s3Lines,
+      path.join(work, 's3s-fs.log'),
     );
     await waitFor(
       async () => {
@@ -268,7 +285,29 @@ export async function startRealVelero(
             provider: 'aws',
             default: true,
             objectStorage: { bucket: BUCKET },
-            config: { region: 'us-east-1', s3ForcePathStyle: 'true', s3Url },
+            // checksumAlgorithm "": no CRC32 trailer on uploads, as Velero's docs advise for S3-compatible
+            // stores (not every one accepts the AWS SDK's streaming-trailer uploads).
+            config: { region: 'us-east-1', s3ForcePathStyle: 'true', s3Url, checksumAlgorithm: '' },
+          },
+        },
+      }),
+    );
+
+    // Velero's restore reads its own Deployment (the pod-volume restore action takes the restore
+    // helper's image from it), as `velero install` creates it. Out of cluster there is none, so
+    // create it with no replicas: nothing runs from it.
+    await ensure(() =>
+      admin.makeApiClient(AppsV1Api).createNamespacedDeployment({
+        namespace,
+        body: {
+          metadata: { name: 'velero', labels: { component: 'velero' } },
+          spec: {
+            replicas: 0,
+            selector: { matchLabels: { deploy: 'velero' } },
+            template: {
+              metadata: { labels: { deploy: 'velero' } },
+              spec: { containers: [{ name: 'velero', image: `velero/velero:${veleroVersion()}` }] },
+            },
           },
         },
       }),
@@ -300,9 +339,13 @@ export async function startRealVelero(
         PATH: process.env.PATH,
         HOME: work,
         AWS_SHARED_CREDENTIALS_FILE: credentials,
+        // The AWS SDK's default adds checksums to every request; only where S3 requires them.
+        AWS_REQUEST_CHECKSUM_CALCULATION: 'when_required',
+        AWS_RESPONSE_CHECKSUM_VALIDATION: 'when_required',
         VELERO_NAMESPACE: namespace,
       },
       veleroLines,
+      path.join(work, 'velero.log'),
     );
     const custom = admin.makeApiClient(CustomObjectsApi);
     const ready = await waitFor(
@@ -327,6 +370,7 @@ export async function startRealVelero(
       bucket: BUCKET,
       bucketDir,
       log: () => [...veleroLines],
+      workDir: work,
       stop,
     };
   } catch (error) {
