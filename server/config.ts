@@ -1,6 +1,10 @@
 // The only reader of process.env. Parsed once at start-up, validated with one readable message
 // that lists every bad key, then frozen.
 import { z } from 'zod';
+import { parseDuration } from './domain/duration.js';
+import type { NotificationsSpec } from './domain/resources.js';
+import { shippedLicenseKeyFile } from './evidence/shipped-license-key.js';
+import { DEFAULT_MAX_SANDBOX_TTL } from './domain/restore-permissions.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -10,8 +14,18 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 
 const schema = z.object({
   REHEARSAL_NAMESPACE: z.string().min(1).default('rehearsal-system'),
+  /**
+   * Where the API port listens. Loopback by default: bearer tokens travel in plain HTTP there, so
+   * it is reached through `kubectl port-forward` (or the aggregated API's HTTPS port), not the network.
+   */
   REHEARSAL_HOST: z.string().min(1).default('127.0.0.1'),
   REHEARSAL_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Health and metrics only (no tokens), on REHEARSAL_PROBE_HOST; unset = not served. */
+  REHEARSAL_PROBE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Default: REHEARSAL_HOST. The Deployment sets 0.0.0.0 so the kubelet and Prometheus reach it. */
+  REHEARSAL_PROBE_HOST: z.string().min(1).optional(),
+  /** Where the aggregated API's HTTPS port listens; default: REHEARSAL_HOST (the Deployment sets 0.0.0.0). */
+  REHEARSAL_AGGREGATION_HOST: z.string().min(1).optional(),
   /**
    * HTTPS port for the Kubernetes API aggregation layer (APIService v1.api.rehearsal.dev); unset =
    * not served. Needs REHEARSAL_TLS_CERT_FILE and REHEARSAL_TLS_KEY_FILE.
@@ -26,9 +40,17 @@ const schema = z.object({
   REHEARSAL_MAX_CONCURRENT_RUNS: positiveInt(5),
   /** kubernetes = TokenReview + SubjectAccessReview; none = local development only. */
   REHEARSAL_AUTH_MODE: z.enum(['kubernetes', 'none']).default('kubernetes'),
+  /**
+   * Audiences a bearer token on port 8080 must be meant for (comma-separated; TokenReview). Empty =
+   * kube-apiserver's own audiences (a caller's cluster token would then be accepted, and could be
+   * replayed against the cluster by whoever reads it).
+   */
+  REHEARSAL_TOKEN_AUDIENCES: z.string().default('rehearsal.dev'),
   /** Run the reconciliation loop in this process (false = API replica only). */
   REHEARSAL_CONTROLLER: booleanString.default(true),
   REHEARSAL_LEADER_ELECTION: booleanString.default(true),
+  /** The server's ServiceAccount (in REHEARSAL_NAMESPACE): the subject of the per-sandbox reader RoleBinding. */
+  REHEARSAL_SERVICE_ACCOUNT: z.string().min(1).default('rehearsal'),
   REHEARSAL_LEASE_NAME: z.string().default('rehearsal-controller'),
   /** Identity in the leader Lease; defaults to the pod name or host name + pid. */
   REHEARSAL_IDENTITY: z.string().optional(),
@@ -37,6 +59,14 @@ const schema = z.object({
   REHEARSAL_MISSED_RUN_WINDOW_SECONDS: positiveInt(3600),
   /** How often an in-flight run is polled (restore phase, pod readiness). */
   REHEARSAL_POLL_INTERVAL_MS: positiveInt(2000),
+  /**
+   * The longest sandbox ttl anyone may set (decisions §9). Keep it equal to maxSandboxTTL of the
+   * ConfigMap rehearsal-admission (the Deployment reads it from there), so API and admission agree.
+   */
+  REHEARSAL_MAX_SANDBOX_TTL: z
+    .string()
+    .default(DEFAULT_MAX_SANDBOX_TTL)
+    .refine((text) => (parseDuration(text) ?? 0) > 0, 'must be a duration such as 168h (units h, m, s)'),
   /** How often the janitor looks for expired or orphaned sandboxes. */
   REHEARSAL_JANITOR_INTERVAL_SECONDS: positiveInt(60),
   /**
@@ -47,7 +77,8 @@ const schema = z.object({
   REHEARSAL_CLUSTER_DOMAIN: z.string().default('cluster.local'),
   /**
    * Comma-separated files with license-verification public keys: a JWK or JWK Set file (the kid
-   * is inside), or `kid=path` for a PEM file (a PEM carries no kid).
+   * is inside), or `kid=path` for a PEM file (a PEM carries no kid). Unset = the vendor key shipped
+   * in license-keys/; set (even empty) = exactly the files listed.
    */
   REHEARSAL_LICENSE_PUBLIC_KEYS: z.string().optional(),
   /** Cluster name printed on the PDF reports (optional; "not named" otherwise). */
@@ -55,6 +86,28 @@ const schema = z.object({
   REHEARSAL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Labels on the Rehearsal API pods; strict NetworkPolicies admit probes from them. */
   REHEARSAL_PROBER_POD_LABELS: z.string().default('app.kubernetes.io/name=rehearsal'),
+  /** Coverage: the shortest window in which a backed-up namespace must have a passing run (h/m/s). */
+  REHEARSAL_COVERAGE_MIN_WINDOW: z
+    .string()
+    .regex(/^(?:\d{1,9}h)?(?:\d{1,9}m)?(?:\d{1,9}s)?$/, 'a duration such as 24h or 90m')
+    .refine((text) => text.length > 0, 'a duration such as 24h or 90m')
+    .default('24h'),
+  /** Coverage: how often the backup tool's schedules and backups are re-read. */
+  REHEARSAL_COVERAGE_REFRESH_SECONDS: positiveInt(300),
+  /**
+   * Notifications sent for every test without its own spec.notifications (JSON, the shape of
+   * spec.notifications). Secret references name Secrets in the server's namespace.
+   */
+  REHEARSAL_NOTIFICATIONS: z.string().optional(),
+  /** How long one notification request may take before it counts as failed (and is retried). */
+  REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS: positiveInt(10),
+  /** Delay before the second attempt of a notification; doubles per attempt (5 attempts). */
+  REHEARSAL_NOTIFICATION_BACKOFF_MS: positiveInt(2000),
+  /**
+   * Failure triage reads the last log lines of crashing containers. Off where no kubelet serves
+   * logs (KWOK test clusters: the apiserver would dial fake node addresses).
+   */
+  REHEARSAL_DIAGNOSTICS_LOGS: booleanString.default(true),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -63,19 +116,24 @@ export interface Config {
   namespace: string;
   host: string;
   port: number;
+  /** The health/metrics listener; undefined = not served. */
+  probe: { host: string; port: number } | undefined;
   /** The aggregated-API listener (HTTPS); undefined = not served. */
   aggregation: AggregationConfig | undefined;
   kubeconfigPath: string | undefined;
   veleroNamespace: string;
   maxConcurrentRuns: number;
   authMode: 'kubernetes' | 'none';
+  tokenAudiences: string[];
   runController: boolean;
   leaderElection: boolean;
+  serviceAccount: string;
   leaseName: string;
   identity: string;
   missedRunWindowSeconds: number;
   pollIntervalMs: number;
   janitorIntervalSeconds: number;
+  maxSandboxTtlSeconds: number;
   probeTargets: Record<string, string> | undefined;
   clusterDomain: string;
   /** The files of REHEARSAL_LICENSE_PUBLIC_KEYS (without any `kid=` prefix). */
@@ -85,9 +143,18 @@ export interface Config {
   clusterName: string | undefined;
   logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
   proberPodLabels: Record<string, string>;
+  /** Seconds; the shortest RPO window of the coverage view. */
+  coverageMinimumWindowSeconds: number;
+  coverageRefreshSeconds: number;
+  /** Notifications of every test without its own spec.notifications; undefined = none. */
+  notifications: NotificationsSpec | undefined;
+  notificationTimeoutSeconds: number;
+  notificationBackoffMs: number;
+  diagnosticsLogs: boolean;
 }
 
 export interface AggregationConfig {
+  host: string;
   port: number;
   tlsCertFile: string;
   tlsKeyFile: string;
@@ -136,6 +203,44 @@ function parseProbeTargets(text: string | undefined): Record<string, string> | u
   return result.data;
 }
 
+const secretKeySelector = z.strictObject({ name: z.string().min(1), key: z.string().min(1) });
+const notificationsSchema = z.strictObject({
+  onFailure: z.boolean().optional(),
+  onPartial: z.boolean().optional(),
+  onSuccess: z.boolean().optional(),
+  onSLAExceeded: z.boolean().optional(),
+  onRegression: z.boolean().optional(),
+  channels: z.array(
+    z
+      .strictObject({
+        name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/),
+        type: z.enum(['slack', 'webhook', 'cloudevents']),
+        urlSecretRef: secretKeySelector,
+        signingKeySecretRef: secretKeySelector.optional(),
+      })
+      .refine((channel) => channel.type !== 'webhook' || channel.signingKeySecretRef, {
+        message: 'a webhook channel needs signingKeySecretRef',
+      }),
+  ),
+});
+
+/** The shape of spec.notifications; its Secrets are read in the server's namespace. */
+function parseNotifications(text: string | undefined): NotificationsSpec | undefined {
+  if (!text) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError('REHEARSAL_NOTIFICATIONS: not valid JSON');
+  }
+  const result = notificationsSchema.safeParse(parsed);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ConfigError(`REHEARSAL_NOTIFICATIONS: ${issues.join('; ')}`);
+  }
+  return result.data as NotificationsSpec;
+}
+
 /** Parses an environment (process.env by default); throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const parsed = schema.safeParse(env);
@@ -149,11 +254,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!raw.REHEARSAL_TLS_CERT_FILE) aggregationIssues.push('  REHEARSAL_TLS_CERT_FILE: required with REHEARSAL_AGGREGATION_PORT');
     if (!raw.REHEARSAL_TLS_KEY_FILE) aggregationIssues.push('  REHEARSAL_TLS_KEY_FILE: required with REHEARSAL_AGGREGATION_PORT');
   }
+  const shippedKey = shippedLicenseKeyFile();
+  const licenseKeys =
+    raw.REHEARSAL_LICENSE_PUBLIC_KEYS === undefined
+      ? shippedKey
+        ? [{ file: shippedKey }]
+        : []
+      : parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS);
   if (aggregationIssues.length > 0) throw new ConfigError(`invalid configuration:\n${aggregationIssues.join('\n')}`);
   const aggregation: AggregationConfig | undefined =
     raw.REHEARSAL_AGGREGATION_PORT === undefined
       ? undefined
       : Object.freeze({
+          host: raw.REHEARSAL_AGGREGATION_HOST ?? raw.REHEARSAL_HOST,
           port: raw.REHEARSAL_AGGREGATION_PORT,
           tlsCertFile: raw.REHEARSAL_TLS_CERT_FILE!,
           tlsKeyFile: raw.REHEARSAL_TLS_KEY_FILE!,
@@ -162,24 +275,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     namespace: raw.REHEARSAL_NAMESPACE,
     host: raw.REHEARSAL_HOST,
     port: raw.REHEARSAL_PORT,
+    probe:
+      raw.REHEARSAL_PROBE_PORT === undefined
+        ? undefined
+        : Object.freeze({ host: raw.REHEARSAL_PROBE_HOST ?? raw.REHEARSAL_HOST, port: raw.REHEARSAL_PROBE_PORT }),
     aggregation,
     kubeconfigPath: raw.KUBECONFIG,
     veleroNamespace: raw.REHEARSAL_VELERO_NAMESPACE,
     maxConcurrentRuns: raw.REHEARSAL_MAX_CONCURRENT_RUNS,
     authMode: raw.REHEARSAL_AUTH_MODE,
+    tokenAudiences: raw.REHEARSAL_TOKEN_AUDIENCES.split(',').map((entry) => entry.trim()).filter(Boolean),
     runController: raw.REHEARSAL_CONTROLLER,
     leaderElection: raw.REHEARSAL_LEADER_ELECTION,
+    serviceAccount: raw.REHEARSAL_SERVICE_ACCOUNT,
     leaseName: raw.REHEARSAL_LEASE_NAME,
     identity: raw.REHEARSAL_IDENTITY ?? `${raw.HOSTNAME ?? 'rehearsal'}-${process.pid}`,
     missedRunWindowSeconds: raw.REHEARSAL_MISSED_RUN_WINDOW_SECONDS,
     pollIntervalMs: raw.REHEARSAL_POLL_INTERVAL_MS,
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
+    maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
-    licensePublicKeyFiles: parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS).map((entry) => entry.file),
-    licensePublicKeys: parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS),
+    licensePublicKeyFiles: licenseKeys.map((entry) => entry.file),
+    licensePublicKeys: licenseKeys,
     clusterName: raw.REHEARSAL_CLUSTER_NAME || undefined,
     logLevel: raw.REHEARSAL_LOG_LEVEL,
     proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS),
+    coverageMinimumWindowSeconds: parseDuration(raw.REHEARSAL_COVERAGE_MIN_WINDOW) ?? 86_400,
+    coverageRefreshSeconds: raw.REHEARSAL_COVERAGE_REFRESH_SECONDS,
+    notifications: parseNotifications(raw.REHEARSAL_NOTIFICATIONS),
+    notificationTimeoutSeconds: raw.REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS,
+    notificationBackoffMs: raw.REHEARSAL_NOTIFICATION_BACKOFF_MS,
+    diagnosticsLogs: raw.REHEARSAL_DIAGNOSTICS_LOGS,
   });
 }

@@ -24,14 +24,17 @@ import { reportTestKeyOf } from './domain/report-index.js';
 import { EvidenceVerifier } from './evidence/evidence-verifier.js';
 import { loadLicenseKeyRing } from './evidence/license-keys.js';
 import { Metrics } from './metrics.js';
+import { TestGauges } from './test-gauges.js';
 import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { KastenProvider } from './providers/kasten/kasten.provider.js';
 import { TrilioProvider } from './providers/trilio/trilio.provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
+import { startProbeListener } from './api/probe-listener.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
+import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -51,6 +54,8 @@ export interface Rehearsal {
   readonly metrics: Metrics;
   readonly controller: RestoreTestController;
   readonly leader: LeaderElector | undefined;
+  /** Notifications, failure diagnostics and backup coverage (issue 16). */
+  readonly followUps: RunFollowUps;
   /** The license in effect (Secret rehearsal-license, watched). */
   readonly license: LicenseWatch;
   /** The evidence signing key and the published public keys. */
@@ -102,7 +107,12 @@ export function createRehearsal(
     log.child({ component: 'events' }),
     now,
   );
-  const sandboxes = new SandboxManager(kube.core, kube.networking);
+  const sandboxes = new SandboxManager({
+    core: kube.core,
+    networking: kube.networking,
+    rbac: kube.rbac,
+    serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
+  });
   const slots = new RunSlots(config.maxConcurrentRuns);
   const providers = overrides.providers ?? {
     velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }),
@@ -126,6 +136,7 @@ export function createRehearsal(
       keys: evidenceKeys,
       custom: kube.customObjects,
       log: log.child({ component: 'evidence' }),
+      metrics,
     });
   const evidence = new EvidenceVerifier(() => evidenceKeys.keyRing(), {
     reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey),
@@ -141,6 +152,18 @@ export function createRehearsal(
     loadKeys: () => loadLicenseKeyRing(config.licensePublicKeys),
     log: log.child({ component: 'license' }),
     now,
+  });
+
+  const followUps = createRunFollowUps({
+    config,
+    kubeConfig,
+    kube,
+    cache,
+    client,
+    metrics,
+    log,
+    now,
+    backupTool: providers.velero,
   });
 
   // The stepper and reconciler enqueue work on the controller built after them.
@@ -168,6 +191,8 @@ export function createRehearsal(
     proberNamespace: config.namespace,
     proberPodLabels: config.proberPodLabels,
     signer,
+    // HOOK (issue 16): failure triage before a failed/partial run's sandbox may go.
+    beforeSandboxRelease: (report) => followUps.diagnostics.beforeSandboxRelease(report),
     ...(overrides.onStage ? { onStage: overrides.onStage } : {}),
   });
   const reconciler = new RestoreTestReconciler({
@@ -204,23 +229,36 @@ export function createRehearsal(
     },
   );
   queueHolder.controller = loop;
+  // Per-test gauges from the cache on every replica (survive restarts and failovers).
+  const testGauges = new TestGauges(cache, metrics, now);
+  const startEngine = (): void => {
+    testGauges.rebuild();
+    loop.start();
+    followUps.startOnLeader();
+  };
+  const stopEngine = (): void => {
+    loop.stop();
+    followUps.stopOnLeader();
+  };
   const leader =
     config.runController && config.leaderElection
       ? new LeaderElector(
           kube.coordination,
           { namespace: config.namespace, name: config.leaseName, identity: config.identity },
-          { onStartedLeading: () => loop.start(), onStoppedLeading: () => loop.stop() },
+          { onStartedLeading: startEngine, onStoppedLeading: stopEngine },
           log.child({ component: 'leader-election' }),
         )
       : undefined;
 
   let server: Server | undefined;
   let aggregation: AggregationServer | undefined;
+  let probe: Server | undefined;
   // The front-proxy trust for the aggregation port (read only when that port is served).
   const requestHeader = config.aggregation
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
     : undefined;
   const schedules = scheduleSourceOf(providers.velero);
+  const coverage = followUps.coverage;
   const httpDeps: HttpDeps = {
     config,
     cache,
@@ -230,6 +268,8 @@ export function createRehearsal(
     log: log.child({ component: 'http' }),
     now,
     ...(schedules ? { schedules } : {}),
+    ...(coverage ? { coverage } : {}),
+    diagnoses: followUps.diagnoses,
     verifyEvidence: (report) => evidence.verify(report),
     evidenceProblems: (report) => evidence.problems(report),
     license,
@@ -247,6 +287,7 @@ export function createRehearsal(
     metrics,
     controller: loop,
     leader,
+    followUps,
     license,
     evidenceKeys,
     evidence,
@@ -257,6 +298,7 @@ export function createRehearsal(
     aggregationPort: () => aggregation?.port(),
     async start() {
       await cache.start();
+      testGauges.rebuild();
       await license.start();
       // Blocks until this replica has a signing key: without one no report could be written.
       await evidenceKeys.start();
@@ -264,14 +306,23 @@ export function createRehearsal(
       evidence
         .warm(cache.allReports())
         .catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
+      followUps.start();
       if (!overrides.withoutHttp) {
         const app = createApp(httpDeps);
         server = await startHttpServer(httpDeps, app);
+        if (config.probe) {
+          probe = await startProbeListener({
+            ...config.probe,
+            health: () => ({ status: cache.synced ? 'ok' : 'starting' }),
+            metrics: metrics.registry,
+            log: log.child({ component: 'probe' }),
+          });
+        }
         if (config.aggregation && requestHeader) {
           await requestHeader.start();
           aggregation = await startAggregationServer({
             app,
-            host: config.host,
+            host: config.aggregation.host,
             port: config.aggregation.port,
             tls: { certFile: config.aggregation.tlsCertFile, keyFile: config.aggregation.tlsKeyFile },
             requestHeader: () => requestHeader.current(),
@@ -282,15 +333,17 @@ export function createRehearsal(
       }
       if (!config.runController) return;
       if (leader) leader.start();
-      else loop.start();
+      else startEngine();
     },
     async stop() {
-      loop.stop();
+      stopEngine();
       await leader?.stop();
       await aggregation?.close();
+      await new Promise<void>((resolve) => (probe ? probe.close(() => resolve()) : resolve()));
       requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
+      followUps.stop();
       license.stop();
       evidenceKeys.stop();
       cache.stop();

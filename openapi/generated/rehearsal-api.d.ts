@@ -17,7 +17,9 @@ export interface paths {
         /**
          * Create a RestoreTest
          * @description Creates a RestoreTest from CreateTestInput; omitted optional fields take their defaults
-         *     (decisions §3). Every invalid field is listed in one 400.
+         *     (decisions §3). Every invalid field is listed in one 400. The namespace is the query's, else
+         *     the body's, else the server's; a body namespace that differs from the query's is a 400. The
+         *     caller must also be allowed to read Secrets in every source namespace (decisions §9), else 403.
          */
         post: operations["createTest"];
         delete?: never;
@@ -104,6 +106,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tests/{name}/diagnosis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diagnosis of a failed or partial run
+         * @description Why a failed or partial run's application did not come up, collected from its sandbox before
+         *     the sandbox could be deleted: Pods that were not Ready (phase, container states and reasons,
+         *     the scheduler's reason), Warning events, pending PersistentVolumeClaims, the last log lines of
+         *     crashing containers (when the cluster serves logs), and remediation hints for the common causes.
+         *     Stored compressed beside the report (ConfigMap <report>-diagnosis, owned by the report).
+         */
+        get: operations["getRunDiagnosis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tests/{name}/notification-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview the notification of a run's event
+         * @description The notification a run's event sends: the JSON body of a webhook channel (POSTed with
+         *     `Content-Type: application/json`, `X-Rehearsal-Event: <type>`, `X-Rehearsal-Delivery: <id>` and
+         *     `X-Rehearsal-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the channel's
+         *     key>`), and the `data` of a CloudEvent (structured mode, `application/cloudevents+json`, type
+         *     `dev.rehearsal.run.<event>`, id = this id). Slack channels get a message built from it. Each
+         *     event is sent at most once per run and channel; the id is stable, so receivers can dedupe.
+         */
+        get: operations["previewRunNotification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports": {
         parameters: {
             query?: never;
@@ -116,6 +167,11 @@ export interface paths {
          * @description RestoreReports completed in the last `days` days, newest first, exactly as stored in the
          *     cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
          *     `namespace` alone; `latest` keeps only the most recent report of each test.
+         *
+         *     Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
+         *     answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
+         *     and a `continue` token. With `latest=true` the answer holds one report per test and is not
+         *     paged (`limit` and `continue` do not apply).
          */
         get: operations["listReports"];
         put?: never;
@@ -326,6 +382,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backed-up namespaces and their restore-test coverage
+         * @description Every namespace a backup schedule or a completed backup covers, with its status: `tested` (a
+         *     passing run restored it within its window: the interval of its most frequent backup schedule,
+         *     at least REHEARSAL_COVERAGE_MIN_WINDOW), `stale` (the newest pass is older) or `untested`
+         *     (never a passing run). Untested and stale namespaces come first. The backup tool's objects are
+         *     re-read at most every REHEARSAL_COVERAGE_REFRESH_SECONDS; runs count as soon as they are reported.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/compliance": {
         parameters: {
             query?: never;
@@ -360,7 +440,8 @@ export interface paths {
          * @description The dashboard's Compliance page: every framework's ComplianceResponse over the period, and
          *     each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days. The page is a
          *     licensed feature: Team (pro) tier or above with the flag compliancePage, else 402. (The JSON
-         *     API GET /api/v1/compliance stays available on every tier.)
+         *     API GET /api/v1/compliance stays available on every tier.) Through the Kubernetes API
+         *     aggregation layer: /apis/api.rehearsal.dev/v1/compliance/overview.
          */
         get: operations["getComplianceOverview"];
         put?: never;
@@ -417,7 +498,7 @@ export interface components {
             /** @description Short summary of the problem type; the same for every occurrence. */
             title: string;
             /**
-             * Format: double
+             * Format: int32
              * @description The HTTP status code.
              */
             status: number;
@@ -437,7 +518,7 @@ export interface components {
             schedule: string;
             /** @description Idle, Running, Completed or Failed. */
             phase: string;
-            /** Format: double */
+            /** Format: int32 */
             lastScore: number;
             /** @description pass, fail or partial; empty before the first run. */
             lastResult: string;
@@ -449,39 +530,81 @@ export interface components {
             /** @description spec.sla.maxRTO, or empty when no SLA is configured. */
             rtoTarget: string;
         };
-        /** @description Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. */
+        /** @enum {string} */
+        Provider: "velero" | "kasten" | "trilio";
+        /** @description A namespace name: an RFC 1123 label. */
+        NamespaceName: string;
+        /**
+         * @description Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
+         *     absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
+         *     naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
+         *     values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
+         *     requires maxRTO, and on PUT a name or namespace in the body must equal the request's.
+         */
         CreateTestInput: {
-            /** @description RFC 1123 label. Required. */
+            /** @description Name of the RestoreTest: an RFC 1123 label. */
             name: string;
-            /** @description Namespace of the RestoreTest; default: the server's namespace (rehearsal-system). */
-            namespace?: string;
-            /** @description velero, kasten or trilio. Required. */
-            provider: string;
-            /** @description Backup to restore; "latest" (default) picks the newest completed backup of the sources. */
-            backupName?: string;
-            /** @description Source namespaces to restore (at least one). Required. */
-            sourceNamespaces: string[];
-            /** @description 5-field cron expression or a macro such as */
-            cron: string;
-            /** @description IANA time zone of the schedule; default UTC. */
-            timezone?: string;
-            /** @description Prefix of the sandbox namespace; default "rehearsal". */
-            namespacePrefix?: string;
-            /** @description Longest life of a sandbox, e.g. 1h (default). */
-            ttl?: string;
-            /** @description strict (default) or none. */
-            networkIsolation?: string;
-            /** @description Name of a HealthCheckPolicy; default: the built-in checks. */
-            healthCheckPolicy?: string;
-            /** @description RTO target, e.g. 15m; default: no SLA. */
-            maxRTO?: string;
-            /** @description Alert when the measured RTO exceeds maxRTO; default false. */
-            alertOnExceed?: boolean;
             /**
-             * Format: double
-             * @description Reports to keep, 1–1000; default 90.
+             * @description Namespace of the RestoreTest (an RFC 1123 label); default: the server's namespace
+             *     (rehearsal-system).
              */
-            historyLimit?: number;
+            namespace?: string | null;
+            /** @description The backup provider whose backups are restored. */
+            provider: components["schemas"]["Provider"];
+            /**
+             * @description Backup to restore (a Kubernetes object name); "latest" picks the newest completed backup of
+             *     the sources.
+             * @default latest
+             */
+            backupName?: string | null;
+            /** @description Source namespaces to restore: RFC 1123 labels, each at most once. */
+            sourceNamespaces: components["schemas"]["NamespaceName"][];
+            /**
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week; numbers, names such
+             *     as mon or jan, *, ranges, lists and steps) or one of the macros `@yearly`, `@annually`,
+             *     `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`. Spaces around it are ignored.
+             */
+            cron: string;
+            /**
+             * @description IANA time zone of the schedule, such as UTC or Europe/Berlin.
+             * @default UTC
+             */
+            timezone?: string | null;
+            /**
+             * @description Prefix of the sandbox namespaces: an RFC 1123 label of at most 20 characters (the
+             *     RestoreTest CRD's limit), so that sandbox names fit in 63.
+             * @default rehearsal
+             */
+            namespacePrefix?: string | null;
+            /**
+             * @description Longest life of a sandbox: a duration of whole hours, minutes and seconds in that order
+             *     (1h, 15m, 11m35s), longer than 0s.
+             * @default 1h
+             */
+            ttl?: string | null;
+            /**
+             * @description strict: the sandbox gets a deny-all NetworkPolicy; none: no isolation (admin only).
+             * @enum {string|null}
+             */
+            networkIsolation?: "strict" | "none" | "" | null;
+            /**
+             * @description Name of a HealthCheckPolicy in the test's namespace (an RFC 1123 label); default: the
+             *     built-in checks.
+             */
+            healthCheckPolicy?: string | null;
+            /** @description RTO target, a duration like ttl (e.g. 15m); default: no SLA. */
+            maxRTO?: string | null;
+            /**
+             * @description Alert when the measured RTO exceeds maxRTO (true requires maxRTO).
+             * @default false
+             */
+            alertOnExceed?: boolean | null;
+            /**
+             * Format: int32
+             * @description Reports to keep.
+             * @default 90
+             */
+            historyLimit?: number | null;
         };
         ScheduleInfo: {
             name: string;
@@ -489,6 +612,141 @@ export interface components {
             namespaces: string[];
             lastBackup: string;
         };
+        /** @enum {string} */
+        HintCode: "image-pull-secret-missing" | "image-pull-failed" | "crash-loop" | "oom-killed" | "secret-missing" | "configmap-missing" | "unschedulable-resources" | "unschedulable-placement" | "storage-class-missing" | "pvc-pending" | "quota-exceeded" | "externalname-unrestored" | "externalname-to-source";
+        Hint: {
+            code: components["schemas"]["HintCode"];
+            title: string;
+            remediation: string;
+            /** @description The objects that show it, e.g. Pod/rehearsal-shop-x1/web-1. */
+            objects: string[];
+        };
+        ObservedContainer: {
+            name: string;
+            ready: boolean;
+            /** Format: double */
+            restartCount: number;
+            /** @enum {string} */
+            state: "waiting" | "running" | "terminated" | "unknown";
+            reason?: string;
+            message?: string;
+            /** Format: double */
+            exitCode?: number;
+            /** @description Reason of the previous termination (OOMKilled shows here while the container restarts). */
+            lastTerminationReason?: string;
+        };
+        ObservedPod: {
+            namespace: string;
+            name: string;
+            phase: string;
+            ready: boolean;
+            /** @description The PodScheduled condition when it is not True (the scheduler's reason and message). */
+            unscheduled?: {
+                message: string;
+                reason: string;
+            };
+            containers: components["schemas"]["ObservedContainer"][];
+            imagePullSecrets: string[];
+        };
+        ObservedEvent: {
+            namespace: string;
+            reason: string;
+            message: string;
+            /** @description Kind/name of the object, e.g. Pod/web-1. */
+            object: string;
+            /** Format: double */
+            count: number;
+            lastSeen: string;
+        };
+        ObservedClaim: {
+            namespace: string;
+            name: string;
+            phase: string;
+            storageClass?: string;
+        };
+        ContainerLog: {
+            namespace: string;
+            pod: string;
+            container: string;
+            lines: string[];
+        };
+        RunDiagnosis: {
+            test: {
+                namespace: string;
+                name: string;
+            };
+            runId: string;
+            /** @description The RestoreReport the diagnosis belongs to. */
+            report: string;
+            result: string;
+            collectedAt: string;
+            sandboxes: string[];
+            hints: components["schemas"]["Hint"][];
+            pods: components["schemas"]["ObservedPod"][];
+            events: components["schemas"]["ObservedEvent"][];
+            claims: components["schemas"]["ObservedClaim"][];
+            logs: components["schemas"]["ContainerLog"][];
+            logsNote?: string;
+            /** @description True when parts were left out to stay within the size bound. */
+            truncated: boolean;
+        };
+        /** @enum {string} */
+        NotificationEvent: "failed" | "partial" | "succeeded" | "slaexceeded" | "regressed";
+        /** @description The JSON body of a webhook notification, and the `data` of a CloudEvent. */
+        RunNotification: {
+            /** @description Stable per run and event (the same on every channel and every retry): receivers dedupe on it. */
+            id: string;
+            event: components["schemas"]["NotificationEvent"];
+            /** @description The CloudEvents type, e.g. dev.rehearsal.run.failed. */
+            type: string;
+            /** @description One line for humans. */
+            summary: string;
+            test: {
+                namespace: string;
+                name: string;
+            };
+            run: {
+                /** @description Checks with status fail or error. */
+                failedChecks: {
+                    message: string;
+                    status: string;
+                    kind: string;
+                    name: string;
+                }[];
+                failure?: {
+                    message: string;
+                    reason: string;
+                };
+                rto: {
+                    withinSLA?: boolean;
+                    target?: string;
+                    measured?: string;
+                };
+                backup: string;
+                sandboxNamespaces: string[];
+                sourceNamespaces: string[];
+                /**
+                 * Format: int32
+                 * @description Score of the previous run of the test; absent for the first run.
+                 */
+                previousScore?: number;
+                /** Format: int32 */
+                score: number;
+                /** @description pass, partial or fail. */
+                result: string;
+                completedAt: string;
+                startedAt: string;
+                trigger: string;
+                /** @description RestoreReport name (in the test's namespace). */
+                report: string;
+                id: string;
+            };
+        };
+        /**
+         * @description A run's event, as in the CloudEvents type dev.rehearsal.run.<event>.
+         * @enum {string}
+         */
+        RunEvent: "failed" | "partial" | "succeeded" | "slaexceeded" | "regressed";
         /** @description Construct a type with a set of properties K of type T */
         "Record_string.string_": {
             [key: string]: string;
@@ -506,7 +764,7 @@ export interface components {
             namespace?: string;
             uid?: string;
             resourceVersion?: string;
-            /** Format: double */
+            /** Format: int32 */
             generation?: number;
             creationTimestamp?: string;
             deletionTimestamp?: string;
@@ -518,19 +776,17 @@ export interface components {
         /** @enum {string} */
         RunTrigger: "schedule" | "manual";
         /** @enum {string} */
-        Provider: "velero" | "kasten" | "trilio";
-        /** @enum {string} */
         RunResult: "pass" | "partial" | "fail";
         /** @enum {string} */
         ScoreLevelName: "restoreIntegrity" | "completeness" | "podStartup" | "healthChecks" | "crossNamespace" | "rtoWithinSLA";
         ScoreLevel: {
             name: components["schemas"]["ScoreLevelName"];
             /**
-             * Format: double
-             * @description Points earned (integer, partial credit rounded down).
+             * Format: int32
+             * @description Points earned (partial credit rounded down).
              */
             points: number;
-            /** Format: double */
+            /** Format: int32 */
             maxPoints: number;
             /** @description false when the level could not be evaluated (e.g. the restore failed). */
             tested: boolean;
@@ -550,9 +806,9 @@ export interface components {
         };
         KindCompleteness: {
             kind: string;
-            /** Format: double */
+            /** Format: int32 */
             backedUp: number;
-            /** Format: double */
+            /** Format: int32 */
             restored: number;
         };
         RestoreReportSpec: {
@@ -576,17 +832,17 @@ export interface components {
             };
             sandboxNamespaces: string[];
             restore?: {
-                /** Format: double */
+                /** Format: int32 */
                 itemsRestored?: number;
-                /** Format: double */
+                /** Format: int32 */
                 errors: number;
-                /** Format: double */
+                /** Format: int32 */
                 warnings: number;
                 phase: string;
                 namespace: string;
                 name: string;
             };
-            /** Format: double */
+            /** Format: int32 */
             score: number;
             result: components["schemas"]["RunResult"];
             levels: components["schemas"]["ScoreLevel"][];
@@ -617,6 +873,11 @@ export interface components {
                 algorithm: "Ed25519";
                 keyId: string;
                 signature: string;
+                /**
+                 * Format: double
+                 * @description Position in the test's chain (1 = first signed with a sequence); part of the digest.
+                 */
+                sequence?: number;
                 previousDigest?: string;
                 digest: string;
             };
@@ -638,7 +899,7 @@ export interface components {
             trialEndsAt: string | null;
             isExpired: boolean;
             isTrialing: boolean;
-            /** Format: double */
+            /** Format: int32 */
             trialDaysLeft: number;
             features: string[];
         };
@@ -678,37 +939,43 @@ export interface components {
             retiredAt?: string;
         };
         Summary: {
-            /** Format: double */
+            /** Format: int32 */
             averageScore: number;
-            /** Format: double */
+            /** Format: int32 */
             totalTests: number;
-            /** Format: double */
+            /** Format: int32 */
             testsLastNight: number;
-            /** Format: double */
+            /** Format: int32 */
             totalFailures: number;
-            /** Format: double */
+            /** Format: int32 */
             totalPartial: number;
             averageRTO: string;
-            /** Format: double */
+            /** Format: int32 */
             namespacesCovered: number;
+            /**
+             * Format: int32
+             * @description Namespaces the backup tool backs up that no passing restore test covers within their window
+             *     (GET /api/v1/coverage lists them); absent while the backup tool has not been read.
+             */
+            namespacesBackedUpUntested?: number;
         };
         DailySummary: {
             /** @description YYYY-MM-DD (UTC). */
             date: string;
-            /** Format: double */
+            /** Format: int32 */
             score: number;
-            /** Format: double */
+            /** Format: int32 */
             tests: number;
-            /** Format: double */
+            /** Format: int32 */
             failures: number;
         };
         Alert: {
             timestamp: string;
             testName: string;
             namespace: string;
-            /** Format: double */
+            /** Format: int32 */
             score: number;
-            /** Format: double */
+            /** Format: int32 */
             prevScore: number;
             result: string;
             message: string;
@@ -717,8 +984,41 @@ export interface components {
             name: string;
             namespace: string;
             nextRunAt: string;
-            /** Format: double */
+            /** Format: int32 */
             lastScore: number;
+        };
+        /** @enum {string} */
+        CoverageStatus: "tested" | "stale" | "untested";
+        NamespaceCoverage: {
+            namespace: string;
+            /** @description tested: a pass within the window; stale: the newest pass is older; untested: never a pass. */
+            status: components["schemas"]["CoverageStatus"];
+            /** @description What backs it up, e.g. "Schedule/daily", "Backup/manual-1". */
+            backedUpBy: string[];
+            /** @description Completion time of its newest backup; empty when unknown. */
+            lastBackupAt: string;
+            /** @description How old the newest passing run may be, e.g. 24h0m0s. */
+            window: string;
+            /** @description RestoreTests ("namespace/name") that restore it. */
+            tests: string[];
+            /** @description Completion time of the newest passing run that restored it; empty when none. */
+            lastPassedAt: string;
+        };
+        CoverageResponse: {
+            generatedAt: string;
+            /**
+             * Format: int32
+             * @description Namespaces backed up (by a schedule or a completed backup).
+             */
+            backedUp: number;
+            /** Format: int32 */
+            tested: number;
+            /**
+             * Format: int32
+             * @description Namespaces with status untested or stale.
+             */
+            untested: number;
+            namespaces: components["schemas"]["NamespaceCoverage"][];
         };
         /** @enum {string} */
         ControlStatus: "satisfied" | "at_risk" | "not_tested";
@@ -730,18 +1030,18 @@ export interface components {
         };
         ComplianceResponse: {
             framework: string;
-            /** Format: double */
+            /** Format: int32 */
             period: number;
             generatedAt: string;
-            /** Format: double */
+            /** Format: int32 */
             totalTests: number;
             /** Format: double */
             passRate: number;
-            /** Format: double */
+            /** Format: int32 */
             avgScore: number;
             /** Format: double */
             slaCompliance: number;
-            /** Format: double */
+            /** Format: int32 */
             namespacesCovered: number;
             controls: components["schemas"]["ComplianceControl"][];
         };
@@ -750,11 +1050,11 @@ export interface components {
             namespace: string;
             /** Format: double */
             passRate: number;
-            /** Format: double */
+            /** Format: int32 */
             runs: number;
         };
         ComplianceOverview: {
-            /** Format: double */
+            /** Format: int32 */
             period: number;
             generatedAt: string;
             frameworks: components["schemas"]["ComplianceResponse"][];
@@ -771,13 +1071,25 @@ export type SchemaFieldProblem = components['schemas']['FieldProblem'];
 export type SchemaPermissionDescriptor = components['schemas']['PermissionDescriptor'];
 export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
 export type SchemaTestResponse = components['schemas']['TestResponse'];
+export type SchemaProvider = components['schemas']['Provider'];
+export type SchemaNamespaceName = components['schemas']['NamespaceName'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
 export type SchemaScheduleInfo = components['schemas']['ScheduleInfo'];
+export type SchemaHintCode = components['schemas']['HintCode'];
+export type SchemaHint = components['schemas']['Hint'];
+export type SchemaObservedContainer = components['schemas']['ObservedContainer'];
+export type SchemaObservedPod = components['schemas']['ObservedPod'];
+export type SchemaObservedEvent = components['schemas']['ObservedEvent'];
+export type SchemaObservedClaim = components['schemas']['ObservedClaim'];
+export type SchemaContainerLog = components['schemas']['ContainerLog'];
+export type SchemaRunDiagnosis = components['schemas']['RunDiagnosis'];
+export type SchemaNotificationEvent = components['schemas']['NotificationEvent'];
+export type SchemaRunNotification = components['schemas']['RunNotification'];
+export type SchemaRunEvent = components['schemas']['RunEvent'];
 export type SchemaRecordStringString = components['schemas']['Record_string.string_'];
 export type SchemaOwnerReference = components['schemas']['OwnerReference'];
 export type SchemaObjectMeta = components['schemas']['ObjectMeta'];
 export type SchemaRunTrigger = components['schemas']['RunTrigger'];
-export type SchemaProvider = components['schemas']['Provider'];
 export type SchemaRunResult = components['schemas']['RunResult'];
 export type SchemaScoreLevelName = components['schemas']['ScoreLevelName'];
 export type SchemaScoreLevel = components['schemas']['ScoreLevel'];
@@ -795,6 +1107,9 @@ export type SchemaSummary = components['schemas']['Summary'];
 export type SchemaDailySummary = components['schemas']['DailySummary'];
 export type SchemaAlert = components['schemas']['Alert'];
 export type SchemaUpcomingTest = components['schemas']['UpcomingTest'];
+export type SchemaCoverageStatus = components['schemas']['CoverageStatus'];
+export type SchemaNamespaceCoverage = components['schemas']['NamespaceCoverage'];
+export type SchemaCoverageResponse = components['schemas']['CoverageResponse'];
 export type SchemaControlStatus = components['schemas']['ControlStatus'];
 export type SchemaComplianceControl = components['schemas']['ComplianceControl'];
 export type SchemaComplianceResponse = components['schemas']['ComplianceResponse'];
@@ -867,7 +1182,10 @@ export interface operations {
     };
     createTest: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Namespace of the new RestoreTest; default: the body's namespace, else the server's. */
+                namespace?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -907,7 +1225,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The caller lacks a permission; missingPermissions names it */
+            /** @description The caller may not read Secrets in a source namespace, or set an admin-only field */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1381,6 +1699,172 @@ export interface operations {
             };
         };
     };
+    getRunDiagnosis: {
+        parameters: {
+            query?: {
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+                /** @description Run id; default: the newest run that did not pass. */
+                run?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDiagnosis"];
+                };
+            };
+            /** @description name, namespace or run is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest or run, the run passed, or it has no diagnosis */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    previewRunNotification: {
+        parameters: {
+            query?: {
+                /** @description The event; default failed. */
+                event?: components["schemas"]["RunEvent"];
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+                /** @description Run id; default: the newest run. */
+                run?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunNotification"];
+                };
+            };
+            /** @description name, namespace, run or event is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest or run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
     listReports: {
         parameters: {
             query?: {
@@ -1390,8 +1874,12 @@ export interface operations {
                 namespace?: string;
                 /** @description Look-back in days. */
                 days?: number;
-                /** @description Only the most recent report per test. */
+                /** @description Only the most recent report per test (not paged). */
                 latest?: boolean;
+                /** @description Most reports in one answer. */
+                limit?: number;
+                /** @description The token from the previous answer's Link rel="next" (opaque). */
+                continue?: string;
             };
             header?: never;
             path?: never;
@@ -1399,9 +1887,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description RestoreReports, newest first */
             200: {
                 headers: {
+                    /** @description The next page: `<URL>; rel="next"`; absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1415,7 +1905,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A query parameter is malformed or out of range */
+            /** @description A query parameter is malformed or out of range, or continue is not a token of this list */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2034,6 +2524,62 @@ export interface operations {
                 };
             };
             /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageResponse"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready), or Velero not installed or not reachable (backup-tool-unavailable) */
             503: {
                 headers: {
                     [name: string]: unknown;

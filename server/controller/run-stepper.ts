@@ -36,7 +36,7 @@ import {
   type RestoreProgress,
 } from '../providers/provider.js';
 import type { EventRecorder } from './events.js';
-import { SandboxManager, sandboxLabels } from './sandbox.js';
+import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from './sandbox.js';
 
 export type StepOutcome =
   | { kind: 'progress'; run?: CurrentRun; requeueAfterMs: number }
@@ -46,6 +46,8 @@ export interface EvidenceSigner {
   /** Adds spec.evidence (digest chained to the previous report, signature, key id). */
   /** `previous`: the newest cached report of the test (the signer may find a newer one live). */
   sign(report: RestoreReport, previous: RestoreReport | undefined): Promise<RestoreReport>;
+  /** Records a created report as its test's evidence anchor (status.evidenceAnchor, metrics). */
+  recordAnchor?(report: RestoreReport): Promise<void>;
 }
 
 export interface RunStepperDeps {
@@ -68,6 +70,8 @@ export interface RunStepperDeps {
   signer?: EvidenceSigner;
   /** Hook for tests that stop the process at a chosen point ("crash tests"). */
   onStage?: (stage: string, test: RestoreTest, run: CurrentRun) => void;
+  /** HOOK (issue 16, failure triage): awaited before a failed/partial run's sandbox may go. */
+  beforeSandboxRelease?: (report: RestoreReport) => Promise<void>;
 }
 
 interface CheckTask {
@@ -174,14 +178,24 @@ export class RunStepper {
       (source) => entries.find((entry) => entry.source === source)?.sandbox,
     );
     const startedAt = new Date(run.startedAt ?? run.queuedAt);
-    await this.deps.sandboxes.create({
-      test,
-      runId: run.id,
-      entries,
-      expiresAt: new Date(startedAt.getTime() + ttlSeconds(test) * 1000),
-      proberNamespace: this.deps.proberNamespace,
-      proberPodLabels: this.deps.proberPodLabels,
-    });
+    let sandboxes: CreatedSandbox[];
+    try {
+      sandboxes = await this.deps.sandboxes.create({
+        test,
+        runId: run.id,
+        entries,
+        expiresAt: new Date(startedAt.getTime() + ttlSeconds(test) * 1000),
+        proberNamespace: this.deps.proberNamespace,
+        proberPodLabels: this.deps.proberPodLabels,
+        recordedUids: Object.fromEntries((run.sandboxNamespaces ?? []).flatMap((entry) => (entry.uid ? [[entry.sandbox, entry.uid]] : []))),
+      });
+    } catch (error) {
+      // Decisions §9: a namespace Rehearsal did not create is never restored into.
+      if (error instanceof SandboxTakenError) {
+        return this.fail({ ...run, sandboxNamespaces: error.created }, error.reason, error.message);
+      }
+      throw error;
+    }
     const restore = await provider.startRestore(
       {
         name: restoreObjectName(test.metadata.name, run.id),
@@ -197,7 +211,7 @@ export class RunStepper {
       run: {
         ...run,
         stage: 'Restoring',
-        sandboxNamespaces: entries,
+        sandboxNamespaces: sandboxes,
         backup: {
           name: backup.name,
           ...(backup.completedAt ? { completedAt: backup.completedAt } : {}),
@@ -477,6 +491,8 @@ export class RunStepper {
       if (!isKind(error, 'AlreadyExists')) throw error;
       written = await this.deps.client.getReport(test.metadata.namespace ?? '', report.metadata.name);
     }
+    // After the create, never before: the anchor must not name a report that does not exist.
+    await this.deps.signer?.recordAnchor?.(written);
     this.announce(test, written);
     return this.settle(test, run, written);
   }
@@ -502,6 +518,8 @@ export class RunStepper {
       }
     }
     const startedAt = new Date(run.startedAt ?? run.queuedAt);
+    // HOOK (issue 16): diagnose a failed/partial run while its sandbox still exists.
+    if (report.spec.result !== 'pass') await this.deps.beforeSandboxRelease?.(report);
     for (const { sandbox } of run.sandboxNamespaces ?? []) {
       // A passing sandbox has nothing left to show; others stay for inspection until the ttl.
       if (report.spec.result === 'pass') await this.deps.sandboxes.delete(sandbox);

@@ -10,6 +10,7 @@ import type {
   RestoreTest,
 } from './resources.js';
 import { scoreRun } from './scoring.js';
+import { wellFormedDeep } from './text.js';
 
 export interface RestoreFacts {
   phase: string;
@@ -159,5 +160,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     },
     ...(observed.failure ? { failure: observed.failure } : {}),
   };
-  return spec;
+  // Messages carry text from outside (apps, databases, providers): a lone surrogate anywhere would
+  // make the report impossible to canonicalise, and so to sign.
+  return wellFormedDeep(spec);
 }

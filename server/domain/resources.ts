@@ -31,6 +31,7 @@ export interface ObjectMeta {
   namespace?: string;
   uid?: string;
   resourceVersion?: string;
+  /** @isInt */
   generation?: number;
   creationTimestamp?: string;
   deletionTimestamp?: string;
@@ -184,6 +185,34 @@ export interface RestoreTestSpec {
   healthCheckPolicy?: string;
   healthChecks?: { checks: HealthCheck[] };
   historyLimit?: number; // default 90
+  /** Replaces the server's default notifications for this test (issue 16). */
+  notifications?: NotificationsSpec;
+}
+
+export type NotificationChannelType = 'slack' | 'webhook' | 'cloudevents';
+export const NOTIFICATION_CHANNEL_TYPES: readonly NotificationChannelType[] = ['slack', 'webhook', 'cloudevents'];
+
+export interface SecretKeySelector {
+  name: string;
+  key: string;
+}
+
+export interface NotificationChannel {
+  name: string;
+  type: NotificationChannelType;
+  /** Secret key with the URL (in the test's namespace; the server's for the global default). */
+  urlSecretRef: SecretKeySelector;
+  /** HMAC-SHA256 key of webhook channels. */
+  signingKeySecretRef?: SecretKeySelector;
+}
+
+export interface NotificationsSpec {
+  onFailure?: boolean; // default true
+  onPartial?: boolean; // default false
+  onSuccess?: boolean; // default false
+  onSLAExceeded?: boolean; // default true
+  onRegression?: boolean; // default true
+  channels: NotificationChannel[];
 }
 
 export type RunStage = 'Queued' | 'Preparing' | 'Restoring' | 'Validating' | 'Finalizing';
@@ -197,7 +226,8 @@ export interface CurrentRun {
   queuedAt: string;
   startedAt?: string;
   stage: RunStage;
-  sandboxNamespaces?: { source: string; sandbox: string }[];
+  /** uid: the namespace Rehearsal created (decisions §9: a namespace is never adopted). */
+  sandboxNamespaces?: { source: string; sandbox: string; uid?: string }[];
   backup?: { name: string; completedAt?: string; totalItems?: number };
   restore?: { namespace: string; name: string };
   restoreRequestedAt?: string;
@@ -222,6 +252,15 @@ export interface RestoreTestStatus {
   /** The last trigger-request annotation value that was acted on. */
   handledTrigger?: string;
   currentRun?: CurrentRun;
+  /** The newest signed report of the chain, so deleting the newest reports is detectable. */
+  evidenceAnchor?: EvidenceAnchor;
+}
+
+/** Sequence and digest of the newest RestoreReport of a test, recorded after it was created. */
+export interface EvidenceAnchor {
+  sequence: number;
+  digest: string;
+  report: string;
 }
 
 export interface RestoreTest {
@@ -244,8 +283,12 @@ export type ScoreLevelName =
 
 export interface ScoreLevel {
   name: ScoreLevelName;
-  /** Points earned (integer, partial credit rounded down). */
+  /**
+   * Points earned (partial credit rounded down).
+   * @isInt
+   */
   points: number;
+  /** @isInt */
   maxPoints: number;
   /** false when the level could not be evaluated (e.g. the restore failed). */
   tested: boolean;
@@ -263,7 +306,9 @@ export interface CheckResult {
 
 export interface KindCompleteness {
   kind: string;
+  /** @isInt */
   backedUp: number;
+  /** @isInt */
   restored: number;
 }
 
@@ -287,10 +332,14 @@ export interface RestoreReportSpec {
     name: string;
     namespace: string;
     phase: string;
+    /** @isInt */
     warnings: number;
+    /** @isInt */
     errors: number;
+    /** @isInt */
     itemsRestored?: number;
   };
+  /** @isInt */
   score: number;
   result: RunResult;
   levels: ScoreLevel[];
@@ -313,6 +362,8 @@ export interface RestoreReportSpec {
   evidence?: {
     digest: string;
     previousDigest?: string;
+    /** Position in the test's chain (1 = first signed with a sequence); part of the digest. */
+    sequence?: number;
     signature: string;
     keyId: string;
     algorithm: 'Ed25519';

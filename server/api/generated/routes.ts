@@ -8,6 +8,8 @@ import { TestsController } from './../tests.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SchedulesController } from './../schedules.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { RunDetailsController } from './../run-details.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ReportsController } from './../reports.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { CompliancePdfController } from './../pdf.controller.js';
@@ -21,6 +23,8 @@ import { HealthController } from './../health.controller.js';
 import { EvidenceController } from './../evidence.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { DashboardController } from './../dashboard.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { CoverageController } from './../coverage.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ComplianceController } from './../compliance.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
@@ -64,7 +68,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "type": {"dataType":"string","required":true},
             "title": {"dataType":"string","required":true},
-            "status": {"dataType":"double","required":true},
+            "status": {"dataType":"integer","required":true},
             "detail": {"dataType":"string","required":true},
             "instance": {"dataType":"string","required":true},
             "errors": {"dataType":"array","array":{"dataType":"refObject","ref":"FieldProblem"}},
@@ -81,7 +85,7 @@ const models: TsoaRoute.Models = {
             "provider": {"dataType":"string","required":true},
             "schedule": {"dataType":"string","required":true},
             "phase": {"dataType":"string","required":true},
-            "lastScore": {"dataType":"double","required":true},
+            "lastScore": {"dataType":"integer","required":true},
             "lastResult": {"dataType":"string","required":true},
             "lastRunAt": {"dataType":"string","required":true},
             "nextRunAt": {"dataType":"string","required":true},
@@ -91,23 +95,33 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Provider": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["velero"]},{"dataType":"enum","enums":["kasten"]},{"dataType":"enum","enums":["trilio"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NamespaceName": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreateTestInput": {
         "dataType": "refObject",
         "properties": {
-            "name": {"dataType":"string","required":true},
-            "namespace": {"dataType":"string"},
-            "provider": {"dataType":"string","required":true},
-            "backupName": {"dataType":"string"},
-            "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "cron": {"dataType":"string","required":true},
-            "timezone": {"dataType":"string"},
-            "namespacePrefix": {"dataType":"string"},
-            "ttl": {"dataType":"string"},
-            "networkIsolation": {"dataType":"string"},
-            "healthCheckPolicy": {"dataType":"string"},
-            "maxRTO": {"dataType":"string"},
-            "alertOnExceed": {"dataType":"boolean"},
-            "historyLimit": {"dataType":"double"},
+            "name": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+            "namespace": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"},"maxLength":{"value":63}}},
+            "provider": {"ref":"Provider","required":true},
+            "backupName": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"latest","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$"},"maxLength":{"value":253}}},
+            "sourceNamespaces": {"dataType":"array","array":{"dataType":"refAlias","ref":"NamespaceName"},"required":true,"validators":{"minItems":{"value":1},"maxItems":{"value":32},"uniqueItems":{"errorMsg":"must not list a namespace twice"}}},
+            "cron": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^\\x20*(\\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\\x20+[0-9A-Za-z*,/-]+){4})\\x20*$"},"minLength":{"value":1},"maxLength":{"value":128}}},
+            "timezone": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"UTC","validators":{"pattern":{"value":"^([A-Z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*)?$"},"maxLength":{"value":64}}},
+            "namespacePrefix": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"rehearsal","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"},"maxLength":{"value":20}}},
+            "ttl": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"1h","validators":{"pattern":{"value":"^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$"}}},
+            "networkIsolation": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["strict"]},{"dataType":"enum","enums":["none"]},{"dataType":"enum","enums":[""]},{"dataType":"enum","enums":[null]}]},
+            "healthCheckPolicy": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"},"maxLength":{"value":63}}},
+            "maxRTO": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$"}}},
+            "alertOnExceed": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":false},
+            "historyLimit": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"default":90,"validators":{"minimum":{"value":1},"maximum":{"value":1000}}},
         },
         "additionalProperties": false,
     },
@@ -121,6 +135,129 @@ const models: TsoaRoute.Models = {
             "lastBackup": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "HintCode": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["image-pull-secret-missing"]},{"dataType":"enum","enums":["image-pull-failed"]},{"dataType":"enum","enums":["crash-loop"]},{"dataType":"enum","enums":["oom-killed"]},{"dataType":"enum","enums":["secret-missing"]},{"dataType":"enum","enums":["configmap-missing"]},{"dataType":"enum","enums":["unschedulable-resources"]},{"dataType":"enum","enums":["unschedulable-placement"]},{"dataType":"enum","enums":["storage-class-missing"]},{"dataType":"enum","enums":["pvc-pending"]},{"dataType":"enum","enums":["quota-exceeded"]},{"dataType":"enum","enums":["externalname-unrestored"]},{"dataType":"enum","enums":["externalname-to-source"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Hint": {
+        "dataType": "refObject",
+        "properties": {
+            "code": {"ref":"HintCode","required":true},
+            "title": {"dataType":"string","required":true},
+            "remediation": {"dataType":"string","required":true},
+            "objects": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ObservedContainer": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "ready": {"dataType":"boolean","required":true},
+            "restartCount": {"dataType":"double","required":true},
+            "state": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["waiting"]},{"dataType":"enum","enums":["running"]},{"dataType":"enum","enums":["terminated"]},{"dataType":"enum","enums":["unknown"]}],"required":true},
+            "reason": {"dataType":"string"},
+            "message": {"dataType":"string"},
+            "exitCode": {"dataType":"double"},
+            "lastTerminationReason": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ObservedPod": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "name": {"dataType":"string","required":true},
+            "phase": {"dataType":"string","required":true},
+            "ready": {"dataType":"boolean","required":true},
+            "unscheduled": {"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"reason":{"dataType":"string","required":true}}},
+            "containers": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedContainer"},"required":true},
+            "imagePullSecrets": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ObservedEvent": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "reason": {"dataType":"string","required":true},
+            "message": {"dataType":"string","required":true},
+            "object": {"dataType":"string","required":true},
+            "count": {"dataType":"double","required":true},
+            "lastSeen": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ObservedClaim": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "name": {"dataType":"string","required":true},
+            "phase": {"dataType":"string","required":true},
+            "storageClass": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ContainerLog": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "pod": {"dataType":"string","required":true},
+            "container": {"dataType":"string","required":true},
+            "lines": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RunDiagnosis": {
+        "dataType": "refObject",
+        "properties": {
+            "test": {"dataType":"nestedObjectLiteral","nestedProperties":{"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}},"required":true},
+            "runId": {"dataType":"string","required":true},
+            "report": {"dataType":"string","required":true},
+            "result": {"dataType":"string","required":true},
+            "collectedAt": {"dataType":"string","required":true},
+            "sandboxes": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "hints": {"dataType":"array","array":{"dataType":"refObject","ref":"Hint"},"required":true},
+            "pods": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedPod"},"required":true},
+            "events": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedEvent"},"required":true},
+            "claims": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedClaim"},"required":true},
+            "logs": {"dataType":"array","array":{"dataType":"refObject","ref":"ContainerLog"},"required":true},
+            "logsNote": {"dataType":"string"},
+            "truncated": {"dataType":"boolean","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NotificationEvent": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["failed"]},{"dataType":"enum","enums":["partial"]},{"dataType":"enum","enums":["succeeded"]},{"dataType":"enum","enums":["slaexceeded"]},{"dataType":"enum","enums":["regressed"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RunNotification": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "event": {"ref":"NotificationEvent","required":true},
+            "type": {"dataType":"string","required":true},
+            "summary": {"dataType":"string","required":true},
+            "test": {"dataType":"nestedObjectLiteral","nestedProperties":{"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}},"required":true},
+            "run": {"dataType":"nestedObjectLiteral","nestedProperties":{"failedChecks":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"status":{"dataType":"string","required":true},"kind":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},"required":true},"failure":{"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"reason":{"dataType":"string","required":true}}},"rto":{"dataType":"nestedObjectLiteral","nestedProperties":{"withinSLA":{"dataType":"boolean"},"target":{"dataType":"string"},"measured":{"dataType":"string"}},"required":true},"backup":{"dataType":"string","required":true},"sandboxNamespaces":{"dataType":"array","array":{"dataType":"string"},"required":true},"sourceNamespaces":{"dataType":"array","array":{"dataType":"string"},"required":true},"previousScore":{"dataType":"integer"},"score":{"dataType":"integer","required":true},"result":{"dataType":"string","required":true},"completedAt":{"dataType":"string","required":true},"startedAt":{"dataType":"string","required":true},"trigger":{"dataType":"string","required":true},"report":{"dataType":"string","required":true},"id":{"dataType":"string","required":true}},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RunEvent": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["failed"]},{"dataType":"enum","enums":["partial"]},{"dataType":"enum","enums":["succeeded"]},{"dataType":"enum","enums":["slaexceeded"]},{"dataType":"enum","enums":["regressed"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Record_string.string_": {
@@ -148,7 +285,7 @@ const models: TsoaRoute.Models = {
             "namespace": {"dataType":"string"},
             "uid": {"dataType":"string"},
             "resourceVersion": {"dataType":"string"},
-            "generation": {"dataType":"double"},
+            "generation": {"dataType":"integer"},
             "creationTimestamp": {"dataType":"string"},
             "deletionTimestamp": {"dataType":"string"},
             "labels": {"ref":"Record_string.string_"},
@@ -162,11 +299,6 @@ const models: TsoaRoute.Models = {
     "RunTrigger": {
         "dataType": "refAlias",
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["schedule"]},{"dataType":"enum","enums":["manual"]}],"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "Provider": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["velero"]},{"dataType":"enum","enums":["kasten"]},{"dataType":"enum","enums":["trilio"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RunResult": {
@@ -183,8 +315,8 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "name": {"ref":"ScoreLevelName","required":true},
-            "points": {"dataType":"double","required":true},
-            "maxPoints": {"dataType":"double","required":true},
+            "points": {"dataType":"integer","required":true},
+            "maxPoints": {"dataType":"integer","required":true},
             "tested": {"dataType":"boolean","required":true},
             "detail": {"dataType":"string","required":true},
         },
@@ -217,8 +349,8 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "kind": {"dataType":"string","required":true},
-            "backedUp": {"dataType":"double","required":true},
-            "restored": {"dataType":"double","required":true},
+            "backedUp": {"dataType":"integer","required":true},
+            "restored": {"dataType":"integer","required":true},
         },
         "additionalProperties": false,
     },
@@ -235,15 +367,15 @@ const models: TsoaRoute.Models = {
             "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "backup": {"dataType":"nestedObjectLiteral","nestedProperties":{"age":{"dataType":"string"},"completedAt":{"dataType":"string"},"name":{"dataType":"string","required":true},"provider":{"ref":"Provider","required":true}},"required":true},
             "sandboxNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"itemsRestored":{"dataType":"double"},"errors":{"dataType":"double","required":true},"warnings":{"dataType":"double","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
-            "score": {"dataType":"double","required":true},
+            "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"itemsRestored":{"dataType":"integer"},"errors":{"dataType":"integer","required":true},"warnings":{"dataType":"integer","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
+            "score": {"dataType":"integer","required":true},
             "result": {"ref":"RunResult","required":true},
             "levels": {"dataType":"array","array":{"dataType":"refObject","ref":"ScoreLevel"},"required":true},
             "checks": {"dataType":"array","array":{"dataType":"refObject","ref":"CheckResult"},"required":true},
             "completeness": {"dataType":"array","array":{"dataType":"refObject","ref":"KindCompleteness"},"required":true},
             "rto": {"dataType":"nestedObjectLiteral","nestedProperties":{"phases":{"dataType":"nestedObjectLiteral","nestedProperties":{"checksCompletedAt":{"dataType":"string"},"podsReadyAt":{"dataType":"string"},"restoreCompletedAt":{"dataType":"string"},"restoreRequestedAt":{"dataType":"string"}},"required":true},"withinSLA":{"dataType":"boolean"},"target":{"dataType":"string"},"measuredSeconds":{"dataType":"double"},"measured":{"dataType":"string"}},"required":true},
             "failure": {"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"reason":{"dataType":"string","required":true}}},
-            "evidence": {"dataType":"nestedObjectLiteral","nestedProperties":{"canonicalization":{"dataType":"enum","enums":["RFC8785"],"required":true},"algorithm":{"dataType":"enum","enums":["Ed25519"],"required":true},"keyId":{"dataType":"string","required":true},"signature":{"dataType":"string","required":true},"previousDigest":{"dataType":"string"},"digest":{"dataType":"string","required":true}}},
+            "evidence": {"dataType":"nestedObjectLiteral","nestedProperties":{"canonicalization":{"dataType":"enum","enums":["RFC8785"],"required":true},"algorithm":{"dataType":"enum","enums":["Ed25519"],"required":true},"keyId":{"dataType":"string","required":true},"signature":{"dataType":"string","required":true},"sequence":{"dataType":"double"},"previousDigest":{"dataType":"string"},"digest":{"dataType":"string","required":true}}},
         },
         "additionalProperties": false,
     },
@@ -272,7 +404,7 @@ const models: TsoaRoute.Models = {
             "trialEndsAt": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "isExpired": {"dataType":"boolean","required":true},
             "isTrialing": {"dataType":"boolean","required":true},
-            "trialDaysLeft": {"dataType":"double","required":true},
+            "trialDaysLeft": {"dataType":"integer","required":true},
             "features": {"dataType":"array","array":{"dataType":"string"},"required":true},
         },
         "additionalProperties": false,
@@ -302,13 +434,14 @@ const models: TsoaRoute.Models = {
     "Summary": {
         "dataType": "refObject",
         "properties": {
-            "averageScore": {"dataType":"double","required":true},
-            "totalTests": {"dataType":"double","required":true},
-            "testsLastNight": {"dataType":"double","required":true},
-            "totalFailures": {"dataType":"double","required":true},
-            "totalPartial": {"dataType":"double","required":true},
+            "averageScore": {"dataType":"integer","required":true},
+            "totalTests": {"dataType":"integer","required":true},
+            "testsLastNight": {"dataType":"integer","required":true},
+            "totalFailures": {"dataType":"integer","required":true},
+            "totalPartial": {"dataType":"integer","required":true},
             "averageRTO": {"dataType":"string","required":true},
-            "namespacesCovered": {"dataType":"double","required":true},
+            "namespacesCovered": {"dataType":"integer","required":true},
+            "namespacesBackedUpUntested": {"dataType":"integer"},
         },
         "additionalProperties": false,
     },
@@ -317,9 +450,9 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "date": {"dataType":"string","required":true},
-            "score": {"dataType":"double","required":true},
-            "tests": {"dataType":"double","required":true},
-            "failures": {"dataType":"double","required":true},
+            "score": {"dataType":"integer","required":true},
+            "tests": {"dataType":"integer","required":true},
+            "failures": {"dataType":"integer","required":true},
         },
         "additionalProperties": false,
     },
@@ -330,8 +463,8 @@ const models: TsoaRoute.Models = {
             "timestamp": {"dataType":"string","required":true},
             "testName": {"dataType":"string","required":true},
             "namespace": {"dataType":"string","required":true},
-            "score": {"dataType":"double","required":true},
-            "prevScore": {"dataType":"double","required":true},
+            "score": {"dataType":"integer","required":true},
+            "prevScore": {"dataType":"integer","required":true},
             "result": {"dataType":"string","required":true},
             "message": {"dataType":"string","required":true},
         },
@@ -344,7 +477,38 @@ const models: TsoaRoute.Models = {
             "name": {"dataType":"string","required":true},
             "namespace": {"dataType":"string","required":true},
             "nextRunAt": {"dataType":"string","required":true},
-            "lastScore": {"dataType":"double","required":true},
+            "lastScore": {"dataType":"integer","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CoverageStatus": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["tested"]},{"dataType":"enum","enums":["stale"]},{"dataType":"enum","enums":["untested"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NamespaceCoverage": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "status": {"ref":"CoverageStatus","required":true},
+            "backedUpBy": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "lastBackupAt": {"dataType":"string","required":true},
+            "window": {"dataType":"string","required":true},
+            "tests": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "lastPassedAt": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CoverageResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "generatedAt": {"dataType":"string","required":true},
+            "backedUp": {"dataType":"integer","required":true},
+            "tested": {"dataType":"integer","required":true},
+            "untested": {"dataType":"integer","required":true},
+            "namespaces": {"dataType":"array","array":{"dataType":"refObject","ref":"NamespaceCoverage"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -369,13 +533,13 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "framework": {"dataType":"string","required":true},
-            "period": {"dataType":"double","required":true},
+            "period": {"dataType":"integer","required":true},
             "generatedAt": {"dataType":"string","required":true},
-            "totalTests": {"dataType":"double","required":true},
+            "totalTests": {"dataType":"integer","required":true},
             "passRate": {"dataType":"double","required":true},
-            "avgScore": {"dataType":"double","required":true},
+            "avgScore": {"dataType":"integer","required":true},
             "slaCompliance": {"dataType":"double","required":true},
-            "namespacesCovered": {"dataType":"double","required":true},
+            "namespacesCovered": {"dataType":"integer","required":true},
             "controls": {"dataType":"array","array":{"dataType":"refObject","ref":"ComplianceControl"},"required":true},
         },
         "additionalProperties": false,
@@ -387,7 +551,7 @@ const models: TsoaRoute.Models = {
             "name": {"dataType":"string","required":true},
             "namespace": {"dataType":"string","required":true},
             "passRate": {"dataType":"double","required":true},
-            "runs": {"dataType":"double","required":true},
+            "runs": {"dataType":"integer","required":true},
         },
         "additionalProperties": false,
     },
@@ -395,7 +559,7 @@ const models: TsoaRoute.Models = {
     "ComplianceOverview": {
         "dataType": "refObject",
         "properties": {
-            "period": {"dataType":"double","required":true},
+            "period": {"dataType":"integer","required":true},
             "generatedAt": {"dataType":"string","required":true},
             "frameworks": {"dataType":"array","array":{"dataType":"refObject","ref":"ComplianceResponse"},"required":true},
             "tests": {"dataType":"array","array":{"dataType":"refObject","ref":"TestPassRate"},"required":true},
@@ -458,6 +622,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_getTest: Record<string, TsoaRoute.ParameterSchema> = {
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.get('/api/v1/tests/:name',
@@ -495,6 +660,8 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_createTest: Record<string, TsoaRoute.ParameterSchema> = {
                 body: {"in":"body","name":"body","required":true,"ref":"CreateTestInput"},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.post('/api/v1/tests',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -532,6 +699,7 @@ export function RegisterRoutes(app: Router) {
         const argsTestsController_replaceTest: Record<string, TsoaRoute.ParameterSchema> = {
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 body: {"in":"body","name":"body","required":true,"ref":"CreateTestInput"},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.put('/api/v1/tests/:name',
@@ -569,6 +737,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_deleteTest: Record<string, TsoaRoute.ParameterSchema> = {
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.delete('/api/v1/tests/:name',
@@ -606,6 +775,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_triggerTest: Record<string, TsoaRoute.ParameterSchema> = {
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.post('/api/v1/tests/:name/trigger',
@@ -676,12 +846,91 @@ export function RegisterRoutes(app: Router) {
             }
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRunDetailsController_getRunDiagnosis: Record<string, TsoaRoute.ParameterSchema> = {
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                run: {"in":"query","name":"run","dataType":"string","validators":{"pattern":{"errorMsg":"must be a run id (lower-case letters and digits)","value":"^[a-z0-9]{1,16}$"}}},
+        };
+        app.get('/api/v1/tests/:name/diagnosis',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(RunDetailsController)),
+            ...(fetchMiddlewares<RequestHandler>(RunDetailsController.prototype.getRunDiagnosis)),
+
+            async function RunDetailsController_getRunDiagnosis(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRunDetailsController_getRunDiagnosis, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RunDetailsController>(RunDetailsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getRunDiagnosis',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRunDetailsController_previewRunNotification: Record<string, TsoaRoute.ParameterSchema> = {
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                event: {"default":"failed","in":"query","name":"event","ref":"RunEvent"},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                run: {"in":"query","name":"run","dataType":"string","validators":{"pattern":{"errorMsg":"must be a run id (lower-case letters and digits)","value":"^[a-z0-9]{1,16}$"}}},
+        };
+        app.get('/api/v1/tests/:name/notification-preview',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(RunDetailsController)),
+            ...(fetchMiddlewares<RequestHandler>(RunDetailsController.prototype.previewRunNotification)),
+
+            async function RunDetailsController_previewRunNotification(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRunDetailsController_previewRunNotification, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RunDetailsController>(RunDetailsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'previewRunNotification',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsReportsController_listReports: Record<string, TsoaRoute.ParameterSchema> = {
                 request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 test: {"in":"query","name":"test","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 days: {"default":30,"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 3650","value":1},"maximum":{"errorMsg":"must be between 1 and 3650","value":3650}}},
                 latest: {"default":false,"in":"query","name":"latest","dataType":"boolean","validators":{"isBoolean":{"errorMsg":"must be true or false"}}},
+                limit: {"default":500,"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 5000","value":1},"maximum":{"errorMsg":"must be between 1 and 5000","value":5000}}},
+                continueToken: {"in":"query","name":"continue","dataType":"string","validators":{"minLength":{"errorMsg":"must not be empty","value":1},"maxLength":{"errorMsg":"is not a token of this list","value":1024}}},
         };
         app.get('/api/v1/reports',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -709,7 +958,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);
@@ -1030,6 +1279,41 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'listUpcoming',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsCoverageController_getCoverage: Record<string, TsoaRoute.ParameterSchema> = {
+        };
+        app.get('/api/v1/coverage',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(CoverageController)),
+            ...(fetchMiddlewares<RequestHandler>(CoverageController.prototype.getCoverage)),
+
+            async function CoverageController_getCoverage(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsCoverageController_getCoverage, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<CoverageController>(CoverageController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getCoverage',
                 controller,
                 response,
                 next,

@@ -54,6 +54,10 @@ const TABLES: readonly (readonly [string, readonly string[]])[] = [
   ['schedules', ['schedules']],
   ['schedules-wide', ['schedules', '-o', 'wide']],
   ['schedules-name', ['schedules', '-o', 'name']],
+  ['coverage', ['coverage']],
+  ['coverage-wide', ['coverage', '-o', 'wide']],
+  ['coverage-untested-name', ['coverage', '--untested', '-o', 'name']],
+  ['diagnose', ['diagnose', 'payments', '--run', 'k3m9x2']],
   ['compliance', ['compliance', '--framework', 'soc2']],
   ['compliance-wide', ['compliance', '--framework', 'soc2', '--period', '90', '-o', 'wide']],
   ['version', ['version']],
@@ -74,6 +78,25 @@ describe('tables (golden files)', () => {
     expect(all).toEqual({ code: 0, stdout: '', stderr: 'No resources found in rehearsal-system namespace.\n' });
   });
 
+  it('follows the Link rel="next" pages of reports to the end', async () => {
+    const whole = await runPlugin(['reports', '-A', '-o', 'name', ...connection()]);
+    expect(whole.stdout.split('\n').filter(Boolean)).toHaveLength(fake.reports.length);
+    fake.reportPageSize = 2;
+    fake.requests.length = 0;
+    try {
+      const paged = await runPlugin(['reports', '-A', '-o', 'name', ...connection()]);
+      expect(paged).toEqual(whole);
+    } finally {
+      fake.reportPageSize = 500;
+    }
+    const pages = Math.ceil(fake.reports.length / 2);
+    expect(pages).toBeGreaterThan(1);
+    expect(fake.calls).toEqual([
+      'GET /api/v1/reports',
+      ...Array.from({ length: pages - 1 }, (_, page) => `GET /api/v1/reports?continue=${(page + 1) * 2}`),
+    ]);
+  });
+
   it('sends the query each command stands for', async () => {
     fake.requests.length = 0;
     await runPlugin(['reports', 'payments', '--days', '90', '--latest', '-n', 'team-a', ...connection()]);
@@ -84,6 +107,7 @@ describe('tables (golden files)', () => {
     await runPlugin(['compliance', '--framework', 'dora', '--period', '30', ...connection()]);
     await runPlugin(['get', 'payments', ...connection()]);
     await runPlugin(['get', 'shop', '-n', 'team-a', ...connection()]);
+    await runPlugin(['diagnose', 'shop', '-n', 'team-a', '--run', 'k3m9x2', ...connection()]);
     expect(fake.calls).toEqual([
       'GET /api/v1/reports?test=payments&namespace=team-a&days=90&latest=true',
       'GET /api/v1/reports',
@@ -94,6 +118,7 @@ describe('tables (golden files)', () => {
       // No -n and no kubeconfig context: the API applies the server's namespace.
       'GET /api/v1/tests/payments',
       'GET /api/v1/tests/shop?namespace=team-a',
+      'GET /api/v1/tests/shop/diagnosis?namespace=team-a&run=k3m9x2',
     ]);
     expect(fake.requests.every((request) => request.headers.authorization === 'Bearer unit-test-token')).toBe(true);
   });
@@ -113,6 +138,8 @@ describe('-o json and -o yaml are the API objects', () => {
     [['alerts', '-A'], fixture('alerts')],
     [['upcoming', '-A'], fixture('upcoming')],
     [['schedules'], fixture('schedules')],
+    [['coverage'], fixture('coverage')],
+    [['diagnose', 'payments'], fixture('diagnosis')],
     [['compliance', '--framework', 'soc2', '--period', '90'], fixture('compliance-soc2')],
   ];
 
