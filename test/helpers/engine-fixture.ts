@@ -42,6 +42,22 @@ const SIMULATOR_LOG_LINES = 40;
 
 export type VeleroBackend = 'simulator' | 'real-velero';
 
+/**
+ * Rehearsal's ServiceAccount may touch Velero objects only where an administrator bound the
+ * rehearsal-velero role (deploy/base/rbac.yaml binds it in "velero"); each fixture is its own
+ * backup installation, so it is bound here too.
+ */
+async function bindVeleroRole(admin: KubeConfig, veleroNamespace: string): Promise<void> {
+  await admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
+    namespace: veleroNamespace,
+    body: {
+      metadata: { name: 'rehearsal-velero' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rehearsal-velero' },
+      subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
+    },
+  });
+}
+
 export async function createEngineFixture(
   prefix: string,
   backend: VeleroBackend = 'simulator',
@@ -60,6 +76,7 @@ export async function createEngineFixture(
       namespace: veleroNamespace,
       serverArgs: ['--backup-sync-period', '1h'],
     });
+    await bindVeleroRole(admin, veleroNamespace);
     const endpoints = await startShopEndpoints();
     const backup = uniqueName('shop-nightly');
     await createBackup(admin, { name: backup, namespaces: [source], veleroNamespace, timeoutMs: 120_000 });
@@ -90,17 +107,7 @@ export async function createEngineFixture(
     },
   });
   await simulator.start();
-  // Rehearsal's ServiceAccount may touch Velero objects only where an administrator bound the
-  // rehearsal-velero role (deploy/base/rbac.yaml binds it in "velero"); each fixture is its own
-  // backup installation, so it is bound here too.
-  await admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
-    namespace: veleroNamespace,
-    body: {
-      metadata: { name: 'rehearsal-velero' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rehearsal-velero' },
-      subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
-    },
-  });
+  await bindVeleroRole(admin, veleroNamespace);
   const endpoints = await startShopEndpoints();
   const backup = uniqueName('shop-nightly');
   await createBackup(admin, { name: backup, namespaces: [source], veleroNamespace });
