@@ -80,6 +80,12 @@ export function describeConformance(backend: ConformanceBackend): void {
       expect(report.spec.backup.provider).toBe(backend.provider);
       expect(report.spec.checks.every((check) => check.status === 'pass')).toBe(true);
       expect(report.spec.result).toBe(healthy);
+      const phases = report.spec.rto.phases;
+      const restoreSeconds =
+        (Date.parse(phases.restoreCompletedAt!) - Date.parse(phases.restoreRequestedAt!)) / 1000;
+      console.log(
+        `[measure] ${backend.label}: restore requested→done ${restoreSeconds.toFixed(3)} s (shop app)`,
+      );
       const sandbox = report.spec.sandboxNamespaces[0]!;
       await waitFor(async () => (await backend.restoreObjectsOfRun(report.spec.runId, sandbox)) === 0, {
         timeoutMs: 30_000,

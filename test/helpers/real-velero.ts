@@ -4,6 +4,10 @@
 // local plugin directory and a BackupStorageLocation pointing at that store. No node agent and no
 // volume data: Velero backs up and restores resource manifests through the Kubernetes API.
 //
+// KNOWN LIMIT: Velero v1.18's controller-runtime manager also opens its own metrics listener on
+// :8080 (all interfaces; no flag changes it), so `velero server` exits when port 8080 is taken and,
+// while it runs, listens beyond 127.0.0.1. Fixing that needs a patched build (BindAddress "0").
+//
 // Velero runs under its own identity, the ServiceAccount `velero` of its namespace bound to
 // cluster-admin (what `velero install` grants), so the apiserver's audit log tells its writes apart
 // from the test harness's and Rehearsal's (velero.user).
