@@ -84,7 +84,7 @@ export function describeConformance(backend: ConformanceBackend): void {
       const restoreSeconds =
         (Date.parse(phases.restoreCompletedAt!) - Date.parse(phases.restoreRequestedAt!)) / 1000;
       console.log(
-        `[measure] ${backend.label}: restore requested→done ${restoreSeconds.toFixed(3)} s (shop app)`,
+        `[measure] ${backend.label}: restore requested→done ${restoreSeconds.toFixed(3)} s (shop app; the tools stamp completion in whole seconds)`,
       );
       const sandbox = report.spec.sandboxNamespaces[0]!;
       await waitFor(async () => (await backend.restoreObjectsOfRun(report.spec.runId, sandbox)) === 0, {
