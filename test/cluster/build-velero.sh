@@ -7,7 +7,8 @@
 set -euo pipefail
 source "$(dirname "$0")/versions.env"
 CACHE_ROOT="${VELERO_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rehearsal-velero-binaries}"
-VELERO_OUT="$CACHE_ROOT/velero-$VELERO_VERSION"
+# "-patched1": built with patch_velero_metrics below (bump the suffix when that patch changes).
+VELERO_OUT="$CACHE_ROOT/velero-$VELERO_VERSION-patched1"
 PLUGIN_OUT="$CACHE_ROOT/velero-plugin-for-aws-$VELERO_AWS_PLUGIN_VERSION"
 S3_OUT="$CACHE_ROOT/s3s-fs-$S3S_FS_VERSION"
 log() { echo "[build-velero] $*" >&2; }
@@ -39,16 +40,38 @@ build_go_module() { # module version package-dir out-dir binary-name ldflags [mo
   [ -d "$dir" ] || { echo "could not fetch $mod@$ver" >&2; exit 1; }
   rm -rf "$work/src"; cp -r "$dir" "$work/src"; chmod -R u+w "$work/src"
   for r in "$@"; do (cd "$work/src" && go mod edit -replace "$r"); done
+  [ -z "${pre_build:-}" ] || "$pre_build" "$work/src"
   local start=$SECONDS
   (cd "$work/src" && $nice_ go build -mod=mod -trimpath -ldflags="-s -w $ld" -o "$out.partial/$name" "$pkg")
   rm -rf "$out"; mv "$out.partial" "$out"
   log "$name $ver built in $((SECONDS - start)) s, $(du -h "$out/$name" | cut -f1)"
 }
 
+# Velero's controller-runtime manager (pkg/cmd/server/server.go) leaves ctrl.Options.Metrics unset,
+# so controller-runtime opens its default metrics listener on ":8080" (all interfaces) and no
+# `velero server` flag changes it. That breaks the rule that every process here binds only 127.0.0.1
+# and collides with Rehearsal's own port 8080 (npm run demo). Velero's own metrics are served by
+# --metrics-address, not by this listener, so set its BindAddress to "0" (controller-runtime: off).
+# Fails loudly when the code it patches is not there exactly once (e.g. after a Velero version bump).
+patch_velero_metrics() { # source-dir
+  local f="$1/pkg/cmd/server/server.go" open='mgr, err = ctrl.NewManager(clientConfig, ctrl.Options{'
+  local n; n="$(grep -cF "$open" "$f" || true)"
+  if [ "$n" != 1 ] || grep -qE 'metricsserver|Metrics: ' "$f" || ! grep -q '^import ($' "$f"; then
+    echo "build-velero.sh: cannot patch Velero's manager metrics listener: $f changed" \
+      "(expected one '$open', no Metrics option yet); review patch_velero_metrics" >&2
+    exit 1
+  fi
+  sed -i -e "s|^\([[:space:]]*\)$open\$|&\n\1\tMetrics: metricsserver.Options{BindAddress: \"0\"}, // patched by build-velero.sh|" \
+    -e '0,/^import ($/s||import (\n\tmetricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"|' "$f"
+  [ "$(grep -c 'BindAddress: "0"}, // patched by build-velero.sh' "$f")" = 1 ] ||
+    { echo "build-velero.sh: patching $f failed" >&2; exit 1; }
+  log "patched $f: controller-runtime metrics listener off"
+}
+
 if [ ! -x "$VELERO_OUT/velero" ]; then
-  log "velero $VELERO_VERSION"
+  log "velero $VELERO_VERSION (patched: no listener on :8080)"
   rm -rf "$VELERO_OUT.partial"; mkdir -p "$VELERO_OUT.partial"
-  build_go_module github.com/vmware-tanzu/velero "$VELERO_VERSION" ./cmd/velero "$VELERO_OUT" velero \
+  pre_build=patch_velero_metrics build_go_module github.com/vmware-tanzu/velero "$VELERO_VERSION" ./cmd/velero "$VELERO_OUT" velero \
     "-X github.com/vmware-tanzu/velero/pkg/buildinfo.Version=$VELERO_VERSION -X github.com/vmware-tanzu/velero/pkg/buildinfo.GitTreeState=clean" \
     k8s.io/cli-runtime=k8s.io/cli-runtime@v0.33.10
 fi

@@ -4,9 +4,10 @@
 // local plugin directory and a BackupStorageLocation pointing at that store. No node agent and no
 // volume data: Velero backs up and restores resource manifests through the Kubernetes API.
 //
-// KNOWN LIMIT: Velero v1.18's controller-runtime manager also opens its own metrics listener on
-// :8080 (all interfaces; no flag changes it), so `velero server` exits when port 8080 is taken and,
-// while it runs, listens beyond 127.0.0.1. Fixing that needs a patched build (BindAddress "0").
+// Every listener of `velero server` is on 127.0.0.1: --metrics-address and --profiler-address below
+// (free loopback ports), its plugins talk gRPC over unix sockets, and the controller-runtime manager's
+// own metrics listener (":8080" on all interfaces in upstream Velero, no flag for it) is switched off
+// in our build (see patch_velero_metrics in build-velero.sh). real-velero.test.ts checks it.
 //
 // Velero runs under its own identity, the ServiceAccount `velero` of its namespace bound to
 // cluster-admin (what `velero install` grants), so the apiserver's audit log tells its writes apart
@@ -73,6 +74,10 @@ export interface RealVelero {
   /** Velero's last log lines (for failure messages); all of them are in velero.log of the work directory. */
   log(): string[];
   workDir: string;
+  /** The `velero server` process, and the loopback ports of its metrics and profiler listeners. */
+  pid: number;
+  metricsPort: number;
+  profilerPort: number;
   stop(): Promise<void>;
 }
 
@@ -375,6 +380,9 @@ export async function startRealVelero(
       bucketDir,
       log: () => [...veleroLines],
       workDir: work,
+      pid: server.pid!,
+      metricsPort,
+      profilerPort,
       stop,
     };
   } catch (error) {

@@ -23,6 +23,7 @@ import {
 } from '../helpers/engine-fixture.js';
 import { describeConformance } from '../helpers/conformance.js';
 import { deleteNamespaces, uniqueName } from '../helpers/kube.js';
+import { processTree, tcpListeners } from '../helpers/listeners.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { shopChecks } from '../helpers/sample-app.js';
@@ -89,6 +90,24 @@ function restoreSeconds(report: RestoreReport): number {
 }
 
 describe('Rehearsal with the real Velero server', () => {
+  it('Velero and its plugins listen on 127.0.0.1 only, and never on 8080', () => {
+    const velero = fixture.realVelero!;
+    const tree = processTree(velero.pid);
+    const listeners = tcpListeners(tree);
+    console.log(
+      `[observe] velero server (${tree.length} processes) listens on ` +
+        listeners.map((entry) => `${entry.address}:${entry.port}`).join(', '),
+    );
+    // Upstream Velero would add controller-runtime's metrics listener on :8080 (all interfaces);
+    // our build switches it off (test/cluster/build-velero.sh).
+    expect(listeners.filter((entry) => !entry.loopback)).toEqual([]);
+    expect(listeners.map((entry) => entry.port)).not.toContain(8080);
+    // The two listeners it is told to open are seen (so this check can see them at all).
+    expect(listeners.map((entry) => entry.port)).toEqual(
+      expect.arrayContaining([velero.metricsPort, velero.profilerPort]),
+    );
+  });
+
   it('restores the shop from a real Backup into a sandbox: checks pass, the report carries Velero’s Restore', async () => {
     const name = uniqueTestName('real-named');
     const { report, seconds } = await runOnce(name, {
