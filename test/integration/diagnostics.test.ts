@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { AppsV1Api, CoreV1Api, CustomObjectsApi, StorageV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, StorageV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { diagnose, type RunDiagnosis } from '../../server/domain/diagnosis.js';
 import type { HintCode } from '../../server/domain/diagnosis-hints.js';
@@ -73,6 +73,16 @@ beforeAll(async () => {
   node = uniqueName('diag-node');
   await createNamespace(admin, sandbox);
   await createNamespace(admin, owners);
+  // As the sandbox manager does for a real sandbox: the server reads it through this one binding
+  // (it holds no cluster-wide read, decisions §9).
+  await admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
+    namespace: sandbox,
+    body: {
+      metadata: { name: 'rehearsal-sandbox-reader' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rehearsal-sandbox-reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
+    },
+  });
   // A Node without KWOK's annotation: nothing plays its kubelet but this test.
   await core.createNode({ body: { metadata: { name: node, labels: { 'rehearsal.dev/test-node': 'diagnostics' } } } });
 
