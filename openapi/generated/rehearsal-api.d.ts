@@ -624,13 +624,13 @@ export interface components {
         ObservedContainer: {
             name: string;
             ready: boolean;
-            /** Format: double */
+            /** Format: int32 */
             restartCount: number;
             /** @enum {string} */
             state: "waiting" | "running" | "terminated" | "unknown";
             reason?: string;
             message?: string;
-            /** Format: double */
+            /** Format: int32 */
             exitCode?: number;
             /** @description Reason of the previous termination (OOMKilled shows here while the container restarts). */
             lastTerminationReason?: string;
@@ -654,7 +654,7 @@ export interface components {
             message: string;
             /** @description Kind/name of the object, e.g. Pod/web-1. */
             object: string;
-            /** Format: double */
+            /** Format: int32 */
             count: number;
             lastSeen: string;
         };
@@ -874,7 +874,7 @@ export interface components {
                 keyId: string;
                 signature: string;
                 /**
-                 * Format: double
+                 * Format: int32
                  * @description Position in the test's chain (1 = first signed with a sequence); part of the digest.
                  */
                 sequence?: number;

@@ -7,10 +7,12 @@ import { hintsFor, type Hint } from './diagnosis-hints.js';
 export interface ObservedContainer {
   name: string;
   ready: boolean;
+  /** @isInt */
   restartCount: number;
   state: 'waiting' | 'running' | 'terminated' | 'unknown';
   reason?: string;
   message?: string;
+  /** @isInt */
   exitCode?: number;
   /** Reason of the previous termination (OOMKilled shows here while the container restarts). */
   lastTerminationReason?: string;
@@ -33,6 +35,7 @@ export interface ObservedEvent {
   message: string;
   /** Kind/name of the object, e.g. Pod/web-1. */
   object: string;
+  /** @isInt */
   count: number;
   lastSeen: string;
 }

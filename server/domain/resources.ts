@@ -362,7 +362,10 @@ export interface RestoreReportSpec {
   evidence?: {
     digest: string;
     previousDigest?: string;
-    /** Position in the test's chain (1 = first signed with a sequence); part of the digest. */
+    /**
+     * Position in the test's chain (1 = first signed with a sequence); part of the digest.
+     * @isInt
+     */
     sequence?: number;
     signature: string;
     keyId: string;
