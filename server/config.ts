@@ -37,6 +37,8 @@ const schema = z.object({
   REHEARSAL_MISSED_RUN_WINDOW_SECONDS: positiveInt(3600),
   /** How often an in-flight run is polled (restore phase, pod readiness). */
   REHEARSAL_POLL_INTERVAL_MS: positiveInt(2000),
+  /** A run whose backup provider stays unreachable this long fails with ProviderUnavailable. */
+  REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS: positiveInt(600),
   /** How often the janitor looks for expired or orphaned sandboxes. */
   REHEARSAL_JANITOR_INTERVAL_SECONDS: positiveInt(60),
   /**
@@ -75,6 +77,7 @@ export interface Config {
   identity: string;
   missedRunWindowSeconds: number;
   pollIntervalMs: number;
+  providerUnavailableSeconds: number;
   janitorIntervalSeconds: number;
   probeTargets: Record<string, string> | undefined;
   clusterDomain: string;
@@ -173,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     identity: raw.REHEARSAL_IDENTITY ?? `${raw.HOSTNAME ?? 'rehearsal'}-${process.pid}`,
     missedRunWindowSeconds: raw.REHEARSAL_MISSED_RUN_WINDOW_SECONDS,
     pollIntervalMs: raw.REHEARSAL_POLL_INTERVAL_MS,
+    providerUnavailableSeconds: raw.REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS,
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,

@@ -555,6 +555,12 @@ export interface components {
             /** Format: double */
             restored: number;
         };
+        ResultCap: {
+            check: string;
+            critical: boolean;
+            /** @enum {string} */
+            result: "partial" | "fail";
+        };
         RestoreReportSpec: {
             testRef: {
                 uid?: string;
@@ -605,6 +611,8 @@ export interface components {
                 measuredSeconds?: number;
                 measured?: string;
             };
+            /** @description A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
+            resultCap?: components["schemas"]["ResultCap"];
             failure?: {
                 message: string;
                 reason: string;
@@ -785,6 +793,7 @@ export type SchemaCheckKind = components['schemas']['CheckKind'];
 export type SchemaCheckStatus = components['schemas']['CheckStatus'];
 export type SchemaCheckResult = components['schemas']['CheckResult'];
 export type SchemaKindCompleteness = components['schemas']['KindCompleteness'];
+export type SchemaResultCap = components['schemas']['ResultCap'];
 export type SchemaRestoreReportSpec = components['schemas']['RestoreReportSpec'];
 export type SchemaRestoreReportResource = components['schemas']['RestoreReportResource'];
 export type SchemaFrameworkId = components['schemas']['FrameworkId'];

@@ -9,7 +9,7 @@ import type {
   RestoreReportSpec,
   RestoreTest,
 } from './resources.js';
-import { scoreRun } from './scoring.js';
+import { capResult, scoreRun } from './scoring.js';
 
 export interface RestoreFacts {
   phase: string;
@@ -33,6 +33,8 @@ export interface RunObservations {
   sandboxesHealthy?: { sandbox: string; healthy: boolean }[];
   checksCompletedAt?: Date;
   failure?: { reason: string; message: string };
+  /** Names of the configured checks marked critical (decisions §4). */
+  criticalChecks?: readonly string[];
 }
 
 function seconds(from: string | undefined, to: Date | undefined): number | undefined {
@@ -97,6 +99,8 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     });
   }
 
+  const critical = new Set(observed.criticalChecks ?? []);
+  const capped = capResult(outcome.result, observed.checks, (name) => critical.has(name));
   const backupAge = seconds(run.backup?.completedAt, new Date(startedAt));
   const spec: RestoreReportSpec = {
     testRef: { name: test.metadata.name, namespace: test.metadata.namespace ?? '', uid: test.metadata.uid ?? '' },
@@ -126,7 +130,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
         }
       : {}),
     score: outcome.score,
-    result: outcome.result,
+    result: capped.result,
     levels: outcome.levels,
     checks: observed.checks,
     completeness,
@@ -141,6 +145,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
         ...(observed.checksCompletedAt ? { checksCompletedAt: observed.checksCompletedAt.toISOString() } : {}),
       },
     },
+    ...(capped.cap ? { resultCap: capped.cap } : {}),
     ...(observed.failure ? { failure: observed.failure } : {}),
   };
   return spec;
