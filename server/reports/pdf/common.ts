@@ -71,12 +71,6 @@ export function resultStatus(result: RunRecord['result']): StatusKey {
   return result;
 }
 
-export function evidenceStatus(run: RunRecord): StatusKey {
-  if (!run.evidenceDigest) return 'unsigned';
-  if (run.evidenceVerified === false) return 'unverified';
-  return 'verified';
-}
-
 export function rtoCell(run: RunRecord): string {
   const measured = run.rto ?? durationText(run.rtoSeconds);
   return `${measured} / ${run.rtoTarget ?? 'none'}`;
@@ -243,8 +237,4 @@ export function renderDigestAppendix(writer: PdfWriter, runs: readonly RunRecord
     runs,
     { fontSize: 7, empty: 'No runs in the period.' },
   );
-}
-
-export function safeJoin(parts: ReadonlyArray<string | undefined>, sep = ' '): string {
-  return pdfSafe(parts.filter((p): p is string => p !== undefined && p !== '').join(sep));
 }
