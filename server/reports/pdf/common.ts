@@ -1,7 +1,7 @@
 // Pieces both PDF reports share: the document set-up, the cover, run tables, RTO statistics and
 // the appendix of run evidence digests.
 
-import { pdfSafe, durationText, percentile, median, shortDigest, utcDateTime, utcShort } from './format.js';
+import { durationText, percentile, median, shortDigest, utcDateTime, utcShort } from './format.js';
 import { A4, COLOR, MARGIN, PdfWriter, type Column, type StatusKey } from './layout.js';
 import type { ReportData, RtoRow, RunRecord } from './report-data.js';
 
