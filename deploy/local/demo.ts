@@ -77,6 +77,7 @@ async function main(): Promise<void> {
 
   const tests = [
     restoreTest('shop-daily', { healthChecks: { checks: shopChecks() }, sla: { maxRTO: '2m', alertOnExceed: true } }),
+    // shopChecks' SQL data check is critical: wrong orders make this run fail (decisions §4).
     restoreTest('shop-broken-orders', { healthChecks: { checks: shopChecks({ expectedOrders: '4' }) } }),
     restoreTest('shop-defaults', {}),
   ];

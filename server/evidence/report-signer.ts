@@ -1,4 +1,4 @@
-// The engine's EvidenceSigner (server/controller/run-stepper.ts): fills spec.evidence of a
+// The engine's report signer (used by server/controller/report-writer.ts): fills spec.evidence of a
 // RestoreReport before it is created (the CRD makes the spec immutable, so evidence cannot be added
 // later), chained to the previous report of the same RestoreTest.
 //
