@@ -4,6 +4,7 @@
 // is in progress are consumed and reported, never started in parallel (decisions §3). Starting and
 // advancing the run is the run reconciler's job.
 import { randomBytes } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import { ANNOTATION_TRIGGER, type CurrentRun, type RestoreTest, type RestoreTestStatus } from '../domain/resources.js';
 import { decideSchedule, scheduleIntervalSeconds, type ScheduleDecision } from '../domain/schedule.js';
 import { newRunId } from '../domain/sandbox-names.js';
@@ -90,7 +91,9 @@ export class ScheduleReconciler {
       events.push(['Warning', decision.reason, decision.message]);
     }
 
-    const changed = JSON.stringify(status) !== JSON.stringify(previous);
+    // Compared canonically: the apiserver returns keys sorted, we build them in another order, and
+    // a write of an unchanged status would come back as a watch event and start the pass again.
+    const changed = canonicalize(status) !== canonicalize(previous);
     const written = changed ? await actions.writeStatus(test, status) : undefined;
     for (const [type, reason, message] of events) actions.record(test, type, reason, message);
     return { ...this.requeue(decision, now), ...(written ? { written } : {}) };
