@@ -23,11 +23,23 @@ if [ -x "$OUT/kube-apiserver" ] && [ -x "$OUT/etcd" ] && [ -x "$OUT/kwokctl" ] &
 fi
 command -v go >/dev/null || { echo "go is required to build the test control plane" >&2; exit 1; }
 
+# One build at a time per cache directory: a second caller (another checkout, a parallel setup)
+# waits for the first and then finds the binaries in place.
+mkdir -p "$CACHE_ROOT"
+exec 9>"$CACHE_ROOT/.build.lock"
+if ! flock -n 9; then
+  echo "[build-binaries] another build is running; waiting for it" >&2
+  flock 9
+  if [ -x "$OUT/kube-apiserver" ] && [ -x "$OUT/etcd" ] && [ -x "$OUT/kwokctl" ] && [ -x "$OUT/kwok" ]; then
+    echo "$OUT"; exit 0
+  fi
+fi
+
 export GOTOOLCHAIN=local CGO_ENABLED=0
 # Two cores: parallel package compiles beyond that only add memory pressure.
 export GOFLAGS="${GOFLAGS:-} -p=2"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-stage="$OUT.partial"; rm -rf "$stage"; mkdir -p "$stage"
+rm -rf "$OUT".partial*; stage="$(mktemp -d "$OUT.partial.XXXXXX")"
 log() { echo "[build-binaries] $*" >&2; }
 
 # Kubernetes: k8s.io/kubernetes replaces its staging modules with local paths, so `go install`
