@@ -181,6 +181,7 @@ export function createRehearsal(
     term,
     enqueue,
     bounds,
+    now,
     proberNamespace: config.namespace,
     proberPodLabels: config.proberPodLabels,
   });

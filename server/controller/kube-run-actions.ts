@@ -41,6 +41,7 @@ export interface KubeRunActionsDeps {
   term: () => AbortSignal;
   enqueue: (key: string) => void;
   bounds: (test: RestoreTest) => RunBounds;
+  now: () => Date;
   proberNamespace: string;
   proberPodLabels: Record<string, string>;
 }
@@ -152,7 +153,7 @@ export class KubeRunActions implements RunActions {
       { name: restoreObjectName(test.metadata.name, run.id), backup: { ...backup, includedNamespaces: sources }, mapping, labels: sandboxLabels(test, run.id) },
       test.spec.backupSource.providerNamespace,
     );
-    return { ...run, stage: 'Restoring', sandboxNamespaces: entries, backup, restore, restoreRequestedAt: run.restoreRequestedAt ?? new Date().toISOString() };
+    return { ...run, stage: 'Restoring', sandboxNamespaces: entries, backup, restore, restoreRequestedAt: run.restoreRequestedAt ?? this.deps.now().toISOString() };
   }
 
   startChecks(test: RestoreTest, run: CurrentRun): void {
