@@ -1,6 +1,7 @@
 // The only reader of process.env. Parsed once at start-up, validated with one readable message
 // that lists every bad key, then frozen.
 import { z } from 'zod';
+import { shippedLicenseKeyFile } from './evidence/shipped-license-key.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -49,7 +50,8 @@ const schema = z.object({
   REHEARSAL_CLUSTER_DOMAIN: z.string().default('cluster.local'),
   /**
    * Comma-separated files with license-verification public keys: a JWK or JWK Set file (the kid
-   * is inside), or `kid=path` for a PEM file (a PEM carries no kid).
+   * is inside), or `kid=path` for a PEM file (a PEM carries no kid). Unset = the vendor key shipped
+   * in license-keys/; set (even empty) = exactly the files listed.
    */
   REHEARSAL_LICENSE_PUBLIC_KEYS: z.string().optional(),
   /** Cluster name printed on the PDF reports (optional; "not named" otherwise). */
@@ -152,6 +154,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!raw.REHEARSAL_TLS_CERT_FILE) aggregationIssues.push('  REHEARSAL_TLS_CERT_FILE: required with REHEARSAL_AGGREGATION_PORT');
     if (!raw.REHEARSAL_TLS_KEY_FILE) aggregationIssues.push('  REHEARSAL_TLS_KEY_FILE: required with REHEARSAL_AGGREGATION_PORT');
   }
+  const shippedKey = shippedLicenseKeyFile();
+  const licenseKeys =
+    raw.REHEARSAL_LICENSE_PUBLIC_KEYS === undefined
+      ? shippedKey
+        ? [{ file: shippedKey }]
+        : []
+      : parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS);
   if (aggregationIssues.length > 0) throw new ConfigError(`invalid configuration:\n${aggregationIssues.join('\n')}`);
   const aggregation: AggregationConfig | undefined =
     raw.REHEARSAL_AGGREGATION_PORT === undefined
@@ -180,8 +189,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
-    licensePublicKeyFiles: parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS).map((entry) => entry.file),
-    licensePublicKeys: parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS),
+    licensePublicKeyFiles: licenseKeys.map((entry) => entry.file),
+    licensePublicKeys: licenseKeys,
     clusterName: raw.REHEARSAL_CLUSTER_NAME || undefined,
     logLevel: raw.REHEARSAL_LOG_LEVEL,
     proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS),

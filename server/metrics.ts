@@ -34,6 +34,38 @@ export class Metrics {
     labelNames: ['namespace', 'test'],
     registers: [this.registry],
   });
+  // The gauges below feed the alert rules (deploy/components/monitoring/prometheusrule.yaml); they
+  // and the ones above are derived from the cache by server/test-gauges.ts on every replica.
+  readonly testCreated = new Gauge({
+    name: 'rehearsal_test_created_timestamp_seconds',
+    help: 'Unix time the RestoreTest was created (RestoreTestNotRun: never run after a grace period)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly testSuspended = new Gauge({
+    name: 'rehearsal_test_suspended',
+    help: '1 when the RestoreTest schedule is suspended',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly previousScore = new Gauge({
+    name: 'rehearsal_previous_score',
+    help: 'Score of the run before the most recent one (RestoreTestScoreRegressed)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly lastRunResult = new Gauge({
+    name: 'rehearsal_last_run_result',
+    help: '1 for the result (pass, partial, fail) of the most recent run, 0 for the others',
+    labelNames: ['namespace', 'test', 'result'],
+    registers: [this.registry],
+  });
+  readonly rtoTargetSeconds = new Gauge({
+    name: 'rehearsal_rto_target_seconds',
+    help: 'The RTO target (maxRTO) the most recent run was measured against; absent without one',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
   readonly runs = new Counter({
     name: 'rehearsal_runs_total',
     help: 'Completed runs by result',
@@ -103,8 +135,19 @@ export class Metrics {
   }
 
   forgetTest(namespace: string, test: string): void {
-    for (const gauge of [this.score, this.rtoSeconds, this.backupAgeSeconds, this.lastCompletedRun, this.scheduleIntervalSeconds]) {
+    for (const gauge of [
+      this.score,
+      this.rtoSeconds,
+      this.backupAgeSeconds,
+      this.lastCompletedRun,
+      this.scheduleIntervalSeconds,
+      this.testCreated,
+      this.testSuspended,
+      this.previousScore,
+      this.rtoTargetSeconds,
+    ]) {
       gauge.remove({ namespace, test });
     }
+    for (const result of ['pass', 'partial', 'fail']) this.lastRunResult.remove({ namespace, test, result });
   }
 }

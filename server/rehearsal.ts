@@ -29,6 +29,7 @@ import { reportTestKeyOf } from './domain/report-index.js';
 import { EvidenceVerifier } from './evidence/evidence-verifier.js';
 import { loadLicenseKeyRing } from './evidence/license-keys.js';
 import { Metrics } from './metrics.js';
+import { TestGauges } from './test-gauges.js';
 import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
@@ -217,12 +218,20 @@ export function createRehearsal(
     { workers: 8, janitorIntervalMs: config.janitorIntervalSeconds * 1000 },
   );
   loopHolder.loop = loop;
+  // Per-test gauges from the cache on every replica (survive restarts and failovers).
+  const testGauges = new TestGauges(cache, metrics, now);
   const leader =
     config.runController && config.leaderElection
       ? new LeaderElector(
           kube.coordination,
           { namespace: config.namespace, name: config.leaseName, identity: config.identity },
-          { onStartedLeading: () => loop.start(), onStoppedLeading: () => loop.stop() },
+          {
+            onStartedLeading: () => {
+              testGauges.rebuild();
+              loop.start();
+            },
+            onStoppedLeading: () => loop.stop(),
+          },
           log.child({ component: 'leader-election' }),
         )
       : undefined;
@@ -270,6 +279,7 @@ export function createRehearsal(
     aggregationPort: () => aggregation?.port(),
     async start() {
       await cache.start();
+      testGauges.rebuild();
       await license.start();
       // Blocks until this replica has a signing key: without one no report could be written.
       await evidenceKeys.start();

@@ -20,6 +20,8 @@ command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb
 # Headless Chromium for the Swagger UI test (renders /docs in a real browser); the headless shell,
 # not the full browser, which keeps trying to reach Google's services.
 command -v chromium-headless-shell >/dev/null || missing+=(chromium-headless-shell)
+# umoci unpacks the OCI image built by deploy/image/build-oci.sh into a runtime bundle (image test).
+command -v umoci >/dev/null || missing+=(umoci)
 if [ ${#missing[@]} -gt 0 ]; then
   log "apt-get install ${missing[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -38,6 +40,9 @@ log "node $(node_modules/.bin/node --version) from node_modules"
 
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
 bash test/cluster/build-binaries.sh >/dev/null
+
+log "Helm and promtool (built once from Go modules, cached by version)"
+bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
 
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
 bash openapi/clients/clients.sh setup

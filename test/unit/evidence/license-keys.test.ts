@@ -1,13 +1,14 @@
 // The license trust store from configuration: REHEARSAL_LICENSE_PUBLIC_KEYS names JWK / JWK Set
 // files, or PEM files as kid=path; anything unreadable is a start-up error naming the file.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '../../../server/config.js';
 import { loadLicenseKeyRing } from '../../../server/evidence/license-keys.js';
 import { PRODUCT_VERSION } from '../../../server/reports/product-version.js';
 import { jwkOf, vendorKey } from '../../fixtures/evidence/licenses.js';
+import { repoRoot } from '../../helpers/cluster-info.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rehearsal-license-keys-'));
 const a = vendorKey('vendor-2026');
@@ -15,9 +16,9 @@ const b = vendorKey('vendor-2025');
 const c = vendorKey('vendor-2024');
 
 function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
+  const target = join(dir, name);
+  writeFileSync(target, text);
+  return target;
 }
 
 describe('REHEARSAL_LICENSE_PUBLIC_KEYS', () => {
@@ -33,7 +34,19 @@ describe('REHEARSAL_LICENSE_PUBLIC_KEYS', () => {
       '/etc/rehearsal/vendor.jwk.json',
       '/etc/rehearsal/old.pem',
     ]);
-    expect(loadConfig({}).licensePublicKeys).toEqual([]);
+    expect(loadConfig({ REHEARSAL_LICENSE_PUBLIC_KEYS: '' }).licensePublicKeys).toEqual([]);
+  });
+
+  it('defaults to exactly the vendor key shipped in license-keys/ when unset', async () => {
+    const shipped = path.join(repoRoot, 'license-keys/rehearsal-vendor.jwk.json');
+    const config = loadConfig({});
+    expect(config.licensePublicKeys).toEqual([{ file: shipped }]);
+    const ring = await loadLicenseKeyRing(config.licensePublicKeys);
+    const jwk = JSON.parse(readFileSync(shipped, 'utf8')) as { kid: string; kty: string; crv: string; d?: string };
+    expect([...ring.keys()]).toEqual([jwk.kid]);
+    // The public half only: a private JWK (with "d") must never be committed.
+    expect(jwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
+    expect(jwk.d).toBeUndefined();
   });
 });
 

