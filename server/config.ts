@@ -1,6 +1,8 @@
 // The only reader of process.env. Parsed once at start-up, validated with one readable message
 // that lists every bad key, then frozen.
 import { z } from 'zod';
+import { parseDuration } from './domain/duration.js';
+import type { NotificationsSpec } from './domain/resources.js';
 import { shippedLicenseKeyFile } from './evidence/shipped-license-key.js';
 
 const booleanString = z
@@ -59,6 +61,28 @@ const schema = z.object({
   REHEARSAL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Labels on the Rehearsal API pods; strict NetworkPolicies admit probes from them. */
   REHEARSAL_PROBER_POD_LABELS: z.string().default('app.kubernetes.io/name=rehearsal'),
+  /** Coverage: the shortest window in which a backed-up namespace must have a passing run (h/m/s). */
+  REHEARSAL_COVERAGE_MIN_WINDOW: z
+    .string()
+    .regex(/^(?:\d{1,9}h)?(?:\d{1,9}m)?(?:\d{1,9}s)?$/, 'a duration such as 24h or 90m')
+    .refine((text) => text.length > 0, 'a duration such as 24h or 90m')
+    .default('24h'),
+  /** Coverage: how often the backup tool's schedules and backups are re-read. */
+  REHEARSAL_COVERAGE_REFRESH_SECONDS: positiveInt(300),
+  /**
+   * Notifications sent for every test without its own spec.notifications (JSON, the shape of
+   * spec.notifications). Secret references name Secrets in the server's namespace.
+   */
+  REHEARSAL_NOTIFICATIONS: z.string().optional(),
+  /** How long one notification request may take before it counts as failed (and is retried). */
+  REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS: positiveInt(10),
+  /** Delay before the second attempt of a notification; doubles per attempt (5 attempts). */
+  REHEARSAL_NOTIFICATION_BACKOFF_MS: positiveInt(2000),
+  /**
+   * Failure triage reads the last log lines of crashing containers. Off where no kubelet serves
+   * logs (KWOK test clusters: the apiserver would dial fake node addresses).
+   */
+  REHEARSAL_DIAGNOSTICS_LOGS: booleanString.default(true),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -90,6 +114,14 @@ export interface Config {
   clusterName: string | undefined;
   logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
   proberPodLabels: Record<string, string>;
+  /** Seconds; the shortest RPO window of the coverage view. */
+  coverageMinimumWindowSeconds: number;
+  coverageRefreshSeconds: number;
+  /** Notifications of every test without its own spec.notifications; undefined = none. */
+  notifications: NotificationsSpec | undefined;
+  notificationTimeoutSeconds: number;
+  notificationBackoffMs: number;
+  diagnosticsLogs: boolean;
 }
 
 export interface AggregationConfig {
@@ -139,6 +171,44 @@ function parseProbeTargets(text: string | undefined): Record<string, string> | u
   const result = z.record(z.string(), z.string()).safeParse(parsed);
   if (!result.success) throw new ConfigError('REHEARSAL_PROBE_TARGETS: must map "service:port" to "host:port"');
   return result.data;
+}
+
+const secretKeySelector = z.strictObject({ name: z.string().min(1), key: z.string().min(1) });
+const notificationsSchema = z.strictObject({
+  onFailure: z.boolean().optional(),
+  onPartial: z.boolean().optional(),
+  onSuccess: z.boolean().optional(),
+  onSLAExceeded: z.boolean().optional(),
+  onRegression: z.boolean().optional(),
+  channels: z.array(
+    z
+      .strictObject({
+        name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/),
+        type: z.enum(['slack', 'webhook', 'cloudevents']),
+        urlSecretRef: secretKeySelector,
+        signingKeySecretRef: secretKeySelector.optional(),
+      })
+      .refine((channel) => channel.type !== 'webhook' || channel.signingKeySecretRef, {
+        message: 'a webhook channel needs signingKeySecretRef',
+      }),
+  ),
+});
+
+/** The shape of spec.notifications; its Secrets are read in the server's namespace. */
+function parseNotifications(text: string | undefined): NotificationsSpec | undefined {
+  if (!text) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError('REHEARSAL_NOTIFICATIONS: not valid JSON');
+  }
+  const result = notificationsSchema.safeParse(parsed);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ConfigError(`REHEARSAL_NOTIFICATIONS: ${issues.join('; ')}`);
+  }
+  return result.data as NotificationsSpec;
 }
 
 /** Parses an environment (process.env by default); throws ConfigError naming every bad key. */
@@ -194,5 +264,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clusterName: raw.REHEARSAL_CLUSTER_NAME || undefined,
     logLevel: raw.REHEARSAL_LOG_LEVEL,
     proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS),
+    coverageMinimumWindowSeconds: parseDuration(raw.REHEARSAL_COVERAGE_MIN_WINDOW) ?? 86_400,
+    coverageRefreshSeconds: raw.REHEARSAL_COVERAGE_REFRESH_SECONDS,
+    notifications: parseNotifications(raw.REHEARSAL_NOTIFICATIONS),
+    notificationTimeoutSeconds: raw.REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS,
+    notificationBackoffMs: raw.REHEARSAL_NOTIFICATION_BACKOFF_MS,
+    diagnosticsLogs: raw.REHEARSAL_DIAGNOSTICS_LOGS,
   });
 }

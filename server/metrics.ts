@@ -119,6 +119,18 @@ export class Metrics {
     labelNames: ['informer'],
     registers: [this.registry],
   });
+  readonly namespaceBackedUpUntested = new Gauge({
+    name: 'rehearsal_namespace_backed_up_untested',
+    help: '1 when a backed-up namespace has no passing restore test within its RPO window, 0 when it has',
+    labelNames: ['namespace'],
+    registers: [this.registry],
+  });
+  readonly notifications = new Counter({
+    name: 'rehearsal_notifications_total',
+    help: 'Notification deliveries by channel type and outcome (delivered, retried, failed, skipped)',
+    labelNames: ['channel', 'outcome'],
+    registers: [this.registry],
+  });
   readonly leader = new Gauge({
     name: 'rehearsal_leader',
     help: '1 when this replica runs the reconciliation loop',

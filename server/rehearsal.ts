@@ -36,6 +36,7 @@ import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
+import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -54,6 +55,8 @@ export interface Rehearsal {
   readonly metrics: Metrics;
   readonly controller: RestoreTestController;
   readonly leader: LeaderElector | undefined;
+  /** Notifications, failure diagnostics and backup coverage (issue 16). */
+  readonly followUps: RunFollowUps;
   /** The license in effect (Secret rehearsal-license, watched). */
   readonly license: LicenseWatch;
   /** The evidence signing key and the published public keys. */
@@ -143,6 +146,18 @@ export function createRehearsal(
     now,
   });
 
+  const followUps = createRunFollowUps({
+    config,
+    kubeConfig,
+    kube,
+    cache,
+    client,
+    metrics,
+    log,
+    now,
+    backupTool: providers.velero,
+  });
+
   // The engine: a schedule reconciler, a run reconciler (its I/O behind KubeRunActions) and a
   // report writer, driven by one loop that runs while this replica leads. They enqueue work on the
   // loop built after them.
@@ -183,6 +198,8 @@ export function createRehearsal(
     enqueue,
     bounds,
     now,
+    // HOOK (issue 16): failure triage before a failed/partial run's sandbox may go.
+    beforeSandboxRelease: (report) => followUps.diagnostics.beforeSandboxRelease(report),
     proberNamespace: config.namespace,
     proberPodLabels: config.proberPodLabels,
   });
@@ -220,18 +237,21 @@ export function createRehearsal(
   loopHolder.loop = loop;
   // Per-test gauges from the cache on every replica (survive restarts and failovers).
   const testGauges = new TestGauges(cache, metrics, now);
+  const startEngine = (): void => {
+    testGauges.rebuild();
+    loop.start();
+    followUps.startOnLeader();
+  };
+  const stopEngine = (): void => {
+    loop.stop();
+    followUps.stopOnLeader();
+  };
   const leader =
     config.runController && config.leaderElection
       ? new LeaderElector(
           kube.coordination,
           { namespace: config.namespace, name: config.leaseName, identity: config.identity },
-          {
-            onStartedLeading: () => {
-              testGauges.rebuild();
-              loop.start();
-            },
-            onStoppedLeading: () => loop.stop(),
-          },
+          { onStartedLeading: startEngine, onStoppedLeading: stopEngine },
           log.child({ component: 'leader-election' }),
         )
       : undefined;
@@ -243,6 +263,7 @@ export function createRehearsal(
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
     : undefined;
   const backupSchedules = scheduleSourceOf(providers.velero);
+  const coverage = followUps.coverage;
   const httpDeps: HttpDeps = {
     config,
     cache,
@@ -252,6 +273,8 @@ export function createRehearsal(
     log: log.child({ component: 'http' }),
     now,
     ...(backupSchedules ? { schedules: backupSchedules } : {}),
+    ...(coverage ? { coverage } : {}),
+    diagnoses: followUps.diagnoses,
     verifyEvidence: (report) => evidence.verify(report),
     evidenceProblems: (report) => evidence.problems(report),
     license,
@@ -269,6 +292,7 @@ export function createRehearsal(
     metrics,
     controller: loop,
     leader,
+    followUps,
     license,
     evidenceKeys,
     evidence,
@@ -287,6 +311,7 @@ export function createRehearsal(
       evidence
         .warm(cache.allReports())
         .catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
+      followUps.start();
       if (!overrides.withoutHttp) {
         const app = createApp(httpDeps);
         server = await startHttpServer(httpDeps, app);
@@ -305,15 +330,16 @@ export function createRehearsal(
       }
       if (!config.runController) return;
       if (leader) leader.start();
-      else loop.start();
+      else startEngine();
     },
     async stop() {
-      loop.stop();
+      stopEngine();
       await leader?.stop();
       await aggregation?.close();
       requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
+      followUps.stop();
       license.stop();
       evidenceKeys.stop();
       cache.stop();

@@ -116,6 +116,16 @@ export class RehearsalApi {
     return this.data('GET', () => this.client.GET('/api/v1/schedules'));
   }
 
+  async diagnosis(name: string, namespace: string | undefined, run: string | undefined): Promise<components['schemas']['RunDiagnosis']> {
+    return this.data('GET', () =>
+      this.client.GET('/api/v1/tests/{name}/diagnosis', { params: { path: { name }, query: { namespace, run } } }),
+    );
+  }
+
+  async coverage(): Promise<components['schemas']['CoverageResponse']> {
+    return this.data('GET', () => this.client.GET('/api/v1/coverage'));
+  }
+
   async compliance(framework: FrameworkId, period: number): Promise<ComplianceResponse> {
     return this.data('GET', () => this.client.GET('/api/v1/compliance', { params: { query: { framework, period } } }));
   }

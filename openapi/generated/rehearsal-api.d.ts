@@ -104,6 +104,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tests/{name}/diagnosis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Diagnosis of a failed or partial run
+         * @description Why a failed or partial run's application did not come up, collected from its sandbox before
+         *     the sandbox could be deleted: Pods that were not Ready (phase, container states and reasons,
+         *     the scheduler's reason), Warning events, pending PersistentVolumeClaims, the last log lines of
+         *     crashing containers (when the cluster serves logs), and remediation hints for the common causes.
+         *     Stored compressed beside the report (ConfigMap <report>-diagnosis, owned by the report).
+         */
+        get: operations["getRunDiagnosis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tests/{name}/notification-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview the notification of a run's event
+         * @description The notification a run's event sends: the JSON body of a webhook channel (POSTed with
+         *     `Content-Type: application/json`, `X-Rehearsal-Event: <type>`, `X-Rehearsal-Delivery: <id>` and
+         *     `X-Rehearsal-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the channel's
+         *     key>`), and the `data` of a CloudEvent (structured mode, `application/cloudevents+json`, type
+         *     `dev.rehearsal.run.<event>`, id = this id). Slack channels get a message built from it. Each
+         *     event is sent at most once per run and channel; the id is stable, so receivers can dedupe.
+         */
+        get: operations["previewRunNotification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/reports": {
         parameters: {
             query?: never;
@@ -326,6 +375,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Backed-up namespaces and their restore-test coverage
+         * @description Every namespace a backup schedule or a completed backup covers, with its status: `tested` (a
+         *     passing run restored it within its window: the interval of its most frequent backup schedule,
+         *     at least REHEARSAL_COVERAGE_MIN_WINDOW), `stale` (the newest pass is older) or `untested`
+         *     (never a passing run). Untested and stale namespaces come first. The backup tool's objects are
+         *     re-read at most every REHEARSAL_COVERAGE_REFRESH_SECONDS; runs count as soon as they are reported.
+         */
+        get: operations["getCoverage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/compliance": {
         parameters: {
             query?: never;
@@ -489,6 +562,141 @@ export interface components {
             namespaces: string[];
             lastBackup: string;
         };
+        /** @enum {string} */
+        HintCode: "image-pull-secret-missing" | "image-pull-failed" | "crash-loop" | "oom-killed" | "secret-missing" | "configmap-missing" | "unschedulable-resources" | "unschedulable-placement" | "storage-class-missing" | "pvc-pending" | "quota-exceeded" | "externalname-unrestored" | "externalname-to-source";
+        Hint: {
+            code: components["schemas"]["HintCode"];
+            title: string;
+            remediation: string;
+            /** @description The objects that show it, e.g. Pod/rehearsal-shop-x1/web-1. */
+            objects: string[];
+        };
+        ObservedContainer: {
+            name: string;
+            ready: boolean;
+            /** Format: double */
+            restartCount: number;
+            /** @enum {string} */
+            state: "waiting" | "running" | "terminated" | "unknown";
+            reason?: string;
+            message?: string;
+            /** Format: double */
+            exitCode?: number;
+            /** @description Reason of the previous termination (OOMKilled shows here while the container restarts). */
+            lastTerminationReason?: string;
+        };
+        ObservedPod: {
+            namespace: string;
+            name: string;
+            phase: string;
+            ready: boolean;
+            /** @description The PodScheduled condition when it is not True (the scheduler's reason and message). */
+            unscheduled?: {
+                message: string;
+                reason: string;
+            };
+            containers: components["schemas"]["ObservedContainer"][];
+            imagePullSecrets: string[];
+        };
+        ObservedEvent: {
+            namespace: string;
+            reason: string;
+            message: string;
+            /** @description Kind/name of the object, e.g. Pod/web-1. */
+            object: string;
+            /** Format: double */
+            count: number;
+            lastSeen: string;
+        };
+        ObservedClaim: {
+            namespace: string;
+            name: string;
+            phase: string;
+            storageClass?: string;
+        };
+        ContainerLog: {
+            namespace: string;
+            pod: string;
+            container: string;
+            lines: string[];
+        };
+        RunDiagnosis: {
+            test: {
+                namespace: string;
+                name: string;
+            };
+            runId: string;
+            /** @description The RestoreReport the diagnosis belongs to. */
+            report: string;
+            result: string;
+            collectedAt: string;
+            sandboxes: string[];
+            hints: components["schemas"]["Hint"][];
+            pods: components["schemas"]["ObservedPod"][];
+            events: components["schemas"]["ObservedEvent"][];
+            claims: components["schemas"]["ObservedClaim"][];
+            logs: components["schemas"]["ContainerLog"][];
+            logsNote?: string;
+            /** @description True when parts were left out to stay within the size bound. */
+            truncated: boolean;
+        };
+        /** @enum {string} */
+        NotificationEvent: "failed" | "partial" | "succeeded" | "slaexceeded" | "regressed";
+        /** @description The JSON body of a webhook notification, and the `data` of a CloudEvent. */
+        RunNotification: {
+            /** @description Stable per run and event (the same on every channel and every retry): receivers dedupe on it. */
+            id: string;
+            event: components["schemas"]["NotificationEvent"];
+            /** @description The CloudEvents type, e.g. dev.rehearsal.run.failed. */
+            type: string;
+            /** @description One line for humans. */
+            summary: string;
+            test: {
+                namespace: string;
+                name: string;
+            };
+            run: {
+                /** @description Checks with status fail or error. */
+                failedChecks: {
+                    message: string;
+                    status: string;
+                    kind: string;
+                    name: string;
+                }[];
+                failure?: {
+                    message: string;
+                    reason: string;
+                };
+                rto: {
+                    withinSLA?: boolean;
+                    target?: string;
+                    measured?: string;
+                };
+                backup: string;
+                sandboxNamespaces: string[];
+                sourceNamespaces: string[];
+                /**
+                 * Format: int32
+                 * @description Score of the previous run of the test; absent for the first run.
+                 */
+                previousScore?: number;
+                /** Format: int32 */
+                score: number;
+                /** @description pass, partial or fail. */
+                result: string;
+                completedAt: string;
+                startedAt: string;
+                trigger: string;
+                /** @description RestoreReport name (in the test's namespace). */
+                report: string;
+                id: string;
+            };
+        };
+        /**
+         * @description A run's event, as in the CloudEvents type dev.rehearsal.run.<event>.
+         * @enum {string}
+         */
+        RunEvent: "failed" | "partial" | "succeeded" | "slaexceeded" | "regressed";
         /** @description Construct a type with a set of properties K of type T */
         "Record_string.string_": {
             [key: string]: string;
@@ -699,6 +907,12 @@ export interface components {
             averageRTO: string;
             /** Format: double */
             namespacesCovered: number;
+            /**
+             * Format: int32
+             * @description Namespaces the backup tool backs up that no passing restore test covers within their window
+             *     (GET /api/v1/coverage lists them); absent while the backup tool has not been read.
+             */
+            namespacesBackedUpUntested?: number;
         };
         DailySummary: {
             /** @description YYYY-MM-DD (UTC). */
@@ -727,6 +941,39 @@ export interface components {
             nextRunAt: string;
             /** Format: double */
             lastScore: number;
+        };
+        /** @enum {string} */
+        CoverageStatus: "tested" | "stale" | "untested";
+        NamespaceCoverage: {
+            namespace: string;
+            /** @description tested: a pass within the window; stale: the newest pass is older; untested: never a pass. */
+            status: components["schemas"]["CoverageStatus"];
+            /** @description What backs it up, e.g. "Schedule/daily", "Backup/manual-1". */
+            backedUpBy: string[];
+            /** @description Completion time of its newest backup; empty when unknown. */
+            lastBackupAt: string;
+            /** @description How old the newest passing run may be, e.g. 24h0m0s. */
+            window: string;
+            /** @description RestoreTests ("namespace/name") that restore it. */
+            tests: string[];
+            /** @description Completion time of the newest passing run that restored it; empty when none. */
+            lastPassedAt: string;
+        };
+        CoverageResponse: {
+            generatedAt: string;
+            /**
+             * Format: int32
+             * @description Namespaces backed up (by a schedule or a completed backup).
+             */
+            backedUp: number;
+            /** Format: int32 */
+            tested: number;
+            /**
+             * Format: int32
+             * @description Namespaces with status untested or stale.
+             */
+            untested: number;
+            namespaces: components["schemas"]["NamespaceCoverage"][];
         };
         /** @enum {string} */
         ControlStatus: "satisfied" | "at_risk" | "not_tested";
@@ -781,6 +1028,17 @@ export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
 export type SchemaTestResponse = components['schemas']['TestResponse'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
 export type SchemaScheduleInfo = components['schemas']['ScheduleInfo'];
+export type SchemaHintCode = components['schemas']['HintCode'];
+export type SchemaHint = components['schemas']['Hint'];
+export type SchemaObservedContainer = components['schemas']['ObservedContainer'];
+export type SchemaObservedPod = components['schemas']['ObservedPod'];
+export type SchemaObservedEvent = components['schemas']['ObservedEvent'];
+export type SchemaObservedClaim = components['schemas']['ObservedClaim'];
+export type SchemaContainerLog = components['schemas']['ContainerLog'];
+export type SchemaRunDiagnosis = components['schemas']['RunDiagnosis'];
+export type SchemaNotificationEvent = components['schemas']['NotificationEvent'];
+export type SchemaRunNotification = components['schemas']['RunNotification'];
+export type SchemaRunEvent = components['schemas']['RunEvent'];
 export type SchemaRecordStringString = components['schemas']['Record_string.string_'];
 export type SchemaOwnerReference = components['schemas']['OwnerReference'];
 export type SchemaObjectMeta = components['schemas']['ObjectMeta'];
@@ -804,6 +1062,9 @@ export type SchemaSummary = components['schemas']['Summary'];
 export type SchemaDailySummary = components['schemas']['DailySummary'];
 export type SchemaAlert = components['schemas']['Alert'];
 export type SchemaUpcomingTest = components['schemas']['UpcomingTest'];
+export type SchemaCoverageStatus = components['schemas']['CoverageStatus'];
+export type SchemaNamespaceCoverage = components['schemas']['NamespaceCoverage'];
+export type SchemaCoverageResponse = components['schemas']['CoverageResponse'];
 export type SchemaControlStatus = components['schemas']['ControlStatus'];
 export type SchemaComplianceControl = components['schemas']['ComplianceControl'];
 export type SchemaComplianceResponse = components['schemas']['ComplianceResponse'];
@@ -1380,6 +1641,172 @@ export interface operations {
                 };
             };
             /** @description Velero is not installed or not reachable (backup-tool-unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getRunDiagnosis: {
+        parameters: {
+            query?: {
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+                /** @description Run id; default: the newest run that did not pass. */
+                run?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDiagnosis"];
+                };
+            };
+            /** @description name, namespace or run is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest or run, the run passed, or it has no diagnosis */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    previewRunNotification: {
+        parameters: {
+            query?: {
+                /** @description The event; default failed. */
+                event?: components["schemas"]["RunEvent"];
+                /** @description Namespace of the RestoreTest; default: the server's namespace. */
+                namespace?: string;
+                /** @description Run id; default: the newest run. */
+                run?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the RestoreTest. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunNotification"];
+                };
+            };
+            /** @description name, namespace, run or event is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No such RestoreTest or run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2043,6 +2470,62 @@ export interface operations {
                 };
             };
             /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCoverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageResponse"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready), or Velero not installed or not reachable (backup-tool-unavailable) */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,8 @@ import type { Application, Request } from 'express';
 import type { Logger } from 'pino';
 import type { RequestAuthorizer } from './auth/authorizer.js';
 import type { ResponseCache } from './response-cache.js';
+import type { CoverageService } from './services/coverage.service.js';
+import type { RunDetailsService } from './services/run-details.service.js';
 import type { ComplianceService } from './services/compliance.service.js';
 import type { DashboardService } from './services/dashboard.service.js';
 import type { EvidenceService } from './services/evidence.service.js';
@@ -27,6 +29,8 @@ export interface ApiContext {
   dashboard: DashboardService;
   compliance: ComplianceService;
   schedules: SchedulesService;
+  coverage: CoverageService;
+  runs: RunDetailsService;
   license: LicenseService;
   evidence: EvidenceService;
   pdf: PdfService;

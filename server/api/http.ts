@@ -30,10 +30,14 @@ import type {
   LicenseSource,
   ScheduleSource,
   TestWriter,
+  CoverageSource,
+  DiagnosisSource,
 } from './ports.js';
 import { jsonBody, requireJsonWhenBody } from './request-body.js';
 import { ResponseCache } from './response-cache.js';
 import { ComplianceService } from './services/compliance.service.js';
+import { CoverageService } from './services/coverage.service.js';
+import { RunDetailsService } from './services/run-details.service.js';
 import { DashboardService } from './services/dashboard.service.js';
 import { EvidenceService } from './services/evidence.service.js';
 import { LicenseService } from './services/license.service.js';
@@ -56,6 +60,10 @@ export interface HttpDeps {
   now: () => Date;
   /** Backup schedules (the Velero provider); absent → /api/v1/schedules answers 503. */
   schedules?: ScheduleSource;
+  /** Backup coverage (the Velero provider's inventory); absent → /api/v1/coverage answers 503. */
+  coverage?: CoverageSource;
+  /** Diagnoses of failed runs (ConfigMaps beside the reports); absent → diagnosis answers 404. */
+  diagnoses?: DiagnosisSource;
   /** Evidence signature check for compliance; absent → signatures are not checked. */
   verifyEvidence?: EvidenceVerifier;
   /** Why a report's evidence does not verify (PDF integrity summaries); absent → derived from keys. */
@@ -93,7 +101,10 @@ function createAuthorizer(deps: HttpDeps, document: OpenApiDocument): RequestAut
 export function createApp(deps: HttpDeps): express.Express {
   const document = deps.openApiDocument ?? loadOpenApiDocument();
   const log = deps.log;
-  const compliance = new ComplianceService(deps.cache, deps.now, deps.verifyEvidence);
+  const coverage = new CoverageService(deps.cache, deps.coverage);
+  const compliance = new ComplianceService(deps.cache, deps.now, deps.verifyEvidence, () =>
+    coverage.untestedNamespaces(),
+  );
   const license = new LicenseService(deps.license);
   const context: ApiContext = {
     health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
@@ -105,9 +116,11 @@ export function createApp(deps: HttpDeps): express.Express {
       triggerWaitMs: deps.triggerWaitMs ?? DEFAULT_TRIGGER_WAIT_MS,
     }),
     reports: new ReportsService(deps.cache, deps.config.namespace, deps.now),
-    dashboard: new DashboardService(deps.cache, deps.now),
+    dashboard: new DashboardService(deps.cache, deps.now, () => coverage.untestedCount()),
     compliance,
     schedules: new SchedulesService(deps.schedules),
+    coverage,
+    runs: new RunDetailsService(deps.cache, deps.config.namespace, deps.diagnoses),
     license,
     evidence: new EvidenceService(deps.evidenceKeys),
     pdf: new PdfService({

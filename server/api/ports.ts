@@ -7,6 +7,8 @@ import type { HealthCheckPolicy, RestoreReport, RestoreTest, RestoreTestSpec } f
 import type { ReportIndex } from '../domain/report-index.js';
 import type { ReportSummary } from '../domain/report-summary.js';
 import type { LicenseResponse, ScheduleInfo } from '../domain/views.js';
+import type { CoverageResponse } from '../domain/coverage.js';
+import type { RunDiagnosis } from '../domain/diagnosis.js';
 import type { InformerHandler } from '../kube/informer.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 import type { EvidencePublicKey } from './dto.js';
@@ -50,6 +52,20 @@ export interface TestWriter {
 export interface ScheduleSource {
   /** Throws BackupToolUnavailableError when the tool is not installed or not reachable. */
   listSchedules(): Promise<ScheduleInfo[]>;
+}
+
+/** Which backed-up namespaces are restore-tested (server/coverage/coverage-tracker.ts). */
+export interface CoverageSource {
+  /** Throws BackupToolUnavailableError when the tool cannot be read. */
+  coverage(): Promise<CoverageResponse>;
+  /** From the last inventory read, without I/O; undefined before the first read. */
+  latest(): CoverageResponse | undefined;
+}
+
+/** Stored diagnoses of failed and partial runs (server/diagnostics/diagnosis-store.ts). */
+export interface DiagnosisSource {
+  /** The diagnosis stored beside a report, or undefined when the run has none. */
+  load(namespace: string, reportName: string): Promise<RunDiagnosis | undefined>;
 }
 
 /** Thrown by a ScheduleSource (or any backup-tool port) when the tool cannot answer → 503. */

@@ -42,6 +42,8 @@ export interface KubeRunActionsDeps {
   enqueue: (key: string) => void;
   bounds: (test: RestoreTest) => RunBounds;
   now: () => Date;
+  /** HOOK (issue 16, failure triage): awaited before a failed/partial run's sandbox may go. */
+  beforeSandboxRelease?: (report: RestoreReport) => Promise<void>;
   proberNamespace: string;
   proberPodLabels: Record<string, string>;
 }
@@ -229,6 +231,8 @@ export class KubeRunActions implements RunActions {
         if (!(error instanceof ProviderError && (error.reason === 'RestoreNotFound' || error.reason === 'ProviderUnavailable'))) throw error;
       }
     }
+    // HOOK (issue 16): diagnose a failed/partial run while its sandbox still exists.
+    if (report.spec.result !== 'pass') await this.deps.beforeSandboxRelease?.(report);
     const expiresAt = runDeadline(run, this.deps.bounds(test));
     for (const { sandbox } of run.sandboxNamespaces ?? []) {
       // A passing sandbox has nothing left to show; others stay for inspection until the ttl.

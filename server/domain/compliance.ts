@@ -12,6 +12,7 @@ import {
   type ControlRole,
   type FrameworkId,
 } from './compliance-catalogue.js';
+import { withCoverageGap } from './compliance-coverage-gap.js';
 import { formatDuration } from './duration.js';
 import { asReportIndex, testKeyOf, type IndexedRun, type ReportSource } from './report-index.js';
 import {
@@ -177,6 +178,11 @@ export interface ComplianceInput {
   /** Whether a report's evidence signature verifies; absent = signatures not checked. */
   verify?: (report: ReportSummary) => boolean;
   remediationWindowDays?: number;
+  /**
+   * Namespaces the backup tool backs up that no passing restore test covers (coverage view);
+   * named in every control's evidence as a gap. Absent = not known (nothing is said).
+   */
+  untestedBackedUp?: readonly string[];
 }
 
 export interface TestPassRate {
@@ -784,11 +790,12 @@ function* evaluateFrameworkSteps(
   population: Population,
   tests: readonly RestoreTest[],
   remediationWindowDays: number,
+  untestedBackedUp: readonly string[] = [],
 ): Generator<void, ComplianceEvaluation> {
   const definition = FRAMEWORKS[framework];
   const controls: ControlDetail[] = [];
   for (const control of definition.controls) {
-    controls.push(yield* evaluateControlSteps(control, population));
+    controls.push(withCoverageGap(yield* evaluateControlSteps(control, population), untestedBackedUp));
     yield;
   }
   const generatedAt = population.now.toISOString();
@@ -864,7 +871,13 @@ export function* evaluateComplianceSteps(input: ComplianceInput): Generator<void
     input.verify,
     remediationWindowDays,
   );
-  return yield* evaluateFrameworkSteps(input.framework, population, input.tests, remediationWindowDays);
+  return yield* evaluateFrameworkSteps(
+    input.framework,
+    population,
+    input.tests,
+    remediationWindowDays,
+    input.untestedBackedUp,
+  );
 }
 
 /**
@@ -878,6 +891,7 @@ export function* complianceOverviewSteps(
   tests: readonly RestoreTest[],
   reports: ReportSource,
   verify?: (report: ReportSummary) => boolean,
+  untestedBackedUp?: readonly string[],
 ): Generator<void, ComplianceOverview> {
   const population = yield* collectPopulationSteps(
     periodDays,
@@ -897,7 +911,8 @@ export function* complianceOverviewSteps(
   const frameworks: ComplianceResponse[] = [];
   for (const framework of FRAMEWORK_IDS) {
     frameworks.push(
-      (yield* evaluateFrameworkSteps(framework, population, tests, REMEDIATION_WINDOW_DAYS)).response,
+      (yield* evaluateFrameworkSteps(framework, population, tests, REMEDIATION_WINDOW_DAYS, untestedBackedUp))
+        .response,
     );
   }
   return {

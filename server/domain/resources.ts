@@ -186,6 +186,34 @@ export interface RestoreTestSpec {
   healthCheckPolicy?: string;
   healthChecks?: { checks: HealthCheck[] };
   historyLimit?: number; // default 90
+  /** Replaces the server's default notifications for this test (issue 16). */
+  notifications?: NotificationsSpec;
+}
+
+export type NotificationChannelType = 'slack' | 'webhook' | 'cloudevents';
+export const NOTIFICATION_CHANNEL_TYPES: readonly NotificationChannelType[] = ['slack', 'webhook', 'cloudevents'];
+
+export interface SecretKeySelector {
+  name: string;
+  key: string;
+}
+
+export interface NotificationChannel {
+  name: string;
+  type: NotificationChannelType;
+  /** Secret key with the URL (in the test's namespace; the server's for the global default). */
+  urlSecretRef: SecretKeySelector;
+  /** HMAC-SHA256 key of webhook channels. */
+  signingKeySecretRef?: SecretKeySelector;
+}
+
+export interface NotificationsSpec {
+  onFailure?: boolean; // default true
+  onPartial?: boolean; // default false
+  onSuccess?: boolean; // default false
+  onSLAExceeded?: boolean; // default true
+  onRegression?: boolean; // default true
+  channels: NotificationChannel[];
 }
 
 export type RunStage = 'Queued' | 'Preparing' | 'Restoring' | 'Validating' | 'Finalizing';

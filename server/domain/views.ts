@@ -61,6 +61,12 @@ export interface Summary {
   totalPartial: number;
   averageRTO: string;
   namespacesCovered: number;
+  /**
+   * Namespaces the backup tool backs up that no passing restore test covers within their window
+   * (GET /api/v1/coverage lists them); absent while the backup tool has not been read.
+   * @isInt
+   */
+  namespacesBackedUpUntested?: number;
 }
 
 export interface DailySummary {

@@ -121,6 +121,26 @@ export class RehearsalClient {
     )) as RestoreReport;
   }
 
+  /**
+   * Sets annotations on a report (its signed spec is immutable; annotations are bookkeeping such
+   * as notification delivery records). With resourceVersion a changed report fails with Conflict.
+   */
+  async annotateReport(
+    namespace: string,
+    name: string,
+    annotations: Record<string, string | null>,
+    resourceVersion?: string,
+  ): Promise<RestoreReport> {
+    const metadata: Record<string, unknown> = { annotations };
+    if (resourceVersion) metadata.resourceVersion = resourceVersion;
+    return (await kubeCall(() =>
+      this.api.patchNamespacedCustomObject(
+        { group: GROUP, version: VERSION, namespace, plural: REPORTS, name, body: { metadata }, fieldManager: FIELD_MANAGER },
+        mergePatch,
+      ),
+    )) as RestoreReport;
+  }
+
   async deleteReport(namespace: string, name: string): Promise<void> {
     await kubeCall(() =>
       this.api.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: REPORTS, name }),

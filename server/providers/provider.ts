@@ -2,6 +2,7 @@
 // Kubernetes API only (never a CLI). Implementations: velero/ (now); kasten/, trilio/ (same shape).
 import type { Provider } from '../domain/resources.js';
 import type { ScheduleInfo } from '../domain/views.js';
+import type { BackupFacts, BackupScheduleFacts } from '../domain/coverage.js';
 
 /**
  * A restore target for every source namespace. The only way to build one is
@@ -118,4 +119,8 @@ export interface BackupProvider {
   deleteRestore(ref: RestoreRef): Promise<void>;
   /** Backup schedules of the tool; only Velero has them. */
   listSchedules?(providerNamespace?: string): Promise<ScheduleInfo[]>;
+  /** What the tool backs up (schedules and restorable backups), for the coverage view. */
+  listBackupInventory?(
+    providerNamespace?: string,
+  ): Promise<{ schedules: BackupScheduleFacts[]; backups: BackupFacts[] }>;
 }

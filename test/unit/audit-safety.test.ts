@@ -50,4 +50,15 @@ describe('unsafeWrites', () => {
     const events = [write('create', 'networkpolicies', 'team-a'), write('create', 'secrets', 'team-a'), write('delete', 'pods', 'team-a')];
     expect(unsafeWrites(events, scope)).toHaveLength(3);
   });
+
+  it('allows creating a run\'s diagnosis ConfigMap beside its report, and nothing more', () => {
+    expect(unsafeWrites([write('create', 'configmaps', 'team-a', 'shop-x1y2z-diagnosis')], scope)).toEqual([]);
+    const events = [
+      write('update', 'configmaps', 'team-a', 'shop-x1y2z-diagnosis'),
+      write('delete', 'configmaps', 'team-a', 'shop-x1y2z-diagnosis'),
+      write('create', 'configmaps', 'team-a', 'app-config'),
+      write('create', 'configmaps', 'shop', 'shop-x1y2z-diagnosis'),
+    ];
+    expect(unsafeWrites(events, scope)).toHaveLength(4);
+  });
 });

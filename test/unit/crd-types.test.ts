@@ -25,6 +25,7 @@ import {
   type HealthCheckPolicy,
   type HttpGetCheck,
   type NetworkIsolation,
+  type NotificationChannelType,
   type ObjectMeta,
   type Phase,
   type RestoreReport,
@@ -375,6 +376,21 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
     healthCheckPolicy: 'baseline',
     healthChecks: { checks: [exhaustiveCheck] },
     historyLimit: 90,
+    notifications: {
+      onFailure: true,
+      onPartial: true,
+      onSuccess: false,
+      onSLAExceeded: true,
+      onRegression: true,
+      channels: [
+        {
+          name: 'team',
+          type: 'webhook',
+          urlSecretRef: { name: 'hooks', key: 'url' },
+          signingKeySecretRef: { name: 'hooks', key: 'hmac' },
+        },
+      ],
+    },
   },
   status: {
     observedGeneration: 3,
@@ -515,6 +531,7 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
   RestoreTest: {
     'spec.provider': PROVIDERS,
     'spec.sandbox.networkIsolation': valuesOf<NetworkIsolation>({ strict: true, none: true }),
+    'spec.notifications.channels[].type': valuesOf<NotificationChannelType>({ slack: true, webhook: true, cloudevents: true }),
     ...checkEnums('spec.healthChecks.checks[]'),
     'status.phase': valuesOf<Phase>({ Idle: true, Running: true, Completed: true, Failed: true }),
     'status.conditions[].status': valuesOf<Condition['status']>({ True: true, False: true, Unknown: true }),

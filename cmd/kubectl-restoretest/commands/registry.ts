@@ -4,9 +4,11 @@
 import { alertsCommand } from './alerts.js';
 import type { PluginCommand } from './command.js';
 import { complianceCommand } from './compliance.js';
+import { coverageCommand } from './coverage.js';
 import { createCommand } from './create.js';
 import { dailyCommand } from './daily.js';
 import { deleteCommand } from './delete.js';
+import { diagnoseCommand } from './diagnose.js';
 import { getCommand } from './get.js';
 import { licenseCommand } from './license.js';
 import { listCommand } from './list.js';
@@ -29,11 +31,13 @@ export const COMMANDS: readonly PluginCommand[] = [
   triggerCommand,
   reportsCommand,
   reportCommand,
+  diagnoseCommand,
   summaryCommand,
   dailyCommand,
   alertsCommand,
   upcomingCommand,
   schedulesCommand,
+  coverageCommand,
   complianceCommand,
   verifyCommand,
   licenseCommand,

@@ -106,6 +106,13 @@ export const LIST_VELERO_SCHEDULES = {
   resource: 'schedules',
   scope: 'velero',
 };
+/** Coverage reads the backup tool's backups as well as its schedules. */
+export const LIST_VELERO_BACKUPS = {
+  verb: 'list',
+  group: 'velero.io',
+  resource: 'backups',
+  scope: 'velero',
+};
 
 const SCOPES: readonly RbacScope[] = ['cluster', 'namespace', 'filtered', 'velero', 'server', 'collection'];
 

@@ -8,6 +8,8 @@ import { TestsController } from './../tests.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SchedulesController } from './../schedules.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { RunDetailsController } from './../run-details.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ReportsController } from './../reports.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { CompliancePdfController } from './../pdf.controller.js';
@@ -21,6 +23,8 @@ import { HealthController } from './../health.controller.js';
 import { EvidenceController } from './../evidence.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { DashboardController } from './../dashboard.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { CoverageController } from './../coverage.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ComplianceController } from './../compliance.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
@@ -121,6 +125,129 @@ const models: TsoaRoute.Models = {
             "lastBackup": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "HintCode": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["image-pull-secret-missing"]},{"dataType":"enum","enums":["image-pull-failed"]},{"dataType":"enum","enums":["crash-loop"]},{"dataType":"enum","enums":["oom-killed"]},{"dataType":"enum","enums":["secret-missing"]},{"dataType":"enum","enums":["configmap-missing"]},{"dataType":"enum","enums":["unschedulable-resources"]},{"dataType":"enum","enums":["unschedulable-placement"]},{"dataType":"enum","enums":["storage-class-missing"]},{"dataType":"enum","enums":["pvc-pending"]},{"dataType":"enum","enums":["quota-exceeded"]},{"dataType":"enum","enums":["externalname-unrestored"]},{"dataType":"enum","enums":["externalname-to-source"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Hint": {
+        "dataType": "refObject",
+        "properties": {
+            "code": {"ref":"HintCode","required":true},
+            "title": {"dataType":"string","required":true},
+            "remediation": {"dataType":"string","required":true},
+            "objects": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ObservedContainer": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "ready": {"dataType":"boolean","required":true},
+            "restartCount": {"dataType":"double","required":true},
+            "state": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["waiting"]},{"dataType":"enum","enums":["running"]},{"dataType":"enum","enums":["terminated"]},{"dataType":"enum","enums":["unknown"]}],"required":true},
+            "reason": {"dataType":"string"},
+            "message": {"dataType":"string"},
+            "exitCode": {"dataType":"double"},
+            "lastTerminationReason": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ObservedPod": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "name": {"dataType":"string","required":true},
+            "phase": {"dataType":"string","required":true},
+            "ready": {"dataType":"boolean","required":true},
+            "unscheduled": {"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"reason":{"dataType":"string","required":true}}},
+            "containers": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedContainer"},"required":true},
+            "imagePullSecrets": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ObservedEvent": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "reason": {"dataType":"string","required":true},
+            "message": {"dataType":"string","required":true},
+            "object": {"dataType":"string","required":true},
+            "count": {"dataType":"double","required":true},
+            "lastSeen": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ObservedClaim": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "name": {"dataType":"string","required":true},
+            "phase": {"dataType":"string","required":true},
+            "storageClass": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ContainerLog": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "pod": {"dataType":"string","required":true},
+            "container": {"dataType":"string","required":true},
+            "lines": {"dataType":"array","array":{"dataType":"string"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RunDiagnosis": {
+        "dataType": "refObject",
+        "properties": {
+            "test": {"dataType":"nestedObjectLiteral","nestedProperties":{"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}},"required":true},
+            "runId": {"dataType":"string","required":true},
+            "report": {"dataType":"string","required":true},
+            "result": {"dataType":"string","required":true},
+            "collectedAt": {"dataType":"string","required":true},
+            "sandboxes": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "hints": {"dataType":"array","array":{"dataType":"refObject","ref":"Hint"},"required":true},
+            "pods": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedPod"},"required":true},
+            "events": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedEvent"},"required":true},
+            "claims": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedClaim"},"required":true},
+            "logs": {"dataType":"array","array":{"dataType":"refObject","ref":"ContainerLog"},"required":true},
+            "logsNote": {"dataType":"string"},
+            "truncated": {"dataType":"boolean","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NotificationEvent": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["failed"]},{"dataType":"enum","enums":["partial"]},{"dataType":"enum","enums":["succeeded"]},{"dataType":"enum","enums":["slaexceeded"]},{"dataType":"enum","enums":["regressed"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RunNotification": {
+        "dataType": "refObject",
+        "properties": {
+            "id": {"dataType":"string","required":true},
+            "event": {"ref":"NotificationEvent","required":true},
+            "type": {"dataType":"string","required":true},
+            "summary": {"dataType":"string","required":true},
+            "test": {"dataType":"nestedObjectLiteral","nestedProperties":{"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}},"required":true},
+            "run": {"dataType":"nestedObjectLiteral","nestedProperties":{"failedChecks":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"status":{"dataType":"string","required":true},"kind":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},"required":true},"failure":{"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"reason":{"dataType":"string","required":true}}},"rto":{"dataType":"nestedObjectLiteral","nestedProperties":{"withinSLA":{"dataType":"boolean"},"target":{"dataType":"string"},"measured":{"dataType":"string"}},"required":true},"backup":{"dataType":"string","required":true},"sandboxNamespaces":{"dataType":"array","array":{"dataType":"string"},"required":true},"sourceNamespaces":{"dataType":"array","array":{"dataType":"string"},"required":true},"previousScore":{"dataType":"integer"},"score":{"dataType":"integer","required":true},"result":{"dataType":"string","required":true},"completedAt":{"dataType":"string","required":true},"startedAt":{"dataType":"string","required":true},"trigger":{"dataType":"string","required":true},"report":{"dataType":"string","required":true},"id":{"dataType":"string","required":true}},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RunEvent": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["failed"]},{"dataType":"enum","enums":["partial"]},{"dataType":"enum","enums":["succeeded"]},{"dataType":"enum","enums":["slaexceeded"]},{"dataType":"enum","enums":["regressed"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Record_string.string_": {
@@ -320,6 +447,7 @@ const models: TsoaRoute.Models = {
             "totalPartial": {"dataType":"double","required":true},
             "averageRTO": {"dataType":"string","required":true},
             "namespacesCovered": {"dataType":"double","required":true},
+            "namespacesBackedUpUntested": {"dataType":"integer"},
         },
         "additionalProperties": false,
     },
@@ -356,6 +484,37 @@ const models: TsoaRoute.Models = {
             "namespace": {"dataType":"string","required":true},
             "nextRunAt": {"dataType":"string","required":true},
             "lastScore": {"dataType":"double","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CoverageStatus": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["tested"]},{"dataType":"enum","enums":["stale"]},{"dataType":"enum","enums":["untested"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NamespaceCoverage": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "status": {"ref":"CoverageStatus","required":true},
+            "backedUpBy": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "lastBackupAt": {"dataType":"string","required":true},
+            "window": {"dataType":"string","required":true},
+            "tests": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "lastPassedAt": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CoverageResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "generatedAt": {"dataType":"string","required":true},
+            "backedUp": {"dataType":"integer","required":true},
+            "tested": {"dataType":"integer","required":true},
+            "untested": {"dataType":"integer","required":true},
+            "namespaces": {"dataType":"array","array":{"dataType":"refObject","ref":"NamespaceCoverage"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -676,6 +835,83 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'listSchedules',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRunDetailsController_getRunDiagnosis: Record<string, TsoaRoute.ParameterSchema> = {
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                run: {"in":"query","name":"run","dataType":"string","validators":{"pattern":{"errorMsg":"must be a run id (lower-case letters and digits)","value":"^[a-z0-9]{1,16}$"}}},
+        };
+        app.get('/api/v1/tests/:name/diagnosis',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(RunDetailsController)),
+            ...(fetchMiddlewares<RequestHandler>(RunDetailsController.prototype.getRunDiagnosis)),
+
+            async function RunDetailsController_getRunDiagnosis(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRunDetailsController_getRunDiagnosis, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RunDetailsController>(RunDetailsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getRunDiagnosis',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsRunDetailsController_previewRunNotification: Record<string, TsoaRoute.ParameterSchema> = {
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                event: {"default":"failed","in":"query","name":"event","ref":"RunEvent"},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                run: {"in":"query","name":"run","dataType":"string","validators":{"pattern":{"errorMsg":"must be a run id (lower-case letters and digits)","value":"^[a-z0-9]{1,16}$"}}},
+        };
+        app.get('/api/v1/tests/:name/notification-preview',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(RunDetailsController)),
+            ...(fetchMiddlewares<RequestHandler>(RunDetailsController.prototype.previewRunNotification)),
+
+            async function RunDetailsController_previewRunNotification(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsRunDetailsController_previewRunNotification, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<RunDetailsController>(RunDetailsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'previewRunNotification',
                 controller,
                 response,
                 next,
@@ -1041,6 +1277,41 @@ export function RegisterRoutes(app: Router) {
 
               await templateService.apiHandler({
                 methodName: 'listUpcoming',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsCoverageController_getCoverage: Record<string, TsoaRoute.ParameterSchema> = {
+        };
+        app.get('/api/v1/coverage',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(CoverageController)),
+            ...(fetchMiddlewares<RequestHandler>(CoverageController.prototype.getCoverage)),
+
+            async function CoverageController_getCoverage(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsCoverageController_getCoverage, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<CoverageController>(CoverageController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'getCoverage',
                 controller,
                 response,
                 next,

@@ -8,11 +8,17 @@ export class DashboardService {
   constructor(
     private readonly cache: ApiCache,
     private readonly now: () => Date,
+    /** Backed-up namespaces without a passing test (coverage); undefined while unknown. */
+    private readonly untestedCount: () => number | undefined = () => undefined,
   ) {}
 
   summary(): Summary {
     requireSynced(this.cache);
-    return summary(this.cache.listTests(), this.cache.reportIndex, this.now());
+    const untested = this.untestedCount();
+    return {
+      ...summary(this.cache.listTests(), this.cache.reportIndex, this.now()),
+      ...(untested === undefined ? {} : { namespacesBackedUpUntested: untested }),
+    };
   }
 
   daily(days: number): DailySummary[] {

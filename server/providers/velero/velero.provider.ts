@@ -21,6 +21,8 @@ import {
   type RestoreRequest,
 } from '../provider.js';
 import { isLatest, selectVeleroBackup } from './backup-selection.js';
+import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
+import type { BackupFacts, BackupScheduleFacts } from '../../domain/coverage.js';
 import {
   buildRestoreObject,
   restoreMatchesRequest,
@@ -179,6 +181,17 @@ export class VeleroProvider implements BackupProvider {
     return schedules
       .map(toScheduleInfo)
       .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  }
+
+  async listBackupInventory(
+    providerNamespace?: string,
+  ): Promise<{ schedules: BackupScheduleFacts[]; backups: BackupFacts[] }> {
+    const namespace = this.namespaceOf(providerNamespace);
+    const [schedules, backups] = await Promise.all([
+      this.listAll<VeleroSchedule>(SCHEDULES, namespace),
+      this.listAll<VeleroBackup>(BACKUPS, namespace),
+    ]);
+    return { schedules: schedules.map(toScheduleFacts), backups: toBackupFacts(backups) };
   }
 
   // ------------------------------------------------------------------ Kubernetes access

@@ -7,7 +7,7 @@ import { loadConfig } from '../../../server/config.js';
 import { Metrics } from '../../../server/metrics.js';
 import { createApp, type HttpDeps } from '../../../server/api/http.js';
 import type { AccessReviewer } from '../../../server/api/auth/access-review.js';
-import type { EvidenceKeySource, LicenseSource } from '../../../server/api/ports.js';
+import type { DiagnosisSource, EvidenceKeySource, LicenseSource } from '../../../server/api/ports.js';
 import { featuresForTier } from '../../../server/domain/license.js';
 import {
   exportPublicKeyPem,
@@ -18,6 +18,7 @@ import {
 import { createRehearsalClient, type RehearsalApiClient } from '../../../openapi/client.js';
 import { ContractValidator, loadDocument } from './contract.js';
 import { FakeCluster, FakeSchedules, writerOf } from './fake-cluster.js';
+import { coverageSourceOver, FakeInventory } from './fake-inventory.js';
 
 export const NOW = new Date('2026-03-15T12:00:00Z');
 
@@ -25,6 +26,8 @@ export interface TestServer {
   baseUrl: string;
   cluster: FakeCluster;
   schedules: FakeSchedules;
+  /** What the backup tool backs up (GET /api/v1/coverage). */
+  inventory: FakeInventory;
   contract: ContractValidator;
   /** The generated client; every answer it receives is checked against openapi.json. */
   api: RehearsalApiClient;
@@ -41,6 +44,10 @@ export interface TestServerOptions {
   token?: string;
   triggerWaitMs?: number;
   withoutSchedules?: boolean;
+  /** No coverage source (the server has no backup tool that lists backups). */
+  withoutCoverage?: boolean;
+  /** Stored diagnoses of failed runs. */
+  diagnoses?: DiagnosisSource;
   contract?: ContractValidator;
   /** The license in effect (default: a perpetual enterprise license). */
   license?: LicenseSource;
@@ -104,6 +111,7 @@ export function keySourceOf(key: SigningKey, retired: SigningKey[] = []): Eviden
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const cluster = new FakeCluster();
   const schedules = new FakeSchedules();
+  const inventory = new FakeInventory();
   const contract = options.contract ?? new ContractValidator(loadDocument());
   const config = loadConfig({
     REHEARSAL_AUTH_MODE: options.authMode ?? 'none',
@@ -119,6 +127,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     now: () => NOW,
     triggerWaitMs: options.triggerWaitMs ?? 1_000,
     ...(options.withoutSchedules ? {} : { schedules }),
+    ...(options.withoutCoverage ? {} : { coverage: coverageSourceOver(cluster, inventory, () => NOW) }),
+    ...(options.diagnoses ? { diagnoses: options.diagnoses } : {}),
     ...(options.reviewer ? { accessReviewer: options.reviewer } : {}),
     license: options.license ?? fixedLicense('enterprise'),
     ...(options.evidenceKeys === null
@@ -133,6 +143,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl,
     cluster,
     schedules,
+    inventory,
     contract,
     api: createRehearsalClient({
       baseUrl,

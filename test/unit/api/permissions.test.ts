@@ -124,7 +124,7 @@ describe('PermissionTable', () => {
 
   it('has an RBAC declaration for every secured operation of the committed document', () => {
     const operations = table.operations();
-    expect(operations.length).toBe(19);
+    expect(operations.length).toBe(22);
     const undeclared = operations.filter((operation) => operation.secured && operation.rules.length === 0);
     expect(undeclared).toEqual([]);
     expect(

@@ -54,6 +54,10 @@ const TABLES: readonly (readonly [string, readonly string[]])[] = [
   ['schedules', ['schedules']],
   ['schedules-wide', ['schedules', '-o', 'wide']],
   ['schedules-name', ['schedules', '-o', 'name']],
+  ['coverage', ['coverage']],
+  ['coverage-wide', ['coverage', '-o', 'wide']],
+  ['coverage-untested-name', ['coverage', '--untested', '-o', 'name']],
+  ['diagnose', ['diagnose', 'payments', '--run', 'k3m9x2']],
   ['compliance', ['compliance', '--framework', 'soc2']],
   ['compliance-wide', ['compliance', '--framework', 'soc2', '--period', '90', '-o', 'wide']],
   ['version', ['version']],
@@ -84,6 +88,7 @@ describe('tables (golden files)', () => {
     await runPlugin(['compliance', '--framework', 'dora', '--period', '30', ...connection()]);
     await runPlugin(['get', 'payments', ...connection()]);
     await runPlugin(['get', 'shop', '-n', 'team-a', ...connection()]);
+    await runPlugin(['diagnose', 'shop', '-n', 'team-a', '--run', 'k3m9x2', ...connection()]);
     expect(fake.calls).toEqual([
       'GET /api/v1/reports?test=payments&namespace=team-a&days=90&latest=true',
       'GET /api/v1/reports',
@@ -94,6 +99,7 @@ describe('tables (golden files)', () => {
       // No -n and no kubeconfig context: the API applies the server's namespace.
       'GET /api/v1/tests/payments',
       'GET /api/v1/tests/shop?namespace=team-a',
+      'GET /api/v1/tests/shop/diagnosis?namespace=team-a&run=k3m9x2',
     ]);
     expect(fake.requests.every((request) => request.headers.authorization === 'Bearer unit-test-token')).toBe(true);
   });
@@ -113,6 +119,8 @@ describe('-o json and -o yaml are the API objects', () => {
     [['alerts', '-A'], fixture('alerts')],
     [['upcoming', '-A'], fixture('upcoming')],
     [['schedules'], fixture('schedules')],
+    [['coverage'], fixture('coverage')],
+    [['diagnose', 'payments'], fixture('diagnosis')],
     [['compliance', '--framework', 'soc2', '--period', '90'], fixture('compliance-soc2')],
   ];
 

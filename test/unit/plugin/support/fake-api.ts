@@ -210,6 +210,8 @@ export class FakeApi {
     this.on('GET', '/api/v1/alerts', () => ({ status: 200, body: fixture('alerts') }));
     this.on('GET', '/api/v1/upcoming', () => ({ status: 200, body: fixture('upcoming') }));
     this.on('GET', '/api/v1/schedules', () => ({ status: 200, body: fixture('schedules') }));
+    this.on('GET', '/api/v1/coverage', () => ({ status: 200, body: fixture('coverage') }));
+    this.on('GET', '/api/v1/tests/{name}/diagnosis', () => ({ status: 200, body: fixture('diagnosis') }));
     this.on('GET', '/api/v1/compliance', (request) => ({
       status: 200,
       body: {

@@ -1,0 +1,70 @@
+// `kubectl restoretest diagnose`: the hints first (what to do), then the evidence behind them
+// (Pods not Ready, pending claims, Warning events, last log lines), each as a kubectl-style table.
+import type { components } from '../../../openapi/client.js';
+import { age, orNone } from './format.js';
+import { renderTable } from './table.js';
+
+export type RunDiagnosis = components['schemas']['RunDiagnosis'];
+
+function section(title: string, body: string): string {
+  return `\n${title}\n${body}`;
+}
+
+export function renderDiagnosis(diagnosis: RunDiagnosis, now: Date): string {
+  const lines = [
+    `Test:       ${diagnosis.test.namespace}/${diagnosis.test.name}`,
+    `Run:        ${diagnosis.runId} (${diagnosis.result}), report ${diagnosis.report}`,
+    `Collected:  ${diagnosis.collectedAt} (${age(diagnosis.collectedAt, now)} ago)`,
+    `Sandboxes:  ${orNone(diagnosis.sandboxes.join(', '))}`,
+  ];
+  let text = `${lines.join('\n')}\n`;
+  const hints = diagnosis.hints.length
+    ? diagnosis.hints
+        .map((hint) =>
+          [`  ${hint.code}: ${hint.title}`, `    ${hint.remediation}`, ...hint.objects.map((object) => `    - ${object}`)].join('\n'),
+        )
+        .join('\n')
+    : '  none of the known causes matched; see the details below';
+  text += section('Hints:', `${hints}\n`);
+  if (diagnosis.pods.length > 0) {
+    const rows = diagnosis.pods.flatMap((pod) => {
+      const scheduling = pod.unscheduled ? [[pod.namespace, pod.name, pod.phase, '-', 'Unscheduled', pod.unscheduled.reason, '0', pod.unscheduled.message]] : [];
+      return [
+        ...scheduling,
+        ...pod.containers.map((container) => [
+          pod.namespace,
+          pod.name,
+          pod.phase,
+          container.name,
+          container.state,
+          orNone(container.reason ?? container.lastTerminationReason ?? ''),
+          String(container.restartCount),
+          container.message ?? '',
+        ]),
+      ];
+    });
+    text += section('Pods not Ready:', renderTable(['NAMESPACE', 'POD', 'PHASE', 'CONTAINER', 'STATE', 'REASON', 'RESTARTS', 'MESSAGE'], rows));
+  }
+  if (diagnosis.claims.some((claim) => claim.phase !== 'Bound')) {
+    const rows = diagnosis.claims
+      .filter((claim) => claim.phase !== 'Bound')
+      .map((claim) => [claim.namespace, claim.name, claim.phase, orNone(claim.storageClass ?? '')]);
+    text += section('Claims not bound:', renderTable(['NAMESPACE', 'CLAIM', 'PHASE', 'STORAGECLASS'], rows));
+  }
+  if (diagnosis.events.length > 0) {
+    const rows = diagnosis.events.map((event) => [
+      event.lastSeen ? age(event.lastSeen, now) : '-',
+      event.reason,
+      event.object,
+      String(event.count),
+      event.message,
+    ]);
+    text += section('Warning events:', renderTable(['LAST SEEN', 'REASON', 'OBJECT', 'COUNT', 'MESSAGE'], rows));
+  }
+  const logs = diagnosis.logs.length
+    ? diagnosis.logs.map((log) => [`  ${log.pod}/${log.container}:`, ...log.lines.map((line) => `    ${line}`)].join('\n')).join('\n')
+    : `  ${diagnosis.logsNote ?? 'none'}`;
+  text += section('Last log lines:', `${logs}\n`);
+  if (diagnosis.truncated) text += '\n(truncated to stay within the diagnosis size bound)\n';
+  return text;
+}

@@ -1,0 +1,68 @@
+// Details of one run of a test beyond its report: the diagnosis of a failed or partial run
+// (failure triage) and the notification its events produce (issue 16).
+import type { RunDiagnosis } from '../../domain/diagnosis.js';
+import { buildRunNotification, type NotificationEvent, type RunNotification } from '../../domain/notifications.js';
+import type { IndexedRun } from '../../domain/report-index.js';
+import type { RestoreReport } from '../../domain/resources.js';
+import { ProblemError } from '../problem.js';
+import type { ApiCache, DiagnosisSource } from '../ports.js';
+import { requireSynced } from './readiness.js';
+
+export class RunDetailsService {
+  constructor(
+    private readonly cache: ApiCache,
+    private readonly serverNamespace: string,
+    private readonly diagnoses: DiagnosisSource | undefined,
+  ) {}
+
+  /** The diagnosis of a run (default: the newest run that did not pass). */
+  async diagnosis(name: string, namespace: string | undefined, runId: string | undefined): Promise<RunDiagnosis> {
+    const { ns, runs } = this.runsOf(name, namespace);
+    const run = runId
+      ? this.runById(runs, ns, name, runId)
+      : [...runs].reverse().find((candidate) => candidate.report.spec.result !== 'pass');
+    if (!run) throw new ProblemError('not-found', `RestoreTest "${name}" in namespace "${ns}" has no failed or partial run.`);
+    if (run.report.spec.result === 'pass') {
+      throw new ProblemError('not-found', `Run ${run.report.spec.runId} of "${name}" passed: only failed and partial runs are diagnosed.`);
+    }
+    const diagnosis = this.diagnoses && (await this.diagnoses.load(ns, run.report.metadata.name));
+    if (!diagnosis) {
+      throw new ProblemError(
+        'not-found',
+        `Run ${run.report.spec.runId} of "${name}" has no diagnosis (it had no sandbox, or it ended before diagnostics were collected).`,
+      );
+    }
+    return diagnosis;
+  }
+
+  /** What the receivers of `event` get for a run (default: the newest run). */
+  notificationPreview(
+    name: string,
+    namespace: string | undefined,
+    event: NotificationEvent,
+    runId: string | undefined,
+  ): RunNotification {
+    const { ns, runs } = this.runsOf(name, namespace);
+    const run = runId ? this.runById(runs, ns, name, runId) : runs.at(-1);
+    if (!run) throw new ProblemError('not-found', `RestoreTest "${name}" in namespace "${ns}" has no run yet.`);
+    const report = this.cache.fullReport(run.key) as RestoreReport | undefined;
+    if (!report) throw new ProblemError('not-found', `The report of run ${run.report.spec.runId} is gone.`);
+    const previous = this.cache.reportIndex.previousRun(run);
+    return buildRunNotification(report, event, previous?.report.spec.score);
+  }
+
+  private runsOf(name: string, namespace: string | undefined): { ns: string; runs: readonly IndexedRun[] } {
+    requireSynced(this.cache);
+    const ns = namespace || this.serverNamespace;
+    if (!this.cache.getTest(ns, name)) {
+      throw new ProblemError('not-found', `RestoreTest "${name}" not found in namespace "${ns}".`);
+    }
+    return { ns, runs: this.cache.reportIndex.runsOfTest(`${ns}/${name}`) };
+  }
+
+  private runById(runs: readonly IndexedRun[], ns: string, name: string, runId: string): IndexedRun {
+    const run = runs.find((candidate) => candidate.report.spec.runId === runId);
+    if (!run) throw new ProblemError('not-found', `RestoreTest "${name}" in namespace "${ns}" has no run "${runId}".`);
+    return run;
+  }
+}

@@ -1,0 +1,54 @@
+// The backup tool's inventory for the contract tests: what Velero would list, kept in memory, read
+// through the real CoverageTracker (so the API answers what the server would compute).
+import pino from 'pino';
+import { Gauge, Registry } from 'prom-client';
+import { BackupToolUnavailableError, type CoverageSource } from '../../../server/api/ports.js';
+import { CoverageTracker } from '../../../server/coverage/coverage-tracker.js';
+import type { BackupInventory } from '../../../server/domain/coverage.js';
+import type { FakeCluster } from './fake-cluster.js';
+
+export class FakeInventory {
+  available = true;
+  inventory: BackupInventory = {
+    schedules: [
+      {
+        name: 'nightly',
+        cron: '0 1 * * *',
+        paused: false,
+        includedNamespaces: ['payments', 'shop', 'ledger'],
+        excludedNamespaces: [],
+        lastBackup: '2026-03-15T01:04:10Z',
+      },
+    ],
+    backups: [
+      {
+        name: 'manual-1',
+        includedNamespaces: ['archive'],
+        excludedNamespaces: [],
+        completedAt: '2026-03-10T08:00:00Z',
+      },
+    ],
+    clusterNamespaces: [],
+  };
+
+  async read(): Promise<BackupInventory> {
+    if (!this.available) {
+      throw new BackupToolUnavailableError('Velero API backups.velero.io/v1 in namespace velero is unavailable');
+    }
+    return this.inventory;
+  }
+}
+
+export function coverageSourceOver(cluster: FakeCluster, inventory: FakeInventory, now: () => Date): CoverageSource {
+  const tracker = new CoverageTracker({
+    readInventory: () => inventory.read(),
+    cache: cluster,
+    now,
+    minimumWindowSeconds: 86_400,
+    // Every request reads the fake again, so a test can change it between requests.
+    maxInventoryAgeMs: 0,
+    untestedGauge: new Gauge({ name: 'untested', help: 'x', labelNames: ['namespace'], registers: [new Registry()] }),
+    log: pino({ level: 'silent' }),
+  });
+  return { coverage: () => tracker.coverage(), latest: () => tracker.latest() };
+}

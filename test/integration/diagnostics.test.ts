@@ -1,0 +1,304 @@
+// Failure triage on the real control plane. Part 1: a sandbox-like namespace holds Pods in the
+// states the hints are about; the real scheduler and PV controller produce the Pending cases
+// (node selector, CPU, StorageClass), the ReplicaSet controller the quota event; the kubelet's
+// part (ImagePullBackOff, CrashLoopBackOff, OOMKilled, CreateContainerConfigError, FailedMount) is
+// played by this test on a Node no kubelet or KWOK manages, writing the Pod status a kubelet would.
+// Rehearsal's ServiceAccount reads it all, the diagnosis is stored beside an owning report and
+// garbage-collected with it. Part 2: a failed engine run is diagnosed on its own, and
+// `kubectl restoretest diagnose` prints it through the API.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, StorageV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { diagnose, type RunDiagnosis } from '../../server/domain/diagnosis.js';
+import type { HintCode } from '../../server/domain/diagnosis-hints.js';
+import type { RestoreReport } from '../../server/domain/resources.js';
+import { DiagnosisStore, diagnosisName, encodeDiagnosis } from '../../server/diagnostics/diagnosis-store.js';
+import { SandboxObserver } from '../../server/diagnostics/sandbox-observer.js';
+import type { Rehearsal } from '../../server/rehearsal.js';
+import { repoRoot } from '../helpers/cluster-info.js';
+import {
+  createEngineFixture,
+  createRestoreTest,
+  restoreTestBody,
+  trigger,
+  uniqueTestName,
+  waitForReports,
+  type EngineFixture,
+} from '../helpers/engine-fixture.js';
+import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
+import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
+import { startInProcess } from '../helpers/rehearsal-server.js';
+import { createBackup } from '../velero/simulator.js';
+import { runPlugin } from '../unit/plugin/support/run-plugin.js';
+
+jest.setTimeout(200_000);
+
+let admin: KubeConfig;
+let core: CoreV1Api;
+let sandbox: string;
+let owners: string;
+let node: string;
+let diagnosis: RunDiagnosis;
+
+function kubeletPod(name: string, extra: Partial<V1Pod['spec']> = {}): V1Pod {
+  return {
+    metadata: { name, labels: { app: name } },
+    spec: { nodeName: node, containers: [{ name: 'app', image: `registry.example/${name}:1` }], ...extra },
+  };
+}
+
+/** What a kubelet writes for a container that is not running. */
+async function setStatus(name: string, phase: string, container: Record<string, unknown>): Promise<void> {
+  await core.replaceNamespacedPodStatus({
+    namespace: sandbox,
+    name,
+    body: {
+      ...(await core.readNamespacedPod({ namespace: sandbox, name })),
+      status: {
+        phase,
+        conditions: [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady' }, { type: 'PodScheduled', status: 'True' }],
+        containerStatuses: [{ name: 'app', image: `registry.example/${name}:1`, imageID: '', ready: false, restartCount: 0, ...container }],
+      },
+    },
+  });
+}
+
+beforeAll(async () => {
+  admin = testKubeConfig();
+  core = admin.makeApiClient(CoreV1Api);
+  sandbox = uniqueName('rehearsal-diag');
+  owners = uniqueName('diag-owners');
+  node = uniqueName('diag-node');
+  await createNamespace(admin, sandbox);
+  await createNamespace(admin, owners);
+  // A Node without KWOK's annotation: nothing plays its kubelet but this test.
+  await core.createNode({ body: { metadata: { name: node, labels: { 'rehearsal.dev/test-node': 'diagnostics' } } } });
+
+  const waiting = (reason: string, message: string) => ({ state: { waiting: { reason, message } } });
+  await core.createNamespacedPod({ namespace: sandbox, body: kubeletPod('img', { imagePullSecrets: [{ name: 'regcred' }] }) });
+  await setStatus('img', 'Pending', waiting('ImagePullBackOff', 'Back-off pulling image "registry.example/img:1"'));
+  await core.createNamespacedPod({ namespace: sandbox, body: kubeletPod('pull') });
+  await setStatus('pull', 'Pending', waiting('ErrImagePull', 'manifest unknown'));
+  await core.createNamespacedPod({ namespace: sandbox, body: kubeletPod('crash') });
+  await setStatus('crash', 'Running', {
+    restartCount: 6,
+    ...waiting('CrashLoopBackOff', 'back-off 2m40s restarting failed container=app'),
+    lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: new Date(), finishedAt: new Date() } },
+  });
+  await core.createNamespacedPod({ namespace: sandbox, body: kubeletPod('oom') });
+  await setStatus('oom', 'Running', {
+    restartCount: 3,
+    ...waiting('CrashLoopBackOff', 'back-off 40s restarting failed container=app'),
+    lastState: { terminated: { exitCode: 137, reason: 'OOMKilled', startedAt: new Date(), finishedAt: new Date() } },
+  });
+  await core.createNamespacedPod({ namespace: sandbox, body: kubeletPod('config') });
+  await setStatus('config', 'Pending', waiting('CreateContainerConfigError', 'secret "db-credentials" not found'));
+  await core.createNamespacedEvent({
+    namespace: sandbox,
+    body: {
+      metadata: { generateName: 'mount-' },
+      type: 'Warning',
+      reason: 'FailedMount',
+      message: 'MountVolume.SetUp failed for volume "cfg" : configmap "app-config" not found',
+      involvedObject: { kind: 'Pod', name: 'config', namespace: sandbox },
+      count: 4,
+      lastTimestamp: new Date(),
+      source: { component: 'kubelet' },
+    },
+  });
+
+  // The scheduler's and the PV controller's own verdicts.
+  await core.createNamespacedPod({
+    namespace: sandbox,
+    body: { metadata: { name: 'placement' }, spec: { nodeSelector: { pool: 'restore-tests' }, containers: [{ name: 'app', image: 'x' }] } },
+  });
+  await core.createNamespacedPod({
+    namespace: sandbox,
+    body: { metadata: { name: 'big' }, spec: { containers: [{ name: 'app', image: 'x', resources: { requests: { cpu: '5000' } } }] } },
+  });
+  await core.createNamespacedPersistentVolumeClaim({
+    namespace: sandbox,
+    body: {
+      metadata: { name: 'data' },
+      spec: { storageClassName: 'gold-ssd', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    },
+  });
+  await core.createNamespacedService({
+    namespace: sandbox,
+    body: { metadata: { name: 'db' }, spec: { type: 'ExternalName', externalName: 'postgres.payments-db.svc.cluster.local' } },
+  });
+  // Quota full → the ReplicaSet controller reports "exceeded quota".
+  await core.createNamespacedResourceQuota({ namespace: sandbox, body: { metadata: { name: 'sandbox' }, spec: { hard: { pods: '1' } } } });
+  await waitFor(
+    async () => (await core.readNamespacedResourceQuota({ namespace: sandbox, name: 'sandbox' })).status?.used?.pods || undefined,
+    { timeoutMs: 30_000, description: 'the quota controller to count the pods' },
+  );
+  await admin.makeApiClient(AppsV1Api).createNamespacedDeployment({
+    namespace: sandbox,
+    body: {
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'x' }] } },
+      },
+    },
+  });
+  await waitFor(
+    async () => {
+      const pods = await core.listNamespacedPod({ namespace: sandbox });
+      const unscheduled = pods.items.filter((pod) =>
+        pod.status?.conditions?.some((condition) => condition.type === 'PodScheduled' && condition.reason === 'Unschedulable'),
+      );
+      const events = await core.listNamespacedEvent({ namespace: sandbox, fieldSelector: 'type=Warning' });
+      const reasons = new Set(events.items.map((event) => event.reason));
+      return unscheduled.length === 2 && reasons.has('ProvisioningFailed') && reasons.has('FailedCreate') ? true : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 500, description: 'the scheduler, PV and ReplicaSet controllers to report' },
+  );
+
+  const rehearsalConfig = testKubeConfig(await rehearsalKubeconfig('diagnostics.kubeconfig'));
+  const observer = new SandboxObserver({
+    core: rehearsalConfig.makeApiClient(CoreV1Api),
+    storage: rehearsalConfig.makeApiClient(StorageV1Api),
+    logs: false,
+  });
+  const observation = await observer.observe([{ source: 'payments', sandbox }]);
+  diagnosis = diagnose(observation, {
+    test: { name: 'payments', namespace: owners },
+    runId: 'd1a9n0',
+    report: 'payments-d1a9n0',
+    result: 'fail',
+    collectedAt: new Date(),
+  });
+}, 150_000);
+
+afterAll(async () => {
+  await core.deleteNode({ name: node }).catch(() => undefined);
+  await deleteNamespaces(admin, [sandbox, owners]);
+});
+
+function hint(code: HintCode) {
+  return diagnosis.hints.find((candidate) => candidate.code === code);
+}
+
+describe('remediation hints from real sandbox state', () => {
+  it.each<[HintCode, string]>([
+    ['image-pull-secret-missing', 'Pod/%s/img'],
+    ['image-pull-failed', 'Pod/%s/pull'],
+    ['crash-loop', 'Pod/%s/crash'],
+    ['oom-killed', 'Pod/%s/oom'],
+    ['secret-missing', 'Pod/%s/config (Secret %s/db-credentials)'],
+    ['configmap-missing', 'Pod/%s/config (ConfigMap %s/app-config)'],
+    ['unschedulable-placement', 'Pod/%s/placement'],
+    ['unschedulable-resources', 'Pod/%s/big'],
+    ['storage-class-missing', 'PersistentVolumeClaim/%s/data'],
+    ['quota-exceeded', 'ReplicaSet/%s/'],
+    ['externalname-unrestored', 'Service/%s/db'],
+  ])('%s names %s', (code, object) => {
+    const found = hint(code);
+    expect(found).toBeDefined();
+    const expected = object.replaceAll('%s', sandbox);
+    expect(found!.objects.some((seen) => seen.startsWith(expected))).toBe(true);
+  });
+
+  it('records the states behind them, without Ready pods, and says why there are no logs', () => {
+    const byName = new Map(diagnosis.pods.map((pod) => [pod.name, pod]));
+    expect(byName.get('oom')!.containers[0]).toMatchObject({ reason: 'CrashLoopBackOff', lastTerminationReason: 'OOMKilled', restartCount: 3 });
+    expect(byName.get('placement')!.unscheduled).toMatchObject({ reason: 'Unschedulable' });
+    expect(byName.get('placement')!.unscheduled!.message).toMatch(/node affinity\/selector/);
+    expect(diagnosis.claims).toEqual([{ namespace: sandbox, name: 'data', phase: 'Pending', storageClass: 'gold-ssd' }]);
+    expect(diagnosis.logs).toEqual([]);
+    expect(diagnosis.logsNote).toMatch(/REHEARSAL_DIAGNOSTICS_LOGS=false/);
+  });
+
+  it('is stored compressed beside its report, read back, and garbage-collected with it', async () => {
+    const custom = admin.makeApiClient(CustomObjectsApi);
+    const sample = parse(readFileSync(path.join(repoRoot, 'crds/samples/restorereport-fail.yaml'), 'utf8')) as RestoreReport;
+    const report = (await custom.createNamespacedCustomObject({
+      group: 'rehearsal.dev',
+      version: 'v1alpha1',
+      namespace: owners,
+      plural: 'restorereports',
+      body: { ...sample, metadata: { ...sample.metadata, name: 'payments-d1a9n0', namespace: owners } },
+    })) as RestoreReport;
+    const store = new DiagnosisStore(testKubeConfig(await rehearsalKubeconfig('diagnostics.kubeconfig')).makeApiClient(CoreV1Api));
+    const saved = await store.save(report, diagnosis);
+    expect(saved.created).toBe(true);
+    expect(saved.bytes).toBe(encodeDiagnosis(diagnosis).length);
+    // A few KB: the JSON is bounded at 24 KB before compression.
+    expect(saved.bytes).toBeLessThan(8_000);
+    expect(await store.load(owners, report.metadata.name)).toEqual(diagnosis);
+    expect((await store.save(report, diagnosis)).created).toBe(false);
+
+    await custom.deleteNamespacedCustomObject({
+      group: 'rehearsal.dev',
+      version: 'v1alpha1',
+      namespace: owners,
+      plural: 'restorereports',
+      name: report.metadata.name,
+    });
+    await waitFor(async () => ((await store.load(owners, report.metadata.name)) === undefined ? true : undefined), {
+      timeoutMs: 90_000,
+      intervalMs: 1_000,
+      description: `the garbage collector to delete ConfigMap ${diagnosisName(report.metadata.name)}`,
+    });
+  });
+});
+
+describe('a failed run', () => {
+  let fixture: EngineFixture;
+  let rehearsal: Rehearsal;
+
+  beforeAll(async () => {
+    fixture = await createEngineFixture('diag');
+    rehearsal = await startInProcess({
+      kubeconfigPath: await rehearsalKubeconfig('diagnostics-engine.kubeconfig'),
+      veleroNamespace: fixture.veleroNamespace,
+      probeTargets: fixture.endpoints.targets,
+      extra: { REHEARSAL_DIAGNOSTICS_LOGS: 'false' },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await rehearsal?.stop();
+    await fixture?.stop();
+    await deleteNamespaces(fixture.admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace]);
+  });
+
+  it('is diagnosed before its sandbox goes, and kubectl restoretest diagnose prints it', async () => {
+    const backup = `${fixture.backup}-broken`;
+    await createBackup(fixture.admin, {
+      name: backup,
+      namespaces: [fixture.source],
+      veleroNamespace: fixture.veleroNamespace,
+      annotations: { 'simulator.rehearsal.dev/restore-outcome': 'Failed' },
+    });
+    const name = uniqueTestName('diagnosed');
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, name, {
+        backupSource: { backupName: backup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+      }),
+    );
+    await trigger(fixture, name);
+    const [report] = await waitForReports(fixture, name, 1, 120_000);
+    expect(report!.spec.result).toBe('fail');
+    const url = `http://127.0.0.1:${rehearsal.port()}`;
+    const body = await waitFor(
+      async () => {
+        const response = await fetch(`${url}/api/v1/tests/${name}/diagnosis?namespace=${fixture.testNamespace}`);
+        return response.status === 200 ? ((await response.json()) as RunDiagnosis) : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the diagnosis of the failed run' },
+    );
+    expect(body).toMatchObject({ runId: report!.spec.runId, result: 'fail', sandboxes: report!.spec.sandboxNamespaces });
+    const printed = await runPlugin(['diagnose', name, '-n', fixture.testNamespace, '--server', url, '--token', 'x']);
+    expect(printed.stderr).toBe('');
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain(`Run:        ${report!.spec.runId} (fail), report ${report!.metadata.name}`);
+    expect(printed.stdout).toContain('Hints:');
+  });
+});

@@ -1,0 +1,164 @@
+// Failure triage: each remediation hint from the sandbox state that causes it, and the size bound.
+import { describe, expect, it } from '@jest/globals';
+import type { HintCode } from '../../../server/domain/diagnosis-hints.js';
+import {
+  bound,
+  diagnose,
+  MAX_DIAGNOSIS_BYTES,
+  type ObservedContainer,
+  type ObservedPod,
+  type SandboxObservation,
+} from '../../../server/domain/diagnosis.js';
+
+const SANDBOX = 'rehearsal-shop-x1y2z';
+
+function observation(partial: Partial<SandboxObservation>): SandboxObservation {
+  return {
+    sandboxes: [{ source: 'shop', sandbox: SANDBOX }],
+    pods: [],
+    events: [],
+    claims: [],
+    externalNames: [],
+    missingPullSecrets: [],
+    logs: [],
+    storageClasses: ['standard'],
+    ...partial,
+  };
+}
+
+function pod(container: Partial<ObservedContainer>, extra: Partial<ObservedPod> = {}): ObservedPod {
+  return {
+    namespace: SANDBOX,
+    name: 'web-1',
+    phase: 'Pending',
+    ready: false,
+    containers: [{ name: 'web', ready: false, restartCount: 0, state: 'waiting', ...container }],
+    imagePullSecrets: [],
+    ...extra,
+  };
+}
+
+const CASES: [string, SandboxObservation, HintCode[]][] = [
+  [
+    'ImagePullBackOff with a pull Secret that was not restored',
+    observation({ pods: [pod({ reason: 'ImagePullBackOff' }, { imagePullSecrets: ['regcred'] })], missingPullSecrets: [`${SANDBOX}/regcred`] }),
+    ['image-pull-secret-missing'],
+  ],
+  ['ErrImagePull, no pull Secret involved', observation({ pods: [pod({ reason: 'ErrImagePull' })] }), ['image-pull-failed']],
+  ['CrashLoopBackOff', observation({ pods: [pod({ reason: 'CrashLoopBackOff', restartCount: 5 }, { phase: 'Running' })] }), ['crash-loop']],
+  [
+    'OOMKilled (restarting: the last termination)',
+    observation({ pods: [pod({ reason: 'CrashLoopBackOff', lastTerminationReason: 'OOMKilled' }, { phase: 'Running' })] }),
+    ['oom-killed'],
+  ],
+  ['OOMKilled (terminated now)', observation({ pods: [pod({ state: 'terminated', reason: 'OOMKilled', exitCode: 137 })] }), ['oom-killed']],
+  [
+    'CreateContainerConfigError: a Secret excluded from the backup',
+    observation({ pods: [pod({ reason: 'CreateContainerConfigError', message: 'secret "db-credentials" not found' })] }),
+    ['secret-missing'],
+  ],
+  [
+    'FailedMount of a ConfigMap',
+    observation({
+      events: [{ namespace: SANDBOX, reason: 'FailedMount', message: 'MountVolume.SetUp failed for volume "cfg" : configmap "app-config" not found', object: 'Pod/web-1', count: 4, lastSeen: '2026-03-15T11:00:00Z' }],
+    }),
+    ['configmap-missing'],
+  ],
+  [
+    'Pending: Insufficient cpu',
+    observation({ pods: [pod({}, { containers: [], unscheduled: { reason: 'Unschedulable', message: '0/1 nodes are available: 1 Insufficient cpu.' } })] }),
+    ['unschedulable-resources'],
+  ],
+  [
+    'Pending: node selector',
+    observation({
+      pods: [pod({}, { containers: [], unscheduled: { reason: 'Unschedulable', message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector." } })],
+    }),
+    ['unschedulable-placement'],
+  ],
+  [
+    'PVC with a StorageClass of the source cluster',
+    observation({ claims: [{ namespace: SANDBOX, name: 'data', phase: 'Pending', storageClass: 'gold-ssd' }] }),
+    ['storage-class-missing'],
+  ],
+  ['PVC pending for another reason', observation({ claims: [{ namespace: SANDBOX, name: 'data', phase: 'Pending', storageClass: 'standard' }] }), ['pvc-pending']],
+  [
+    'ResourceQuota exceeded',
+    observation({
+      events: [{ namespace: SANDBOX, reason: 'FailedCreate', message: 'Error creating: pods "web-2" is forbidden: exceeded quota: sandbox, requested: pods=1, used: pods=2, limited: pods=2', object: 'ReplicaSet/web-5d9', count: 9, lastSeen: '2026-03-15T11:00:00Z' }],
+    }),
+    ['quota-exceeded'],
+  ],
+  [
+    'ExternalName into a namespace the test does not restore',
+    observation({ externalNames: [{ namespace: SANDBOX, name: 'db', externalName: 'postgres.payments-db.svc.cluster.local' }] }),
+    ['externalname-unrestored'],
+  ],
+  [
+    'ExternalName into the production source namespace',
+    observation({ externalNames: [{ namespace: SANDBOX, name: 'cache', externalName: 'redis.shop.svc.cluster.local' }] }),
+    ['externalname-to-source'],
+  ],
+  [
+    'ExternalName outside the cluster, or into the sandbox: no hint',
+    observation({
+      externalNames: [
+        { namespace: SANDBOX, name: 'api', externalName: 'api.example.com' },
+        { namespace: SANDBOX, name: 'self', externalName: `web.${SANDBOX}.svc.cluster.local` },
+      ],
+    }),
+    [],
+  ],
+];
+
+const context = { test: { name: 'shop', namespace: 'team-a' }, runId: 'x1y2z', report: 'shop-x1y2z', result: 'fail', collectedAt: new Date('2026-03-15T12:00:00Z') };
+
+describe('remediation hints', () => {
+  it.each(CASES)('%s', (_name, observed, codes) => {
+    const diagnosis = diagnose(observed, context);
+    expect(diagnosis.hints.map((hint) => hint.code)).toEqual(codes);
+    for (const hint of diagnosis.hints) {
+      expect(hint.objects.length).toBeGreaterThan(0);
+      expect(hint.remediation.length).toBeGreaterThan(40);
+    }
+  });
+
+  it('names the missing Secret and every object showing the same cause once', () => {
+    const observed = observation({
+      pods: [
+        pod({ reason: 'CreateContainerConfigError', message: 'secret "db-credentials" not found' }),
+        pod({ reason: 'CreateContainerConfigError', message: 'secret "db-credentials" not found' }, { name: 'web-2' }),
+      ],
+    });
+    const [hint] = diagnose(observed, context).hints;
+    expect(hint!.title).toBe('Secret db-credentials is missing in the sandbox');
+    expect(hint!.objects).toEqual([
+      `Pod/${SANDBOX}/web-1 (Secret ${SANDBOX}/db-credentials)`,
+      `Pod/${SANDBOX}/web-2 (Secret ${SANDBOX}/db-credentials)`,
+    ]);
+  });
+});
+
+describe('size bound', () => {
+  it('keeps the hints and drops logs, then events, then pods until the JSON fits', () => {
+    const noisy = observation({
+      pods: Array.from({ length: 30 }, (_, index) => pod({ reason: 'CrashLoopBackOff', message: 'x'.repeat(2_000) }, { name: `web-${index}` })),
+      events: Array.from({ length: 60 }, (_, index) => ({ namespace: SANDBOX, reason: 'BackOff', message: 'y'.repeat(1_000), object: `Pod/web-${index}`, count: 1, lastSeen: '2026-03-15T11:00:00Z' })),
+      logs: Array.from({ length: 10 }, (_, index) => ({ namespace: SANDBOX, pod: `web-${index}`, container: 'web', lines: Array.from({ length: 100 }, () => 'z'.repeat(500)) })),
+    });
+    const diagnosis = diagnose(noisy, context);
+    const bytes = new TextEncoder().encode(JSON.stringify(diagnosis)).length;
+    expect(bytes).toBeLessThanOrEqual(MAX_DIAGNOSIS_BYTES);
+    expect(diagnosis.truncated).toBe(true);
+    expect(diagnosis.hints.map((hint) => hint.code)).toEqual(['crash-loop']);
+    expect(diagnosis.logs).toEqual([]);
+    expect(diagnosis.pods.length).toBeGreaterThan(0);
+    expect(diagnosis.pods[0]!.containers[0]!.message!.length).toBeLessThanOrEqual(500);
+  });
+
+  it('leaves a small diagnosis untouched', () => {
+    const small = diagnose(observation({ pods: [pod({ reason: 'ErrImagePull' })] }), context);
+    expect(bound(small, MAX_DIAGNOSIS_BYTES)).toEqual(small);
+    expect(small.truncated).toBe(false);
+  });
+});
