@@ -11,6 +11,10 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY server ./server
 COPY cmd ./cmd
 RUN npx tsc -p tsconfig.build.json
+# The dashboard: built against the generated client (openapi/), served by the server from web/dist.
+COPY openapi ./openapi
+COPY web ./web
+RUN npx vite build --config web/vite.config.ts --logLevel warn
 
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
@@ -24,6 +28,7 @@ WORKDIR /app
 ENV NODE_ENV=production REHEARSAL_HOST=0.0.0.0
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/dist/server ./dist/server
+COPY --from=build /src/web/dist ./web/dist
 COPY openapi/openapi.json ./openapi/openapi.json
 COPY license-keys ./license-keys
 COPY package.json ./

@@ -17,7 +17,7 @@ function layer(dir, banned, message) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'openapi/**', 'server/api/generated/**', 'cmd/kubectl-restoretest/generated/**', 'coverage/**', '.k8s/**', 'test/.tmp/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'openapi/**', 'server/api/generated/**', 'cmd/kubectl-restoretest/generated/**', 'coverage/**', '.k8s/**', 'test/.tmp/**', 'web/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -29,6 +29,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+    },
+  },
+  {
+    // The dashboard runs in the browser and reaches the API only through the generated client.
+    files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', location: 'readonly' } },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/cmd/**'], message: 'web/ talks to the server only through openapi/client.ts' }] }],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'call the API through the generated client (web/src/api.ts)' }],
     },
   },
   {

@@ -32,8 +32,17 @@ const TYPES_HEADER = `// Generated from openapi/openapi.json by openapi-typescri
 // Shared by the server's tests and the kubectl plugin; openapi/client.ts builds a typed client on it.
 `;
 
+// tsoa 6.6 validates @uniqueItems at runtime but leaves it out of the schema (its value is
+// undefined); these array properties carry the tag.
+const UNIQUE_ITEMS = [['CreateTestInput', 'sourceNamespaces']];
+
 /** Every response whose body is a ProblemDetails is served as application/problem+json. */
 function normalizeSpec(document) {
+  for (const [schema, property] of UNIQUE_ITEMS) {
+    const target = document.components?.schemas?.[schema]?.properties?.[property];
+    if (!target) throw new Error(`normalizeSpec: ${schema}.${property} not found`);
+    target.uniqueItems = true;
+  }
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item)) {
       for (const response of Object.values(operation?.responses ?? {})) {
@@ -69,7 +78,8 @@ async function generate({ specDir, routesDir }) {
   const document = normalizeSpec(JSON.parse(readFileSync(specPath, 'utf8')));
   const specText = `${JSON.stringify(document, null, 2)}\n`;
   writeFileSync(specPath, specText);
-  const ast = await openapiTS(document, { rootTypes: true, rootTypesNoSchemaPrefix: false });
+  // A default is what the server applies to an omitted field: the field stays optional for clients.
+  const ast = await openapiTS(document, { rootTypes: true, rootTypesNoSchemaPrefix: false, defaultNonNullable: false });
   return { specText, routesText: readFileSync(join(routesDir, 'routes.ts'), 'utf8'), typesText: TYPES_HEADER + astToString(ast) };
 }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseDuration } from './domain/duration.js';
 import type { NotificationsSpec } from './domain/resources.js';
 import { shippedLicenseKeyFile } from './evidence/shipped-license-key.js';
+import { DEFAULT_MAX_SANDBOX_TTL } from './domain/restore-permissions.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -13,8 +14,18 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 
 const schema = z.object({
   REHEARSAL_NAMESPACE: z.string().min(1).default('rehearsal-system'),
+  /**
+   * Where the API port listens. Loopback by default: bearer tokens travel in plain HTTP there, so
+   * it is reached through `kubectl port-forward` (or the aggregated API's HTTPS port), not the network.
+   */
   REHEARSAL_HOST: z.string().min(1).default('127.0.0.1'),
   REHEARSAL_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Health and metrics only (no tokens), on REHEARSAL_PROBE_HOST; unset = not served. */
+  REHEARSAL_PROBE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Default: REHEARSAL_HOST. The Deployment sets 0.0.0.0 so the kubelet and Prometheus reach it. */
+  REHEARSAL_PROBE_HOST: z.string().min(1).optional(),
+  /** Where the aggregated API's HTTPS port listens; default: REHEARSAL_HOST (the Deployment sets 0.0.0.0). */
+  REHEARSAL_AGGREGATION_HOST: z.string().min(1).optional(),
   /**
    * HTTPS port for the Kubernetes API aggregation layer (APIService v1.api.rehearsal.dev); unset =
    * not served. Needs REHEARSAL_TLS_CERT_FILE and REHEARSAL_TLS_KEY_FILE.
@@ -29,9 +40,17 @@ const schema = z.object({
   REHEARSAL_MAX_CONCURRENT_RUNS: positiveInt(5),
   /** kubernetes = TokenReview + SubjectAccessReview; none = local development only. */
   REHEARSAL_AUTH_MODE: z.enum(['kubernetes', 'none']).default('kubernetes'),
+  /**
+   * Audiences a bearer token on port 8080 must be meant for (comma-separated; TokenReview). Empty =
+   * kube-apiserver's own audiences (a caller's cluster token would then be accepted, and could be
+   * replayed against the cluster by whoever reads it).
+   */
+  REHEARSAL_TOKEN_AUDIENCES: z.string().default('rehearsal.dev'),
   /** Run the reconciliation loop in this process (false = API replica only). */
   REHEARSAL_CONTROLLER: booleanString.default(true),
   REHEARSAL_LEADER_ELECTION: booleanString.default(true),
+  /** The server's ServiceAccount (in REHEARSAL_NAMESPACE): the subject of the per-sandbox reader RoleBinding. */
+  REHEARSAL_SERVICE_ACCOUNT: z.string().min(1).default('rehearsal'),
   REHEARSAL_LEASE_NAME: z.string().default('rehearsal-controller'),
   /** Identity in the leader Lease; defaults to the pod name or host name + pid. */
   REHEARSAL_IDENTITY: z.string().optional(),
@@ -42,6 +61,14 @@ const schema = z.object({
   REHEARSAL_POLL_INTERVAL_MS: positiveInt(2000),
   /** A run whose backup provider stays unreachable this long fails with ProviderUnavailable. */
   REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS: positiveInt(600),
+  /**
+   * The longest sandbox ttl anyone may set (decisions §9). Keep it equal to maxSandboxTTL of the
+   * ConfigMap rehearsal-admission (the Deployment reads it from there), so API and admission agree.
+   */
+  REHEARSAL_MAX_SANDBOX_TTL: z
+    .string()
+    .default(DEFAULT_MAX_SANDBOX_TTL)
+    .refine((text) => (parseDuration(text) ?? 0) > 0, 'must be a duration such as 168h (units h, m, s)'),
   /** How often the janitor looks for expired or orphaned sandboxes. */
   REHEARSAL_JANITOR_INTERVAL_SECONDS: positiveInt(60),
   /**
@@ -91,20 +118,25 @@ export interface Config {
   namespace: string;
   host: string;
   port: number;
+  /** The health/metrics listener; undefined = not served. */
+  probe: { host: string; port: number } | undefined;
   /** The aggregated-API listener (HTTPS); undefined = not served. */
   aggregation: AggregationConfig | undefined;
   kubeconfigPath: string | undefined;
   veleroNamespace: string;
   maxConcurrentRuns: number;
   authMode: 'kubernetes' | 'none';
+  tokenAudiences: string[];
   runController: boolean;
   leaderElection: boolean;
+  serviceAccount: string;
   leaseName: string;
   identity: string;
   missedRunWindowSeconds: number;
   pollIntervalMs: number;
   providerUnavailableSeconds: number;
   janitorIntervalSeconds: number;
+  maxSandboxTtlSeconds: number;
   probeTargets: Record<string, string> | undefined;
   clusterDomain: string;
   /** The files of REHEARSAL_LICENSE_PUBLIC_KEYS (without any `kid=` prefix). */
@@ -125,6 +157,7 @@ export interface Config {
 }
 
 export interface AggregationConfig {
+  host: string;
   port: number;
   tlsCertFile: string;
   tlsKeyFile: string;
@@ -236,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     raw.REHEARSAL_AGGREGATION_PORT === undefined
       ? undefined
       : Object.freeze({
+          host: raw.REHEARSAL_AGGREGATION_HOST ?? raw.REHEARSAL_HOST,
           port: raw.REHEARSAL_AGGREGATION_PORT,
           tlsCertFile: raw.REHEARSAL_TLS_CERT_FILE!,
           tlsKeyFile: raw.REHEARSAL_TLS_KEY_FILE!,
@@ -244,19 +278,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     namespace: raw.REHEARSAL_NAMESPACE,
     host: raw.REHEARSAL_HOST,
     port: raw.REHEARSAL_PORT,
+    probe:
+      raw.REHEARSAL_PROBE_PORT === undefined
+        ? undefined
+        : Object.freeze({ host: raw.REHEARSAL_PROBE_HOST ?? raw.REHEARSAL_HOST, port: raw.REHEARSAL_PROBE_PORT }),
     aggregation,
     kubeconfigPath: raw.KUBECONFIG,
     veleroNamespace: raw.REHEARSAL_VELERO_NAMESPACE,
     maxConcurrentRuns: raw.REHEARSAL_MAX_CONCURRENT_RUNS,
     authMode: raw.REHEARSAL_AUTH_MODE,
+    tokenAudiences: raw.REHEARSAL_TOKEN_AUDIENCES.split(',').map((entry) => entry.trim()).filter(Boolean),
     runController: raw.REHEARSAL_CONTROLLER,
     leaderElection: raw.REHEARSAL_LEADER_ELECTION,
+    serviceAccount: raw.REHEARSAL_SERVICE_ACCOUNT,
     leaseName: raw.REHEARSAL_LEASE_NAME,
     identity: raw.REHEARSAL_IDENTITY ?? `${raw.HOSTNAME ?? 'rehearsal'}-${process.pid}`,
     missedRunWindowSeconds: raw.REHEARSAL_MISSED_RUN_WINDOW_SECONDS,
     pollIntervalMs: raw.REHEARSAL_POLL_INTERVAL_MS,
     providerUnavailableSeconds: raw.REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS,
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
+    maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
     licensePublicKeyFiles: licenseKeys.map((entry) => entry.file),

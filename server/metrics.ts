@@ -137,6 +137,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly evidenceSequence = new Gauge({
+    name: 'rehearsal_evidence_sequence',
+    help: 'Chain sequence of the newest signed RestoreReport of a test (its evidence anchor)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly evidenceAnchorInfo = new Gauge({
+    name: 'rehearsal_evidence_anchor_info',
+    help: 'Always 1; the digest label is the newest signed RestoreReport of a test (scraped history outlives the cluster)',
+    labelNames: ['namespace', 'test', 'digest'],
+    registers: [this.registry],
+  });
+  /** The digest label in use per test, so the previous anchor's series is removed. */
+  private readonly anchorDigests = new Map<string, string>();
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
@@ -144,6 +159,15 @@ export class Metrics {
   /** Where rehearsal_runs_in_progress and rehearsal_runs_queued come from. */
   countRunsWith(counts: () => { inProgress: number; queued: number }): void {
     this.runCounts = counts;
+  }
+
+  setEvidenceAnchor(namespace: string, test: string, anchor: { sequence: number; digest: string }): void {
+    const key = `${namespace}/${test}`;
+    const previous = this.anchorDigests.get(key);
+    if (previous !== undefined && previous !== anchor.digest) this.evidenceAnchorInfo.remove({ namespace, test, digest: previous });
+    this.anchorDigests.set(key, anchor.digest);
+    this.evidenceAnchorInfo.set({ namespace, test, digest: anchor.digest }, 1);
+    this.evidenceSequence.set({ namespace, test }, anchor.sequence);
   }
 
   forgetTest(namespace: string, test: string): void {
@@ -157,9 +181,13 @@ export class Metrics {
       this.testSuspended,
       this.previousScore,
       this.rtoTargetSeconds,
+      this.evidenceSequence,
     ]) {
       gauge.remove({ namespace, test });
     }
     for (const result of ['pass', 'partial', 'fail']) this.lastRunResult.remove({ namespace, test, result });
+    const digest = this.anchorDigests.get(`${namespace}/${test}`);
+    if (digest !== undefined) this.evidenceAnchorInfo.remove({ namespace, test, digest });
+    this.anchorDigests.delete(`${namespace}/${test}`);
   }
 }

@@ -12,7 +12,7 @@ import { KubeRunActions } from './controller/kube-run-actions.js';
 import { LeaderElector } from './controller/leader-election.js';
 import { ReportWriter } from './controller/report-writer.js';
 import { RunAdmission } from './controller/run-admission.js';
-import { RunReconciler } from './controller/run.reconciler.js';
+import { RunReconciler, type RunReconcilerDeps } from './controller/run.reconciler.js';
 import { SandboxManager } from './controller/sandbox.js';
 import { ScheduleReconciler } from './controller/schedule.reconciler.js';
 import { parseDuration } from './domain/duration.js';
@@ -34,6 +34,7 @@ import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
+import { startProbeListener } from './api/probe-listener.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
@@ -41,7 +42,9 @@ import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
 export interface RehearsalOverrides {
   now?: () => Date;
   providers?: Partial<Record<string, BackupProvider>>;
-  signer?: Pick<ReportSigner, 'sign'>;
+  signer?: Pick<ReportSigner, 'sign'> & Partial<Pick<ReportSigner, 'recordAnchor'>>;
+  /** Hook for tests that act at a chosen point of a run: the stage about to be worked on. */
+  onStage?: RunReconcilerDeps['onStage'];
   /** Don't serve HTTP (engine-only tests). */
   withoutHttp?: boolean;
   podReadyTimeoutSeconds?: number;
@@ -108,7 +111,12 @@ export function createRehearsal(
     log.child({ component: 'events' }),
     now,
   );
-  const sandboxes = new SandboxManager(kube.core, kube.networking);
+  const sandboxes = new SandboxManager({
+    core: kube.core,
+    networking: kube.networking,
+    rbac: kube.rbac,
+    serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
+  });
   const providers = overrides.providers ?? {
     velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }),
   };
@@ -129,6 +137,7 @@ export function createRehearsal(
       keys: evidenceKeys,
       custom: kube.customObjects,
       log: log.child({ component: 'evidence' }),
+      metrics,
     });
   const evidence = new EvidenceVerifier(() => evidenceKeys.keyRing(), {
     reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey),
@@ -225,7 +234,7 @@ export function createRehearsal(
     {
       cache,
       schedules,
-      runs: new RunReconciler({ actions, now, bounds }),
+      runs: new RunReconciler({ actions, now, bounds, ...(overrides.onStage ? { onStage: overrides.onStage } : {}) }),
       admission,
       checkTasks,
       janitor,
@@ -258,6 +267,7 @@ export function createRehearsal(
 
   let server: Server | undefined;
   let aggregation: AggregationServer | undefined;
+  let probe: Server | undefined;
   // The front-proxy trust for the aggregation port (read only when that port is served).
   const requestHeader = config.aggregation
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
@@ -315,11 +325,19 @@ export function createRehearsal(
       if (!overrides.withoutHttp) {
         const app = createApp(httpDeps);
         server = await startHttpServer(httpDeps, app);
+        if (config.probe) {
+          probe = await startProbeListener({
+            ...config.probe,
+            health: () => ({ status: cache.synced ? 'ok' : 'starting' }),
+            metrics: metrics.registry,
+            log: log.child({ component: 'probe' }),
+          });
+        }
         if (config.aggregation && requestHeader) {
           await requestHeader.start();
           aggregation = await startAggregationServer({
             app,
-            host: config.host,
+            host: config.aggregation.host,
             port: config.aggregation.port,
             tls: { certFile: config.aggregation.tlsCertFile, keyFile: config.aggregation.tlsKeyFile },
             requestHeader: () => requestHeader.current(),
@@ -336,6 +354,7 @@ export function createRehearsal(
       stopEngine();
       await leader?.stop();
       await aggregation?.close();
+      await new Promise<void>((resolve) => (probe ? probe.close(() => resolve()) : resolve()));
       requestHeader?.stop();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();

@@ -73,6 +73,8 @@ export class TestGauges {
     const created = test.metadata.creationTimestamp ? Date.parse(test.metadata.creationTimestamp) : NaN;
     if (Number.isFinite(created)) this.metrics.testCreated.set(labels, created / 1000);
     this.metrics.testSuspended.set(labels, test.spec.schedule.suspend ? 1 : 0);
+    // The evidence anchor, so the metric outlives restarts (the engine sets it on each new report too).
+    if (test.status?.evidenceAnchor) this.metrics.setEvidenceAnchor(namespace, name, test.status.evidenceAnchor);
     let interval: number | null = null;
     try {
       interval = scheduleIntervalSeconds(

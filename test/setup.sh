@@ -38,6 +38,9 @@ if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.pack
 fi
 log "node $(node_modules/.bin/node --version) from node_modules"
 
+log "dashboard (web/ → web/dist, vite)"
+npm run --silent build:web
+
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
 bash test/cluster/build-binaries.sh >/dev/null
 
@@ -46,3 +49,6 @@ bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
 
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
 bash openapi/clients/clients.sh setup
+
+log "schemathesis (API fuzzing in test/integration/schemathesis.test.ts), a cached venv"
+bash test/schemathesis/schemathesis.sh setup

@@ -92,8 +92,27 @@ export class RehearsalApi {
     return { test: required(data, response), state, request: response.headers.get('Rehearsal-Trigger-Request') ?? '' };
   }
 
+  /**
+   * Every report the query selects: the API answers in pages (decisions §11) and names the next
+   * one in its Link header (rel="next"). The plugin takes the `continue` token from that link and
+   * asks again through the same typed call, so the request goes the way of the connection (direct,
+   * aggregated API or service proxy) whatever path the server saw.
+   */
   async listReports(query: ReportQuery): Promise<RestoreReport[]> {
-    return this.data('GET', () => this.client.GET('/api/v1/reports', { params: { query } }));
+    const reports: RestoreReport[] = [];
+    const seen = new Set<string>();
+    let token: string | undefined;
+    for (;;) {
+      const pageQuery = token === undefined ? query : { ...query, continue: token };
+      const { data, response } = await this.send('GET', () =>
+        this.client.GET('/api/v1/reports', { params: { query: pageQuery } }),
+      );
+      reports.push(...required(data, response));
+      token = nextPageToken(response.headers.get('link'));
+      if (token === undefined) return reports;
+      if (seen.has(token)) throw new CliError('the API named the same page of reports twice');
+      seen.add(token);
+    }
   }
 
   async summary(): Promise<Summary> {
@@ -214,6 +233,18 @@ export class LicenseRequiredError extends CliError {
     super(detail);
     this.name = 'LicenseRequiredError';
   }
+}
+
+/** The `continue` token of a Link header's rel="next" target (RFC 8288), if any. */
+export function nextPageToken(link: string | null): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(',')) {
+    const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
+    if (!match || !/(^|;)\s*rel="?next"?\s*(;|$)/.test(match[2]!)) continue;
+    const query = match[1]!.split('?')[1] ?? '';
+    return new URLSearchParams(query).get('continue') ?? undefined;
+  }
+  return undefined;
 }
 
 function required<T>(data: T | undefined, response: Response): T {

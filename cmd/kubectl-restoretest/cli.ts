@@ -38,13 +38,14 @@ function buildParser(io: CliIo, scriptName: string, onSelect: (selected: Selecte
     .option('kubeconfig', { type: 'string', requiresArg: true, global: true, describe: 'path to the kubeconfig (default: KUBECONFIG, ~/.kube/config)' })
     .option('server', { type: 'string', requiresArg: true, global: true, describe: 'call the Rehearsal API at this URL instead of through the Kubernetes API server' })
     .option('token', { type: 'string', requiresArg: true, global: true, describe: 'bearer token for --server (default: the kubeconfig user\'s token)' })
+    .option('insecure-send-token', { type: 'boolean', default: false, global: true, describe: 'allow the token over plain http to a non-loopback --server' })
     .option('service-proxy', { type: 'boolean', default: false, global: true, describe: 'go through the API server\'s service proxy to the Service below instead of the aggregated API (passes no credentials on)' })
     .option('service-namespace', { type: 'string', default: DEFAULT_SERVICE_NAMESPACE, requiresArg: true, global: true, describe: 'namespace of the API Service' })
     .option('service', { type: 'string', default: DEFAULT_SERVICE, requiresArg: true, global: true, describe: 'name of the API Service' })
     .option('service-port', { type: 'string', default: DEFAULT_SERVICE_PORT, requiresArg: true, global: true, describe: 'port (number or name) of the API Service' })
     .option('request-timeout', { type: 'string', default: '30s', requiresArg: true, global: true, describe: 'give up on a request after this long (0 = never)' })
     .group(['namespace', 'all-namespaces', 'output'], 'Flags:')
-    .group(['context', 'kubeconfig', 'server', 'token', 'service-proxy', 'service-namespace', 'service', 'service-port', 'request-timeout'], 'Connection flags:')
+    .group(['context', 'kubeconfig', 'server', 'token', 'insecure-send-token', 'service-proxy', 'service-namespace', 'service', 'service-port', 'request-timeout'], 'Connection flags:')
     .parserConfiguration({ 'strip-aliased': false })
     .env(false);
   for (const command of COMMANDS) {
@@ -151,6 +152,7 @@ function globalArgs(args: Record<string, unknown>): GlobalArgs {
     server: optional('server'),
     token: optional('token'),
     serviceProxy: args['service-proxy'] === true,
+    insecureSendToken: args['insecure-send-token'] === true,
     serviceNamespace: checkName(String(args['service-namespace']), '--service-namespace'),
     service: checkName(String(args.service), '--service'),
     servicePort: String(args['service-port']),

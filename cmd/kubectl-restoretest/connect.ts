@@ -17,7 +17,9 @@
 // accepts it).
 //
 // With --server URL (e.g. http://localhost:8080 through `kubectl port-forward`), requests go
-// straight to the API and carry --token or else the kubeconfig user's bearer token, if any.
+// straight to the API and carry --token or else the kubeconfig user's bearer token, if any. A
+// token is never sent over plain http to a host that is not loopback (anyone on the path could
+// replay it against the cluster) unless --insecure-send-token says so.
 import { CliError } from './errors.js';
 import type { Env } from './io.js';
 import { readKubeconfig, type KubeconfigChoice, type SimpleCredentials } from './kubeconfig.js';
@@ -39,6 +41,8 @@ export interface ConnectOptions {
   wantKubeconfig: boolean;
   /** Use the service proxy instead of the aggregated API. */
   serviceProxy?: boolean;
+  /** --insecure-send-token: send a bearer token over plain http to a host that is not loopback. */
+  insecureSendToken?: boolean;
 }
 
 /** The Kubernetes API with the kubeconfig's credentials (for live run progress). */
@@ -153,9 +157,19 @@ async function connectDirect(options: ConnectOptions, service: Connection['servi
     return header?.startsWith('Bearer ') ? header : undefined;
   };
   const timeoutMs = options.requestTimeoutMs;
+  const exposed = server.protocol === 'http:' && !isLoopback(server.hostname) && !options.insecureSendToken;
   const fetchDirect: FetchLike = async (request) => {
     const headers = new Headers(request.headers);
     const value = await authorization();
+    if (value && exposed) {
+      throw new CliError(
+        `refusing to send a bearer token over plain http to ${server.host}`,
+        [
+          'use https, or a loopback address (kubectl port-forward -n rehearsal-system svc/rehearsal-api 8080:8080 and --server http://localhost:8080)',
+          'or pass --insecure-send-token if this network path is trusted',
+        ],
+      );
+    }
     if (value) headers.set('Authorization', value);
     return globalThis.fetch(request.url, {
       method: request.method,
@@ -174,6 +188,12 @@ async function connectDirect(options: ConnectOptions, service: Connection['servi
     kube,
     service,
   };
+}
+
+/** localhost, 127.0.0.0/8 or ::1: a token sent there does not cross a network. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 async function requestBody(request: Request): Promise<ArrayBuffer | undefined> {

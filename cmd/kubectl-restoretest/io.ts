@@ -14,6 +14,8 @@ export interface CliIo {
   sleep(ms: number): Promise<void>;
   /** The whole of standard input (for `-f -`). */
   readStdin(): Promise<string>;
+  /** Resolves when the user stops a long-running command (default: SIGINT or SIGTERM). */
+  untilInterrupted?(): Promise<void>;
 }
 
 /** Colour only for a terminal, never with NO_COLOR (https://no-color.org) or TERM=dumb. */

@@ -17,7 +17,9 @@ export interface paths {
         /**
          * Create a RestoreTest
          * @description Creates a RestoreTest from CreateTestInput; omitted optional fields take their defaults
-         *     (decisions §3). Every invalid field is listed in one 400.
+         *     (decisions §3). Every invalid field is listed in one 400. The namespace is the query's, else
+         *     the body's, else the server's; a body namespace that differs from the query's is a 400. The
+         *     caller must also be allowed to read Secrets in every source namespace (decisions §9), else 403.
          */
         post: operations["createTest"];
         delete?: never;
@@ -165,6 +167,11 @@ export interface paths {
          * @description RestoreReports completed in the last `days` days, newest first, exactly as stored in the
          *     cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
          *     `namespace` alone; `latest` keeps only the most recent report of each test.
+         *
+         *     Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
+         *     answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
+         *     and a `continue` token. With `latest=true` the answer holds one report per test and is not
+         *     paged (`limit` and `continue` do not apply).
          */
         get: operations["listReports"];
         put?: never;
@@ -433,7 +440,8 @@ export interface paths {
          * @description The dashboard's Compliance page: every framework's ComplianceResponse over the period, and
          *     each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days. The page is a
          *     licensed feature: Team (pro) tier or above with the flag compliancePage, else 402. (The JSON
-         *     API GET /api/v1/compliance stays available on every tier.)
+         *     API GET /api/v1/compliance stays available on every tier.) Through the Kubernetes API
+         *     aggregation layer: /apis/api.rehearsal.dev/v1/compliance/overview.
          */
         get: operations["getComplianceOverview"];
         put?: never;
@@ -490,7 +498,7 @@ export interface components {
             /** @description Short summary of the problem type; the same for every occurrence. */
             title: string;
             /**
-             * Format: double
+             * Format: int32
              * @description The HTTP status code.
              */
             status: number;
@@ -510,7 +518,7 @@ export interface components {
             schedule: string;
             /** @description Idle, Running, Completed or Failed. */
             phase: string;
-            /** Format: double */
+            /** Format: int32 */
             lastScore: number;
             /** @description pass, fail or partial; empty before the first run. */
             lastResult: string;
@@ -522,39 +530,81 @@ export interface components {
             /** @description spec.sla.maxRTO, or empty when no SLA is configured. */
             rtoTarget: string;
         };
-        /** @description Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. */
+        /** @enum {string} */
+        Provider: "velero" | "kasten" | "trilio";
+        /** @description A namespace name: an RFC 1123 label. */
+        NamespaceName: string;
+        /**
+         * @description Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
+         *     absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
+         *     naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
+         *     values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
+         *     requires maxRTO, and on PUT a name or namespace in the body must equal the request's.
+         */
         CreateTestInput: {
-            /** @description RFC 1123 label. Required. */
+            /** @description Name of the RestoreTest: an RFC 1123 label. */
             name: string;
-            /** @description Namespace of the RestoreTest; default: the server's namespace (rehearsal-system). */
-            namespace?: string;
-            /** @description velero, kasten or trilio. Required. */
-            provider: string;
-            /** @description Backup to restore; "latest" (default) picks the newest completed backup of the sources. */
-            backupName?: string;
-            /** @description Source namespaces to restore (at least one). Required. */
-            sourceNamespaces: string[];
-            /** @description 5-field cron expression or a macro such as */
-            cron: string;
-            /** @description IANA time zone of the schedule; default UTC. */
-            timezone?: string;
-            /** @description Prefix of the sandbox namespace; default "rehearsal". */
-            namespacePrefix?: string;
-            /** @description Longest life of a sandbox, e.g. 1h (default). */
-            ttl?: string;
-            /** @description strict (default) or none. */
-            networkIsolation?: string;
-            /** @description Name of a HealthCheckPolicy; default: the built-in checks. */
-            healthCheckPolicy?: string;
-            /** @description RTO target, e.g. 15m; default: no SLA. */
-            maxRTO?: string;
-            /** @description Alert when the measured RTO exceeds maxRTO; default false. */
-            alertOnExceed?: boolean;
             /**
-             * Format: double
-             * @description Reports to keep, 1–1000; default 90.
+             * @description Namespace of the RestoreTest (an RFC 1123 label); default: the server's namespace
+             *     (rehearsal-system).
              */
-            historyLimit?: number;
+            namespace?: string | null;
+            /** @description The backup provider whose backups are restored. */
+            provider: components["schemas"]["Provider"];
+            /**
+             * @description Backup to restore (a Kubernetes object name); "latest" picks the newest completed backup of
+             *     the sources.
+             * @default latest
+             */
+            backupName?: string | null;
+            /** @description Source namespaces to restore: RFC 1123 labels, each at most once. */
+            sourceNamespaces: components["schemas"]["NamespaceName"][];
+            /**
+             * @description A 5-field cron expression (minute hour day-of-month month day-of-week; numbers, names such
+             *     as mon or jan, *, ranges, lists and steps) or one of the macros `@yearly`, `@annually`,
+             *     `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`. Spaces around it are ignored.
+             */
+            cron: string;
+            /**
+             * @description IANA time zone of the schedule, such as UTC or Europe/Berlin.
+             * @default UTC
+             */
+            timezone?: string | null;
+            /**
+             * @description Prefix of the sandbox namespaces: an RFC 1123 label of at most 20 characters (the
+             *     RestoreTest CRD's limit), so that sandbox names fit in 63.
+             * @default rehearsal
+             */
+            namespacePrefix?: string | null;
+            /**
+             * @description Longest life of a sandbox: a duration of whole hours, minutes and seconds in that order
+             *     (1h, 15m, 11m35s), longer than 0s.
+             * @default 1h
+             */
+            ttl?: string | null;
+            /**
+             * @description strict: the sandbox gets a deny-all NetworkPolicy; none: no isolation (admin only).
+             * @enum {string|null}
+             */
+            networkIsolation?: "strict" | "none" | "" | null;
+            /**
+             * @description Name of a HealthCheckPolicy in the test's namespace (an RFC 1123 label); default: the
+             *     built-in checks.
+             */
+            healthCheckPolicy?: string | null;
+            /** @description RTO target, a duration like ttl (e.g. 15m); default: no SLA. */
+            maxRTO?: string | null;
+            /**
+             * @description Alert when the measured RTO exceeds maxRTO (true requires maxRTO).
+             * @default false
+             */
+            alertOnExceed?: boolean | null;
+            /**
+             * Format: int32
+             * @description Reports to keep.
+             * @default 90
+             */
+            historyLimit?: number | null;
         };
         ScheduleInfo: {
             name: string;
@@ -714,7 +764,7 @@ export interface components {
             namespace?: string;
             uid?: string;
             resourceVersion?: string;
-            /** Format: double */
+            /** Format: int32 */
             generation?: number;
             creationTimestamp?: string;
             deletionTimestamp?: string;
@@ -726,19 +776,17 @@ export interface components {
         /** @enum {string} */
         RunTrigger: "schedule" | "manual";
         /** @enum {string} */
-        Provider: "velero" | "kasten" | "trilio";
-        /** @enum {string} */
         RunResult: "pass" | "partial" | "fail";
         /** @enum {string} */
         ScoreLevelName: "restoreIntegrity" | "completeness" | "podStartup" | "healthChecks" | "crossNamespace" | "rtoWithinSLA";
         ScoreLevel: {
             name: components["schemas"]["ScoreLevelName"];
             /**
-             * Format: double
-             * @description Points earned (integer, partial credit rounded down).
+             * Format: int32
+             * @description Points earned (partial credit rounded down).
              */
             points: number;
-            /** Format: double */
+            /** Format: int32 */
             maxPoints: number;
             /** @description false when the level could not be evaluated (e.g. the restore failed). */
             tested: boolean;
@@ -758,9 +806,9 @@ export interface components {
         };
         KindCompleteness: {
             kind: string;
-            /** Format: double */
+            /** Format: int32 */
             backedUp: number;
-            /** Format: double */
+            /** Format: int32 */
             restored: number;
         };
         ResultCap: {
@@ -790,17 +838,17 @@ export interface components {
             };
             sandboxNamespaces: string[];
             restore?: {
-                /** Format: double */
+                /** Format: int32 */
                 itemsRestored?: number;
-                /** Format: double */
+                /** Format: int32 */
                 errors: number;
-                /** Format: double */
+                /** Format: int32 */
                 warnings: number;
                 phase: string;
                 namespace: string;
                 name: string;
             };
-            /** Format: double */
+            /** Format: int32 */
             score: number;
             result: components["schemas"]["RunResult"];
             levels: components["schemas"]["ScoreLevel"][];
@@ -833,6 +881,11 @@ export interface components {
                 algorithm: "Ed25519";
                 keyId: string;
                 signature: string;
+                /**
+                 * Format: double
+                 * @description Position in the test's chain (1 = first signed with a sequence); part of the digest.
+                 */
+                sequence?: number;
                 previousDigest?: string;
                 digest: string;
             };
@@ -854,7 +907,7 @@ export interface components {
             trialEndsAt: string | null;
             isExpired: boolean;
             isTrialing: boolean;
-            /** Format: double */
+            /** Format: int32 */
             trialDaysLeft: number;
             features: string[];
         };
@@ -894,18 +947,18 @@ export interface components {
             retiredAt?: string;
         };
         Summary: {
-            /** Format: double */
+            /** Format: int32 */
             averageScore: number;
-            /** Format: double */
+            /** Format: int32 */
             totalTests: number;
-            /** Format: double */
+            /** Format: int32 */
             testsLastNight: number;
-            /** Format: double */
+            /** Format: int32 */
             totalFailures: number;
-            /** Format: double */
+            /** Format: int32 */
             totalPartial: number;
             averageRTO: string;
-            /** Format: double */
+            /** Format: int32 */
             namespacesCovered: number;
             /**
              * Format: int32
@@ -917,20 +970,20 @@ export interface components {
         DailySummary: {
             /** @description YYYY-MM-DD (UTC). */
             date: string;
-            /** Format: double */
+            /** Format: int32 */
             score: number;
-            /** Format: double */
+            /** Format: int32 */
             tests: number;
-            /** Format: double */
+            /** Format: int32 */
             failures: number;
         };
         Alert: {
             timestamp: string;
             testName: string;
             namespace: string;
-            /** Format: double */
+            /** Format: int32 */
             score: number;
-            /** Format: double */
+            /** Format: int32 */
             prevScore: number;
             result: string;
             message: string;
@@ -939,7 +992,7 @@ export interface components {
             name: string;
             namespace: string;
             nextRunAt: string;
-            /** Format: double */
+            /** Format: int32 */
             lastScore: number;
         };
         /** @enum {string} */
@@ -985,18 +1038,18 @@ export interface components {
         };
         ComplianceResponse: {
             framework: string;
-            /** Format: double */
+            /** Format: int32 */
             period: number;
             generatedAt: string;
-            /** Format: double */
+            /** Format: int32 */
             totalTests: number;
             /** Format: double */
             passRate: number;
-            /** Format: double */
+            /** Format: int32 */
             avgScore: number;
             /** Format: double */
             slaCompliance: number;
-            /** Format: double */
+            /** Format: int32 */
             namespacesCovered: number;
             controls: components["schemas"]["ComplianceControl"][];
         };
@@ -1005,11 +1058,11 @@ export interface components {
             namespace: string;
             /** Format: double */
             passRate: number;
-            /** Format: double */
+            /** Format: int32 */
             runs: number;
         };
         ComplianceOverview: {
-            /** Format: double */
+            /** Format: int32 */
             period: number;
             generatedAt: string;
             frameworks: components["schemas"]["ComplianceResponse"][];
@@ -1026,6 +1079,8 @@ export type SchemaFieldProblem = components['schemas']['FieldProblem'];
 export type SchemaPermissionDescriptor = components['schemas']['PermissionDescriptor'];
 export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
 export type SchemaTestResponse = components['schemas']['TestResponse'];
+export type SchemaProvider = components['schemas']['Provider'];
+export type SchemaNamespaceName = components['schemas']['NamespaceName'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
 export type SchemaScheduleInfo = components['schemas']['ScheduleInfo'];
 export type SchemaHintCode = components['schemas']['HintCode'];
@@ -1043,7 +1098,6 @@ export type SchemaRecordStringString = components['schemas']['Record_string.stri
 export type SchemaOwnerReference = components['schemas']['OwnerReference'];
 export type SchemaObjectMeta = components['schemas']['ObjectMeta'];
 export type SchemaRunTrigger = components['schemas']['RunTrigger'];
-export type SchemaProvider = components['schemas']['Provider'];
 export type SchemaRunResult = components['schemas']['RunResult'];
 export type SchemaScoreLevelName = components['schemas']['ScoreLevelName'];
 export type SchemaScoreLevel = components['schemas']['ScoreLevel'];
@@ -1137,7 +1191,10 @@ export interface operations {
     };
     createTest: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Namespace of the new RestoreTest; default: the body's namespace, else the server's. */
+                namespace?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1177,7 +1234,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The caller lacks a permission; missingPermissions names it */
+            /** @description The caller may not read Secrets in a source namespace, or set an admin-only field */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1826,8 +1883,12 @@ export interface operations {
                 namespace?: string;
                 /** @description Look-back in days. */
                 days?: number;
-                /** @description Only the most recent report per test. */
+                /** @description Only the most recent report per test (not paged). */
                 latest?: boolean;
+                /** @description Most reports in one answer. */
+                limit?: number;
+                /** @description The token from the previous answer's Link rel="next" (opaque). */
+                continue?: string;
             };
             header?: never;
             path?: never;
@@ -1835,9 +1896,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description RestoreReports, newest first */
             200: {
                 headers: {
+                    /** @description The next page: `<URL>; rel="next"`; absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1851,7 +1914,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A query parameter is malformed or out of range */
+            /** @description A query parameter is malformed or out of range, or continue is not a token of this list */
             400: {
                 headers: {
                     [name: string]: unknown;

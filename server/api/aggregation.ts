@@ -9,7 +9,11 @@
 // - The caller is the user kube-apiserver names; the same per-operation SubjectAccessReviews as on
 //   port 8080 decide (no TokenReview: kube-apiserver already authenticated them).
 // - Paths: /apis/api.rehearsal.dev/v1/<rest> is /api/v1/<rest> of the same Express app;
-//   .../v1/restore-tests/... is /api/restore-tests/...; .../v1/openapi.json is /openapi.json.
+//   .../v1/restore-tests/... is /api/restore-tests/...; .../v1/compliance/overview is the
+//   dashboard's unversioned /api/compliance (kube-apiserver authorizes it as "get" on resource
+//   compliance, which the user roles grant); .../v1/openapi.json is /openapi.json; the dashboard
+//   itself is .../v1/dashboard/<file> → /<file> (one path segment per file, so RBAC's
+//   "get dashboard" covers every asset; .../v1/dashboard without the slash redirects to it).
 // - Discovery: /apis, /apis/api.rehearsal.dev and /apis/api.rehearsal.dev/v1 (the document the
 //   availability controller polls), and an empty /openapi/v2 for kube-apiserver's OpenAPI
 //   aggregation (without one it logs an error every minute). The resource list is deliberately EMPTY: the API's answers are
@@ -33,6 +37,9 @@ import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem.js';
 export const API_GROUP = 'api.rehearsal.dev';
 export const API_VERSION = 'v1';
 export const AGGREGATED_PREFIX = `/apis/${API_GROUP}/${API_VERSION}`;
+
+/** The aggregated path of the unversioned /api/compliance (the dashboard's Compliance page). */
+const COMPLIANCE_OVERVIEW = '/compliance/overview';
 
 const GROUP_VERSION = { groupVersion: `${API_GROUP}/${API_VERSION}`, version: API_VERSION };
 
@@ -59,7 +66,11 @@ export function localPathOf(url: string): string | undefined {
   if (!url.startsWith(`${AGGREGATED_PREFIX}/`)) return undefined;
   const rest = url.slice(AGGREGATED_PREFIX.length);
   if (rest === '/openapi.json' || rest.startsWith('/openapi.json?')) return rest;
+  if (rest.startsWith('/dashboard/')) return rest.slice('/dashboard'.length);
   if (rest.startsWith('/restore-tests/')) return `/api${rest}`;
+  if (rest === COMPLIANCE_OVERVIEW || rest.startsWith(`${COMPLIANCE_OVERVIEW}?`)) {
+    return `/api/compliance${rest.slice(COMPLIANCE_OVERVIEW.length)}`;
+  }
   return `/api/v1${rest}`;
 }
 
@@ -118,6 +129,12 @@ export function aggregationHandler(options: AggregationHandlerOptions) {
     const discovery = request.method === 'GET' ? discoveryDocument(path) : undefined;
     if (discovery) {
       sendJson(response, 200, discovery);
+      return;
+    }
+    if (path === `${AGGREGATED_PREFIX}/dashboard`) {
+      // The dashboard's asset URLs are relative: they need the trailing slash.
+      response.writeHead(301, { Location: `${AGGREGATED_PREFIX}/dashboard/` });
+      response.end();
       return;
     }
     const local = localPathOf(url);

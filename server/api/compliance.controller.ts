@@ -79,7 +79,8 @@ export class ComplianceOverviewController extends Controller {
    * The dashboard's Compliance page: every framework's ComplianceResponse over the period, and
    * each RestoreTest's pass rate and run count. The page offers 30, 60 and 90 days. The page is a
    * licensed feature: Team (pro) tier or above with the flag compliancePage, else 402. (The JSON
-   * API GET /api/v1/compliance stays available on every tier.)
+   * API GET /api/v1/compliance stays available on every tier.) Through the Kubernetes API
+   * aggregation layer: /apis/api.rehearsal.dev/v1/compliance/overview.
    * @summary Compliance overview (dashboard path)
    * @param period Period in days.
    * @isInt period must be an integer

@@ -1,5 +1,6 @@
 // The HTTP server: the REST API (tsoa controllers, routes generated into generated/routes.ts),
-// /metrics, the OpenAPI document at /openapi.json and Swagger UI at /docs. Binds the configured
+// /metrics, the OpenAPI document at /openapi.json, Swagger UI at /docs and the dashboard at /
+// (dashboard-assets.ts). Binds the configured
 // host. Unauthenticated: /api/v1/health, /metrics, /openapi.json, /docs; everything else goes
 // through the authorizer (REHEARSAL_AUTH_MODE).
 //
@@ -17,10 +18,13 @@ import type { Metrics } from '../metrics.js';
 import { KubeAccessReviewer, type AccessReviewer } from './auth/access-review.js';
 import { RequestAuthorizer } from './auth/authorizer.js';
 import { PermissionTable } from './auth/permissions.js';
+import { RestoreAccess } from './auth/restore-access.js';
 import { attachApiContext, type ApiContext } from './context.js';
+import { dashboardAssets, dashboardDirectory } from './dashboard-assets.js';
 import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
-import { loadOpenApiDocument, type OpenApiDocument } from './openapi-document.js';
+import { methodNotAllowed } from './method-not-allowed.js';
+import { loadOpenApiDocument, withoutSecurityRequirements, type OpenApiDocument } from './openapi-document.js';
 import { PRODUCT_VERSION } from '../reports/product-version.js';
 import type {
   ApiCache,
@@ -33,7 +37,7 @@ import type {
   CoverageSource,
   DiagnosisSource,
 } from './ports.js';
-import { jsonBody, requireJsonWhenBody } from './request-body.js';
+import { jsonBody, refuseBodyOnBodilessMethods, requireJsonWhenBody } from './request-body.js';
 import { ResponseCache } from './response-cache.js';
 import { ComplianceService } from './services/compliance.service.js';
 import { CoverageService } from './services/coverage.service.js';
@@ -78,18 +82,21 @@ export interface HttpDeps {
   triggerWaitMs?: number;
   /** Replaces openapi/openapi.json (tests). */
   openApiDocument?: OpenApiDocument;
+  /** The built dashboard (default: web/dist next to the sources or the compiled output). */
+  dashboardDirectory?: string;
 }
 
 export const DEFAULT_TRIGGER_WAIT_MS = 5_000;
 
-function createAuthorizer(deps: HttpDeps, document: OpenApiDocument): RequestAuthorizer {
+function createReviewer(deps: HttpDeps): AccessReviewer | undefined {
+  if (deps.accessReviewer) return deps.accessReviewer;
+  if (deps.config.authMode !== 'kubernetes') return undefined;
+  if (!deps.kube) throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
+  return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization, deps.config.tokenAudiences);
+}
+
+function createAuthorizer(deps: HttpDeps, document: OpenApiDocument, reviewer: AccessReviewer | undefined): RequestAuthorizer {
   const mode = deps.config.authMode;
-  let reviewer = deps.accessReviewer;
-  if (!reviewer && mode === 'kubernetes') {
-    if (!deps.kube)
-      throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
-    reviewer = new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization);
-  }
   return new RequestAuthorizer({
     mode,
     ...(reviewer ? { reviewer } : {}),
@@ -106,13 +113,18 @@ export function createApp(deps: HttpDeps): express.Express {
     coverage.untestedNamespaces(),
   );
   const license = new LicenseService(deps.license);
+  const reviewer = createReviewer(deps);
+  const restoreAccess = new RestoreAccess(
+    { providerNamespace: deps.config.veleroNamespace, maxSandboxTtlSeconds: deps.config.maxSandboxTtlSeconds },
+    deps.config.authMode === 'kubernetes' ? reviewer : undefined,
+  );
   const context: ApiContext = {
     health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
     tests: new TestsService({
       cache: deps.cache,
       writer: deps.client,
       triggers: new TriggerWatch(deps.cache),
-      namespace: deps.config.namespace,
+      restoreAccess,
       triggerWaitMs: deps.triggerWaitMs ?? DEFAULT_TRIGGER_WAIT_MS,
     }),
     reports: new ReportsService(deps.cache, deps.config.namespace, deps.now),
@@ -134,7 +146,7 @@ export function createApp(deps: HttpDeps): express.Express {
       productVersion: PRODUCT_VERSION,
       ...(deps.config.clusterName ? { cluster: deps.config.clusterName } : {}),
     }),
-    authorizer: createAuthorizer(deps, document),
+    authorizer: createAuthorizer(deps, document, reviewer),
     responses: new ResponseCache(deps.cache, () => deps.now().getTime()),
     log,
   };
@@ -152,8 +164,9 @@ export function createApp(deps: HttpDeps): express.Express {
     res.setHeader('Content-Type', deps.metrics.registry.contentType);
     res.send(await deps.metrics.registry.metrics());
   });
+  const published = deps.config.authMode === 'none' ? withoutSecurityRequirements(document) : document;
   app.get('/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json(published);
   });
   // Swagger UI's assets come from the swagger-ui-dist package (no CDN); it loads /openapi.json.
   app.use(
@@ -165,11 +178,14 @@ export function createApp(deps: HttpDeps): express.Express {
     }),
   );
 
-  app.use('/api', requireJsonWhenBody, jsonBody);
+  app.use(dashboardAssets(deps.dashboardDirectory ?? dashboardDirectory()));
+
+  app.use('/api', refuseBodyOnBodilessMethods, requireJsonWhenBody, jsonBody);
   const api = express.Router();
   RegisterRoutes(api);
   app.use(api);
 
+  app.use(methodNotAllowed(document));
   app.use(noSuchRoute);
   app.use(errorHandler(log));
   return app;

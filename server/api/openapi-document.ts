@@ -21,3 +21,26 @@ export function loadOpenApiDocument(): OpenApiDocument {
   }
   throw new Error('openapi/openapi.json not found; run `npm run openapi:generate`');
 }
+
+/**
+ * The document as a server in auth mode `none` must publish it: no operation asks for credentials
+ * there, so none declares a security requirement (clients and fuzzers would otherwise expect 401s
+ * that never come). The security scheme stays described; the RBAC extensions stay as information.
+ */
+export function withoutSecurityRequirements(document: OpenApiDocument): OpenApiDocument {
+  const paths: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    const operations: Record<string, unknown> = {};
+    for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
+      if (typeof operation !== 'object' || operation === null) {
+        operations[method] = operation;
+        continue;
+      }
+      const { security: _security, ...rest } = operation as Record<string, unknown>;
+      operations[method] = rest;
+    }
+    paths[path] = operations;
+  }
+  const { security: _security, ...rest } = document;
+  return { ...rest, paths };
+}

@@ -42,7 +42,10 @@ export interface ProblemDetails {
   type: string;
   /** Short summary of the problem type; the same for every occurrence. */
   title: string;
-  /** The HTTP status code. */
+  /**
+   * The HTTP status code.
+   * @isInt
+   */
   status: number;
   /** What went wrong in this occurrence, for a human. */
   detail: string;
@@ -62,6 +65,7 @@ export const PROBLEM_TYPES = {
   forbidden: { status: 403, title: 'Permission denied' },
   'not-found': { status: 404, title: 'Not found' },
   'no-such-route': { status: 404, title: 'No such route' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'already-exists': { status: 409, title: 'Already exists' },
   conflict: { status: 409, title: 'Conflict' },
   'run-in-progress': { status: 409, title: 'A run is already in progress' },

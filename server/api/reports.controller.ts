@@ -9,6 +9,7 @@ import {
   Response,
   Route,
   Security,
+  SuccessResponse,
   Tags,
 } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
@@ -17,6 +18,7 @@ import type { ApiContext } from './context.js';
 import type { RestoreReportResource } from './dto.js';
 import { sendPreparedJson } from './prepared-json.js';
 import type { ProblemDetails } from './problem.js';
+import { nextPageLink } from './services/page-link.js';
 
 /**
  * How long a list of reports is reused while no report or test changes: its window ("the last N
@@ -40,11 +42,18 @@ export class ReportsController extends Controller {
    * RestoreReports completed in the last `days` days, newest first, exactly as stored in the
    * cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
    * `namespace` alone; `latest` keeps only the most recent report of each test.
+   *
+   * Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
+   * answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
+   * and a `continue` token. With `latest=true` the answer holds one report per test and is not
+   * paged (`limit` and `continue` do not apply).
    * @summary List RestoreReports
    * @param test Only the reports of this RestoreTest (404 when it does not exist).
    * @param namespace Namespace of `test` (default: the server's namespace); without `test`, only reports in this namespace.
    * @param days Look-back in days.
-   * @param latest Only the most recent report per test.
+   * @param latest Only the most recent report per test (not paged).
+   * @param limit Most reports in one answer.
+   * @param continueToken The token from the previous answer's Link rel="next" (opaque).
    * @pattern test ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
    * @maxLength test 63 must be at most 63 characters
    * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
@@ -53,12 +62,21 @@ export class ReportsController extends Controller {
    * @isBoolean latest must be true or false
    * @minimum days 1 must be between 1 and 3650
    * @maximum days 3650 must be between 1 and 3650
+   * @isInt limit must be an integer
+   * @minimum limit 1 must be between 1 and 5000
+   * @maximum limit 5000 must be between 1 and 5000
+   * @minLength continueToken 1 must not be empty
+   * @maxLength continueToken 1024 is not a token of this list
    */
   @Get('reports')
   @OperationId('listReports')
+  @SuccessResponse<{
+    /** The next page: `<URL>; rel="next"`; absent on the last page. */
+    Link?: string;
+  }>(200, 'RestoreReports, newest first')
   @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
   @Extension(RBAC_EXTENSION, [LIST_REPORTS_FILTERED])
-  @Response<ProblemDetails>(400, 'A query parameter is malformed or out of range')
+  @Response<ProblemDetails>(400, 'A query parameter is malformed or out of range, or continue is not a token of this list')
   @Response<ProblemDetails>(404, 'test names a RestoreTest that does not exist')
   public async listReports(
     @Request() request: ExpressRequest,
@@ -66,18 +84,25 @@ export class ReportsController extends Controller {
     @Query() namespace?: string,
     @Query() days: number = 30,
     @Query() latest: boolean = false,
+    @Query() limit: number = 500,
+    @Query('continue') continueToken?: string,
   ): Promise<RestoreReportResource[]> {
     const query = {
       ...(test !== undefined ? { test } : {}),
       ...(namespace !== undefined ? { namespace } : {}),
       days,
       latest,
+      limit,
+      ...(continueToken !== undefined ? { continue: continueToken } : {}),
     };
     this.api.reports.validate(query);
-    const key = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&days=${days}&latest=${latest}`;
+    const page = this.api.reports.page(query);
+    if (page.next) request.res!.setHeader('Link', nextPageLink(request.originalUrl, page.next));
+    // The page's boundaries are part of the key: a cached body always matches the Link beside it.
+    const key = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&days=${days}&latest=${latest}&limit=${limit}&continue=${continueToken ?? ''}&page=${page.keys.length}:${page.keys[0] ?? ''}:${page.keys.at(-1) ?? ''}`;
     return sendPreparedJson(
       request,
-      this.api.responses.jsonAsync(key, REPORTS_TTL_MS, () => this.api.reports.json(query)),
+      this.api.responses.jsonAsync(key, REPORTS_TTL_MS, () => this.api.reports.json(page.keys)),
     );
   }
 }

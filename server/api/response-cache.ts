@@ -6,8 +6,19 @@
 // the build is asynchronous (a list of whole reports inflates up to thousands of them on the
 // thread pool): requests never queue behind a rebuild that merely moves a time window. After a
 // data change, requests wait for the new answer, so a client that just wrote sees its write.
+//
+// The cache is bounded by bytes, not only by entries: one entry can be a 5,000-report page (15 MB).
+// Each entry counts twice its body (the body, and at most as much again for its gzip form); the
+// least recently built entries go first. An answer larger than maxEntryBytes (a page of thousands of
+// whole reports) is served but not kept, and not compressed ahead: a client paging through a list
+// rarely asks for the same page twice, and keeping it would double what the request costs.
 import type { ApiCache } from './ports.js';
 import { PreparedJson } from './prepared-json.js';
+
+/** Default budget: a few full pages of reports besides the small dashboard answers. */
+export const DEFAULT_RESPONSE_CACHE_BYTES = 48 * 1024 * 1024;
+/** Largest entry kept, counted like the budget (twice the body): bodies up to 4 MiB. */
+export const DEFAULT_RESPONSE_CACHE_ENTRY_BYTES = 8 * 1024 * 1024;
 
 interface Entry {
   version: string;
@@ -17,16 +28,30 @@ interface Entry {
   pending?: Promise<PreparedJson>;
 }
 
+function costOf(entry: Entry): number {
+  return entry.ready ? 2 * entry.ready.body.length : 0;
+}
+
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private readonly byValue = new WeakMap<object, PreparedJson>();
+  private bytes = 0;
 
   constructor(
     private readonly cache: Pick<ApiCache, 'version'>,
     private readonly now: () => number = Date.now,
     /** Distinct keys kept (endpoint × query); the least recently built goes first. */
     private readonly maxEntries = 256,
+    /** Bytes kept (see above); the least recently built go first. */
+    private readonly maxBytes = DEFAULT_RESPONSE_CACHE_BYTES,
+    /** Largest entry kept (see above). */
+    private readonly maxEntryBytes = DEFAULT_RESPONSE_CACHE_ENTRY_BYTES,
   ) {}
+
+  /** Bytes the settled entries count for now (tests, metrics). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
 
   /** The prepared answer for `key`, built with `compute` when missing or out of date. */
   json(key: string, ttlMs: number, compute: () => unknown): PreparedJson {
@@ -83,7 +108,7 @@ export class ResponseCache {
     // Large answers are compressed before they are served, so no request waits for that either.
     const pending = build().then(async (body) => {
       const prepared = new PreparedJson(body);
-      await prepared.gzipped();
+      if (2 * body.length <= this.maxEntryBytes) await prepared.gzipped();
       return prepared;
     });
     entry.pending = pending;
@@ -96,15 +121,27 @@ export class ResponseCache {
         // A failed build is not remembered: the next request tries again.
         if (this.entries.get(key) === entry) {
           if (entry.ready) entry.pending = undefined;
-          else this.entries.delete(key);
+          else this.forget(key);
         }
       },
     );
   }
 
   private remember(key: string, entry: Entry): void {
-    this.entries.delete(key);
+    this.forget(key);
+    const cost = costOf(entry);
+    if (cost > this.maxBytes || cost > this.maxEntryBytes) return; // served to this request, not kept
     this.entries.set(key, entry);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes += cost;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      this.forget(this.entries.keys().next().value!);
+    }
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= costOf(entry);
   }
 }

@@ -30,10 +30,27 @@ import {
   TRIGGER_TEST,
   UPDATE_TEST,
 } from './auth/permissions.js';
+import type { ApiUser } from './auth/authorizer.js';
+import { requestNamespaceOf } from './auth/request-namespace.js';
 import type { ApiContext } from './context.js';
 import { sendPreparedJson } from './prepared-json.js';
 import type { ProblemDetails } from './problem.js';
 import { validateTestBody } from './request-body.js';
+
+/** The caller as the authentication hook found them (none in auth mode none). */
+function callerOf(request: ExpressRequest): ApiUser | undefined {
+  return (request as ExpressRequest & { user?: ApiUser }).user;
+}
+
+/**
+ * The namespace resolved once for this request (request-namespace.ts). The query parameter is
+ * declared for the OpenAPI document; it is the source of the resolved value, never a second one.
+ */
+function namespaceFor(request: ExpressRequest, query: string | undefined): string {
+  const resolved = requestNamespaceOf(request);
+  if (query && query !== resolved) throw new Error('the query namespace differs from the resolved namespace');
+  return resolved;
+}
 
 /** The list depends on the tests alone: reused until one changes (a bound for safety). */
 const TEST_LIST_TTL_MS = 60_000;
@@ -80,14 +97,23 @@ export class TestsController extends Controller {
   @Extension(RBAC_EXTENSION, [GET_TEST])
   @Response<ProblemDetails>(400, 'name or namespace is not an RFC 1123 label')
   @Response<ProblemDetails>(404, 'No such RestoreTest')
-  public getTest(@Path() name: string, @Query() namespace?: string): TestResponse {
-    return this.api.tests.get(name, namespace);
+  public getTest(
+    @Path() name: string,
+    @Request() request: ExpressRequest,
+    @Query() namespace?: string,
+  ): TestResponse {
+    return this.api.tests.get(name, namespaceFor(request, namespace));
   }
 
   /**
    * Creates a RestoreTest from CreateTestInput; omitted optional fields take their defaults
-   * (decisions §3). Every invalid field is listed in one 400.
+   * (decisions §3). Every invalid field is listed in one 400. The namespace is the query's, else
+   * the body's, else the server's; a body namespace that differs from the query's is a 400. The
+   * caller must also be allowed to read Secrets in every source namespace (decisions §9), else 403.
    * @summary Create a RestoreTest
+   * @param namespace Namespace of the new RestoreTest; default: the body's namespace, else the server's.
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Post()
   @OperationId('createTest')
@@ -98,11 +124,16 @@ export class TestsController extends Controller {
     Location: string;
   }>(201, 'Created')
   @Response<ProblemDetails>(400, 'Invalid body: every offending field is listed in errors')
+  @Response<ProblemDetails>(403, 'The caller may not read Secrets in a source namespace, or set an admin-only field')
   @Response<ProblemDetails>(409, 'A RestoreTest with that name already exists in the namespace')
   @Response<ProblemDetails>(413, 'Body larger than 64 KiB')
   @Response<ProblemDetails>(415, 'Body is not application/json')
-  public async createTest(@Body() body: CreateTestInput): Promise<TestResponse> {
-    const created = await this.api.tests.create(body);
+  public async createTest(
+    @Body() body: CreateTestInput,
+    @Request() request: ExpressRequest,
+    @Query() namespace?: string,
+  ): Promise<TestResponse> {
+    const created = await this.api.tests.create(body, namespaceFor(request, namespace), callerOf(request));
     this.setStatus(201);
     this.setHeader('Location', created.location);
     return created.test;
@@ -133,9 +164,10 @@ export class TestsController extends Controller {
   public async replaceTest(
     @Path() name: string,
     @Body() body: CreateTestInput,
+    @Request() request: ExpressRequest,
     @Query() namespace?: string,
   ): Promise<TestResponse> {
-    return this.api.tests.replace(name, namespace, body);
+    return this.api.tests.replace(name, namespaceFor(request, namespace), body, callerOf(request));
   }
 
   /**
@@ -154,8 +186,12 @@ export class TestsController extends Controller {
   @SuccessResponse(204, 'Deleted')
   @Response<ProblemDetails>(400, 'name or namespace is not an RFC 1123 label')
   @Response<ProblemDetails>(404, 'No such RestoreTest')
-  public async deleteTest(@Path() name: string, @Query() namespace?: string): Promise<void> {
-    await this.api.tests.delete(name, namespace);
+  public async deleteTest(
+    @Path() name: string,
+    @Request() request: ExpressRequest,
+    @Query() namespace?: string,
+  ): Promise<void> {
+    await this.api.tests.delete(name, namespaceFor(request, namespace));
     this.setStatus(204);
   }
 
@@ -187,8 +223,12 @@ export class TestsController extends Controller {
   @Response<ProblemDetails>(400, 'name or namespace is not an RFC 1123 label')
   @Response<ProblemDetails>(404, 'No such RestoreTest')
   @Response<ProblemDetails>(409, 'A run is already in progress (or a trigger is pending)')
-  public async triggerTest(@Path() name: string, @Query() namespace?: string): Promise<TestResponse> {
-    const outcome = await this.api.tests.trigger(name, namespace);
+  public async triggerTest(
+    @Path() name: string,
+    @Request() request: ExpressRequest,
+    @Query() namespace?: string,
+  ): Promise<TestResponse> {
+    const outcome = await this.api.tests.trigger(name, namespaceFor(request, namespace));
     this.setHeader('Rehearsal-Trigger-Request', outcome.request);
     this.setHeader('Rehearsal-Trigger-State', outcome.state);
     return outcome.test;

@@ -16,6 +16,7 @@ import type { SandboxReader } from './sandbox-reader.js';
 import { SandboxReadError } from './sandbox-reader.js';
 import type { TargetResolver } from './target-resolver.js';
 import { describeDuration } from '../domain/duration.js';
+import { truncateText } from '../domain/text.js';
 
 export interface NamespaceMapping {
   source: string;
@@ -100,7 +101,7 @@ export function timedOut(context: Pick<CheckContext, 'timeoutMs'>, what: string)
   return `${what} within the ${describeDuration(context.timeoutMs)} timeout`;
 }
 
-/** Ends with "…" when longer than max characters; keeps reports small. */
+/** Ends with "…" when longer than max code points; keeps reports small (and signable). */
 export function truncate(text: string, max = 300): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return truncateText(text, max);
 }

@@ -6,8 +6,10 @@
 // - https: the certificate is not verified. The restored app's certificate names its production
 //   host, never the sandbox Service name, so verification would fail every restore; the check
 //   proves the restored app serves, not who it is. (The contract has no TLS options yet.)
+// - bodyMatch is RE2 syntax matched in linear time (domain/body-pattern.ts), never a backtracking
+//   RegExp: a user-supplied pattern must not be able to freeze the leader's event loop.
 // - At most 256 KiB of the body are read for bodyMatch: enough for health pages, and it bounds the
-//   (synchronous) regular-expression work on a user-supplied pattern.
+//   (synchronous, linear) matching work: a few hundred ms for the costliest 1 KiB pattern.
 // - No answer at all (refused, DNS, TLS, timeout) is `error`: the assertion about the status could
 //   not be evaluated. A wrong status or body is `fail`. Bodies are never copied into messages.
 
@@ -15,6 +17,7 @@ import { Client } from 'undici';
 import type { CheckExecutor } from './check.js';
 import { describeError, error, fail, isOutcome, pass, requireBlock, timedOut } from './check.js';
 import { formatHostPort, type ResolvedTarget } from './target-resolver.js';
+import { compileBodyPattern, type BodyPattern } from '../domain/body-pattern.js';
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -73,13 +76,11 @@ export const runHttpGetCheck: CheckExecutor = async (check, context) => {
   if (!Number.isInteger(expectedStatus) || expectedStatus < 100 || expectedStatus > 599) {
     return error(`expectedStatus must be an HTTP status code (100-599), got ${String(expectedStatus)}`);
   }
-  let bodyPattern: RegExp | undefined;
+  let bodyPattern: BodyPattern | undefined;
   if (spec.bodyMatch !== undefined) {
-    try {
-      bodyPattern = new RegExp(spec.bodyMatch);
-    } catch (thrown) {
-      return error(`bodyMatch is not a valid regular expression: ${describeError(thrown)}`);
-    }
+    const compiled = compileBodyPattern(spec.bodyMatch);
+    if (!compiled.ok) return error(`bodyMatch ${compiled.problem}`);
+    bodyPattern = compiled.pattern;
   }
 
   let target: ResolvedTarget;

@@ -3,17 +3,17 @@
 //
 // - Credentials come from a Secret restored into the sandbox (keys `username`/`password` unless
 //   the check names others); values are base64-decoded from the Secret's data.
-// - postgres via `pg`, mysql via `mysql2/promise`. Connect and statement timeouts are the check's
-//   timeout; the connection is always closed, also on failure and on timeout.
-// - Values are compared as the database renders them: PostgreSQL values are taken as raw text
-//   (no type parsing, so `numeric`/`int8`/`date` compare exactly as psql prints them); MySQL is
-//   asked for strings for dates, DECIMAL and big integers.
+// - postgres via `pg` (+ `pg-cursor`), mysql via `mysql2` (sql-drivers.ts). Connect and statement
+//   timeouts are the check's timeout; the connection is always closed, also on failure and on
+//   timeout. One statement per query (PostgreSQL reads it through a cursor).
+// - Bounded: the check reads at most expectedMinRows + 1 rows and 4 MiB from the database, and a
+//   value over 64 KiB fails the check. A health check asserts "the data is there", so a query that
+//   answers megabytes is a mistake (or an attack on the leader's memory), and says so.
+// - Values are compared as the database renders them (see sql-drivers.ts).
 // - Messages never contain the password (every message is redacted against it as a last guard).
 //   A rejected login, an unreachable server or a failing statement is `error`; rows or a value
 //   that differ from the expectation are `fail`.
 
-import pg from 'pg';
-import { createConnection } from 'mysql2/promise';
 import type { SqlQueryCheck } from '../domain/resources.js';
 import type { CheckExecutor, CheckOutcome } from './check.js';
 import {
@@ -28,114 +28,16 @@ import {
   truncate,
 } from './check.js';
 import { formatHostPort, type ResolvedTarget } from './target-resolver.js';
-
-export interface SqlConnectionParameters {
-  host: string;
-  port: number;
-  database: string;
-  user: string;
-  password: string;
-  timeoutMs: number;
-  signal: AbortSignal;
-}
-
-/** The first rows of a result as arrays of column values (null for SQL NULL). */
-export type SqlRows = (string | null)[][];
-
-/** Which step failed, so messages can say "cannot connect" vs "query failed". */
-export class SqlStepError extends Error {
-  override readonly name = 'SqlStepError';
-  constructor(
-    readonly step: 'connect' | 'query',
-    cause: unknown,
-  ) {
-    super(describeError(cause), { cause });
-  }
-}
+import {
+  queryMysql,
+  queryPostgres,
+  SqlResultTooLargeError,
+  SqlStepError,
+  type SqlConnectionParameters,
+  type SqlRows,
+} from './sql-drivers.js';
 
 const DEFAULT_PORT = { postgres: 5432, mysql: 3306 } as const;
-const RAW_TEXT_TYPES = { getTypeParser: () => (value: string) => value } as unknown as pg.CustomTypesConfig;
-
-function toText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (Buffer.isBuffer(value)) return value.toString('utf8');
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value as number | bigint | boolean);
-}
-
-export async function queryPostgres(parameters: SqlConnectionParameters, sql: string): Promise<SqlRows> {
-  const client = new pg.Client({
-    host: parameters.host,
-    port: parameters.port,
-    database: parameters.database,
-    user: parameters.user,
-    password: parameters.password,
-    connectionTimeoutMillis: parameters.timeoutMs,
-    statement_timeout: parameters.timeoutMs,
-    query_timeout: parameters.timeoutMs,
-    application_name: 'rehearsal-health-check',
-    types: RAW_TEXT_TYPES,
-  });
-  // An error after connecting (server shutdown) would otherwise be an unhandled 'error' event.
-  client.on('error', () => undefined);
-  const onAbort = (): void => void client.end().catch(() => undefined);
-  parameters.signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    try {
-      await client.connect();
-    } catch (thrown) {
-      throw new SqlStepError('connect', thrown);
-    }
-    try {
-      const result = await client.query<unknown[]>({ text: sql, rowMode: 'array' });
-      return (result.rows ?? []).map((row) => row.map(toText));
-    } catch (thrown) {
-      throw new SqlStepError('query', thrown);
-    }
-  } finally {
-    parameters.signal.removeEventListener('abort', onAbort);
-    await client.end().catch(() => undefined);
-  }
-}
-
-export async function queryMysql(parameters: SqlConnectionParameters, sql: string): Promise<SqlRows> {
-  let connection: Awaited<ReturnType<typeof createConnection>>;
-  try {
-    connection = await createConnection({
-      host: parameters.host,
-      port: parameters.port,
-      database: parameters.database,
-      user: parameters.user,
-      password: parameters.password,
-      connectTimeout: parameters.timeoutMs,
-      dateStrings: true,
-      supportBigNumbers: true,
-      bigNumberStrings: true,
-      decimalNumbers: false,
-      multipleStatements: false,
-    });
-  } catch (thrown) {
-    throw new SqlStepError('connect', thrown);
-  }
-  connection.on('error', () => undefined);
-  const onAbort = (): void => connection.destroy();
-  parameters.signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    try {
-      const [rows] = await connection.query({ sql, timeout: parameters.timeoutMs, rowsAsArray: true });
-      // A statement without a result set (UPDATE, ...) yields a ResultSetHeader, i.e. zero rows.
-      if (!Array.isArray(rows)) return [];
-      return (rows as unknown[]).map((row) => (Array.isArray(row) ? row.map(toText) : [toText(row)]));
-    } catch (thrown) {
-      throw new SqlStepError('query', thrown);
-    }
-  } finally {
-    parameters.signal.removeEventListener('abort', onAbort);
-    await connection.end().catch(() => connection.destroy());
-  }
-}
 
 function explainDriverError(cause: unknown): string {
   const code = (cause as { code?: unknown } | undefined)?.code;
@@ -178,8 +80,29 @@ function credentialsFrom(
   };
 }
 
+/** The most the check reads from the database for one query, all rows together. */
+export const MAX_RESULT_BYTES = 4 * 1024 * 1024;
+/** The largest value a check accepts (UTF-8 bytes); a larger one fails the check. */
+export const MAX_VALUE_BYTES = 64 * 1024;
+
+function oversizedValue(rows: SqlRows): string | undefined {
+  for (const [rowIndex, row] of rows.entries()) {
+    for (const [columnIndex, value] of row.entries()) {
+      const size = value === null ? 0 : Buffer.byteLength(value);
+      if (size > MAX_VALUE_BYTES) {
+        return `row ${rowIndex + 1} column ${columnIndex + 1} holds ${size} bytes, more than the ${MAX_VALUE_BYTES} bytes a check accepts per value; select a smaller value (e.g. length(...) or count(*))`;
+      }
+    }
+  }
+  return undefined;
+}
+
 function evaluateRows(rows: SqlRows, spec: SqlQueryCheck, minRows: number, where: string): CheckOutcome {
-  const rowCount = `${rows.length} row${rows.length === 1 ? '' : 's'}`;
+  const oversized = oversizedValue(rows);
+  if (oversized) return fail(`${where}: ${oversized}`);
+  const plural = (count: number): string => `${count} row${count === 1 ? '' : 's'}`;
+  // Only minRows + 1 rows are read: past minRows the exact count is unknown, and not needed.
+  const rowCount = rows.length > minRows ? `more than ${plural(minRows)}` : plural(rows.length);
   if (rows.length < minRows)
     return fail(`${where}: query returned ${rowCount}, expected at least ${minRows}`);
   if (spec.expectedValue === undefined)
@@ -247,13 +170,19 @@ export const runSqlQueryCheck: CheckExecutor = async (check, context) => {
   };
   let outcome: CheckOutcome;
   try {
+    // One row more than needed is enough to tell "at least minRows" (and keeps the count honest).
+    const limits = { maxRows: minRows + 1, maxBytes: MAX_RESULT_BYTES };
     const rows =
       spec.engine === 'postgres'
-        ? await queryPostgres(parameters, spec.query)
-        : await queryMysql(parameters, spec.query);
+        ? await queryPostgres(parameters, spec.query, limits)
+        : await queryMysql(parameters, spec.query, limits);
     outcome = evaluateRows(rows, spec, minRows, where);
   } catch (thrown) {
-    if (context.signal.aborted) {
+    if (thrown instanceof SqlResultTooLargeError) {
+      outcome = fail(
+        `${where}: the result is larger than ${MAX_RESULT_BYTES} bytes (the check reads at most ${minRows + 1} rows and ${MAX_RESULT_BYTES} bytes); make the query return less, e.g. count(*)`,
+      );
+    } else if (context.signal.aborted) {
       outcome = error(`${where}: ${timedOut(context, 'no result')}`);
     } else if (thrown instanceof SqlStepError) {
       outcome = error(

@@ -16,7 +16,7 @@ import type { EventRecorder, EventType } from './events.js';
 import type { ReportWriter } from './report-writer.js';
 import type { RunActions } from './run-actions.js';
 import type { Admission, RunAdmission } from './run-admission.js';
-import { SandboxManager, sandboxLabels } from './sandbox.js';
+import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from './sandbox.js';
 
 /** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
 export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'> {
@@ -141,21 +141,30 @@ export class KubeRunActions implements RunActions {
     }));
     // Built before anything is written: an incomplete mapping throws here, never reaching the tool.
     const mapping = buildNamespaceMapping(sources, (source) => entries.find((entry) => entry.source === source)?.sandbox);
-    await this.deps.sandboxes.create({
-      test,
-      runId: run.id,
-      entries,
-      expiresAt: runDeadline(run, this.deps.bounds(test)),
-      proberNamespace: this.deps.proberNamespace,
-      proberPodLabels: this.deps.proberPodLabels,
-    });
+    let sandboxes: CreatedSandbox[];
+    try {
+      sandboxes = await this.deps.sandboxes.create({
+        test,
+        runId: run.id,
+        entries,
+        expiresAt: runDeadline(run, this.deps.bounds(test)),
+        proberNamespace: this.deps.proberNamespace,
+        proberPodLabels: this.deps.proberPodLabels,
+        recordedUids: Object.fromEntries((run.sandboxNamespaces ?? []).flatMap((entry) => (entry.uid ? [[entry.sandbox, entry.uid]] : []))),
+      });
+    } catch (error) {
+      // Decisions §9: a namespace Rehearsal did not create is never restored into. The run ends
+      // here (Finalizing, then its report), keeping only the sandboxes it did create.
+      if (!(error instanceof SandboxTakenError)) throw error;
+      return { ...run, sandboxNamespaces: error.created, stage: 'Finalizing', failure: { reason: error.reason, message: error.message } };
+    }
     this.assertLeading();
     // selectBackup has just checked that the backup covers every source; the request uses its name.
     const restore = await provider.startRestore(
       { name: restoreObjectName(test.metadata.name, run.id), backup: { ...backup, includedNamespaces: sources }, mapping, labels: sandboxLabels(test, run.id) },
       test.spec.backupSource.providerNamespace,
     );
-    return { ...run, stage: 'Restoring', sandboxNamespaces: entries, backup, restore, restoreRequestedAt: run.restoreRequestedAt ?? this.deps.now().toISOString() };
+    return { ...run, stage: 'Restoring', sandboxNamespaces: sandboxes, backup, restore, restoreRequestedAt: run.restoreRequestedAt ?? this.deps.now().toISOString() };
   }
 
   startChecks(test: RestoreTest, run: CurrentRun): void {

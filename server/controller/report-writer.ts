@@ -28,7 +28,7 @@ export type ReportFacts = Omit<RunObservations, 'test' | 'run' | 'completedAt'>;
 export interface ReportWriterDeps {
   cache: Pick<RehearsalCache, 'reportsOfTest' | 'getReport'>;
   client: Pick<RehearsalClient, 'createReport' | 'getReport' | 'deleteReport'>;
-  signer?: Pick<ReportSigner, 'sign'>;
+  signer?: Pick<ReportSigner, 'sign'> & Partial<Pick<ReportSigner, 'recordAnchor'>>;
   metrics: Metrics;
   events: EventRecorder;
   log: Logger;
@@ -88,6 +88,8 @@ export class ReportWriter {
       if (!isKind(error, 'AlreadyExists')) throw error;
       written = await this.deps.client.getReport(namespace, report.metadata.name);
     }
+    // After the create, never before: the anchor must not name a report that does not exist.
+    await this.deps.signer?.recordAnchor?.(written);
     await this.prune(test, written);
     this.announce(test, written);
     return written;

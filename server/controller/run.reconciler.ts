@@ -13,6 +13,8 @@ export interface RunReconcilerDeps {
   actions: RunActions;
   now: () => Date;
   bounds: (test: RestoreTest) => RunBounds;
+  /** Hook for tests that act at a chosen point of a run (crash and race tests): the stage about to be worked on. */
+  onStage?: (stage: string, test: RestoreTest, run: CurrentRun) => void;
 }
 
 /** At most this many steps in one pass (a run has five stages; the rest waits for a requeue). */
@@ -45,6 +47,7 @@ export class RunReconciler {
     run: CurrentRun,
   ): Promise<{ result: ReconcileResult; continueWith?: RestoreTest }> {
     const { actions } = this.deps;
+    this.deps.onStage?.(run.stage, test, run);
     const observed = await this.observe(test, run);
     const step = nextStep(run, observed.observations, this.deps.now());
     if (observed.next) actions.enqueue(observed.next);

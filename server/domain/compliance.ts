@@ -189,10 +189,12 @@ export interface TestPassRate {
   name: string;
   namespace: string;
   passRate: number;
+  /** @isInt */
   runs: number;
 }
 
 export interface ComplianceOverview {
+  /** @isInt */
   period: number;
   generatedAt: string;
   frameworks: ComplianceResponse[];

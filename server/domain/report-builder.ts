@@ -10,6 +10,7 @@ import type {
   RestoreTest,
 } from './resources.js';
 import { capResult, scoreRun } from './scoring.js';
+import { wellFormedDeep } from './text.js';
 
 export interface RestoreFacts {
   phase: string;
@@ -148,5 +149,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     ...(capped.cap ? { resultCap: capped.cap } : {}),
     ...(observed.failure ? { failure: observed.failure } : {}),
   };
-  return spec;
+  // Messages carry text from outside (apps, databases, providers): a lone surrogate anywhere would
+  // make the report impossible to canonicalise, and so to sign.
+  return wellFormedDeep(spec);
 }

@@ -31,6 +31,7 @@ export interface ObjectMeta {
   namespace?: string;
   uid?: string;
   resourceVersion?: string;
+  /** @isInt */
   generation?: number;
   creationTimestamp?: string;
   deletionTimestamp?: string;
@@ -227,7 +228,8 @@ export interface CurrentRun {
   queuedAt: string;
   startedAt?: string;
   stage: RunStage;
-  sandboxNamespaces?: { source: string; sandbox: string }[];
+  /** uid: the namespace Rehearsal created (decisions §9: a namespace is never adopted). */
+  sandboxNamespaces?: { source: string; sandbox: string; uid?: string }[];
   backup?: { name: string; completedAt?: string; totalItems?: number };
   restore?: { namespace: string; name: string };
   restoreRequestedAt?: string;
@@ -254,6 +256,15 @@ export interface RestoreTestStatus {
   /** The last trigger-request annotation value that was acted on. */
   handledTrigger?: string;
   currentRun?: CurrentRun;
+  /** The newest signed report of the chain, so deleting the newest reports is detectable. */
+  evidenceAnchor?: EvidenceAnchor;
+}
+
+/** Sequence and digest of the newest RestoreReport of a test, recorded after it was created. */
+export interface EvidenceAnchor {
+  sequence: number;
+  digest: string;
+  report: string;
 }
 
 export interface RestoreTest {
@@ -276,8 +287,12 @@ export type ScoreLevelName =
 
 export interface ScoreLevel {
   name: ScoreLevelName;
-  /** Points earned (integer, partial credit rounded down). */
+  /**
+   * Points earned (partial credit rounded down).
+   * @isInt
+   */
   points: number;
+  /** @isInt */
   maxPoints: number;
   /** false when the level could not be evaluated (e.g. the restore failed). */
   tested: boolean;
@@ -301,7 +316,9 @@ export interface ResultCap {
 
 export interface KindCompleteness {
   kind: string;
+  /** @isInt */
   backedUp: number;
+  /** @isInt */
   restored: number;
 }
 
@@ -325,10 +342,14 @@ export interface RestoreReportSpec {
     name: string;
     namespace: string;
     phase: string;
+    /** @isInt */
     warnings: number;
+    /** @isInt */
     errors: number;
+    /** @isInt */
     itemsRestored?: number;
   };
+  /** @isInt */
   score: number;
   result: RunResult;
   levels: ScoreLevel[];
@@ -353,6 +374,8 @@ export interface RestoreReportSpec {
   evidence?: {
     digest: string;
     previousDigest?: string;
+    /** Position in the test's chain (1 = first signed with a sequence); part of the digest. */
+    sequence?: number;
     signature: string;
     keyId: string;
     algorithm: 'Ed25519';

@@ -5,10 +5,10 @@
 /** Kubernetes namespace names and label values are RFC 1123 labels of at most this many characters. */
 export const MAX_LABEL_LENGTH = 63;
 export const RUN_ID_LENGTH = 5;
-/** Longest namespacePrefix test-input accepts; leaves >= 13 characters of the test name (see below). */
-export const MAX_NAMESPACE_PREFIX_LENGTH = 40;
-/** Most source namespaces per test: keeps the sandbox suffix at two digits and reports small. */
-export const MAX_SOURCE_NAMESPACES = 50;
+/** Longest namespacePrefix: the CRD's maxLength (test-input accepts no more than the apiserver stores). */
+export const MAX_NAMESPACE_PREFIX_LENGTH = 20;
+/** Most source namespaces per test (the CRD's maxItems): the admission policy checks each one with a CEL authorizer call, and kube-apiserver allows about 28 per evaluation (restore-admission-policy.ts). */
+export const MAX_SOURCE_NAMESPACES = 20;
 
 const RFC1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 

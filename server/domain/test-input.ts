@@ -24,6 +24,15 @@ export const TEST_INPUT_DEFAULTS = {
 export const NETWORK_ISOLATION_MODES: readonly NetworkIsolation[] = ['strict', 'none'];
 export const HISTORY_LIMIT_RANGE = { min: 1, max: 1000 } as const;
 
+// The syntax of a cron field as CreateTestInput's schema publishes it (its `pattern`, kept equal by
+// test/unit/test-input-schema.test.ts): the classic 5 fields or a macro, blanks only around and
+// between them. What the syntax admits is then checked by validateCron (ranges, names, steps).
+export const CRON_SYNTAX =
+  /^\x20*(\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\x20+[0-9A-Za-z*,/-]+){4})\x20*$/;
+export const MAX_CRON_LENGTH = 128;
+export const MAX_TIMEZONE_LENGTH = 64;
+export const MAX_BACKUP_NAME_LENGTH = 253;
+
 export interface FieldError {
   field: string;
   message: string;
@@ -141,7 +150,7 @@ export function validateTestInput(
   }
 
   const backupName = optionalString('backupName');
-  if (backupName !== undefined && (backupName.length > 253 || !SUBDOMAIN.test(backupName))) {
+  if (backupName !== undefined && (backupName.length > MAX_BACKUP_NAME_LENGTH || !SUBDOMAIN.test(backupName))) {
     fail('backupName', 'must be "latest" or a backup name (a Kubernetes object name)');
   }
 
@@ -170,11 +179,14 @@ export function validateTestInput(
   const cron = requiredString('cron');
   if (cron !== undefined) {
     const validation = validateCron(cron);
-    if (!validation.ok) fail('cron', validation.message);
+    if (cron.length > MAX_CRON_LENGTH) fail('cron', `must be at most ${MAX_CRON_LENGTH} characters`);
+    else if (!CRON_SYNTAX.test(cron)) {
+      fail('cron', validation.ok ? 'must separate its fields with spaces' : validation.message);
+    } else if (!validation.ok) fail('cron', validation.message);
   }
 
   const timezone = optionalString('timezone');
-  if (timezone !== undefined && !isValidTimeZone(timezone)) {
+  if (timezone !== undefined && (timezone.length > MAX_TIMEZONE_LENGTH || !isValidTimeZone(timezone))) {
     fail('timezone', 'must be an IANA time zone such as UTC or Europe/Berlin');
   }
 

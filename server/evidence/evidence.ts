@@ -6,9 +6,13 @@
 //   content  C = RFC 8785 (JCS) canonical JSON of
 //                { "metadata": { "name": <metadata.name>, "namespace": <metadata.namespace | null> },
 //                  "owner":    { "name": <RestoreTest name>, "uid": <RestoreTest uid> } | null,
-//                  "spec":     <spec without spec.evidence> }
+//                  "spec":     <spec without spec.evidence>,
+//                  "sequence": <spec.evidence.sequence>   (only when the report has one) }
 //              where owner is the report's ownerReference of kind RestoreTest (the controller one
-//              if several).
+//              if several). sequence numbers a test's reports 1, 2, 3, ...; the RestoreTest's
+//              status.evidenceAnchor keeps the newest (sequence, digest), so deleting the newest
+//              reports — which leaves an intact, shorter chain — is detectable too. Reports signed
+//              before sequences existed have none, and their C is unchanged: they still verify.
 //   previous P = spec.evidence.previousDigest of this report (the digest of the previous report of
 //              the same RestoreTest), or "" for the first report of a chain.
 //   digest   D = "sha256:" + lowercase hex SHA-256 over the UTF-8 bytes of C followed directly by P.
@@ -28,8 +32,9 @@
 
 import { createHash, verify, type KeyObject } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { RestoreReport, RestoreReportSpec } from '../domain/resources.js';
+import type { EvidenceAnchor, RestoreReport, RestoreReportSpec } from '../domain/resources.js';
 import type { EvidenceSigner } from './signing-key.js';
+import { tailAgainstAnchor } from './evidence-anchor.js';
 
 export const EVIDENCE_SCHEME = 'rehearsal.dev/evidence/v1';
 
@@ -39,6 +44,7 @@ export interface EvidenceContent {
   metadata: { name: string; namespace: string | null };
   owner: { name: string; uid: string } | null;
   spec: Omit<RestoreReportSpec, 'evidence'>;
+  sequence?: number;
 }
 
 /** RFC 8785 canonical JSON; throws on values JSON cannot carry (NaN, Infinity, lone surrogates). */
@@ -53,7 +59,10 @@ export function sha256Hex(data: string | Uint8Array): string {
 }
 
 /** The part of a report the digest covers (see the header comment). */
-export function evidenceContent(report: RestoreReport): EvidenceContent {
+export function evidenceContent(
+  report: RestoreReport,
+  sequence: number | undefined = report.spec.evidence?.sequence,
+): EvidenceContent {
   const { evidence: _evidence, ...spec } = report.spec;
   const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
   const owner = owners.find((o) => o.controller === true) ?? owners[0];
@@ -61,26 +70,34 @@ export function evidenceContent(report: RestoreReport): EvidenceContent {
     metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
     owner: owner ? { name: owner.name, uid: owner.uid } : null,
     spec,
+    ...(sequence !== undefined ? { sequence } : {}),
   };
 }
 
-/** D = "sha256:" + hex(SHA-256(C ‖ P)). */
-export function computeEvidenceDigest(report: RestoreReport, previousDigest: string | undefined): string {
-  return `sha256:${sha256Hex(canonicalJson(evidenceContent(report)) + (previousDigest ?? ''))}`;
+/** D = "sha256:" + hex(SHA-256(C ‖ P)); the sequence defaults to the report's own. */
+export function computeEvidenceDigest(
+  report: RestoreReport,
+  previousDigest: string | undefined,
+  sequence: number | undefined = report.spec.evidence?.sequence,
+): string {
+  return `sha256:${sha256Hex(canonicalJson(evidenceContent(report, sequence)) + (previousDigest ?? ''))}`;
 }
 
 /**
  * Signs a report that is about to be created. `previousDigest` is spec.evidence.digest of the
- * previous report of the same RestoreTest (undefined for its first report). Returns the evidence
- * block for spec.evidence; any spec.evidence already present is ignored.
+ * previous report of the same RestoreTest (undefined for its first report); `sequence` its place
+ * in the chain (undefined only for the old, unsequenced scheme). Returns the evidence block for
+ * spec.evidence; any spec.evidence already present is ignored.
  */
 export function signEvidence(
   report: RestoreReport,
   previousDigest: string | undefined,
   signer: EvidenceSigner,
+  sequence?: number,
 ): ReportEvidence {
-  const digest = computeEvidenceDigest(report, previousDigest);
+  const digest = computeEvidenceDigest(report, previousDigest, sequence);
   const evidence: ReportEvidence = {
+    ...(sequence !== undefined ? { sequence } : {}),
     digest,
     signature: signer.sign(digest),
     keyId: signer.keyId,
@@ -96,8 +113,12 @@ export function withEvidence(
   report: RestoreReport,
   previousDigest: string | undefined,
   signer: EvidenceSigner,
+  sequence?: number,
 ): RestoreReport {
-  return { ...report, spec: { ...report.spec, evidence: signEvidence(report, previousDigest, signer) } };
+  return {
+    ...report,
+    spec: { ...report.spec, evidence: signEvidence(report, previousDigest, signer, sequence) },
+  };
 }
 
 /** Verifies an Ed25519 signature (base64) over a UTF-8 message. Never throws. */
@@ -176,6 +197,8 @@ export interface ChainVerifyOptions {
    * with a memoized version: the chain logic stays the same.
    */
   reportProblems?: (report: RestoreReport) => string[];
+  /** The test's status.evidenceAnchor: the newest report there should be (absent: unknown). */
+  anchor?: EvidenceAnchor;
 }
 
 /**
@@ -191,7 +214,8 @@ export function orderReportsForChain(reports: readonly RestoreReport[]): Restore
   );
 }
 
-function short(digest: string): string {
+/** sha256:<first 12 hex>, for messages. */
+export function short(digest: string): string {
   return digest.startsWith('sha256:') ? `sha256:${digest.slice(7, 19)}` : digest.slice(0, 19);
 }
 
@@ -305,6 +329,12 @@ export function verifyReportChain(
       problems.push(text);
       chainProblems.push(text);
     }
+  }
+  if (options.anchor) {
+    const tail = tailAgainstAnchor(reports, options.anchor);
+    problems.push(...tail.problems);
+    chainProblems.push(...tail.problems);
+    notes.push(...tail.notes);
   }
   return {
     ok: results.every((r) => r.ok) && problems.length === 0,

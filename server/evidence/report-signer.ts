@@ -8,12 +8,14 @@
 // would fork the chain, and a fork reads as tampering to an auditor. Reports of an older
 // RestoreTest with the same name (another uid) do not count, nor does a report with the name being
 // written (a retry after a crash: the create then answers AlreadyExists and the stored report wins).
-import type { CustomObjectsApi } from '@kubernetes/client-node';
+import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import type { RestoreReport } from '../domain/resources.js';
+import type { RestoreReport, RestoreTest } from '../domain/resources.js';
 import { orderReportsForChain, withEvidence } from './evidence.js';
+import { evidenceAnchorOf } from './evidence-anchor.js';
 import type { SigningKey } from './signing-key.js';
-import { kubeCall } from '../kube/errors.js';
+import { isKind, kubeCall } from '../kube/errors.js';
+import type { Metrics } from '../metrics.js';
 
 export interface SigningKeySource {
   ready(): Promise<{ key: SigningKey }>;
@@ -26,7 +28,11 @@ export interface ReportSignerOptions {
   log: Logger;
   /** How long sign() waits for a key before failing (the run step is retried later). */
   keyWaitMs?: number;
+  /** rehearsal_evidence_sequence and rehearsal_evidence_anchor_info, set by recordAnchor. */
+  metrics?: Pick<Metrics, 'setEvidenceAnchor'>;
 }
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 function ownerUid(report: RestoreReport): string | undefined {
   const owners = (report.metadata.ownerReferences ?? []).filter((owner) => owner.kind === 'RestoreTest');
@@ -55,7 +61,56 @@ export class ReportSigner {
   async sign(report: RestoreReport, previous: RestoreReport | undefined): Promise<RestoreReport> {
     const { key } = await this.keyOrTimeout();
     const predecessor = this.options.custom ? await this.livePrevious(report, previous) : previous;
-    return withEvidence(report, predecessor?.spec.evidence?.digest, key);
+    // A predecessor signed before sequences existed restarts the count at 1.
+    const sequence = (predecessor?.spec.evidence?.sequence ?? 0) + 1;
+    return withEvidence(report, predecessor?.spec.evidence?.digest, key, sequence);
+  }
+
+  /**
+   * Records a created report as its test's evidence anchor (status.evidenceAnchor + metrics).
+   * The engine calls this once the report exists (also when its create answered AlreadyExists).
+   * Only moves forward: an older report (a late retry) never replaces a newer anchor. Throws
+   * when the status cannot be written, so the step is retried rather than the anchor lost.
+   */
+  async recordAnchor(report: RestoreReport): Promise<void> {
+    const anchor = evidenceAnchorOf(report);
+    const custom = this.options.custom;
+    if (!anchor || !custom) return;
+    const namespace = report.metadata.namespace!;
+    const name = report.spec.testRef.name;
+    const target = { group: 'rehearsal.dev', version: 'v1alpha1', namespace, plural: 'restoretests', name };
+    for (let attempt = 1; ; attempt++) {
+      let test: RestoreTest;
+      try {
+        test = (await kubeCall(() => custom.getNamespacedCustomObject(target))) as RestoreTest;
+      } catch (error) {
+        if (isKind(error, 'NotFound')) return; // the test is gone, and its reports with it
+        throw error;
+      }
+      const current = test.status?.evidenceAnchor;
+      const newest = current && current.sequence >= anchor.sequence ? current : anchor;
+      this.options.metrics?.setEvidenceAnchor(namespace, name, newest);
+      if (newest === current) return;
+      try {
+        await kubeCall(() =>
+          custom.patchNamespacedCustomObjectStatus(
+            {
+              ...target,
+              // resourceVersion: a concurrent writer makes this a Conflict, never a step back.
+              body: {
+                metadata: { resourceVersion: test.metadata.resourceVersion },
+                status: { evidenceAnchor: anchor },
+              },
+              fieldManager: 'rehearsal-evidence',
+            },
+            mergePatch,
+          ),
+        );
+        return;
+      } catch (error) {
+        if (!isKind(error, 'Conflict') || attempt >= 5) throw error;
+      }
+    }
   }
 
   private async keyOrTimeout(): Promise<{ key: SigningKey }> {

@@ -10,6 +10,7 @@ import {
   DiscoveryV1Api,
   AuthenticationV1Api,
   AuthorizationV1Api,
+  RbacAuthorizationV1Api,
   type RequestContext,
 } from '@kubernetes/client-node';
 
@@ -48,6 +49,7 @@ export interface KubeClients {
   objects: KubernetesObjectApi;
   authentication: AuthenticationV1Api;
   authorization: AuthorizationV1Api;
+  rbac: RbacAuthorizationV1Api;
 }
 
 export function loadKubeConfig(
@@ -64,6 +66,7 @@ export function makeKubeClients(kubeConfig: KubeConfig): KubeClients {
   return {
     kubeConfig,
     core: kubeConfig.makeApiClient(CoreV1Api),
+    rbac: kubeConfig.makeApiClient(RbacAuthorizationV1Api),
     customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
     networking: kubeConfig.makeApiClient(NetworkingV1Api),
     coordination: kubeConfig.makeApiClient(CoordinationV1Api),

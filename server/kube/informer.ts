@@ -8,7 +8,9 @@
 // annotated k8s.io/initial-events-end, on the same connection that then carries the changes.
 // Paged LISTs of 90,000 reports took 170-300 s here (each page read from etcd and converted);
 // the stream about half that. An apiserver without the feature (before 1.27, or gated off)
-// refuses the request; the informer then falls back to paged LIST + watch for good.
+// refuses the request (a 4xx such as 422); the informer then falls back to paged LIST + watch for
+// good. An apiserver that is only busy (429 Too Many Requests, 5xx, a dropped connection) has not
+// refused anything: the watch list is retried with backoff, as client-go's reflector does.
 import { CustomObjectsApi, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { flatString } from '../domain/report-summary.js';
@@ -45,6 +47,17 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 const MAX_BACKOFF_MS = 30_000;
 
 /**
+ * Whether a failed watch-list start means "this apiserver does not do watch lists" (a 4xx answer:
+ * the parameters were refused) rather than "not now" (429, 408, 5xx, or no HTTP status at all).
+ */
+export function refusesWatchList(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown; code?: unknown } | null | undefined) ?? {};
+  const code = typeof status.statusCode === 'number' ? status.statusCode : status.code;
+  if (typeof code !== 'number') return false;
+  return code >= 400 && code < 500 && code !== 408 && code !== 429;
+}
+
+/**
  * "namespace/name" as one flat string: a template literal would make a cons string that keeps
  * the parsed object's namespace and name strings alive for as long as the key is stored.
  */
@@ -67,6 +80,8 @@ export class ResilientInformer<T> {
   private retryTimer: NodeJS.Timeout | undefined;
   /** undefined: not tried yet; false: the apiserver refused it, list instead. */
   private watchListWorks: boolean | undefined;
+  /** The Status of an ERROR event that ended a watch list before its first object. */
+  private watchListStatus: { code?: number; message?: string } | undefined;
   /** Keys seen while a watch list streams its initial events (undefined when not in one). */
   private initialKeys: Set<string> | undefined;
 
@@ -149,10 +164,10 @@ export class ResilientInformer<T> {
     }
   }
 
-  /** The watch list refused or broke before its initial events ended: list for good. */
+  /** The watch list failed before its first event: refused → list for good; busy → retry. */
   private watchListFailed(error: unknown): void {
     this.initialKeys = undefined;
-    if (this.watchListWorks === undefined) {
+    if (this.watchListWorks === undefined && refusesWatchList(error)) {
       this.watchListWorks = false;
       this.log.info(
         { informer: this.options.name, reason: toKubeError(error).message },
@@ -255,6 +270,7 @@ export class ResilientInformer<T> {
         if (type === 'ERROR' && this.initialKeys) {
           // Refused (e.g. the feature is gated off) or broken before the initial events ended:
           // end the stream; the done callback below falls back to LIST or starts over.
+          this.watchListStatus = object;
           this.abort?.abort();
           return;
         }
@@ -285,8 +301,10 @@ export class ResilientInformer<T> {
           const neverStarted = this.initialKeys.size === 0;
           this.initialKeys = undefined;
           const name = (error as { name?: string } | null)?.name;
+          const status = this.watchListStatus;
+          this.watchListStatus = undefined;
           if (neverStarted && this.watchListWorks === undefined) {
-            this.watchListFailed(error ?? new Error('the watch list ended before its first event'));
+            this.watchListFailed(status ?? error ?? new Error('the watch list ended before its first event'));
           } else if (error && name !== 'AbortError' && name !== 'TimeoutError') {
             this.retryLater(error);
           } else {

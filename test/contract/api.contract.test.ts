@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { ANNOTATION_TRIGGER } from '../../server/domain/resources.js';
 import { KubeError } from '../../server/kube/errors.js';
 import type { ProblemDetails } from '../../openapi/client.js';
+import { withoutSecurityRequirements } from '../../server/api/openapi-document.js';
 import { ContractValidator, loadDocument } from './support/contract.js';
 import { restoreReport, restoreTest } from './support/fake-cluster.js';
 import { NOW, startTestServer, type TestServer } from './support/server.js';
@@ -13,7 +14,7 @@ const contract = new ContractValidator(loadDocument());
 let server: TestServer;
 
 const hoursAgo = (hours: number): string => new Date(NOW.getTime() - hours * 3_600_000).toISOString();
-const minimal = { name: 'orders', provider: 'velero', sourceNamespaces: ['orders'], cron: '0 3 * * *' };
+const minimal = { name: 'orders', provider: 'velero' as const, sourceNamespaces: ['orders'], cron: '0 3 * * *' };
 
 function seed(target: TestServer): void {
   const cluster = target.cluster;
@@ -576,6 +577,50 @@ describe('reports', () => {
   });
 });
 
+describe('reports: pages (decisions §11)', () => {
+  const names = (reports: { metadata: { name: string } }[] | undefined) => (reports ?? []).map((report) => report.metadata.name);
+
+  it('answers at most limit reports and names the next page in Link; the pages add up to the whole list', async () => {
+    const whole = await server.api.GET('/api/v1/reports');
+    expect(whole.response.headers.get('link')).toBeNull();
+    const seen: string[] = [];
+    let url: string | undefined = '/api/v1/reports?days=30&limit=4';
+    const sizes: number[] = [];
+    while (url) {
+      const response = await server.fetch(url);
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { metadata: { name: string } }[];
+      sizes.push(page.length);
+      seen.push(...names(page));
+      const link = response.headers.get('link');
+      if (!link) break;
+      const match = /^<([^>]+)>; rel="next"$/.exec(link);
+      expect(match).not.toBeNull();
+      url = match![1]!;
+      expect(new URLSearchParams(url.split('?')[1]).get('limit')).toBe('4');
+    }
+    expect(sizes).toEqual([4, 2]);
+    expect(seen).toEqual(names(whole.data));
+  });
+
+  it('keeps latest=true one report per test, not paged', async () => {
+    const latest = await server.api.GET('/api/v1/reports', { params: { query: { latest: true, limit: 1 } } });
+    expect(latest.data!.map((report) => report.spec.testRef.name)).toEqual(['shop', 'payments']);
+    expect(latest.response.headers.get('link')).toBeNull();
+  });
+
+  it('rejects a limit out of range and a token it did not issue, naming the parameter', async () => {
+    for (const [query, field] of [
+      [{ limit: 0 }, 'limit'],
+      [{ limit: 5001 }, 'limit'],
+      [{ continue: 'bm90IGEgdG9rZW4' }, 'continue'],
+    ] as const) {
+      const { error } = await server.api.GET('/api/v1/reports', { params: { query } });
+      expect(expectProblem(error, 400, 'invalid-request').errors!.map((entry) => entry.field)).toEqual([field]);
+    }
+  });
+});
+
 describe('compliance', () => {
   it.each(['soc2', 'iso27001', 'hipaa', 'dora', 'pcidss'] as const)(
     'evaluates %s over a period',
@@ -655,11 +700,26 @@ describe('schedules', () => {
 });
 
 describe('outside the operations', () => {
+  it('answers a method a path does not have with 405 and Allow (decisions §11)', async () => {
+    for (const [method, path, allow] of [
+      ['PATCH', '/api/v1/tests/payments', 'GET, HEAD, PUT, DELETE'],
+      ['DELETE', '/api/v1/tests', 'GET, HEAD, POST'],
+      ['POST', '/api/v1/summary', 'GET, HEAD'],
+      ['GET', '/api/v1/tests/payments/trigger', 'POST'],
+      ['PUT', '/api/compliance', 'GET, HEAD'],
+    ] as const) {
+      const response = await server.rawFetch(path, { method });
+      expect([method, path, response.status, response.headers.get('allow')]).toEqual([method, path, 405, allow]);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ type: 'https://rehearsal.dev/problems/method-not-allowed', status: 405 });
+    }
+  });
+
   it('answers an unknown route with a 404 problem', async () => {
     for (const [method, path] of [
       ['GET', '/api/v1/nothing'],
-      ['PATCH', '/api/v1/tests/payments'],
-      ['GET', '/'],
+      ['PATCH', '/api/v1/nothing/payments'],
+      ['GET', '/nothing.html'],
     ] as const) {
       const response = await server.rawFetch(path, { method });
       expect(response.status).toBe(404);
@@ -672,9 +732,30 @@ describe('outside the operations', () => {
     }
   });
 
+  it('serves the dashboard at /: index.html revalidated, its hashed assets immutable', async () => {
+    const index = await server.rawFetch('/');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const html = await index.text();
+    const assets = [...html.matchAll(/(?:src|href)="\.\/(app-[\w-]+\.(?:js|css))"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith('.js'))).toBe(true);
+    for (const asset of assets) {
+      const answer = await server.rawFetch(`/${asset}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
   it('serves the OpenAPI document, Swagger UI with local assets, and metrics', async () => {
+    // Auth mode none (this server): the committed document without its security requirements.
     const document = await server.rawFetch('/openapi.json');
-    expect(await document.json()).toEqual(contract.document);
+    const served = (await document.json()) as typeof contract.document;
+    expect(served).toEqual(withoutSecurityRequirements(contract.document));
+    const secured = Object.values(served.paths).flatMap((item) =>
+      Object.values(item).filter((operation) => 'security' in (operation as object)),
+    );
+    expect(secured).toEqual([]);
     const docs = await server.rawFetch('/docs/');
     expect(docs.status).toBe(200);
     const html = await docs.text();

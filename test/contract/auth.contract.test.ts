@@ -65,6 +65,10 @@ describe('unauthenticated paths', () => {
     }
     expect(reviewer.tokenReviews).toBe(0);
   });
+
+  it('publishes the committed OpenAPI document, security requirements included', async () => {
+    expect(await (await server.rawFetch('/openapi.json')).json()).toEqual(loadDocument());
+  });
 });
 
 describe('authentication', () => {

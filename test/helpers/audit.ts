@@ -89,3 +89,27 @@ export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope):
     return !(ref.namespace === scope.ownNamespace && ownKinds.has(resource));
   });
 }
+
+const READ_VERBS = new Set(['get', 'list', 'watch']);
+
+/**
+ * Reads of Secrets outside sandboxes (decisions §9: the server holds no cluster-wide Secret read).
+ * Allowed: the sandboxes (checks read the restored database Secret through the per-sandbox
+ * RoleBinding) and, in its own namespace, the two Secrets it owns (license, signing key). A list
+ * or watch without a namespace (cluster-wide) is never allowed.
+ */
+export function secretReadsOutsideSandboxes(
+  events: readonly AuditEvent[],
+  scope: Pick<SafetyScope, 'isSandbox' | 'ownNamespace'>,
+): AuditEvent[] {
+  const ownSecrets = new Set(['rehearsal-license', 'rehearsal-signing-key']);
+  return events.filter((event) => {
+    const ref = event.objectRef ?? {};
+    if (!READ_VERBS.has(event.verb) || ref.resource !== 'secrets' || ref.subresource) return false;
+    if (!ref.namespace) return true;
+    if (scope.isSandbox(ref.namespace)) return false;
+    // A watch or list by name carries the name in a field selector, not in objectRef.name.
+    const named = ref.name ?? /metadata\.name(?:%3D|=)([a-z0-9.-]+)/.exec(event.requestURI)?.[1];
+    return !(ref.namespace === scope.ownNamespace && named !== undefined && ownSecrets.has(named));
+  });
+}

@@ -1,7 +1,13 @@
 // Shared set-up for engine tests: a source namespace with the shop app, a Velero namespace served
 // by the simulator, backups of the shop, the app's real endpoints on loopback, and helpers to
 // create RestoreTests, trigger them and wait for their reports.
-import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import {
+  CustomObjectsApi,
+  PatchStrategy,
+  RbacAuthorizationV1Api,
+  setHeaderOptions,
+  type KubeConfig,
+} from '@kubernetes/client-node';
 import {
   ANNOTATION_TRIGGER,
   API_VERSION,
@@ -49,6 +55,17 @@ export async function createEngineFixture(prefix: string): Promise<EngineFixture
     },
   });
   await simulator.start();
+  // Rehearsal's ServiceAccount may touch Velero objects only where an administrator bound the
+  // rehearsal-velero role (deploy/base/rbac.yaml binds it in "velero"); each fixture is its own
+  // backup installation, so it is bound here too.
+  await admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
+    namespace: veleroNamespace,
+    body: {
+      metadata: { name: 'rehearsal-velero' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rehearsal-velero' },
+      subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
+    },
+  });
   const endpoints = await startShopEndpoints();
   const backup = uniqueName('shop-nightly');
   await createBackup(admin, { name: backup, namespaces: [source], veleroNamespace });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/rehearsal.js';
 import type { RestoreReport } from '../../server/domain/resources.js';
-import { auditLogPath, readAuditEvents, unsafeWrites, writesIn } from '../helpers/audit.js';
+import { auditLogPath, readAuditEvents, secretReadsOutsideSandboxes, unsafeWrites, writesIn } from '../helpers/audit.js';
 import {
   createEngineFixture,
   createRestoreTest,
@@ -260,5 +260,20 @@ describe('safety', () => {
     });
     expect(offending.map((event) => `${event.verb} ${event.requestURI}`)).toEqual([]);
     expect(writes.some((event) => event.objectRef?.namespace === fixture.source)).toBe(false);
+  });
+
+  it('Rehearsal read no Secret outside its sandboxes (and its own two), yet read the restored ones', async () => {
+    const logPath = auditLogPath();
+    if (!logPath) return;
+    const reads = readAuditEvents(logPath, suiteStarted).filter(
+      (event) => event.user.username === REHEARSAL_USER && event.objectRef?.resource === 'secrets',
+    );
+    const outside = secretReadsOutsideSandboxes(reads, {
+      isSandbox: (name) => sandboxesSeen.has(name),
+      ownNamespace: 'rehearsal-system',
+    });
+    expect(outside.map((event) => `${event.verb} ${event.requestURI} ${event.responseStatus?.code}`)).toEqual([]);
+    // The sqlQuery check read the restored database Secret through the per-sandbox RoleBinding.
+    expect(reads.some((event) => sandboxesSeen.has(event.objectRef?.namespace ?? '') && event.responseStatus?.code === 200)).toBe(true);
   });
 });

@@ -52,6 +52,16 @@ function installCrds(kubeconfigPath) {
   kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
 }
 
+// Every suite runs with the installation's admission policies (decisions §9) and the user roles,
+// as a cluster with Rehearsal installed would.
+function installPolicies(kubeconfigPath) {
+  const base = path.join(repoRoot, 'deploy/base');
+  const files = ['namespace.yaml', 'admission-params.yaml', 'restoretest-admission.yaml', 'server-admission.yaml', 'user-roles.yaml'];
+  execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, 'apply', ...files.flatMap((file) => ['-f', path.join(base, file)])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 export default async function globalSetup() {
   mkdirSync(tmp, { recursive: true });
   let info;
@@ -62,4 +72,5 @@ export default async function globalSetup() {
   // REHEARSAL_TEST_CLUSTER_FILE lets concurrent runs (each with its own KUBECONFIG) keep apart.
   writeFileSync(process.env.REHEARSAL_TEST_CLUSTER_FILE ?? path.join(tmp, 'cluster.json'), JSON.stringify(info));
   installCrds(info.kubeconfigPath);
+  installPolicies(info.kubeconfigPath);
 }

@@ -131,6 +131,13 @@ describe('OCI image built without a container engine', () => {
     chmodSync(path.join(rootfs, 'tmp/kubeconfig'), 0o644);
     const image = await runImage({});
     expect(image.log()).toContain('rehearsal started');
+    // The dashboard ships in the image and is served at /.
+    const dashboard = await fetch(`http://127.0.0.1:${image.port}/`);
+    expect(dashboard.status).toBe(200);
+    const html = await dashboard.text();
+    expect(html).toContain('<div id="app"></div>');
+    const script = /src="\.\/(app-[\w-]+\.js)"/.exec(html)?.[1];
+    expect((await fetch(`http://127.0.0.1:${image.port}/${script}`)).status).toBe(200);
     // With no license configuration, exactly the shipped vendor key is trusted: a license signed by
     // any other key is refused, naming the trusted key.
     await installLicense(await sign(throwaway, { tier: 'pro', sub: 'image-test' }));

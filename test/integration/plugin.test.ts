@@ -38,7 +38,7 @@ import {
   waitFor,
   waitForNamespacesGone,
 } from '../helpers/kube.js';
-import { REHEARSAL_NAMESPACE, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
+import { REHEARSAL_NAMESPACE, rehearsalKubeconfig, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { startInProcess, startProcess, type ServerProcess } from '../helpers/rehearsal-server.js';
 import { shopChecks } from '../helpers/sample-app.js';
 import { createBackup } from '../velero/simulator.js';
@@ -97,14 +97,8 @@ async function apiPort(): Promise<number> {
 async function serviceAccountToken(namespace: string, name: string): Promise<string> {
   const core = admin.makeApiClient(CoreV1Api);
   await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name } } });
-  const request = await core.createNamespacedServiceAccountToken({
-    namespace,
-    name,
-    body: { spec: { audiences: [], expirationSeconds: 3600 } },
-  });
-  const token = request.status?.token;
-  if (!token) throw new Error('TokenRequest returned no token');
-  return token;
+  // Valid for kube-apiserver (the aggregated route) and for Rehearsal's port 8080 (--server).
+  return serviceAccountTokenFor(admin, namespace, name);
 }
 
 /** A kubeconfig for the test cluster that authenticates with a bearer token. */

@@ -1,6 +1,6 @@
 // The safety rule applied to audit events must be able to fail: these events break it.
 import { describe, expect, it } from '@jest/globals';
-import { unsafeWrites, type AuditEvent } from '../helpers/audit.js';
+import { secretReadsOutsideSandboxes, unsafeWrites, type AuditEvent } from '../helpers/audit.js';
 
 function write(verb: string, resource: string, namespace?: string, name = 'x', subresource?: string): AuditEvent {
   return {
@@ -60,5 +60,35 @@ describe('unsafeWrites', () => {
       write('create', 'configmaps', 'shop', 'shop-x1y2z-diagnosis'),
     ];
     expect(unsafeWrites(events, scope)).toHaveLength(4);
+  });
+});
+
+describe('secretReadsOutsideSandboxes', () => {
+  const sandboxes = { isSandbox: (namespace: string) => namespace === 'rehearsal-shop-abcde', ownNamespace: 'rehearsal-system' };
+  const read = (verb: string, namespace: string | undefined, name?: string, uri?: string): AuditEvent => ({
+    ...write(verb, 'secrets', namespace, name),
+    objectRef: { resource: 'secrets', ...(namespace ? { namespace } : {}), ...(name ? { name } : {}) },
+    ...(uri ? { requestURI: uri } : {}),
+  });
+
+  it('flags reads in source namespaces, kube-system, cluster-wide lists and other Secrets of its own namespace', () => {
+    const events = [
+      read('get', 'shop', 'db'),
+      read('get', 'kube-system', 'token'),
+      read('list', undefined),
+      read('watch', 'rehearsal-system', undefined, '/api/v1/namespaces/rehearsal-system/secrets?watch=true'),
+      read('get', 'rehearsal-system', 'someone-elses'),
+    ];
+    expect(secretReadsOutsideSandboxes(events, sandboxes)).toHaveLength(5);
+  });
+
+  it('allows sandboxes and its own two Secrets, by name or by field selector', () => {
+    const events = [
+      read('get', 'rehearsal-shop-abcde', 'db'),
+      read('get', 'rehearsal-system', 'rehearsal-license'),
+      read('watch', 'rehearsal-system', undefined, '/api/v1/namespaces/rehearsal-system/secrets?fieldSelector=metadata.name%3Drehearsal-signing-key&watch=true'),
+      write('create', 'secrets', 'shop'),
+    ];
+    expect(secretReadsOutsideSandboxes(events, sandboxes)).toEqual([]);
   });
 });

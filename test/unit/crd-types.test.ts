@@ -412,6 +412,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
     lastReport: 'shop-a1b2c3',
     lastScheduleTime: '2025-03-02T02:00:00Z',
     handledTrigger: 'req-1',
+    evidenceAnchor: { sequence: 7, digest: 'sha256:00', report: 'shop-20250302-0200' },
     currentRun: {
       id: 'k3m9x2',
       trigger: 'schedule',
@@ -419,7 +420,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
       queuedAt: '2025-03-02T02:00:00Z',
       startedAt: '2025-03-02T02:00:01Z',
       stage: 'Validating',
-      sandboxNamespaces: [{ source: 'shop', sandbox: 'rehearsal-shop-k3m9x2' }],
+      sandboxNamespaces: [{ source: 'shop', sandbox: 'rehearsal-shop-k3m9x2', uid: '0f5d3a8e-4b1c-4a8e-9d3e-2f6b7c8d9e0a' }],
       backup: { name: 'daily-20250302', completedAt: '2025-03-02T01:00:00Z', totalItems: 31 },
       restore: { namespace: 'velero', name: 'shop-k3m9x2' },
       restoreRequestedAt: '2025-03-02T02:00:05Z',
@@ -481,6 +482,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport> = {
     evidence: {
       digest: 'sha256:00',
       previousDigest: 'sha256:ff',
+      sequence: 7,
       signature: 'c2ln',
       keyId: 'k1',
       algorithm: 'Ed25519',

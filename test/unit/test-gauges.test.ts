@@ -131,4 +131,25 @@ describe('TestGauges', () => {
     gauges.rebuild();
     expect(await value('rehearsal_test_created_timestamp_seconds')).toBeUndefined();
   });
+
+  it('exports the evidence anchor from the test status (so it survives a restart) and forgets it with the test', async () => {
+    const { cache, gauges, test, value } = setup();
+    test.status = { evidenceAnchor: { sequence: 7, digest: 'sha256:abc', report: 'nightly-7' } };
+    cache.putTest(test);
+    gauges.rebuild();
+    expect(await value('rehearsal_evidence_sequence')).toBe(7);
+    expect(await value('rehearsal_evidence_anchor_info', { digest: 'sha256:abc' })).toBe(1);
+    cache.putTest({
+      ...test,
+      status: { evidenceAnchor: { sequence: 8, digest: 'sha256:def', report: 'nightly-8' } },
+    });
+    await tick();
+    expect(await value('rehearsal_evidence_sequence')).toBe(8);
+    expect(await value('rehearsal_evidence_anchor_info', { digest: 'sha256:abc' })).toBeUndefined();
+    expect(await value('rehearsal_evidence_anchor_info', { digest: 'sha256:def' })).toBe(1);
+    cache.deleteTest(test);
+    await tick();
+    expect(await value('rehearsal_evidence_sequence')).toBeUndefined();
+    expect(await value('rehearsal_evidence_anchor_info', { digest: 'sha256:def' })).toBeUndefined();
+  });
 });

@@ -24,6 +24,7 @@ export interface GlobalArgs {
   server?: string;
   token?: string;
   serviceProxy: boolean;
+  insecureSendToken: boolean;
   serviceNamespace: string;
   service: string;
   servicePort: string;
@@ -98,6 +99,7 @@ export function createSession(io: CliIo, global: GlobalArgs): () => Promise<Sess
         server: global.server,
         token: global.token,
         serviceProxy: global.serviceProxy,
+        insecureSendToken: global.insecureSendToken,
         serviceNamespace: global.serviceNamespace,
         service: global.service,
         servicePort: global.servicePort,

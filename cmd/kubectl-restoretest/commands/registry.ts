@@ -7,6 +7,7 @@ import { complianceCommand } from './compliance.js';
 import { coverageCommand } from './coverage.js';
 import { createCommand } from './create.js';
 import { dailyCommand } from './daily.js';
+import { dashboardCommand } from './dashboard.js';
 import { deleteCommand } from './delete.js';
 import { diagnoseCommand } from './diagnose.js';
 import { getCommand } from './get.js';
@@ -41,5 +42,6 @@ export const COMMANDS: readonly PluginCommand[] = [
   complianceCommand,
   verifyCommand,
   licenseCommand,
+  dashboardCommand,
   versionCommand,
 ];

@@ -78,14 +78,14 @@ export function testInputOptions<T>(yargs: Argv<T>) {
 export type TestInputArgs = {
   name?: string;
   filename?: string;
-  provider?: string;
+  provider?: (typeof PROVIDERS)[number];
   backup?: string;
   'source-namespace'?: string[];
   cron?: string;
   timezone?: string;
   'namespace-prefix'?: string;
   ttl?: string;
-  'network-isolation'?: string;
+  'network-isolation'?: (typeof NETWORK_ISOLATION)[number];
   'health-check-policy'?: string;
   'max-rto'?: string;
   'alert-on-exceed'?: boolean;

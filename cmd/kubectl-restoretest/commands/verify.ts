@@ -1,14 +1,16 @@
 // verify: checks signed evidence offline with the plugin's own verifier (verify/): a test's
 // RestoreReports from the API, an exported file of reports (-f), or a PDF's attestation (--pdf).
 // Trusted keys: --public-key PEM file(s), else GET /api/v1/evidence/keys.
+// The newest report a chain should have is the RestoreTest's status.evidenceAnchor: read from the
+// Kubernetes API for NAME, or taken from RestoreTests in the file (kubectl get rtest,rrep -o yaml).
 import { readFile } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from '../errors.js';
-import { chainOrder, keysFromPem, verifyChain, type SignedReport } from '../verify/evidence.js';
+import { chainOrder, keysFromPem, verifyChain, type EvidenceAnchor, type SignedReport } from '../verify/evidence.js';
 import { verifyPdf } from '../verify/pdf.js';
 import { checkName } from '../validate.js';
-import { defineCommand, type CommandContext } from './command.js';
+import { defineCommand, type CommandContext, type Session } from './command.js';
 
 interface VerifyArgs {
   name?: string;
@@ -47,7 +49,32 @@ async function trustedKeys(context: CommandContext, files: readonly string[]): P
   return keys;
 }
 
-function reportsFromFile(text: string, file: string): SignedReport[] {
+interface FileContents {
+  reports: SignedReport[];
+  /** status.evidenceAnchor of the RestoreTests in the file, by "namespace/name". */
+  anchors: Map<string, EvidenceAnchor>;
+}
+
+function isAnchor(value: unknown): value is EvidenceAnchor {
+  const anchor = value as Partial<EvidenceAnchor> | null | undefined;
+  return typeof anchor?.sequence === 'number' && typeof anchor.digest === 'string' && typeof anchor.report === 'string';
+}
+
+/** The test's evidence anchor from the Kubernetes API, or why it could not be read. */
+async function anchorFromCluster(session: Session, namespace: string, name: string): Promise<EvidenceAnchor | string> {
+  const kube = session.connection.kube;
+  if (!kube) return 'no kubeconfig to read the RestoreTest with';
+  try {
+    const response = await kube.get(`/apis/rehearsal.dev/v1alpha1/namespaces/${encodeURIComponent(namespace)}/restoretests/${encodeURIComponent(name)}`);
+    if (!response.ok) return `reading RestoreTest ${namespace}/${name} answered HTTP ${response.status}`;
+    const anchor = ((await response.json()) as { status?: { evidenceAnchor?: unknown } }).status?.evidenceAnchor;
+    return isAnchor(anchor) ? anchor : `RestoreTest ${namespace}/${name} has no status.evidenceAnchor (reports signed before sequences)`;
+  } catch (error) {
+    return `reading RestoreTest ${namespace}/${name} failed: ${(error as Error).message}`;
+  }
+}
+
+function reportsFromFile(text: string, file: string): FileContents {
   let value: unknown;
   try {
     value = parseYaml(text);
@@ -57,13 +84,21 @@ function reportsFromFile(text: string, file: string): SignedReport[] {
   const items = Array.isArray(value) ? value : (value as { items?: unknown } | null)?.items;
   const list = Array.isArray(items) ? items : value && typeof value === 'object' && 'spec' in value ? [value] : undefined;
   if (!list) throw new CliError(`${file}: expected a List of RestoreReports (kubectl get rrep -o yaml) or an array of them`);
+  const anchors = new Map<string, EvidenceAnchor>();
+  const reports: SignedReport[] = [];
   for (const [i, item] of list.entries()) {
-    const report = item as Partial<SignedReport> | null;
-    if (!report || typeof report.metadata?.name !== 'string' || typeof report.spec !== 'object') {
+    const object = item as (Partial<SignedReport> & { kind?: unknown; status?: { evidenceAnchor?: unknown } }) | null;
+    if (!object || typeof object.metadata?.name !== 'string' || typeof object.spec !== 'object') {
       throw new CliError(`${file}: item ${i} is not a RestoreReport (no metadata.name or spec)`);
     }
+    if (object.kind === 'RestoreTest') {
+      const anchor = object.status?.evidenceAnchor;
+      if (isAnchor(anchor)) anchors.set(`${object.metadata.namespace ?? ''}/${object.metadata.name}`, anchor);
+    } else {
+      reports.push(object as SignedReport);
+    }
   }
-  return list as SignedReport[];
+  return { reports, anchors };
 }
 
 /** The RestoreTest a report belongs to (its owner, else its label, else its name). */
@@ -111,24 +146,35 @@ export const verifyCommand = defineCommand({
     }
 
     let reports: SignedReport[];
+    let anchors = new Map<string, EvidenceAnchor>();
+    const byTest = new Map<string, SignedReport[]>();
+    const notes: string[] = [];
     if (name !== undefined) {
       if (context.global.allNamespaces) throw new UsageError('a RestoreTest cannot be named across all namespaces (-A); use -n NAMESPACE');
       const session = await context.session();
       reports = (await session.api.listReports({ test: name, namespace: session.requestNamespace, days: 3650 })) as unknown as SignedReport[];
-      if (reports.length === 0) throw new CliError(`no reports found for RestoreTest ${name}`);
+      const namespace = reports[0]?.metadata.namespace ?? session.namespace;
+      const anchor = await anchorFromCluster(session, namespace, name);
+      if (typeof anchor === 'string') {
+        notes.push(`${anchor}: deleted newest reports cannot be detected`);
+        if (reports.length === 0) throw new CliError(`no reports found for RestoreTest ${name}`);
+      } else {
+        anchors.set(`${namespace}/${name}`, anchor);
+        byTest.set(`${namespace}/${name}`, []); // verified even when every report is gone
+      }
     } else {
-      reports = reportsFromFile(await readText(context, args.filename!), args.filename!);
+      ({ reports, anchors } = reportsFromFile(await readText(context, args.filename!), args.filename!));
       if (reports.length === 0) throw new CliError(`${args.filename}: no reports in the file`);
     }
     const keys = await trustedKeys(context, args.publicKey ?? []);
 
     // One chain per RestoreTest, oldest first (an export lists several tests, newest first).
-    const byTest = new Map<string, SignedReport[]>();
     for (const report of reports) byTest.set(testOf(report), [...(byTest.get(testOf(report)) ?? []), report]);
     let ok = true;
     let verified = 0;
-    for (const group of byTest.values()) {
-      const result = verifyChain(chainOrder(group), keys);
+    for (const note of notes) write(`note: ${note}`);
+    for (const [test, group] of byTest) {
+      const result = verifyChain(chainOrder(group), keys, anchors.get(test));
       ok &&= result.ok;
       for (const report of result.reports) {
         if (report.ok) verified += 1;

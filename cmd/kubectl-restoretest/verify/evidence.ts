@@ -1,17 +1,21 @@
 // A self-contained verifier of signed RestoreReports (scheme rehearsal.dev/evidence/v1), written
 // from the scheme documented in server/evidence/evidence.ts (cmd/ may not import server/; a unit
 // test checks that both agree):
-//   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null, spec without evidence }
+//   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null, spec without
+//       evidence, sequence (only when spec.evidence.sequence is set; older reports have none) }
 //   D = "sha256:" + hex SHA-256(C ‖ previousDigest-or-"");  S = base64 Ed25519 over D;
 //   keyId = first 16 hex of SHA-256 over the public key's SPKI DER.
 // Across reports of one test (oldest first), each previousDigest must be the digest of the report
-// before it; the first may link to a pruned report (a note, not a problem).
+// before it; the first may link to a pruned report (a note, not a problem). The test's
+// status.evidenceAnchor (sequence + digest of its newest report), when known, must be the newest
+// report of the set: deleting the newest reports leaves a chain that links, but is too short.
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 export interface Evidence {
   digest: string;
   previousDigest?: string;
+  sequence?: number;
   signature: string;
   keyId: string;
   algorithm: string;
@@ -26,6 +30,13 @@ export interface SignedReport {
     ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[];
   };
   spec: { startedAt?: string; runId?: string; evidence?: Evidence; [key: string]: unknown };
+}
+
+/** RestoreTest status.evidenceAnchor: the newest report its chain had when last recorded. */
+export interface EvidenceAnchor {
+  sequence: number;
+  digest: string;
+  report: string;
 }
 
 export interface ReportResult {
@@ -71,10 +82,12 @@ export function computeDigest(report: SignedReport, previousDigest: string | und
   const { evidence: _evidence, ...spec } = report.spec;
   const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
   const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  const sequence = report.spec.evidence?.sequence;
   const content = {
     metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
     owner: owner ? { name: owner.name, uid: owner.uid } : null,
     spec,
+    ...(sequence !== undefined ? { sequence } : {}),
   };
   return `sha256:${sha256Hex(canonicalJson(content) + (previousDigest ?? ''))}`;
 }
@@ -125,8 +138,34 @@ export function chainOrder<R extends SignedReport>(reports: readonly R[]): R[] {
   );
 }
 
-/** Verifies the reports of one RestoreTest in the order given (oldest first). */
-export function verifyChain(reports: readonly SignedReport[], keys: ReadonlyMap<string, KeyObject>): ChainResult {
+/** Problems and notes from comparing the newest report (last of an oldest-first list) with the anchor. */
+export function checkTail(reports: readonly SignedReport[], anchor: EvidenceAnchor): { problems: string[]; notes: string[] } {
+  const anchored = `${anchor.report} (sequence ${anchor.sequence}, ${short(anchor.digest)})`;
+  const newest = reports.at(-1);
+  if (!newest) return { problems: [`missing tail: no reports, but the test's evidence anchor names ${anchored}: the reports were deleted`], notes: [] };
+  const position = reports.findIndex((report) => report.spec.evidence?.digest === anchor.digest);
+  if (position === reports.length - 1) return { problems: [], notes: [] };
+  if (position >= 0) {
+    return { problems: [], notes: [`the evidence anchor names ${anchored}; ${reports.length - 1 - position} newer report(s) were written after it was recorded`] };
+  }
+  const sequence = newest.spec.evidence?.sequence;
+  const present = `${newest.metadata.name}${sequence === undefined ? '' : ` (sequence ${sequence})`}`;
+  if (sequence !== undefined && sequence > anchor.sequence) {
+    return { problems: [], notes: [`the evidence anchor (${anchored}) is older than the newest report ${present}`] };
+  }
+  if (sequence === anchor.sequence) {
+    return { problems: [`replaced: the newest report ${present} has the anchor's sequence but not its digest; the test's evidence anchor names ${anchored}`], notes: [] };
+  }
+  const deleted = sequence === undefined ? 'the newest report(s)' : `${anchor.sequence - sequence} newest report(s)`;
+  return { problems: [`missing tail: the test's evidence anchor names ${anchored}, which is not in the set; the newest report present is ${present}: ${deleted} were deleted`], notes: [] };
+}
+
+/** Verifies the reports of one RestoreTest in the order given (oldest first), and its anchor if known. */
+export function verifyChain(
+  reports: readonly SignedReport[],
+  keys: ReadonlyMap<string, KeyObject>,
+  anchor?: EvidenceAnchor,
+): ChainResult {
   const results: ReportResult[] = reports.map((r) => ({ name: r.metadata.name, ok: true, problems: [] }));
   const problems: string[] = [];
   const notes: string[] = [];
@@ -177,6 +216,11 @@ export function verifyChain(reports: readonly SignedReport[], keys: ReadonlyMap<
   });
   for (const [digest, names] of claimedBy) {
     if (names.length > 1) problems.push(`fork: ${names.join(' and ')} both link to ${short(digest)}`);
+  }
+  if (anchor) {
+    const tail = checkTail(reports, anchor);
+    problems.push(...tail.problems);
+    notes.push(...tail.notes);
   }
   return { ok: results.every((r) => r.ok) && problems.length === 0, reports: results, problems, notes };
 }

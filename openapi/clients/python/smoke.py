@@ -21,11 +21,17 @@ from rehearsal_api_client.api.dashboard import get_summary
 from rehearsal_api_client.api.health import get_health
 from rehearsal_api_client.api.tests import create_test, list_tests
 from rehearsal_api_client.models import (
+    Alert,
+    ComplianceResponse,
     CreateTestInput,
+    DailySummary,
     HealthResponseStatus,
+    LicenseResponse,
     ProblemDetails,
+    Provider,
     Summary,
     TestResponse,
+    UpcomingTest,
 )
 from rehearsal_api_client.types import UNSET, Response
 
@@ -40,7 +46,37 @@ def expect_status(operation: str, response: Response[Any], want: HTTPStatus) -> 
         raise SmokeFailure(f"{operation}: HTTP {int(response.status_code)}, want {int(want)}: {body}")
 
 
+# The fields the seed specification types int (decisions §11): the generated models must
+# annotate them int (optional ones: int | None | Unset), never float.
+INTEGER_FIELDS: dict[type, list[str]] = {
+    TestResponse: ["last_score"],
+    Summary: ["average_score", "total_tests", "tests_last_night", "total_failures", "total_partial", "namespaces_covered"],
+    DailySummary: ["score", "tests", "failures"],
+    Alert: ["score", "prev_score"],
+    ComplianceResponse: ["period", "total_tests", "avg_score", "namespaces_covered"],
+    UpcomingTest: ["last_score"],
+    LicenseResponse: ["trial_days_left"],
+    CreateTestInput: ["history_limit"],
+}
+
+
+def check_integer_fields() -> None:
+    checked = 0
+    for model, fields in INTEGER_FIELDS.items():
+        # The generated modules postpone annotations (strings such as "int | None | Unset") and
+        # import some referenced models only for type checkers, so the text itself is read.
+        annotations = model.__annotations__
+        for field in fields:
+            hint = annotations.get(field)
+            members = {member.strip() for member in str(hint).split("|")}
+            if "int" not in members or "float" in members:
+                raise SmokeFailure(f"types: {model.__name__}.{field} is {hint}, want int")
+            checked += 1
+    print(f"types: {checked} int fields of the seed are Python int")
+
+
 def run(base_url: str, name: str, namespace: str | None, token: str | None) -> None:
+    check_integer_fields()
     # Every operation but health declares bearer security, so the generated functions are typed
     # for AuthenticatedClient; with REHEARSAL_AUTH_MODE=none a plain Client sends no header at all.
     client: Any = (
@@ -66,7 +102,7 @@ def run(base_url: str, name: str, namespace: str | None, token: str | None) -> N
 
         body = CreateTestInput(
             name=name,
-            provider="velero",
+            provider=Provider.VELERO,
             source_namespaces=["payments", "payments-db"],
             cron="0 3 * * *",
             namespace=namespace if namespace is not None else UNSET,
@@ -117,8 +153,8 @@ def run(base_url: str, name: str, namespace: str | None, token: str | None) -> N
         if summary.namespaces_covered < 2 or not 0 <= summary.average_score <= 100:
             raise SmokeFailure(f"getSummary: implausible summary {summary.to_dict()}")
         print(
-            f"getSummary: 200 totalTests={summary.total_tests:g} "
-            f"namespacesCovered={summary.namespaces_covered:g} averageScore={summary.average_score:g}"
+            f"getSummary: 200 totalTests={summary.total_tests:d} "
+            f"namespacesCovered={summary.namespaces_covered:d} averageScore={summary.average_score:d}"
         )
 
 

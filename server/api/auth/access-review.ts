@@ -26,19 +26,34 @@ export interface AccessReviewer {
 }
 
 export class KubeAccessReviewer implements AccessReviewer {
+  /**
+   * @param audiences What a token must be meant for (REHEARSAL_TOKEN_AUDIENCES, default
+   *   rehearsal.dev): a token minted for Rehearsal (`kubectl create token SA --audience rehearsal.dev`)
+   *   is refused by kube-apiserver, so one seen by Rehearsal cannot be replayed against the cluster;
+   *   and a caller's cluster token is refused here. Empty = the apiserver's own audiences.
+   */
   constructor(
     private readonly authentication: Pick<AuthenticationV1Api, 'createTokenReview'>,
     private readonly authorization: Pick<AuthorizationV1Api, 'createSubjectAccessReview'>,
+    private readonly audiences: readonly string[] = [],
   ) {}
 
   async reviewToken(token: string): Promise<ReviewedUser | null> {
     const review = await kubeCall(() =>
       this.authentication.createTokenReview({
-        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } },
+        body: {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenReview',
+          spec: { token, ...(this.audiences.length > 0 ? { audiences: [...this.audiences] } : {}) },
+        },
       }),
     );
     const status = review.status;
     if (!status?.authenticated || !status.user?.username) return null;
+    // The apiserver answers with the audiences the token is valid for among those asked.
+    if (this.audiences.length > 0 && !(status.audiences ?? []).some((audience) => this.audiences.includes(audience))) {
+      return null;
+    }
     return {
       username: status.user.username,
       ...(status.user.uid ? { uid: status.user.uid } : {}),

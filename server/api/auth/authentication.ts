@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { apiContextOf } from '../context.js';
 import type { ApiUser } from './authorizer.js';
 import { frontProxyUserOf } from './front-proxy.js';
+import { rememberRequestNamespace, resolveRequestNamespace } from './request-namespace.js';
 
 export const SECURITY_SCHEME = 'kubernetes';
 
@@ -17,13 +18,21 @@ export async function expressAuthentication(
   const { authorizer } = apiContextOf(request);
   const routePath: unknown = request.route?.path;
   const frontProxyUser = frontProxyUserOf(request);
+  const path = typeof routePath === 'string' ? routePath : undefined;
+  const query = request.query as Record<string, unknown>;
+  // Resolved once here; the permission check below and the handler both use this value.
+  const namespace = resolveRequestNamespace(
+    { method: request.method, routePath: path, query, body: request.body as unknown },
+    authorizer.serverNamespace,
+  );
+  rememberRequestNamespace(request, namespace);
   return authorizer.authorize({
     ...(frontProxyUser ? { frontProxyUser } : {}),
     method: request.method,
-    routePath: typeof routePath === 'string' ? routePath : undefined,
+    routePath: path,
     authorization: request.headers.authorization,
-    query: request.query as Record<string, unknown>,
+    namespace,
+    query,
     params: request.params as Record<string, unknown>,
-    body: request.body as unknown,
   });
 }

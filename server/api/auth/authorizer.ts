@@ -17,6 +17,9 @@ export type AuthMode = 'none' | 'kubernetes';
 export interface ApiUser {
   username: string;
   groups: string[];
+  /** What TokenReview or the front proxy said besides the name, for SubjectAccessReviews on the caller's behalf. */
+  uid?: string;
+  extra?: Record<string, string[]>;
 }
 
 export const ANONYMOUS_USER: Readonly<ApiUser> = Object.freeze({ username: 'system:anonymous', groups: [] });
@@ -81,6 +84,11 @@ export class RequestAuthorizer {
     return this.options.mode;
   }
 
+  /** The namespace a request without `namespace` acts in. */
+  get serverNamespace(): string {
+    return this.options.defaults.namespace;
+  }
+
   /** The caller, or a ProblemError (401, 403; 503 when the apiserver cannot answer). */
   async authorize(request: AuthRequest): Promise<ApiUser> {
     if (this.options.mode === 'none') return ANONYMOUS_USER;
@@ -120,7 +128,12 @@ export class RequestAuthorizer {
         { missingPermissions: missing },
       );
     }
-    return { username: user.username, groups: user.groups };
+    return {
+      username: user.username,
+      groups: user.groups,
+      ...(user.uid ? { uid: user.uid } : {}),
+      ...(user.extra ? { extra: user.extra } : {}),
+    };
   }
 
   private async tokenUser(reviewer: AccessReviewer, authorization: string | undefined): Promise<{ user: ReviewedUser; cacheKey: string }> {

@@ -14,8 +14,8 @@ export const RBAC_EXTENSION = 'x-rehearsal-rbac';
 /**
  * Where the namespace of a permission comes from:
  * - cluster: a cluster-wide permission (aggregates and lists span every namespace);
- * - namespace: the request's namespace (query `namespace`, else the body's `namespace`, else the
- *   server's namespace); the object name is the path parameter `name` when there is one;
+ * - namespace: the request's one namespace (query `namespace`, else the server's namespace; see
+ *   request-namespace.ts); the object name is the path parameter `name` when there is one;
  * - filtered: like namespace when the request is narrowed with `test` or `namespace`, else cluster;
  * - velero: the configured Velero namespace;
  * - server: the server's own namespace, with the rule's fixed `name` if it has one (objects of the
@@ -131,9 +131,10 @@ function isRbacRule(value: unknown): value is RbacRule {
 
 /** What a permission depends on in one request. */
 export interface RequestFacts {
+  /** The request's one namespace, resolved once (request-namespace.ts); never re-read from the body. */
+  namespace: string;
   query: Record<string, unknown>;
   params: Record<string, unknown>;
-  body: unknown;
 }
 
 export interface ScopeDefaults {
@@ -144,15 +145,6 @@ export interface ScopeDefaults {
 
 function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function requestNamespace(facts: RequestFacts, defaults: ScopeDefaults): string {
-  const body = facts.body;
-  const bodyNamespace =
-    typeof body === 'object' && body !== null && !Array.isArray(body)
-      ? nonEmptyString((body as Record<string, unknown>).namespace)
-      : undefined;
-  return nonEmptyString(facts.query.namespace) ?? bodyNamespace ?? defaults.namespace;
 }
 
 /** The concrete permission a rule asks for in one request. */
@@ -174,15 +166,15 @@ export function permissionFor(
       if (rule.name) permission.name = rule.name;
       break;
     case 'collection':
-      permission.namespace = requestNamespace(facts, defaults);
+      permission.namespace = facts.namespace;
       break;
     case 'filtered':
       if (nonEmptyString(facts.query.test) || nonEmptyString(facts.query.namespace)) {
-        permission.namespace = requestNamespace(facts, defaults);
+        permission.namespace = facts.namespace;
       }
       break;
     case 'namespace': {
-      permission.namespace = requestNamespace(facts, defaults);
+      permission.namespace = facts.namespace;
       const name = nonEmptyString(facts.params.name);
       if (name) permission.name = name;
       break;

@@ -68,7 +68,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "type": {"dataType":"string","required":true},
             "title": {"dataType":"string","required":true},
-            "status": {"dataType":"double","required":true},
+            "status": {"dataType":"integer","required":true},
             "detail": {"dataType":"string","required":true},
             "instance": {"dataType":"string","required":true},
             "errors": {"dataType":"array","array":{"dataType":"refObject","ref":"FieldProblem"}},
@@ -85,7 +85,7 @@ const models: TsoaRoute.Models = {
             "provider": {"dataType":"string","required":true},
             "schedule": {"dataType":"string","required":true},
             "phase": {"dataType":"string","required":true},
-            "lastScore": {"dataType":"double","required":true},
+            "lastScore": {"dataType":"integer","required":true},
             "lastResult": {"dataType":"string","required":true},
             "lastRunAt": {"dataType":"string","required":true},
             "nextRunAt": {"dataType":"string","required":true},
@@ -95,23 +95,33 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Provider": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["velero"]},{"dataType":"enum","enums":["kasten"]},{"dataType":"enum","enums":["trilio"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NamespaceName": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreateTestInput": {
         "dataType": "refObject",
         "properties": {
-            "name": {"dataType":"string","required":true},
-            "namespace": {"dataType":"string"},
-            "provider": {"dataType":"string","required":true},
-            "backupName": {"dataType":"string"},
-            "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "cron": {"dataType":"string","required":true},
-            "timezone": {"dataType":"string"},
-            "namespacePrefix": {"dataType":"string"},
-            "ttl": {"dataType":"string"},
-            "networkIsolation": {"dataType":"string"},
-            "healthCheckPolicy": {"dataType":"string"},
-            "maxRTO": {"dataType":"string"},
-            "alertOnExceed": {"dataType":"boolean"},
-            "historyLimit": {"dataType":"double"},
+            "name": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+            "namespace": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"},"maxLength":{"value":63}}},
+            "provider": {"ref":"Provider","required":true},
+            "backupName": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"latest","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$"},"maxLength":{"value":253}}},
+            "sourceNamespaces": {"dataType":"array","array":{"dataType":"refAlias","ref":"NamespaceName"},"required":true,"validators":{"minItems":{"value":1},"maxItems":{"value":20},"uniqueItems":{"errorMsg":"must not list a namespace twice"}}},
+            "cron": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^\\x20*(\\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\\x20+[0-9A-Za-z*,/-]+){4})\\x20*$"},"minLength":{"value":1},"maxLength":{"value":128}}},
+            "timezone": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"UTC","validators":{"pattern":{"value":"^([A-Z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*)?$"},"maxLength":{"value":64}}},
+            "namespacePrefix": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"rehearsal","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"},"maxLength":{"value":20}}},
+            "ttl": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"1h","validators":{"pattern":{"value":"^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$"}}},
+            "networkIsolation": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["strict"]},{"dataType":"enum","enums":["none"]},{"dataType":"enum","enums":[""]},{"dataType":"enum","enums":[null]}]},
+            "healthCheckPolicy": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"},"maxLength":{"value":63}}},
+            "maxRTO": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$"}}},
+            "alertOnExceed": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":false},
+            "historyLimit": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"default":90,"validators":{"minimum":{"value":1},"maximum":{"value":1000}}},
         },
         "additionalProperties": false,
     },
@@ -275,7 +285,7 @@ const models: TsoaRoute.Models = {
             "namespace": {"dataType":"string"},
             "uid": {"dataType":"string"},
             "resourceVersion": {"dataType":"string"},
-            "generation": {"dataType":"double"},
+            "generation": {"dataType":"integer"},
             "creationTimestamp": {"dataType":"string"},
             "deletionTimestamp": {"dataType":"string"},
             "labels": {"ref":"Record_string.string_"},
@@ -289,11 +299,6 @@ const models: TsoaRoute.Models = {
     "RunTrigger": {
         "dataType": "refAlias",
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["schedule"]},{"dataType":"enum","enums":["manual"]}],"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "Provider": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["velero"]},{"dataType":"enum","enums":["kasten"]},{"dataType":"enum","enums":["trilio"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RunResult": {
@@ -310,8 +315,8 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "name": {"ref":"ScoreLevelName","required":true},
-            "points": {"dataType":"double","required":true},
-            "maxPoints": {"dataType":"double","required":true},
+            "points": {"dataType":"integer","required":true},
+            "maxPoints": {"dataType":"integer","required":true},
             "tested": {"dataType":"boolean","required":true},
             "detail": {"dataType":"string","required":true},
         },
@@ -344,8 +349,8 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "kind": {"dataType":"string","required":true},
-            "backedUp": {"dataType":"double","required":true},
-            "restored": {"dataType":"double","required":true},
+            "backedUp": {"dataType":"integer","required":true},
+            "restored": {"dataType":"integer","required":true},
         },
         "additionalProperties": false,
     },
@@ -372,8 +377,8 @@ const models: TsoaRoute.Models = {
             "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "backup": {"dataType":"nestedObjectLiteral","nestedProperties":{"age":{"dataType":"string"},"completedAt":{"dataType":"string"},"name":{"dataType":"string","required":true},"provider":{"ref":"Provider","required":true}},"required":true},
             "sandboxNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"itemsRestored":{"dataType":"double"},"errors":{"dataType":"double","required":true},"warnings":{"dataType":"double","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
-            "score": {"dataType":"double","required":true},
+            "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"itemsRestored":{"dataType":"integer"},"errors":{"dataType":"integer","required":true},"warnings":{"dataType":"integer","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
+            "score": {"dataType":"integer","required":true},
             "result": {"ref":"RunResult","required":true},
             "levels": {"dataType":"array","array":{"dataType":"refObject","ref":"ScoreLevel"},"required":true},
             "checks": {"dataType":"array","array":{"dataType":"refObject","ref":"CheckResult"},"required":true},
@@ -381,7 +386,7 @@ const models: TsoaRoute.Models = {
             "rto": {"dataType":"nestedObjectLiteral","nestedProperties":{"phases":{"dataType":"nestedObjectLiteral","nestedProperties":{"checksCompletedAt":{"dataType":"string"},"podsReadyAt":{"dataType":"string"},"restoreCompletedAt":{"dataType":"string"},"restoreRequestedAt":{"dataType":"string"}},"required":true},"withinSLA":{"dataType":"boolean"},"target":{"dataType":"string"},"measuredSeconds":{"dataType":"double"},"measured":{"dataType":"string"}},"required":true},
             "resultCap": {"ref":"ResultCap"},
             "failure": {"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"reason":{"dataType":"string","required":true}}},
-            "evidence": {"dataType":"nestedObjectLiteral","nestedProperties":{"canonicalization":{"dataType":"enum","enums":["RFC8785"],"required":true},"algorithm":{"dataType":"enum","enums":["Ed25519"],"required":true},"keyId":{"dataType":"string","required":true},"signature":{"dataType":"string","required":true},"previousDigest":{"dataType":"string"},"digest":{"dataType":"string","required":true}}},
+            "evidence": {"dataType":"nestedObjectLiteral","nestedProperties":{"canonicalization":{"dataType":"enum","enums":["RFC8785"],"required":true},"algorithm":{"dataType":"enum","enums":["Ed25519"],"required":true},"keyId":{"dataType":"string","required":true},"signature":{"dataType":"string","required":true},"sequence":{"dataType":"double"},"previousDigest":{"dataType":"string"},"digest":{"dataType":"string","required":true}}},
         },
         "additionalProperties": false,
     },
@@ -410,7 +415,7 @@ const models: TsoaRoute.Models = {
             "trialEndsAt": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"required":true},
             "isExpired": {"dataType":"boolean","required":true},
             "isTrialing": {"dataType":"boolean","required":true},
-            "trialDaysLeft": {"dataType":"double","required":true},
+            "trialDaysLeft": {"dataType":"integer","required":true},
             "features": {"dataType":"array","array":{"dataType":"string"},"required":true},
         },
         "additionalProperties": false,
@@ -440,13 +445,13 @@ const models: TsoaRoute.Models = {
     "Summary": {
         "dataType": "refObject",
         "properties": {
-            "averageScore": {"dataType":"double","required":true},
-            "totalTests": {"dataType":"double","required":true},
-            "testsLastNight": {"dataType":"double","required":true},
-            "totalFailures": {"dataType":"double","required":true},
-            "totalPartial": {"dataType":"double","required":true},
+            "averageScore": {"dataType":"integer","required":true},
+            "totalTests": {"dataType":"integer","required":true},
+            "testsLastNight": {"dataType":"integer","required":true},
+            "totalFailures": {"dataType":"integer","required":true},
+            "totalPartial": {"dataType":"integer","required":true},
             "averageRTO": {"dataType":"string","required":true},
-            "namespacesCovered": {"dataType":"double","required":true},
+            "namespacesCovered": {"dataType":"integer","required":true},
             "namespacesBackedUpUntested": {"dataType":"integer"},
         },
         "additionalProperties": false,
@@ -456,9 +461,9 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "date": {"dataType":"string","required":true},
-            "score": {"dataType":"double","required":true},
-            "tests": {"dataType":"double","required":true},
-            "failures": {"dataType":"double","required":true},
+            "score": {"dataType":"integer","required":true},
+            "tests": {"dataType":"integer","required":true},
+            "failures": {"dataType":"integer","required":true},
         },
         "additionalProperties": false,
     },
@@ -469,8 +474,8 @@ const models: TsoaRoute.Models = {
             "timestamp": {"dataType":"string","required":true},
             "testName": {"dataType":"string","required":true},
             "namespace": {"dataType":"string","required":true},
-            "score": {"dataType":"double","required":true},
-            "prevScore": {"dataType":"double","required":true},
+            "score": {"dataType":"integer","required":true},
+            "prevScore": {"dataType":"integer","required":true},
             "result": {"dataType":"string","required":true},
             "message": {"dataType":"string","required":true},
         },
@@ -483,7 +488,7 @@ const models: TsoaRoute.Models = {
             "name": {"dataType":"string","required":true},
             "namespace": {"dataType":"string","required":true},
             "nextRunAt": {"dataType":"string","required":true},
-            "lastScore": {"dataType":"double","required":true},
+            "lastScore": {"dataType":"integer","required":true},
         },
         "additionalProperties": false,
     },
@@ -539,13 +544,13 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "framework": {"dataType":"string","required":true},
-            "period": {"dataType":"double","required":true},
+            "period": {"dataType":"integer","required":true},
             "generatedAt": {"dataType":"string","required":true},
-            "totalTests": {"dataType":"double","required":true},
+            "totalTests": {"dataType":"integer","required":true},
             "passRate": {"dataType":"double","required":true},
-            "avgScore": {"dataType":"double","required":true},
+            "avgScore": {"dataType":"integer","required":true},
             "slaCompliance": {"dataType":"double","required":true},
-            "namespacesCovered": {"dataType":"double","required":true},
+            "namespacesCovered": {"dataType":"integer","required":true},
             "controls": {"dataType":"array","array":{"dataType":"refObject","ref":"ComplianceControl"},"required":true},
         },
         "additionalProperties": false,
@@ -557,7 +562,7 @@ const models: TsoaRoute.Models = {
             "name": {"dataType":"string","required":true},
             "namespace": {"dataType":"string","required":true},
             "passRate": {"dataType":"double","required":true},
-            "runs": {"dataType":"double","required":true},
+            "runs": {"dataType":"integer","required":true},
         },
         "additionalProperties": false,
     },
@@ -565,7 +570,7 @@ const models: TsoaRoute.Models = {
     "ComplianceOverview": {
         "dataType": "refObject",
         "properties": {
-            "period": {"dataType":"double","required":true},
+            "period": {"dataType":"integer","required":true},
             "generatedAt": {"dataType":"string","required":true},
             "frameworks": {"dataType":"array","array":{"dataType":"refObject","ref":"ComplianceResponse"},"required":true},
             "tests": {"dataType":"array","array":{"dataType":"refObject","ref":"TestPassRate"},"required":true},
@@ -628,6 +633,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_getTest: Record<string, TsoaRoute.ParameterSchema> = {
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.get('/api/v1/tests/:name',
@@ -665,6 +671,8 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_createTest: Record<string, TsoaRoute.ParameterSchema> = {
                 body: {"in":"body","name":"body","required":true,"ref":"CreateTestInput"},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.post('/api/v1/tests',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -702,6 +710,7 @@ export function RegisterRoutes(app: Router) {
         const argsTestsController_replaceTest: Record<string, TsoaRoute.ParameterSchema> = {
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 body: {"in":"body","name":"body","required":true,"ref":"CreateTestInput"},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.put('/api/v1/tests/:name',
@@ -739,6 +748,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_deleteTest: Record<string, TsoaRoute.ParameterSchema> = {
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.delete('/api/v1/tests/:name',
@@ -776,6 +786,7 @@ export function RegisterRoutes(app: Router) {
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsTestsController_triggerTest: Record<string, TsoaRoute.ParameterSchema> = {
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
         };
         app.post('/api/v1/tests/:name/trigger',
@@ -929,6 +940,8 @@ export function RegisterRoutes(app: Router) {
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 days: {"default":30,"in":"query","name":"days","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 3650","value":1},"maximum":{"errorMsg":"must be between 1 and 3650","value":3650}}},
                 latest: {"default":false,"in":"query","name":"latest","dataType":"boolean","validators":{"isBoolean":{"errorMsg":"must be true or false"}}},
+                limit: {"default":500,"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 5000","value":1},"maximum":{"errorMsg":"must be between 1 and 5000","value":5000}}},
+                continueToken: {"in":"query","name":"continue","dataType":"string","validators":{"minLength":{"errorMsg":"must not be empty","value":1},"maxLength":{"errorMsg":"is not a token of this list","value":1024}}},
         };
         app.get('/api/v1/reports',
             authenticateMiddleware([{"kubernetes":[]}]),
@@ -956,7 +969,7 @@ export function RegisterRoutes(app: Router) {
                 response,
                 next,
                 validatedArgs,
-                successStatus: undefined,
+                successStatus: 200,
               });
             } catch (err) {
                 return next(err);

@@ -1,11 +1,13 @@
 // GET /api/v1/reports: RestoreReports in their full resource representation, from the cache's
 // report index (O(runs in the window), not O(all reports)). Newest first. The index holds
 // summaries; the answer is the selected reports' stored JSON, joined (ApiCache.reportsJson).
+// Without `latest` the list is paged (report-pages.ts), so no answer holds more than `limit`.
 import type { IndexedRun } from '../../domain/report-index.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import type { ApiCache } from '../ports.js';
 import { ProblemError } from '../problem.js';
 import { requireSynced } from './readiness.js';
+import { DEFAULT_REPORT_LIMIT, pageOf } from './report-pages.js';
 
 export interface ReportQuery {
   /** Only the reports of this RestoreTest (404 when it does not exist). */
@@ -14,8 +16,19 @@ export interface ReportQuery {
   namespace?: string;
   /** Reports completed in the last `days` days. */
   days: number;
-  /** Only the most recent report of each test. */
+  /** Only the most recent report of each test (one per test, not paged). */
   latest: boolean;
+  /** Most reports in one answer (without latest); default 500. */
+  limit?: number;
+  /** Token of the next page, from the previous answer. */
+  continue?: string;
+}
+
+export interface ReportKeysPage {
+  /** Keys ("namespace/name") of the page's reports, newest first. */
+  keys: string[];
+  /** Token of the next page; absent on the last page. */
+  next?: string;
 }
 
 export class ReportsService {
@@ -25,9 +38,17 @@ export class ReportsService {
     private readonly now: () => Date,
   ) {}
 
-  /** The reports' JSON array (the body of the answer). */
-  json(query: ReportQuery): Promise<Buffer> {
-    return this.cache.reportsJson(this.keys(query));
+  /** The reports' JSON array for the keys of a page. */
+  json(keys: readonly string[]): Promise<Buffer> {
+    return this.cache.reportsJson(keys);
+  }
+
+  /** The page the query asks for: every selected report with latest, else at most `limit`. */
+  page(query: ReportQuery): ReportKeysPage {
+    const runs = this.newestFirst(query);
+    if (query.latest) return { keys: runs.map((run) => run.key) };
+    const page = pageOf(runs, query.limit ?? DEFAULT_REPORT_LIMIT, query.continue);
+    return { keys: page.runs.map((run) => run.key), ...(page.next ? { next: page.next } : {}) };
   }
 
   /** Checks what can make the query fail (not ready, unknown test) without selecting anything. */
@@ -36,8 +57,13 @@ export class ReportsService {
     if (query.test) this.requireTest(query.test, query.namespace);
   }
 
-  /** Keys ("namespace/name") of the selected reports, newest first. */
+  /** Keys ("namespace/name") of every selected report, newest first (not paged). */
   keys(query: ReportQuery): string[] {
+    return this.newestFirst(query).map((run) => run.key);
+  }
+
+  /** The selected runs, newest first: by completion time, then key, both descending. */
+  private newestFirst(query: ReportQuery): IndexedRun[] {
     requireSynced(this.cache);
     const to = this.now().getTime();
     const from = to - query.days * MILLISECONDS_PER_DAY;
@@ -61,7 +87,7 @@ export class ReportsService {
       for (const run of runs) newest.set(run.testKey, run); // runs are oldest first
       runs = [...newest.values()].sort((a, b) => a.completedAt - b.completedAt || (a.key < b.key ? -1 : 1));
     }
-    return [...runs].reverse().map((run) => run.key);
+    return [...runs].reverse();
   }
 
   private requireTest(test: string, namespace: string | undefined): string {

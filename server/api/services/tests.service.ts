@@ -11,8 +11,11 @@ import {
   validateTestInput,
   type ValidTestInput,
 } from '../../domain/test-input.js';
+import { restoreRequirements } from '../../domain/restore-permissions.js';
 import type { TestResponse } from '../../domain/views.js';
 import { isKind } from '../../kube/errors.js';
+import type { ReviewedUser } from '../auth/access-review.js';
+import type { RestoreAccess } from '../auth/restore-access.js';
 import type { ApiCache, TestWriter } from '../ports.js';
 import { ProblemError, invalidRequest, type FieldProblem } from '../problem.js';
 import { requireSynced } from './readiness.js';
@@ -25,8 +28,8 @@ export interface TestsServiceDeps {
   cache: ApiCache;
   writer: TestWriter;
   triggers: TriggerWatch;
-  /** The server's namespace: the default of every `namespace` (decisions §3). */
-  namespace: string;
+  /** Decisions §9: may the caller restore what a RestoreTest names (SubjectAccessReviews). */
+  restoreAccess: RestoreAccess;
   /** How long a trigger waits for the engine to start the run (default 5 s). */
   triggerWaitMs: number;
   newTriggerValue?: () => string;
@@ -82,61 +85,51 @@ export class TestsService {
     this.newTriggerValue = deps.newTriggerValue ?? (() => randomUUID());
   }
 
-  namespaceOf(namespace: string | undefined): string {
-    return namespace || this.deps.namespace;
-  }
-
   list(): TestResponse[] {
     requireSynced(this.deps.cache);
     return this.deps.cache.listTests().map(testResponse).sort(byNamespaceThenName);
   }
 
-  get(name: string, namespace: string | undefined): TestResponse {
+  get(name: string, ns: string): TestResponse {
     requireSynced(this.deps.cache);
-    const ns = this.namespaceOf(namespace);
     const test = this.deps.cache.getTest(ns, name);
     if (!test) throw notFound(ns, name);
     return testResponse(test);
   }
 
   /**
-   * Validates a CreateTestInput body and lists every offending field at once. With a target (PUT)
-   * a body name/namespace that differs from the request's is one more offending field.
+   * Validates a CreateTestInput body and lists every offending field at once: the domain's checks,
+   * the sandbox ttl cap (decisions §9), and a body name/namespace that differs from the request's.
    */
-  checkBody(body: unknown, target?: { name: string; namespace: string | undefined }): ValidTestInput {
-    const defaultNamespace = this.namespaceOf(target?.namespace);
-    const validation = validateTestInput(body, { defaultNamespace });
+  checkBody(body: unknown, target: { name?: string; namespace: string }): ValidTestInput {
+    const validation = validateTestInput(body, { defaultNamespace: target.namespace });
     const errors: FieldProblem[] = validation.ok ? [] : [...validation.errors];
-    if (target) {
-      const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-      const flagged = new Set(errors.map((error) => error.field));
-      if (typeof raw.name === 'string' && raw.name !== target.name && !flagged.has('name')) {
-        errors.push({ field: 'name', message: `must equal the name in the path ("${target.name}")` });
-      }
-      const namespace = raw.namespace;
-      if (
-        typeof namespace === 'string' &&
-        namespace !== '' &&
-        namespace !== defaultNamespace &&
-        !flagged.has('namespace')
-      ) {
-        errors.push({
-          field: 'namespace',
-          message: `must equal the namespace of the request ("${defaultNamespace}")`,
-        });
-      }
+    const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const flagged = new Set(errors.map((error) => error.field));
+    if (target.name !== undefined && typeof raw.name === 'string' && raw.name !== target.name && !flagged.has('name')) {
+      errors.push({ field: 'name', message: `must equal the name in the path ("${target.name}")` });
+    }
+    const namespace = raw.namespace;
+    if (typeof namespace === 'string' && namespace !== '' && namespace !== target.namespace && !flagged.has('namespace')) {
+      errors.push({ field: 'namespace', message: `must equal the namespace of the request ("${target.namespace}")` });
+    }
+    if (validation.ok) {
+      const { invalid } = restoreRequirements(target.namespace, inputToSpec(validation.value), this.deps.restoreAccess.settings);
+      errors.push(...invalid);
     }
     if (!validation.ok || errors.length > 0) throw invalidRequest(errors);
     return validation.value;
   }
 
-  async create(body: unknown): Promise<CreatedTest> {
-    const input = this.checkBody(body);
+  async create(body: unknown, namespace: string, user: ReviewedUser | undefined): Promise<CreatedTest> {
+    const input = this.checkBody(body, { namespace });
+    const spec = inputToSpec(input);
+    await this.deps.restoreAccess.check(user, namespace, spec);
     const test: RestoreTest = {
       apiVersion: API_VERSION,
       kind: 'RestoreTest',
-      metadata: { name: input.name, namespace: input.namespace },
-      spec: inputToSpec(input),
+      metadata: { name: input.name, namespace },
+      spec,
     };
     let created: RestoreTest;
     try {
@@ -145,32 +138,33 @@ export class TestsService {
       if (isKind(error, 'AlreadyExists')) {
         throw new ProblemError(
           'already-exists',
-          `RestoreTest "${input.name}" already exists in namespace "${input.namespace}".`,
+          `RestoreTest "${input.name}" already exists in namespace "${namespace}".`,
         );
       }
       // Creating in a namespace that does not exist: the body is what is wrong.
       if (isKind(error, 'NotFound')) {
-        throw invalidRequest([{ field: 'namespace', message: `"${input.namespace}" does not exist` }]);
+        throw invalidRequest([{ field: 'namespace', message: `"${namespace}" does not exist` }]);
       }
       throw error;
     }
-    return { test: testResponse(created), location: testLocation(input.namespace, input.name) };
+    return { test: testResponse(created), location: testLocation(namespace, input.name) };
   }
 
   /**
    * PUT: replaces what CreateTestInput expresses and keeps the rest (domain specForUpdate). A
    * resourceVersion conflict is retried against the fresh object: PUT means "make it this".
    */
-  async replace(name: string, namespace: string | undefined, body: unknown): Promise<TestResponse> {
-    const ns = this.namespaceOf(namespace);
+  async replace(name: string, ns: string, body: unknown, user: ReviewedUser | undefined): Promise<TestResponse> {
     const input = this.checkBody(body, { name, namespace: ns });
 
     let current = this.deps.cache.getTest(ns, name) ?? (await this.fetch(ns, name));
     for (let attempt = 1; ; attempt += 1) {
+      // The spec as it will be written, kept fields included: a caller may not keep a foreign
+      // providerNamespace that an administrator set.
+      const spec = specForUpdate(current.spec, input);
+      await this.deps.restoreAccess.check(user, ns, spec);
       try {
-        return testResponse(
-          await this.deps.writer.replaceTestSpec(current, specForUpdate(current.spec, input)),
-        );
+        return testResponse(await this.deps.writer.replaceTestSpec(current, spec));
       } catch (error) {
         if (isKind(error, 'NotFound')) throw notFound(ns, name);
         if (!isKind(error, 'Conflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
@@ -179,8 +173,7 @@ export class TestsService {
     }
   }
 
-  async delete(name: string, namespace: string | undefined): Promise<void> {
-    const ns = this.namespaceOf(namespace);
+  async delete(name: string, ns: string): Promise<void> {
     try {
       await this.deps.writer.deleteTest(ns, name);
     } catch (error) {
@@ -195,9 +188,8 @@ export class TestsService {
    * the engine to acknowledge it in status.handledTrigger. On a conflict the test is read again
    * and the decision made again.
    */
-  async trigger(name: string, namespace: string | undefined): Promise<TriggerOutcome> {
+  async trigger(name: string, ns: string): Promise<TriggerOutcome> {
     requireSynced(this.deps.cache);
-    const ns = this.namespaceOf(namespace);
     let current = this.deps.cache.getTest(ns, name) ?? (await this.fetch(ns, name));
     for (let attempt = 1; ; attempt += 1) {
       const busy = runInProgress(current);

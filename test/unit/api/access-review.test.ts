@@ -6,7 +6,7 @@ import { KubeError } from '../../../server/kube/errors.js';
 
 type Body = { body: Record<string, unknown> };
 
-function reviewer(tokenAnswer: unknown, accessAnswer: unknown) {
+function reviewer(tokenAnswer: unknown, accessAnswer: unknown, audiences: string[] = []) {
   const sent: { token?: Body; access?: Body } = {};
   const instance = new KubeAccessReviewer(
     {
@@ -22,6 +22,7 @@ function reviewer(tokenAnswer: unknown, accessAnswer: unknown) {
         return accessAnswer;
       }) as never,
     },
+    audiences,
   );
   return { instance, sent };
 }
@@ -48,6 +49,19 @@ describe('KubeAccessReviewer', () => {
       kind: 'TokenReview',
       spec: { token: 't0ken' },
     });
+  });
+
+  it('asks for its audiences and refuses a token the apiserver does not vouch for them', async () => {
+    const user = { username: 'alice', groups: [] };
+    const meant = reviewer({ status: { authenticated: true, user, audiences: ['rehearsal.dev'] } }, {}, ['rehearsal.dev']);
+    await expect(meant.instance.reviewToken('t')).resolves.toEqual(user);
+    expect(meant.sent.token!.body).toEqual({
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      spec: { token: 't', audiences: ['rehearsal.dev'] },
+    });
+    const other = reviewer({ status: { authenticated: true, user, audiences: ['https://kubernetes.default.svc'] } }, {}, ['rehearsal.dev']);
+    await expect(other.instance.reviewToken('t')).resolves.toBeNull();
   });
 
   it.each([

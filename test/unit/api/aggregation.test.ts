@@ -38,6 +38,7 @@ const read = (file: string) => readFileSync(path.join(dir, file), 'utf8');
 interface Answer {
   status: number;
   body: string;
+  location?: string;
 }
 
 function get(pathname: string, options: { client?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
@@ -57,7 +58,7 @@ function get(pathname: string, options: { client?: string; headers?: Record<stri
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body }));
+        response.on('end', () => resolve({ status: response.statusCode!, body, location: response.headers.location }));
       },
     );
     call.on('error', reject);
@@ -158,6 +159,12 @@ describe('the aggregation listener', () => {
     }
   });
 
+  it('redirects the dashboard path without its slash, where relative asset URLs would miss', async () => {
+    const answer = await get('/apis/api.rehearsal.dev/v1/dashboard', { client: 'front-proxy', headers: { 'X-Remote-User': 'jane' } });
+    expect(answer.status).toBe(301);
+    expect(answer.location).toBe('/apis/api.rehearsal.dev/v1/dashboard/');
+  });
+
   it('answers 404 for paths outside the group', async () => {
     const answer = await get('/api/v1/tests', { client: 'front-proxy', headers: { 'X-Remote-User': 'jane' } });
     expect(answer.status).toBe(404);
@@ -169,7 +176,12 @@ describe('localPathOf', () => {
     ['/apis/api.rehearsal.dev/v1/tests', '/api/v1/tests'],
     ['/apis/api.rehearsal.dev/v1/summary/daily?days=7', '/api/v1/summary/daily?days=7'],
     ['/apis/api.rehearsal.dev/v1/restore-tests/shop/report.pdf?period=30', '/api/restore-tests/shop/report.pdf?period=30'],
+    ['/apis/api.rehearsal.dev/v1/compliance/overview?period=30', '/api/compliance?period=30'],
+    ['/apis/api.rehearsal.dev/v1/compliance/overview', '/api/compliance'],
+    ['/apis/api.rehearsal.dev/v1/compliance?framework=soc2&period=30', '/api/v1/compliance?framework=soc2&period=30'],
     ['/apis/api.rehearsal.dev/v1/openapi.json', '/openapi.json'],
+    ['/apis/api.rehearsal.dev/v1/dashboard/', '/'],
+    ['/apis/api.rehearsal.dev/v1/dashboard/app-Ab12_x.js', '/app-Ab12_x.js'],
     ['/apis/api.rehearsal.dev/v2/tests', undefined],
     ['/api/v1/tests', undefined],
   ])('%s → %s', (aggregated, local) => {

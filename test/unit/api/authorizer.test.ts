@@ -46,7 +46,7 @@ const request = (authorization: string | undefined, overrides: Partial<AuthReque
   authorization,
   query: {},
   params: { name: 'payments' },
-  body: undefined,
+  namespace: 'rehearsal-system',
   ...overrides,
 });
 
@@ -144,7 +144,7 @@ describe('authentication', () => {
 
 describe('authorization', () => {
   it('reviews the declared permission with the request namespace and name', async () => {
-    await authorizer.authorize(request('Bearer good', { query: { namespace: 'team-a' } }));
+    await authorizer.authorize(request('Bearer good', { query: { namespace: 'team-a' }, namespace: 'team-a' }));
     expect(reviewer.accessCalls).toEqual([
       {
         verb: 'get',

@@ -26,7 +26,7 @@ describe('new scopes', () => {
     expect(
       permissionFor(
         GET_EVIDENCE_KEYS as RbacRule,
-        { query: { namespace: 'team-a' }, params: { name: 'x' }, body: undefined },
+        { query: { namespace: 'team-a' }, params: { name: 'x' }, namespace: 'team-a' },
         defaults,
       ),
     ).toEqual({
@@ -39,14 +39,14 @@ describe('new scopes', () => {
   });
 
   it('collection: the request namespace without the path name', () => {
-    const facts = { query: { namespace: 'team-a' }, params: { name: 'payments' }, body: undefined };
+    const facts = { query: { namespace: 'team-a' }, params: { name: 'payments' }, namespace: 'team-a' };
     expect(permissionFor(LIST_REPORTS_OF_TEST as RbacRule, facts, defaults)).toEqual({
       verb: 'list',
       group: 'rehearsal.dev',
       resource: 'restorereports',
       namespace: 'team-a',
     });
-    expect(permissionFor(LIST_REPORTS_OF_TEST as RbacRule, { ...facts, query: {} }, defaults).namespace).toBe(
+    expect(permissionFor(LIST_REPORTS_OF_TEST as RbacRule, { ...facts, query: {}, namespace: 'rehearsal-system' }, defaults).namespace).toBe(
       'rehearsal-system',
     );
   });

@@ -108,3 +108,28 @@ describe('ResponseCache', () => {
     expect(responses.forValue({ framework: 'soc2' })).not.toBe(responses.forValue(value));
   });
 });
+
+describe('ResponseCache: bounded by bytes', () => {
+  const versioned = { version: 'v1' };
+  const body = (bytes: number) => 'x'.repeat(bytes - 2); // JSON string: two quotes
+
+  it('evicts the least recently built entries once their bodies pass the budget', () => {
+    const responses = new ResponseCache(versioned, () => 0, 256, 10_000, 10_000);
+    for (const key of ['a', 'b', 'c']) responses.json(key, 1_000, () => body(2_000)); // 4,000 each
+    expect(responses.size).toEqual({ entries: 2, bytes: 8_000 });
+    let recomputed = 0;
+    responses.json('a', 1_000, () => (recomputed++, body(2_000)));
+    expect(recomputed).toBe(1); // "a" went first
+    responses.json('c', 1_000, () => (recomputed++, body(2_000)));
+    expect(recomputed).toBe(1); // "c" stayed
+  });
+
+  it('serves an answer larger than the largest entry without keeping it', async () => {
+    const responses = new ResponseCache(versioned, () => 0, 256, 100_000, 10_000);
+    responses.json('small', 1_000, () => body(100));
+    const big = await responses.jsonAsync('big', 1_000, async () => Buffer.from(JSON.stringify(body(6_000))));
+    expect(big.body.length).toBe(6_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(responses.size).toEqual({ entries: 1, bytes: 200 });
+  });
+});

@@ -36,6 +36,14 @@ beforeAll(async () => {
         // The marker sits beyond the 256 KiB the check reads.
         response.writeHead(200).end(`${'x'.repeat(300 * 1024)}MARKER`);
         return;
+      case '/evil':
+        // The classic catastrophic-backtracking input for ^(a+)+$: 30 a's and one character that
+        // makes the match fail (a backtracking RegExp needs ~2^30 steps, seconds of frozen loop).
+        response.writeHead(200, { 'content-type': 'text/plain' }).end(`${'a'.repeat(30)}!`);
+        return;
+      case '/evil-big':
+        response.writeHead(200).end(`${'a'.repeat(256 * 1024 - 1)}!`);
+        return;
       case '/hang':
         return; // never answers
       default:
@@ -138,8 +146,36 @@ describe('httpGet check against a real HTTP server', () => {
       context(),
     );
     expect(outcome.status).toBe('error');
-    expect(outcome.message).toMatch(/^bodyMatch is not a valid regular expression/);
+    expect(outcome.message).toMatch(/^bodyMatch is not an RE2 regular expression: .*missing closing ]/);
     expect(seen.length).toBe(before);
+  });
+
+  it('rejects syntax RE2 does not have (backreferences, lookahead) as a configuration error', async () => {
+    for (const pattern of ['(a)\\1', 'a(?=b)']) {
+      const outcome = await runHttpGetCheck(httpCheck({ path: '/healthz', bodyMatch: pattern }), context());
+      expect(outcome.status).toBe('error');
+      expect(outcome.message).toMatch(/^bodyMatch is not an RE2 regular expression: /);
+    }
+  });
+
+  it('matches ^(a+)+$ against 30 a\'s and "!" in linear time: a clear fail in < 100 ms', async () => {
+    // Warm the connection path and the engine first, so the timing below is the match itself.
+    await runHttpGetCheck(httpCheck({ path: '/healthz', bodyMatch: 'ok' }), context());
+    const started = performance.now();
+    const outcome = await runHttpGetCheck(httpCheck({ path: '/evil', bodyMatch: '^(a+)+$' }), context());
+    const elapsedMs = performance.now() - started;
+    expect(outcome).toEqual({
+      status: 'fail',
+      message: `GET http://127.0.0.1:${port}/evil returned 200 but the body (31 bytes) did not match /^(a+)+$/`,
+    });
+    expect(elapsedMs).toBeLessThan(100);
+  });
+
+  it('keeps the same pattern linear on the full 256 KiB the check reads', async () => {
+    const started = performance.now();
+    const outcome = await runHttpGetCheck(httpCheck({ path: '/evil-big', bodyMatch: '^(a+)+$' }), context());
+    expect(outcome.status).toBe('fail');
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('reports connection refused as error (no answer to judge)', async () => {

@@ -9,6 +9,8 @@ import { runSqlQueryCheck } from '../../../server/checks/sql-query.check.js';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
 import type { HealthCheck, SqlQueryCheck } from '../../../server/domain/resources.js';
 import { startPostgres, type PostgresServer } from '../../helpers/postgres.js';
+import { measurePeakRss, MiB } from '../../helpers/peak-rss.js';
+import { runSqlCheckInProcess } from '../../helpers/sql-check-process.js';
 import { base64, checkContext, FakeSandboxReader } from './fake-sandbox-reader.js';
 
 const SANDBOX = 'rehearsal-shop-abc12';
@@ -219,6 +221,56 @@ describe('sqlQuery check against a real PostgreSQL', () => {
       if (open !== 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(open).toBe(0);
+  });
+
+  it('fails a 2 GB result (2,000 values of 1 MB) clearly, reading 2 rows and < 300 MB RSS', async () => {
+    const { result, baselineBytes, peakBytes } = await measurePeakRss(() =>
+      run({ query: "SELECT repeat('x', 1000000) FROM generate_series(1, 2000)" }),
+    );
+    console.log(
+      `SQL bomb (postgres): RSS ${(baselineBytes / MiB).toFixed(0)} MiB before, peak ${(peakBytes / MiB).toFixed(0)} MiB`,
+    );
+    expect(result).toEqual({
+      status: 'fail',
+      message: `${where()}: row 1 column 1 holds 1000000 bytes, more than the 65536 bytes a check accepts per value; select a smaller value (e.g. length(...) or count(*))`,
+    });
+    expect(peakBytes - baselineBytes).toBeLessThan(64 * MiB);
+  });
+
+  it('keeps a fresh server-like process under 300 MB RSS through the same 2 GB result', async () => {
+    const result = await runSqlCheckInProcess({
+      engine: 'postgres',
+      port: postgres.port,
+      database: 'shop',
+      user: 'shop_app',
+      password,
+      query: "SELECT repeat('x', 1000000) FROM generate_series(1, 2000)",
+    });
+    console.log(
+      `SQL bomb (postgres, own process): RSS ${(result.baselineRssBytes / MiB).toFixed(0)} MiB before, peak ${(result.peakRssBytes / MiB).toFixed(0)} MiB`,
+    );
+    expect(result.status).toBe('fail');
+    expect(result.message).toContain('row 1 column 1 holds 1000000 bytes');
+    expect(result.peakRssBytes).toBeLessThan(300 * MiB);
+  }, 60_000);
+
+  it('cuts a single value larger than the 4 MiB result budget off the wire', async () => {
+    const { result, baselineBytes, peakBytes } = await measurePeakRss(() =>
+      run({ query: "SELECT repeat('x', 20000000)" }),
+    );
+    expect(result).toEqual({
+      status: 'fail',
+      message: `${where()}: the result is larger than 4194304 bytes (the check reads at most 2 rows and 4194304 bytes); make the query return less, e.g. count(*)`,
+    });
+    expect(peakBytes - baselineBytes).toBeLessThan(64 * MiB);
+  });
+
+  it('reads only expectedMinRows + 1 rows of a long result, and says "more than"', async () => {
+    const outcome = await run({ query: 'SELECT * FROM generate_series(1, 100000)', expectedMinRows: 5 });
+    expect(outcome).toEqual({
+      status: 'pass',
+      message: `${where()}: query returned more than 5 rows (at least 5)`,
+    });
   });
 
   it('never puts a password into any message', () => {

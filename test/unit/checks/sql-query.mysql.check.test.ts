@@ -9,6 +9,8 @@ import { StaticTargetResolver } from '../../../server/checks/target-resolver.js'
 import type { HealthCheck, SqlQueryCheck } from '../../../server/domain/resources.js';
 import { base64, checkContext, FakeSandboxReader } from './fake-sandbox-reader.js';
 import { mariadbAvailable, startMariadb, type MariadbServer } from './mariadb-server.js';
+import { measurePeakRss, MiB } from '../../helpers/peak-rss.js';
+import { runSqlCheckInProcess } from '../../helpers/sql-check-process.js';
 
 const SANDBOX = 'rehearsal-shop-abc12';
 const password = `pw-${randomBytes(9).toString('hex')}`;
@@ -139,6 +141,64 @@ describeWithMariadb('sqlQuery check against a real MariaDB (mysql engine)', () =
     expect(result?.status).toBe('error');
     expect(result?.message).toMatch(/timeout/i);
     expect(Number(result?.duration.replace('s', ''))).toBeLessThan(3);
+  });
+
+  it('fails a 2 GB result (2,000 values of 1 MB) clearly, reading 2 rows, with little memory', async () => {
+    const { result, baselineBytes, peakBytes } = await measurePeakRss(() =>
+      run({
+        query:
+          "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 2000) SELECT REPEAT('x', 1000000) FROM s",
+      }),
+    );
+    console.log(
+      `SQL bomb (mysql): RSS ${(baselineBytes / MiB).toFixed(0)} MiB before, peak ${(peakBytes / MiB).toFixed(0)} MiB`,
+    );
+    expect(result).toEqual({
+      status: 'fail',
+      message: `${where()}: row 1 column 1 holds 1000000 bytes, more than the 65536 bytes a check accepts per value; select a smaller value (e.g. length(...) or count(*))`,
+    });
+    expect(peakBytes - baselineBytes).toBeLessThan(64 * MiB);
+  });
+
+  it('keeps a fresh server-like process under 300 MB RSS through the same 2 GB result', async () => {
+    const result = await runSqlCheckInProcess({
+      engine: 'mysql',
+      port: server.port,
+      database: 'shop',
+      user: 'shop_app',
+      password,
+      query:
+        "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 2000) SELECT REPEAT('x', 1000000) FROM s",
+    });
+    console.log(
+      `SQL bomb (mysql, own process): RSS ${(result.baselineRssBytes / MiB).toFixed(0)} MiB before, peak ${(result.peakRssBytes / MiB).toFixed(0)} MiB`,
+    );
+    expect(result.status).toBe('fail');
+    expect(result.message).toContain('row 1 column 1 holds 1000000 bytes');
+    expect(result.peakRssBytes).toBeLessThan(300 * MiB);
+  }, 60_000);
+
+  it('cuts a result past the 4 MiB budget off the wire, and reads only expectedMinRows + 1 rows', async () => {
+    const tooLarge = await run({
+      query:
+        "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 2000) SELECT REPEAT('x', 60000) FROM s",
+      expectedMinRows: 1000,
+    });
+    expect(tooLarge).toEqual({
+      status: 'fail',
+      message: `${where()}: the result is larger than 4194304 bytes (the check reads at most 1001 rows and 4194304 bytes); make the query return less, e.g. count(*)`,
+    });
+    const long = await run({
+      query:
+        'WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 100000) SELECT n FROM s',
+      expectedMinRows: 5,
+    });
+    expect(long).toEqual({
+      status: 'pass',
+      message: `${where()}: query returned more than 5 rows (at least 5)`,
+    });
+    // The connection cut after 6 rows leaves the server usable for the next check.
+    expect((await run({ expectedValue: '2' })).status).toBe('pass');
   });
 
   it('never puts a password into any message', () => {

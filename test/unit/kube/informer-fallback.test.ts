@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ResilientInformer } from '../../../server/kube/informer.js';
+import { refusesWatchList, ResilientInformer } from '../../../server/kube/informer.js';
 import { createLogger } from '../../../server/logger.js';
 
 const COLLECTION = '/apis/rehearsal.dev/v1alpha1/healthcheckpolicies';
@@ -19,13 +19,24 @@ afterEach(() => {
   server?.close();
 });
 
-async function fakeApiserver(refuseWatchList: boolean): Promise<{ config: KubeConfig; requests: string[] }> {
+async function fakeApiserver(
+  refuseWatchList: boolean,
+  busyWatchListAnswers = 0,
+): Promise<{ config: KubeConfig; requests: string[] }> {
   const requests: string[] = [];
+  let busy = busyWatchListAnswers;
   server = createServer((request, response) => {
     const url = new URL(request.url!, 'http://127.0.0.1');
     requests.push(`${url.pathname}?${[...url.searchParams.keys()].sort().join('&')}`);
     if (url.pathname !== COLLECTION) {
       response.writeHead(404).end();
+    } else if (url.searchParams.get('sendInitialEvents') === 'true' && busy > 0) {
+      // API priority and fairness shedding load: not a refusal of the watch list.
+      busy -= 1;
+      response.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+      response.end(
+        JSON.stringify({ kind: 'Status', status: 'Failure', code: 429, reason: 'TooManyRequests' }),
+      );
     } else if (url.searchParams.get('sendInitialEvents') === 'true') {
       if (refuseWatchList) {
         response.writeHead(422, { 'Content-Type': 'application/json' });
@@ -99,6 +110,24 @@ describe('ResilientInformer initial sync', () => {
     }
   });
 
+  it('retries the watch list with backoff after 429 Too Many Requests, never falling back to LIST', async () => {
+    const { config, requests } = await fakeApiserver(false, 2);
+    const informer = informerOf(config);
+    const started = Date.now();
+    await informer.start();
+    try {
+      expect(informer.syncMethod).toBe('watch-list');
+      expect([...informer.values()].map((object) => object.metadata?.name)).toEqual(['streamed']);
+      const watchListStarts = requests.filter((request) => request.includes('sendInitialEvents'));
+      expect(watchListStarts).toHaveLength(3);
+      expect(requests.some((request) => request.includes('limit'))).toBe(false);
+      // Backoff: 500 ms, then 1 s, before the third attempt.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+    } finally {
+      informer.stop();
+    }
+  });
+
   it('is synced by the bookmark that ends the initial events', async () => {
     const { config, requests } = await fakeApiserver(false);
     const informer = informerOf(config);
@@ -110,5 +139,21 @@ describe('ResilientInformer initial sync', () => {
     } finally {
       informer.stop();
     }
+  });
+});
+
+describe('refusesWatchList', () => {
+  it.each([
+    [{ statusCode: 422 }, true],
+    [{ statusCode: 400 }, true],
+    [{ code: 410 }, true],
+    [{ statusCode: 429 }, false],
+    [{ statusCode: 408 }, false],
+    [{ statusCode: 500 }, false],
+    [{ statusCode: 503 }, false],
+    [Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), false],
+    [undefined, false],
+  ])('%j → %s', (error, refused) => {
+    expect(refusesWatchList(error)).toBe(refused);
   });
 });

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { isLoopback } from '../../../cmd/kubectl-restoretest/connect.js';
 import { FakeApi, problem } from './support/fake-api.js';
 import { runPlugin, writeKubeconfig } from './support/run-plugin.js';
 
@@ -366,5 +367,40 @@ describe('directly with --server', () => {
     expect(result.stdout).toBe('Client Version: v0.1.0\n');
     expect(result.stderr).toMatch(/^error: cannot reach the Rehearsal API/);
     expect(await runPlugin(['version', '--client'])).toEqual({ code: 0, stdout: 'Client Version: v0.1.0\n', stderr: '' });
+  });
+});
+
+describe('--server over plain http (decisions §9: tokens in cleartext)', () => {
+  it('refuses to send a token to a host that is not loopback, and sends nothing', async () => {
+    const result = await runPlugin(['list', '-A', '--server', 'http://rehearsal.example.com:8080', '--token', 'secret-token']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'error: refusing to send a bearer token over plain http to rehearsal.example.com:8080\n' +
+        'hint: use https, or a loopback address (kubectl port-forward -n rehearsal-system svc/rehearsal-api 8080:8080 and --server http://localhost:8080)\n' +
+        'hint: or pass --insecure-send-token if this network path is trusted\n',
+    );
+  });
+
+  it('sends it with --insecure-send-token (0.0.0.0 reaches this machine but is not a loopback name)', async () => {
+    const port = new URL(fake.url).port;
+    const refused = await runPlugin(['summary', '--server', `http://0.0.0.0:${port}`, '--token', 'secret-token']);
+    expect(refused.code).toBe(1);
+    expect(fake.requests).toEqual([]);
+    const sent = await runPlugin(['summary', '--server', `http://0.0.0.0:${port}`, '--token', 'secret-token', '--insecure-send-token']);
+    expect(sent.code).toBe(0);
+    expect(fake.requests.at(-1)?.headers.authorization).toBe('Bearer secret-token');
+  });
+
+  it.each([
+    ['localhost', true],
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['[::1]', true],
+    ['api.localhost', true],
+    ['10.0.0.1', false],
+    ['rehearsal-api.rehearsal-system.svc', false],
+    ['127.0.0.1.example.com', false],
+  ])('loopback %s: %s', (host, expected) => {
+    expect(isLoopback(new URL(`http://${host}:8080`).hostname)).toBe(expected);
   });
 });

@@ -78,6 +78,25 @@ describe('tables (golden files)', () => {
     expect(all).toEqual({ code: 0, stdout: '', stderr: 'No resources found in rehearsal-system namespace.\n' });
   });
 
+  it('follows the Link rel="next" pages of reports to the end', async () => {
+    const whole = await runPlugin(['reports', '-A', '-o', 'name', ...connection()]);
+    expect(whole.stdout.split('\n').filter(Boolean)).toHaveLength(fake.reports.length);
+    fake.reportPageSize = 2;
+    fake.requests.length = 0;
+    try {
+      const paged = await runPlugin(['reports', '-A', '-o', 'name', ...connection()]);
+      expect(paged).toEqual(whole);
+    } finally {
+      fake.reportPageSize = 500;
+    }
+    const pages = Math.ceil(fake.reports.length / 2);
+    expect(pages).toBeGreaterThan(1);
+    expect(fake.calls).toEqual([
+      'GET /api/v1/reports',
+      ...Array.from({ length: pages - 1 }, (_, page) => `GET /api/v1/reports?continue=${(page + 1) * 2}`),
+    ]);
+  });
+
   it('sends the query each command stands for', async () => {
     fake.requests.length = 0;
     await runPlugin(['reports', 'payments', '--days', '90', '--latest', '-n', 'team-a', ...connection()]);

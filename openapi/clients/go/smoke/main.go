@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -47,7 +48,51 @@ func main() {
 	fmt.Println("go smoke: ok")
 }
 
+// integerFields are the fields the seed specification types int (decisions §11). The generated
+// client must give them Go integer types, not float64.
+var integerFields = []struct {
+	model  any
+	fields []string
+}{
+	{rehearsalapi.TestResponse{}, []string{"LastScore"}},
+	{rehearsalapi.Summary{}, []string{"AverageScore", "TotalTests", "TestsLastNight", "TotalFailures", "TotalPartial", "NamespacesCovered"}},
+	{rehearsalapi.DailySummary{}, []string{"Score", "Tests", "Failures"}},
+	{rehearsalapi.Alert{}, []string{"Score", "PrevScore"}},
+	{rehearsalapi.ComplianceResponse{}, []string{"Period", "TotalTests", "AvgScore", "NamespacesCovered"}},
+	{rehearsalapi.UpcomingTest{}, []string{"LastScore"}},
+	{rehearsalapi.LicenseResponse{}, []string{"TrialDaysLeft"}},
+	{rehearsalapi.CreateTestInput{}, []string{"HistoryLimit"}},
+}
+
+func checkIntegerFields() error {
+	checked := 0
+	for _, entry := range integerFields {
+		typ := reflect.TypeOf(entry.model)
+		for _, name := range entry.fields {
+			field, ok := typ.FieldByName(name)
+			if !ok {
+				return fmt.Errorf("types: %s has no field %s", typ.Name(), name)
+			}
+			fieldType := field.Type
+			if fieldType.Kind() == reflect.Pointer { // optional fields
+				fieldType = fieldType.Elem()
+			}
+			switch fieldType.Kind() {
+			case reflect.Int, reflect.Int32, reflect.Int64:
+				checked++
+			default:
+				return fmt.Errorf("types: %s.%s is %s, want an integer type", typ.Name(), name, field.Type)
+			}
+		}
+	}
+	fmt.Printf("types: %d int fields of the seed are Go integers\n", checked)
+	return nil
+}
+
 func run(ctx context.Context, opts options) error {
+	if err := checkIntegerFields(); err != nil {
+		return err
+	}
 	clientOptions := []rehearsalapi.ClientOption{
 		rehearsalapi.WithHTTPClient(&http.Client{Timeout: 10 * time.Second}),
 	}
@@ -140,7 +185,7 @@ func run(ctx context.Context, opts options) error {
 	fmt.Printf("createTest (again): 409 type=%s\n", again.ApplicationproblemJSON409.Type)
 
 	// The summary reads the informer cache, which sees the new test a moment after the write.
-	want := float64(len(*before.JSON200) + 1)
+	want := int32(len(*before.JSON200) + 1)
 	var summary *rehearsalapi.Summary
 	deadline := time.Now().Add(15 * time.Second)
 	for {

@@ -96,6 +96,8 @@ export class FakeApi {
   aggregated: AggregatedSettings = {};
   tests: Schemas['TestResponse'][] = fixture('tests');
   reports: Schemas['RestoreReportResource'][] = fixture('reports');
+  /** Page size of GET /api/v1/reports without latest (the real default is 500). */
+  reportPageSize = 500;
   /** Kubernetes objects served at /apis/... paths (e.g. a RestoreTest for live progress). */
   readonly kubeObjects = new Map<string, () => Reply>();
   private readonly routes: { method: string; pattern: RegExp; handler: Handler }[] = [];
@@ -202,8 +204,15 @@ export class FakeApi {
           seen.add(key);
           return true;
         });
+        return { status: 200, body: reports };
       }
-      return { status: 200, body: reports };
+      // Pages as the server makes them (decisions §11); this fake's token is the offset.
+      const start = Number(request.query.get('continue') ?? 0);
+      const page = reports.slice(start, start + this.reportPageSize);
+      if (start + this.reportPageSize >= reports.length) return { status: 200, body: page };
+      const next = new URLSearchParams(request.query);
+      next.set('continue', String(start + this.reportPageSize));
+      return { status: 200, body: page, headers: { Link: `</api/v1/reports?${next.toString()}>; rel="next"` } };
     });
     this.on('GET', '/api/v1/summary', () => ({ status: 200, body: fixture('summary') }));
     this.on('GET', '/api/v1/summary/daily', () => ({ status: 200, body: fixture('daily') }));

@@ -15,6 +15,8 @@ export interface RunOptions {
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
   pollIntervalMs?: number;
+  /** For long-running commands (dashboard): resolves when the "user" presses Ctrl-C. */
+  untilInterrupted?: () => Promise<void>;
 }
 
 export interface RunResult {
@@ -49,6 +51,7 @@ export async function runPlugin(args: string[], options: RunOptions = {}): Promi
         await new Promise((resolve) => setImmediate(resolve));
       },
       readStdin: async () => options.stdin ?? '',
+      ...(options.untilInterrupted ? { untilInterrupted: options.untilInterrupted } : {}),
     },
     { pollIntervalMs: options.pollIntervalMs },
   );

@@ -1,0 +1,39 @@
+// The probe port (REHEARSAL_PROBE_PORT): /api/v1/health and /metrics only, for the kubelet's
+// probes and Prometheus, on every interface of the pod. It carries no tokens and answers nothing
+// else, which is what lets the API port (8080, bearer tokens in plain HTTP) bind loopback only
+// (reached with kubectl port-forward) while probes and scraping still reach the pod (decisions §9).
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import type { Logger } from 'pino';
+import type { HealthResponse } from './context.js';
+
+export interface ProbeListenerOptions {
+  host: string;
+  port: number;
+  health: () => HealthResponse;
+  metrics: { contentType: string; metrics(): Promise<string> };
+  log: Logger;
+}
+
+export function startProbeListener(options: ProbeListenerOptions): Promise<Server> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/api/v1/health', (_req, res) => {
+    res.json(options.health());
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', options.metrics.contentType);
+    res.send(await options.metrics.metrics());
+  });
+  app.use((_req, res) => {
+    res.status(404).type('text/plain').send('the probe port serves /api/v1/health and /metrics only\n');
+  });
+  const server = createServer(app);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      options.log.info({ host: options.host, port: options.port }, 'probe port listening');
+      resolve(server);
+    });
+  });
+}

@@ -1,0 +1,110 @@
+// The server under test of `npm run bench:memory`: the real HTTP app (createApp: routes, response
+// cache, prepared answers, compliance, PDFs) over an in-memory cache holding the benchmark's
+// population (bench-data.ts: 1,000 tests × 90 days = 90,000 reports), stored the way the informer
+// cache stores them (an index of summaries, each whole report packed). No apiserver: loading
+// 90,000 reports through one costs ~25 minutes and ~10 GB (see README.md); what a request adds to
+// the process is the same. Prints "ready <port>" when it listens.
+import { createServer } from 'node:http';
+import pino from 'pino';
+import { createApp } from '../../server/api/http.js';
+import type { ApiCache, EvidenceKeySource, LicenseSource, TestWriter } from '../../server/api/ports.js';
+import { loadConfig } from '../../server/config.js';
+import { featuresForTier } from '../../server/domain/license.js';
+import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
+import { Interner, summarizeReport } from '../../server/domain/report-summary.js';
+import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
+import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
+import { packReport, packedReportsJson, unpackReport, type PackedReport } from '../../server/kube/packed-report.js';
+import { Metrics } from '../../server/metrics.js';
+import { BENCH_NAMESPACE, restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
+
+const testCount = Number(process.env.BENCH_TESTS ?? 1000);
+const days = Number(process.env.BENCH_DAYS ?? 90);
+const now = Date.now();
+
+const tests: RestoreTest[] = [];
+const index = new ReportIndex();
+const interner = new Interner();
+const packed = new Map<string, PackedReport>();
+for (let i = 0; i < testCount; i += 1) {
+  const shape = testShape(i, testCount);
+  const uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  tests.push(JSON.parse(JSON.stringify({ ...restoreTest(shape), metadata: { ...restoreTest(shape).metadata, uid }, status: testStatus(shape, now) })) as RestoreTest);
+}
+for (let run = days - 1; run >= 0; run -= 1) {
+  for (let i = 0; i < testCount; i += 1) {
+    // A JSON round trip: the cache holds parsed objects, not the builders' shared constants.
+    const report = JSON.parse(JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` }))) as RestoreReport;
+    index.add(summarizeReport(report, interner));
+    packed.set(reportKeyOf(report), packReport(report));
+  }
+}
+const byName = new Map(tests.map((test) => [`${test.metadata.namespace}/${test.metadata.name}`, test]));
+
+const cache: ApiCache = {
+  synced: true,
+  version: '1',
+  reportIndex: index,
+  fullReport: (key) => {
+    const found = packed.get(key);
+    return found && unpackReport(found);
+  },
+  reportsJson: (keys) => packedReportsJson(keys.map((key) => packed.get(key)).filter((found) => found !== undefined)),
+  listTests: () => tests,
+  getTest: (namespace, name) => byName.get(`${namespace}/${name}`),
+  onTestChange: () => undefined,
+};
+const readOnly = (): never => {
+  throw new Error('the memory bench is read-only');
+};
+const writer: TestWriter = {
+  getTest: readOnly,
+  createTest: readOnly,
+  replaceTestSpec: readOnly,
+  deleteTest: readOnly,
+  annotateTest: readOnly,
+};
+// Enterprise, so the licensed answers (compliance page, PDFs) are measured too.
+const license: LicenseSource = {
+  current: () => ({
+    license: {
+      tier: 'enterprise',
+      expiresAt: null,
+      trialEndsAt: null,
+      isExpired: false,
+      isTrialing: false,
+      trialDaysLeft: 0,
+      features: featuresForTier('enterprise'),
+    },
+  }),
+};
+const key = generateSigningKey();
+const evidenceKeys: EvidenceKeySource = {
+  publicKeys: () => [
+    { keyId: key.keyId, algorithm: 'Ed25519', publicKeyPem: exportPublicKeyPem(key), createdAt: new Date(now).toISOString(), status: 'current' },
+  ],
+  signingKey: () => ({ key }),
+  keyRing: () => publicKeyRing([key.publicKey]),
+};
+
+const config = loadConfig({
+  REHEARSAL_AUTH_MODE: 'none',
+  REHEARSAL_HOST: '127.0.0.1',
+  REHEARSAL_PORT: '0',
+  REHEARSAL_NAMESPACE: BENCH_NAMESPACE,
+});
+const app = createApp({
+  config,
+  cache,
+  client: writer,
+  metrics: new Metrics({ defaultMetrics: false }),
+  log: pino({ level: 'silent' }),
+  now: () => new Date(now),
+  license,
+  evidenceKeys,
+});
+const server = createServer(app);
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`ready ${typeof address === 'object' && address ? address.port : 0} ${index.size}`);
+});

@@ -1,0 +1,466 @@
+/// <reference lib="dom" />
+// The dashboard in a real browser (Debian's chromium-headless-shell driven by playwright-core)
+// against the real server on the real control plane, with demo-like data: a passing test with
+// two signed runs, a failing one, and an older test whose runs lie 40-45 days back. Each page is
+// checked against the API's own answers, and axe-core finds no serious or critical violation.
+// REHEARSAL_SCREENSHOTS=<dir> also saves every page, light and dark (docs/dashboard/ is made so).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { createRehearsalClient, type RehearsalApiClient } from '../../openapi/client.js';
+import type { RestoreReport } from '../../server/domain/resources.js';
+import type { Rehearsal } from '../../server/rehearsal.js';
+import { jwkOf, sign, vendorKey } from '../fixtures/evidence/licenses.js';
+import { pageTexts } from '../fixtures/evidence/poppler.js';
+import { makeReport, makeRestoreTest } from '../fixtures/evidence/reports.js';
+import { makeServingCertificate, registerAggregatedApi, unregisterAggregatedApi } from '../helpers/aggregated-api.js';
+import { launchBrowser, seriousViolations } from '../helpers/browser.js';
+import { repoRoot } from '../helpers/cluster-info.js';
+import {
+  createEngineFixture,
+  createRestoreTest,
+  restoreTestBody,
+  trigger,
+  waitForReports,
+  type EngineFixture,
+} from '../helpers/engine-fixture.js';
+import { kubectl } from '../helpers/install-crds.js';
+import { closedLoopbackPort, deleteNamespaces, testKubeconfigPath, waitFor } from '../helpers/kube.js';
+import { REHEARSAL_NAMESPACE, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
+import { startInProcess } from '../helpers/rehearsal-server.js';
+import { shopChecks } from '../helpers/sample-app.js';
+import { createBackup } from '../velero/simulator.js';
+
+const LICENSE_SECRET = 'rehearsal-license';
+const vendor = vendorKey('vendor-dashboard');
+const SCREENSHOTS = process.env.REHEARSAL_SCREENSHOTS;
+
+let fixture: EngineFixture;
+let rehearsal: Rehearsal;
+let api: RehearsalApiClient;
+let browser: Browser;
+let base: string;
+const sandboxes = new Set<string>();
+const PASSING = 'shop-daily';
+const FAILING = 'shop-broken';
+const LEGACY = 'ledger-weekly';
+
+async function runOnce(name: string, count: number): Promise<RestoreReport> {
+  await trigger(fixture, name);
+  const reports = await waitForReports(fixture, name, count, 90_000);
+  const newest = reports[reports.length - 1]!;
+  newest.spec.sandboxNamespaces.forEach((s) => sandboxes.add(s));
+  return newest;
+}
+
+/** Reports of an older test, 45 to 40 days back (unsigned: the server did not write them). */
+async function createLegacyHistory(): Promise<void> {
+  const created = await createRestoreTest(fixture, {
+    ...restoreTestBody(fixture, LEGACY, { schedule: { cron: '0 2 * * 1', timezone: 'UTC', suspend: true } }),
+  });
+  const template = makeRestoreTest(LEGACY, [fixture.source], { maxRTO: '10m', checks: shopChecks() });
+  template.metadata.uid = created.metadata!.uid;
+  const start = new Date(Date.now() - 45 * 86_400_000);
+  for (let i = 0; i < 3; i += 1) {
+    const report = makeReport(template, i * 2, start, { result: i === 1 ? 'partial' : 'pass', rtoSeconds: 120 + i * 30 });
+    report.metadata.namespace = fixture.testNamespace;
+    report.spec.testRef.namespace = fixture.testNamespace;
+    await fixture.custom.createNamespacedCustomObject({
+      group: 'rehearsal.dev',
+      version: 'v1alpha1',
+      namespace: fixture.testNamespace,
+      plural: 'restorereports',
+      body: report,
+    });
+  }
+}
+
+async function installLicense(payload: Record<string, unknown> | undefined): Promise<void> {
+  const admin = testKubeconfigPath();
+  try {
+    kubectl(admin, ['delete', 'secret', LICENSE_SECRET, '-n', REHEARSAL_NAMESPACE, '--ignore-not-found']);
+  } catch {
+    // not there
+  }
+  if (payload) {
+    const token = await sign(vendor, { iat: Math.floor(Date.now() / 1000), ...payload });
+    kubectl(admin, ['create', 'secret', 'generic', LICENSE_SECRET, '-n', REHEARSAL_NAMESPACE, `--from-literal=license=${token}`]);
+  }
+  const tier = (payload?.tier as string | undefined) ?? 'community';
+  await waitFor(async () => (await api.GET('/api/v1/license')).data?.tier === tier, {
+    timeoutMs: 20_000,
+    intervalMs: 100,
+    description: `license ${tier} in effect`,
+  });
+}
+
+/** A fresh browser context on `route`; `theme` is stored before the page loads (none: the default). */
+async function open(route: string, theme: 'light' | 'dark' | null = 'light', viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true, colorScheme: 'light' });
+  if (theme) await context.addInitScript((t) => localStorage.setItem('rehearsal-theme', t), theme);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  (page as Page & { errors?: string[] }).errors = errors;
+  await page.goto(`${base}/#/${route}`);
+  return page;
+}
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+}
+
+async function expectAccessible(page: Page): Promise<void> {
+  expect(await seriousViolations(page)).toEqual([]);
+  expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  fixture = await createEngineFixture('dash');
+  const brokenBackup = `${fixture.backup}-broken`;
+  await createBackup(fixture.admin, {
+    name: brokenBackup,
+    namespaces: [fixture.source],
+    veleroNamespace: fixture.veleroNamespace,
+    annotations: { 'simulator.rehearsal.dev/restore-outcome': 'Failed' },
+  });
+  const keyDir = mkdtempSync(path.join(tmpdir(), 'rh-dashboard-'));
+  const keyFile = path.join(keyDir, 'vendor.jwk.json');
+  writeFileSync(keyFile, JSON.stringify(await jwkOf(vendor)));
+  // The same server also serves the aggregated API (kubectl restoretest dashboard goes through it).
+  const certificate = makeServingCertificate(path.join(keyDir, 'pki'));
+  const aggregationPort = await closedLoopbackPort();
+  rehearsal = await startInProcess({
+    kubeconfigPath: await rehearsalKubeconfig('dashboard.kubeconfig'),
+    veleroNamespace: fixture.veleroNamespace,
+    probeTargets: fixture.endpoints.targets,
+    extra: {
+      REHEARSAL_LICENSE_PUBLIC_KEYS: keyFile,
+      REHEARSAL_AGGREGATION_PORT: String(aggregationPort),
+      REHEARSAL_TLS_CERT_FILE: certificate.certFile,
+      REHEARSAL_TLS_KEY_FILE: certificate.keyFile,
+    },
+  });
+  kubectl(testKubeconfigPath(), ['apply', '-f', path.join(repoRoot, 'deploy/base/user-roles.yaml')]);
+  await registerAggregatedApi(testKubeconfigPath(), aggregationPort, certificate.caPem);
+  base = `http://127.0.0.1:${rehearsal.port()}`;
+  api = createRehearsalClient({ baseUrl: base });
+  await createRestoreTest(
+    fixture,
+    restoreTestBody(fixture, PASSING, {
+      backupSource: { backupName: fixture.backup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+      healthChecks: { checks: shopChecks() },
+      sandbox: { ttl: '30s' },
+      sla: { maxRTO: '10m', alertOnExceed: true },
+    }),
+  );
+  await createRestoreTest(
+    fixture,
+    restoreTestBody(fixture, FAILING, {
+      backupSource: { backupName: brokenBackup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+      sandbox: { ttl: '30s' },
+    }),
+  );
+  await createLegacyHistory();
+  await Promise.all([runOnce(PASSING, 1).then(() => runOnce(PASSING, 2)), runOnce(FAILING, 1)]);
+  await installLicense(undefined);
+  browser = await launchBrowser();
+}, 300_000);
+
+afterAll(async () => {
+  unregisterAggregatedApi(testKubeconfigPath());
+  await browser?.close();
+  await installLicense(undefined).catch(() => undefined);
+  await rehearsal?.stop();
+  await fixture?.stop();
+  await deleteNamespaces(fixture.admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace, ...sandboxes]);
+});
+
+describe('the dashboard in Chromium', () => {
+  it('Overview shows the API summary, the failing test and the trend range switches', async () => {
+    const { data: summary } = await api.GET('/api/v1/summary');
+    for (const theme of ['light', 'dark'] as const) {
+      const page = await open('overview', theme);
+      await settled(page);
+      expect(await page.textContent('[data-testid="summary-average-score"]')).toBe(String(summary!.averageScore));
+      expect(await page.textContent('[data-testid="summary-total-tests"]')).toBe(String(summary!.totalTests));
+      expect(await page.textContent('[data-testid="failing-tests"]')).toContain(FAILING);
+      await expectAccessible(page);
+      await page.context().close();
+    }
+    const page = await open('overview');
+    await settled(page);
+    const bars = async () => page.locator('figure.chart svg rect.bar').count();
+    expect(await bars()).toBe(30);
+    await page.getByRole('button', { name: '90 days' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('figure.chart svg rect.bar').length === 90);
+    await page.context().close();
+  });
+
+  it('Tests lists every test, searches, and a test created through the form is in kubectl get rtest', async () => {
+    const page = await open('tests');
+    await settled(page);
+    const { data: tests } = await api.GET('/api/v1/tests');
+    expect(await page.textContent('[data-testid="tests-count"]')).toBe(`${tests!.length} of ${tests!.length} tests`);
+    await page.fill('input[type="search"]', 'broken');
+    expect(await page.textContent('[data-testid="tests-count"]')).toBe(`1 of ${tests!.length} tests`);
+    await expectAccessible(page);
+    await page.fill('input[type="search"]', '');
+
+    await page.getByRole('link', { name: 'New test' }).click();
+    await page.fill('#field-name', 'made-in-browser');
+    await page.fill('#field-namespace', fixture.testNamespace);
+    await page.fill('#field-sourceNamespaces', fixture.source);
+    await page.fill('#field-cron', '0 4 * * *');
+    await page.fill('#field-maxRTO', '15m');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/#\/tests\/.+\/made-in-browser$/);
+    const listed = kubectl(testKubeconfigPath(), ['get', 'rtest', '-n', fixture.testNamespace, '-o', 'name']);
+    expect(listed.split('\n')).toContain('restoretest.rehearsal.dev/made-in-browser');
+    await page.context().close();
+  });
+
+  it("shows the server's field errors next to their fields", async () => {
+    const page = await open('new-test');
+    await page.fill('#field-name', 'bad-cron');
+    await page.fill('#field-namespace', fixture.testNamespace);
+    await page.fill('#field-sourceNamespaces', fixture.source);
+    await page.fill('#field-cron', 'every night');
+    await page.fill('#field-ttl', '90 minutes');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const cronError = page.locator('#cron-error');
+    await cronError.waitFor();
+    // The messages are the server's: the same request through the client gives the same text.
+    const { error } = await api.POST('/api/v1/tests', {
+      body: { name: 'bad-cron', namespace: fixture.testNamespace, provider: 'velero', sourceNamespaces: [fixture.source], cron: 'every night', ttl: '90 minutes' },
+    });
+    const byField = Object.fromEntries(error!.errors!.map((e) => [e.field, e.message]));
+    expect(await cronError.textContent()).toBe(byField.cron);
+    expect(await page.textContent('#ttl-error')).toBe(byField.ttl);
+    expect(await page.getAttribute('#field-cron', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#field-cron', 'aria-describedby')).toContain('cron-error');
+    await expectAccessible(page);
+    await page.context().close();
+  });
+
+  it('Test detail shows the latest report, verifies its evidence, and Run now ends with the result', async () => {
+    const { data: reports } = await api.GET('/api/v1/reports', { params: { query: { test: PASSING, namespace: fixture.testNamespace } } });
+    const latest = reports![0]!;
+    for (const theme of ['light', 'dark'] as const) {
+      const page = await open(`tests/${fixture.testNamespace}/${PASSING}`, theme);
+      await settled(page);
+      expect(await page.textContent('[data-testid="latest-score"]')).toBe(String(latest.spec.score));
+      await page.locator('[data-testid="evidence-verdict"] .ok').waitFor();
+      expect(await page.textContent('[data-testid="evidence-verdict"]')).toContain(`Signature verified (key ${latest.spec.evidence!.keyId})`);
+      for (const level of latest.spec.levels) {
+        expect(await page.locator('table.levels').textContent()).toContain(level.tested ? `${level.points} / ${level.maxPoints}` : 'not tested');
+      }
+      await expectAccessible(page);
+      await page.context().close();
+    }
+
+    const page = await open(`tests/${fixture.testNamespace}/${PASSING}`);
+    await settled(page);
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.locator('[data-testid="trigger-progress"] .progress').waitFor();
+    expect(await page.textContent('[data-testid="trigger-progress"]')).toMatch(/Running|requested/);
+    const result = page.locator('[data-testid="trigger-result"]');
+    await result.waitFor({ timeout: 120_000 });
+    const { data: after } = await api.GET('/api/v1/tests/{name}', { params: { path: { name: PASSING }, query: { namespace: fixture.testNamespace } } });
+    expect(await result.textContent()).toBe(`${after!.lastResult} · score ${after!.lastScore}`);
+    const { data: reportsAfter } = await api.GET('/api/v1/reports', { params: { query: { test: PASSING, namespace: fixture.testNamespace } } });
+    expect(reportsAfter!.length).toBe(reports!.length + 1);
+    reportsAfter![0]!.spec.sandboxNamespaces.forEach((s) => sandboxes.add(s));
+    await page.context().close();
+  });
+
+  it('Reports lists and filters what the API returns, and exports JSON', async () => {
+    const { data: reports } = await api.GET('/api/v1/reports', { params: { query: { days: 7 } } });
+    const page = await open('reports');
+    await settled(page);
+    expect(await page.textContent('[data-testid="reports-count"]')).toBe(`${reports!.length} reports`);
+    await page.getByRole('button', { name: 'fail', exact: true }).click();
+    expect(await page.textContent('[data-testid="reports-count"]')).toBe(`${reports!.filter((r) => r.spec.result === 'fail').length} reports`);
+    await page.getByRole('button', { name: 'all', exact: true }).click();
+    await expectAccessible(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'rh-export-')), 'reports.json');
+    await download.saveAs(file);
+    const exported = JSON.parse(readFileSync(file, 'utf8')) as { metadata: { name: string } }[];
+    expect(exported.map((r) => r.metadata.name).sort()).toEqual(reports!.map((r) => r.metadata.name).sort());
+    await page.context().close();
+  });
+
+  it('Alerts and Upcoming show the API values', async () => {
+    const { data: alerts } = await api.GET('/api/v1/alerts', { params: { query: { hours: 168 } } });
+    let page = await open('alerts', 'dark');
+    await settled(page);
+    expect(await page.locator('[data-testid="alerts"] tr').count()).toBe(alerts!.length);
+    expect(await page.textContent('[data-testid="alerts"]')).toContain(FAILING);
+    await expectAccessible(page);
+    await page.context().close();
+
+    const { data: upcoming } = await api.GET('/api/v1/upcoming');
+    page = await open('upcoming');
+    await settled(page);
+    expect(await page.locator('[data-testid="upcoming"] tr').count()).toBe(upcoming!.length);
+    await expectAccessible(page);
+    await page.context().close();
+  });
+
+  it('Compliance: community is told the tier it needs (402); pro shows the page; the period changes the numbers', async () => {
+    let page = await open('compliance');
+    await page.locator('[data-testid="compliance-gate"]').waitFor();
+    expect(await page.textContent('[role="alert"]')).toContain('Not included in your license');
+    expect(await page.textContent('[data-testid="compliance-gate"]')).toContain('Team (pro)');
+    await expectAccessible(page);
+    await screenshot(page, 'compliance-community-light');
+    await page.context().close();
+
+    await installLicense({ tier: 'pro', features: ['compliancePage'] });
+    page = await open('compliance');
+    await settled(page);
+    const { data: ninety } = await api.GET('/api/compliance', { params: { query: { period: 90 } } });
+    const { data: thirty } = await api.GET('/api/compliance', { params: { query: { period: 30 } } });
+    const soc2 = (o: typeof ninety) => o!.frameworks.find((f) => f.framework === 'soc2')!;
+    expect(soc2(ninety).totalTests).toBeGreaterThan(soc2(thirty).totalTests); // the legacy runs are 40-45 days old
+    const runsCell = () => page.locator('[data-testid="auditor-summary"] tbody tr').first().locator('td').first().textContent();
+    expect(await runsCell()).toBe(String(soc2(ninety).totalTests));
+    expect(await page.locator('[data-testid="auditor-summary"] tbody tr').count()).toBe(5);
+    expect(await page.getByRole('link', { name: 'Download PDF' }).count()).toBe(0); // pro has no pdfExport
+    await page.getByRole('button', { name: '30 days' }).click();
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="auditor-summary"] tbody tr td')?.textContent === n,
+      String(soc2(thirty).totalTests),
+    );
+    await expectAccessible(page);
+    await page.context().close();
+  });
+
+  it('Compliance with enterprise: the PDF button downloads a signed PDF naming the framework', async () => {
+    await installLicense({ tier: 'enterprise', features: ['compliancePage', 'pdfExport', 'pdfReports'] });
+    const page = await open('compliance');
+    await settled(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PDF' }).first().click()]);
+    expect(download.suggestedFilename()).toBe('rehearsal-compliance-soc2-90d.pdf');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'rh-pdf-')), 'soc2.pdf');
+    await download.saveAs(file);
+    expect(pageTexts(file)[0]).toContain('SOC 2');
+    await page.context().close();
+
+    const settings = await open('settings', 'dark');
+    await settled(settings);
+    expect(await settings.textContent('[data-testid="license-tier"]')).toBe('enterprise');
+    await expectAccessible(settings);
+    await settings.context().close();
+  });
+
+  it('switches to dark mode and back, and remembers the choice', async () => {
+    const page = await open('settings', null);
+    await settled(page);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await background();
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    expect(await background()).not.toBe(light);
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.context().close();
+  });
+
+  it('is usable at phone width: the menu opens the navigation', async () => {
+    const page = await open('overview', 'light', { width: 390, height: 844 });
+    await settled(page);
+    expect(await page.locator('#nav').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.waitForURL(/#\/reports$/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+    await screenshot(page, 'reports-phone-light');
+    await page.context().close();
+  });
+
+  it('has no serious or critical axe-core violation on any page, light or dark', async () => {
+    const pages: [string, string][] = [
+      ['overview', 'overview'],
+      ['tests', 'tests'],
+      ['new-test', 'test-form'],
+      [`tests/${fixture.testNamespace}/${PASSING}`, 'test-detail'],
+      ['reports', 'reports'],
+      ['alerts', 'alerts'],
+      ['upcoming', 'upcoming'],
+      ['compliance', 'compliance'], // enterprise by now: the whole page, with the PDF buttons
+      ['settings', 'settings'],
+    ];
+    for (const [route, name] of pages) {
+      for (const theme of ['light', 'dark'] as const) {
+        const page = await open(route, theme);
+        await settled(page);
+        expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        await expectAccessible(page);
+        await screenshot(page, `${name}-${theme}`);
+        await page.context().close();
+      }
+    }
+  });
+
+  it('kubectl restoretest dashboard serves it through kube-apiserver with the kubeconfig user, until Ctrl-C', async () => {
+    const plugin = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'cmd/kubectl-restoretest/main.ts', 'dashboard', '--kubeconfig', testKubeconfigPath(), '--no-browser'],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        plugin.stdout!.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const found = /Dashboard: (\S+)/.exec(out);
+          if (found) resolve(found[1]!);
+        });
+        plugin.once('exit', (code) => reject(new Error(`the plugin exited with ${code}: ${out}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/apis\/api\.rehearsal\.dev\/v1\/dashboard\/$/);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const paths: string[] = [];
+      page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+      await page.goto(`${url}#/overview`);
+      await settled(page);
+      const { data: summary } = await api.GET('/api/v1/summary');
+      expect(await page.textContent('[data-testid="summary-total-tests"]')).toBe(String(summary!.totalTests));
+      await page.goto(`${url}#/compliance`);
+      await page.locator('[data-testid="auditor-summary"]').waitFor(); // GET /api/compliance as .../v1/compliance/overview
+      // Everything, page and API, went through the aggregated API.
+      expect(paths.length).toBeGreaterThan(5);
+      for (const requested of paths) expect(requested.startsWith('/apis/api.rehearsal.dev/v1/')).toBe(true);
+      expect(paths).toContain('/apis/api.rehearsal.dev/v1/summary');
+      await context.close();
+    } finally {
+      const exited = new Promise<number | null>((resolve) => plugin.once('exit', resolve));
+      plugin.kill('SIGINT');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('says what is wrong for an unknown test (404) instead of a blank page', async () => {
+    const page = await open(`tests/${fixture.testNamespace}/no-such-test`);
+    await page.locator('.panel.error').waitFor();
+    expect(await page.textContent('.panel.error h2')).toBe('Not found');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,202 @@
+// Decisions §9 for sandboxes and the server's own rights, on the real apiserver with the shipped
+// RBAC (deploy/base/rbac.yaml) and the server's defence policy (deploy/base/server-admission.yaml):
+//  - a sandbox namespace someone created first (even with Rehearsal's labels) fails that run with
+//    a clear reason, and nothing is restored into it;
+//  - a foreign namespace labelled as Rehearsal's is never deleted by the janitor;
+//  - the server's ServiceAccount reads no Secret outside sandboxes, and may not delete a namespace,
+//    bind a role or have Velero restore into one outside its labelled sandboxes.
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { sandboxNamespaceName } from '../../server/domain/sandbox-names.js';
+import type { Rehearsal } from '../../server/rehearsal.js';
+import {
+  createEngineFixture,
+  createRestoreTest,
+  restoreTestBody,
+  trigger,
+  uniqueTestName,
+  waitForReports,
+  type EngineFixture,
+} from '../helpers/engine-fixture.js';
+import { apiStatusCode, deleteNamespaces, namespaceExists, sleep, testKubeConfig, testKubeconfigPath, uniqueName } from '../helpers/kube.js';
+import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
+import { startInProcess } from '../helpers/rehearsal-server.js';
+
+let fixture: EngineFixture;
+let rehearsal: Rehearsal;
+let server: KubeConfig;
+const foreign: string[] = [];
+/** test name → the sandbox namespace to create before the engine does. */
+const squat = new Map<string, string>();
+
+beforeAll(async () => {
+  fixture = await createEngineFixture('sbx');
+  const kubeconfigPath = await rehearsalKubeconfig('sandbox-safety.kubeconfig');
+  server = testKubeConfig(kubeconfigPath);
+  rehearsal = await startInProcess(
+    { kubeconfigPath, veleroNamespace: fixture.veleroNamespace, probeTargets: fixture.endpoints.targets, janitorIntervalSeconds: 1 },
+    {
+      // The attacker wins the race: the moment the run starts preparing, its first sandbox name is
+      // taken, with Rehearsal's own labels (a user who may create namespaces can set any label).
+      onStage: (stage, test, run) => {
+        if (stage !== 'Preparing' || !squat.has(test.metadata.name) || squat.get(test.metadata.name)) return;
+        const name = sandboxNamespaceName(test.spec.sandbox?.namespacePrefix ?? 'rehearsal', test.metadata.name, run.id);
+        squat.set(test.metadata.name, name);
+        foreign.push(name);
+        execFileSync('kubectl', ['--kubeconfig', testKubeconfigPath(), 'create', '-f', '-'], {
+          input: JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: {
+              name,
+              labels: {
+                'rehearsal.dev/managed-by': 'rehearsal',
+                'rehearsal.dev/test': test.metadata.name,
+                'rehearsal.dev/test-namespace': test.metadata.namespace!,
+                'rehearsal.dev/run': run.id,
+              },
+            },
+          }),
+          stdio: ['pipe', 'ignore', 'pipe'],
+        });
+      },
+    },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await rehearsal?.stop();
+  await fixture?.stop();
+  await deleteNamespaces(fixture.admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace, ...foreign]);
+});
+
+describe('sandbox namespaces', () => {
+  it('a pre-created sandbox namespace fails the run clearly and receives nothing', async () => {
+    const name = uniqueTestName('squatted');
+    squat.set(name, '');
+    await createRestoreTest(fixture, restoreTestBody(fixture, name, {}));
+    await trigger(fixture, name);
+    const [report] = await waitForReports(fixture, name, 1, 120_000);
+    const taken = squat.get(name)!;
+    expect(report!.spec.result).toBe('fail');
+    expect(report!.spec.failure?.reason).toBe('SandboxNamespaceTaken');
+    expect(report!.spec.failure?.message).toContain(`namespace "${taken}" already exists and Rehearsal did not create it`);
+    expect(report!.spec.sandboxNamespaces).not.toContain(taken);
+    // Nothing restored: no Restore was requested, the namespace holds no restored object.
+    const restores = (await fixture.custom.listNamespacedCustomObject({
+      group: 'velero.io',
+      version: 'v1',
+      namespace: fixture.veleroNamespace,
+      plural: 'restores',
+      labelSelector: `rehearsal.dev/run=${report!.spec.runId}`,
+    })) as { items: unknown[] };
+    expect(restores.items).toEqual([]);
+    const core = fixture.admin.makeApiClient(CoreV1Api);
+    expect((await core.listNamespacedSecret({ namespace: taken })).items).toEqual([]);
+    expect((await core.listNamespacedService({ namespace: taken })).items).toEqual([]);
+    expect((await fixture.admin.makeApiClient(RbacAuthorizationV1Api).listNamespacedRoleBinding({ namespace: taken })).items).toEqual([]);
+    // ...and it is not deleted either: it is not Rehearsal's.
+    await sleep(4000);
+    const namespace = await core.readNamespace({ name: taken });
+    expect(namespace.metadata?.deletionTimestamp).toBeUndefined();
+  });
+
+  it('the janitor does not delete foreign namespaces labelled as Rehearsal sandboxes', async () => {
+    const name = uniqueTestName('labelled');
+    await createRestoreTest(fixture, restoreTestBody(fixture, name, {}));
+    const core = fixture.admin.makeApiClient(CoreV1Api);
+    const labels = (run: string) => ({
+      'rehearsal.dev/managed-by': 'rehearsal',
+      'rehearsal.dev/test': name,
+      'rehearsal.dev/test-namespace': fixture.testNamespace,
+      'rehearsal.dev/run': run,
+    });
+    const expired = { 'rehearsal.dev/expires-at': new Date(Date.now() - 3600_000).toISOString() };
+    // Any name, labelled; a name that fits the sandbox pattern exactly; one of a deleted test.
+    const victims = [
+      { name: uniqueName('team-c', 30), labels: labels('abcde') },
+      { name: sandboxNamespaceName('rehearsal', name, 'zzzzz'), labels: labels('zzzzz') },
+      { name: uniqueName('team-d', 30), labels: { ...labels('qqqqq'), 'rehearsal.dev/test': 'no-such-test' } },
+    ];
+    for (const victim of victims) {
+      foreign.push(victim.name);
+      await core.createNamespace({ body: { metadata: { name: victim.name, labels: victim.labels, annotations: expired } } });
+    }
+    await sleep(5000); // five janitor sweeps (REHEARSAL_JANITOR_INTERVAL_SECONDS=1)
+    for (const victim of victims) {
+      const namespace = await core.readNamespace({ name: victim.name });
+      expect([victim.name, namespace.metadata?.deletionTimestamp]).toEqual([victim.name, undefined]);
+    }
+  });
+});
+
+describe("the server's ServiceAccount (least privilege)", () => {
+  it('cannot read Secrets in kube-system or a source namespace', () => {
+    const canI = (namespace: string) =>
+      execFileSync('kubectl', ['--kubeconfig', testKubeconfigPath(), 'auth', 'can-i', `--as=${REHEARSAL_USER}`, 'get', 'secrets', '-n', namespace], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    const answer = (namespace: string) => {
+      try {
+        return canI(namespace);
+      } catch (error) {
+        return String((error as { stdout?: string }).stdout ?? '').trim();
+      }
+    };
+    expect(answer('kube-system')).toBe('no');
+    expect(answer(fixture.source)).toBe('no');
+    expect(answer('rehearsal-system')).toBe('no'); // only its two Secrets by name
+  });
+
+  it('is refused a namespace delete, a RoleBinding and a Restore outside its sandboxes, by the defence policy', async () => {
+    const core = server.makeApiClient(CoreV1Api);
+    const victim = uniqueName('team-e', 30);
+    foreign.push(victim);
+    await fixture.admin.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: victim } } });
+    const refusal = async (call: () => Promise<unknown>): Promise<string> => {
+      try {
+        await call();
+        return 'allowed';
+      } catch (error) {
+        return `${apiStatusCode(error)} ${String((error as { body?: string }).body ?? '')}`;
+      }
+    };
+    // RBAC lets it delete namespaces (names are not known in advance); the policy does not.
+    const deleted = await refusal(() => core.deleteNamespace({ name: victim }));
+    expect(deleted).toMatch(/^403 .*rehearsal-server-sandboxes-only.*not in \\?"/);
+    expect(await namespaceExists(fixture.admin, victim)).toBe(true);
+    const bound = await refusal(() =>
+      server.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
+        namespace: fixture.source,
+        body: {
+          metadata: { name: 'rehearsal-sandbox-reader' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rehearsal-sandbox-reader' },
+          subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
+        },
+      }),
+    );
+    expect(bound).toMatch(/^403 .*rehearsal-server-sandboxes-only/);
+    const restored = await refusal(() =>
+      server.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+        group: 'velero.io',
+        version: 'v1',
+        namespace: fixture.veleroNamespace,
+        plural: 'restores',
+        body: {
+          apiVersion: 'velero.io/v1',
+          kind: 'Restore',
+          metadata: { name: uniqueName('overwrite', 30), labels: { 'rehearsal.dev/run': 'abcde' } },
+          spec: {
+            backupName: fixture.backup,
+            includedNamespaces: [fixture.source],
+            namespaceMapping: { [fixture.source]: victim },
+            includeClusterResources: false,
+          },
+        },
+      }),
+    );
+    expect(restored).toMatch(/^403 .*rehearsal-server-sandboxes-only/);
+  });
+});

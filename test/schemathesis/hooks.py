@@ -1,0 +1,87 @@
+"""Schemathesis hooks for Rehearsal's API (test/integration/schemathesis.test.ts runs them).
+
+CreateTestInput has rules JSON Schema cannot state; its description in openapi/openapi.json lists
+them and the server answers 400 naming the field. A *schema-valid* (positive) case generated at
+random breaks them easily (a reversed cron range such as 5-3, a made-up time zone, alertOnExceed
+without maxRTO, a PUT body naming another test), and the positive_data_acceptance check would then
+report the server's correct 400 as a failure. Two more depend on state, not on shape: a RestoreTest is
+created in a namespace that exists (the server's own, rehearsal-system, in these runs), and a
+`continue` token of GET /api/v1/reports is opaque, valid only as the server issued it. These hooks
+bring positive cases within those rules and nothing else: negative (schema-violating) cases are left exactly as generated, and every
+other field of a positive case keeps its generated value.
+"""
+import re
+
+import schemathesis
+
+CRON_MACROS = {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
+# Fields of a cron expression: (lowest, highest) value, and names where they exist.
+CRON_FIELDS = [(0, 59), (0, 23), (1, 31), (1, 12), (0, 7)]
+MONTH_NAMES = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
+DAY_NAMES = {"sun", "mon", "tue", "wed", "thu", "fri", "sat"}
+# Zones every runtime knows; a generated zone outside them is replaced.
+TIME_ZONES = {"UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney"}
+
+
+def _cron_field_ok(text: str, position: int) -> bool:
+    """A conservative subset of what the server accepts: *, */N, one value or one name."""
+    low, high = CRON_FIELDS[position]
+    if text == "*":
+        return True
+    step = re.fullmatch(r"\*/([0-9]{1,2})", text)
+    if step:
+        return int(step.group(1)) >= 1
+    if re.fullmatch(r"[0-9]{1,2}", text):
+        value = int(text)
+        # Days 29-31 do not exist in every month; keep the day of month within 1-28.
+        return low <= value <= (28 if position == 2 else high)
+    lowered = text.lower()
+    return (position == 3 and lowered in MONTH_NAMES) or (position == 4 and lowered in DAY_NAMES)
+
+
+def _cron_ok(cron: str) -> bool:
+    trimmed = cron.strip(" ")
+    if trimmed.startswith("@"):
+        return trimmed in CRON_MACROS
+    fields = [field for field in trimmed.split(" ") if field]
+    return len(fields) == 5 and all(_cron_field_ok(field, i) for i, field in enumerate(fields))
+
+
+def _is_positive(case) -> bool:
+    meta = case.meta
+    return meta is not None and meta.generation.mode.is_positive
+
+
+# Namespaces that exist on the server under test (the server's default is rehearsal-system).
+EXISTING_NAMESPACES = {"", None, "rehearsal-system"}
+
+
+@schemathesis.hook
+def map_case(context, case):
+    operation = case.operation
+    if operation.path == "/api/v1/reports" and _is_positive(case) and "continue" in (case.query or {}):
+        case.query = {key: value for key, value in case.query.items() if key != "continue"}
+        return case
+    if operation.path not in ("/api/v1/tests", "/api/v1/tests/{name}") or operation.method.upper() not in ("POST", "PUT"):
+        return case
+    if not _is_positive(case) or not isinstance(case.body, dict):
+        return case
+    # A copy: generated cases can share one body object.
+    body = dict(case.body)
+    case.body = body
+    if isinstance(body.get("cron"), str) and not _cron_ok(body["cron"]):
+        body["cron"] = "0 3 * * *"
+    if body.get("timezone") not in (None, "") and body["timezone"] not in TIME_ZONES:
+        body["timezone"] = "UTC"
+    if body.get("alertOnExceed") is True and body.get("maxRTO") in (None, ""):
+        body["maxRTO"] = "15m"
+    if operation.method.upper() == "POST" and body.get("namespace") not in EXISTING_NAMESPACES:
+        body.pop("namespace")
+    if operation.method.upper() == "PUT":
+        # The body may repeat the test's name and namespace, but must not name another test.
+        body["name"] = case.path_parameters["name"]
+        case.query = dict(case.query or {})
+        namespace = case.query.get("namespace")
+        if body.get("namespace") not in (None, "") and body["namespace"] != namespace:
+            body.pop("namespace")
+    return case

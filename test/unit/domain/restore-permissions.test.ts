@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { renderAdmissionYaml } from '../../../deploy/admission/render.js';
+import { restoreAdmissionPolicy } from '../../../server/domain/restore-admission-policy.js';
+import {
+  describeMissing,
+  restoreRequirements,
+  type RestoreAdmissionSettings,
+} from '../../../server/domain/restore-permissions.js';
+import { MAX_SOURCE_NAMESPACES } from '../../../server/domain/sandbox-names.js';
+
+const settings: RestoreAdmissionSettings = { providerNamespace: 'velero', maxSandboxTtlSeconds: 168 * 3600 };
+
+function spec(extra: { sources?: string[]; providerNamespace?: string; ttl?: string; networkIsolation?: 'strict' | 'none' } = {}) {
+  return {
+    backupSource: {
+      namespaces: (extra.sources ?? ['team-a']).map((name) => ({ name })),
+      ...(extra.providerNamespace ? { providerNamespace: extra.providerNamespace } : {}),
+    },
+    sandbox: {
+      ...(extra.ttl ? { ttl: extra.ttl } : {}),
+      ...(extra.networkIsolation ? { networkIsolation: extra.networkIsolation } : {}),
+    },
+  };
+}
+
+const names = (outcome: ReturnType<typeof restoreRequirements>) =>
+  outcome.permissions.map((permission) => `${permission.verb} ${permission.resource} ${permission.namespace}`);
+
+describe('restoreRequirements (decisions §9)', () => {
+  it('needs get secrets in every source namespace, nothing else for a plain test', () => {
+    const outcome = restoreRequirements('team-a', spec({ sources: ['team-a', 'kube-system'] }), settings);
+    expect(names(outcome)).toEqual(['get secrets team-a', 'get secrets kube-system']);
+    expect(outcome.invalid).toEqual([]);
+  });
+
+  it.each([
+    ['a foreign providerNamespace', { providerNamespace: 'other-velero' }, /providerNamespace "other-velero" is not the installation provider namespace "velero"/],
+    ['networkIsolation none', { networkIsolation: 'none' as const }, /networkIsolation "none"/],
+  ])('makes %s admin-only (administer restoretests in the test namespace)', (_name, extra, because) => {
+    const outcome = restoreRequirements('team-a', spec(extra), settings);
+    const admin = outcome.permissions.find((permission) => permission.verb === 'administer')!;
+    expect(admin).toMatchObject({ group: 'rehearsal.dev', resource: 'restoretests', namespace: 'team-a' });
+    expect(admin.because).toMatch(because);
+  });
+
+  it('asks for the admin verb once even for both reasons, and not for the installation namespace', () => {
+    const both = restoreRequirements('t', spec({ providerNamespace: 'x', networkIsolation: 'none' }), settings);
+    expect(both.permissions.filter((permission) => permission.verb === 'administer')).toHaveLength(1);
+    expect(names(restoreRequirements('t', spec({ providerNamespace: 'velero' }), settings))).toEqual(['get secrets team-a']);
+  });
+
+  it.each([
+    ['168h', true],
+    ['167h60m', true],
+    ['168h1s', false],
+    ['1000h', false],
+    [undefined, true],
+  ])('caps ttl %s at 168h: allowed %s', (ttl, allowed) => {
+    const outcome = restoreRequirements('t', spec(ttl ? { ttl } : {}), settings);
+    expect(outcome.invalid.length === 0).toBe(allowed);
+    if (!allowed) expect(outcome.invalid[0]).toEqual({ field: 'ttl', message: 'must be at most 168h (the installation cap)' });
+  });
+
+  it('names the namespace and the permission in its message', () => {
+    const [permission] = restoreRequirements('a', spec({ sources: ['team-b'] }), settings).permissions;
+    expect(describeMissing(permission!)).toBe(
+      'cannot get secrets in namespace "team-b" (the restore copies namespace "team-b", its Secrets included)',
+    );
+  });
+});
+
+describe('the admission policy rendered from the rule', () => {
+  const [policy] = restoreAdmissionPolicy({ namespace: 'rehearsal-system', serviceAccount: 'rehearsal' }) as {
+    spec: { validations: { expression: string }[] };
+  }[];
+
+  it('checks get secrets for every source index up to the domain maximum', () => {
+    const perSource = policy!.spec.validations.filter((validation) => validation.expression.includes("resource('secrets')"));
+    expect(perSource).toHaveLength(MAX_SOURCE_NAMESPACES);
+    perSource.forEach((validation, index) => {
+      expect(validation.expression).toContain(`namespace(variables.sources[${index}]).check('get')`);
+    });
+  });
+
+  it('is what deploy/base/restoretest-admission.yaml holds (npm run admission:generate)', () => {
+    const committed = readFileSync(path.join(process.cwd(), 'deploy/base/restoretest-admission.yaml'), 'utf8');
+    expect(committed).toBe(renderAdmissionYaml());
+  });
+});

@@ -1,0 +1,179 @@
+// The published schema of CreateTestInput (openapi/openapi.json) and the server's own validation
+// (validateTestInput) must agree: a body the schema accepts is accepted by the server, and a body
+// the schema rejects is rejected — except for the few rules JSON Schema cannot state, which the
+// schema's description lists and which are named here one by one.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import addFormatsModule from 'ajv-formats';
+import {
+  CRON_SYNTAX,
+  HISTORY_LIMIT_RANGE,
+  MAX_BACKUP_NAME_LENGTH,
+  MAX_CRON_LENGTH,
+  MAX_TIMEZONE_LENGTH,
+  NETWORK_ISOLATION_MODES,
+  validateTestInput,
+} from '../../../server/domain/test-input.js';
+import { PROVIDERS } from '../../../server/domain/resources.js';
+import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES } from '../../../server/domain/sandbox-names.js';
+
+interface PropertySchema {
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  minimum?: number;
+  maximum?: number;
+  type?: string;
+  enum?: unknown[];
+  default?: unknown;
+  $ref?: string;
+}
+
+interface CrdSchema extends PropertySchema {
+  properties?: Record<string, CrdSchema>;
+}
+
+const document = JSON.parse(readFileSync(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8')) as {
+  components: { schemas: Record<string, { properties?: Record<string, PropertySchema>; enum?: unknown[] }> };
+};
+const schemas = document.components.schemas;
+const properties = schemas.CreateTestInput!.properties!;
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(document, 'openapi');
+const schemaAccepts = ajv.getSchema('openapi#/components/schemas/CreateTestInput')!;
+
+const valid = { name: 'orders', provider: 'velero', sourceNamespaces: ['orders'], cron: '0 3 * * *' };
+
+describe('CreateTestInput: schema and server state the same limits', () => {
+  it('publishes the enums, defaults and ranges the domain uses', () => {
+    expect(schemas[properties.provider!.$ref!.split('/').pop()!]!.enum).toEqual([...PROVIDERS]);
+    expect(properties.networkIsolation!.enum).toEqual([...NETWORK_ISOLATION_MODES, '', null]);
+    expect(properties.historyLimit).toMatchObject({
+      type: 'integer',
+      minimum: HISTORY_LIMIT_RANGE.min,
+      maximum: HISTORY_LIMIT_RANGE.max,
+      default: 90,
+    });
+    expect(properties.sourceNamespaces).toMatchObject({ minItems: 1, maxItems: MAX_SOURCE_NAMESPACES, uniqueItems: true });
+    expect(properties.namespacePrefix).toMatchObject({ maxLength: MAX_NAMESPACE_PREFIX_LENGTH, default: 'rehearsal' });
+    expect(properties.backupName).toMatchObject({ maxLength: MAX_BACKUP_NAME_LENGTH, default: 'latest' });
+    expect(properties.timezone).toMatchObject({ maxLength: MAX_TIMEZONE_LENGTH, default: 'UTC' });
+    expect(properties.ttl!.default).toBe('1h');
+    expect(properties.alertOnExceed!.default).toBe(false);
+    expect(properties.cron).toMatchObject({ minLength: 1, maxLength: MAX_CRON_LENGTH, pattern: CRON_SYNTAX.source });
+  });
+
+  it('accepts no more than the RestoreTest CRD stores (the apiserver would answer 400 otherwise)', () => {
+    const crd = parse(readFileSync(new URL('../../../crds/rehearsal.dev_restoretests.yaml', import.meta.url), 'utf8')) as {
+      spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: CrdSchema } } } }[] };
+    };
+    const spec = crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec;
+    const at = (...path: string[]) => path.reduce((node, key) => node.properties![key]!, spec);
+    const limits = (schema: PropertySchema | CrdSchema) => [schema.maxLength, schema.maxItems, schema.maximum];
+    const within = (api: PropertySchema, stored: CrdSchema) =>
+      limits(api).every((limit, i) => limits(stored)[i] === undefined || (limit !== undefined && limit <= limits(stored)[i]!));
+    expect({
+      backupName: within(properties.backupName!, at('backupSource', 'backupName')),
+      sourceNamespaces: within(properties.sourceNamespaces!, at('backupSource', 'namespaces')),
+      cron: within(properties.cron!, at('schedule', 'cron')),
+      timezone: within(properties.timezone!, at('schedule', 'timezone')),
+      namespacePrefix: within(properties.namespacePrefix!, at('sandbox', 'namespacePrefix')),
+      healthCheckPolicy: within(properties.healthCheckPolicy!, at('healthCheckPolicy')),
+      historyLimit: within(properties.historyLimit!, at('historyLimit')),
+    }).toEqual({
+      backupName: true, sourceNamespaces: true, cron: true, timezone: true, namespacePrefix: true,
+      healthCheckPolicy: true, historyLimit: true,
+    });
+  });
+
+  it('describes cron in full (the macro list is not cut at a JSDoc tag)', () => {
+    expect(properties.cron).toHaveProperty('description', expect.stringContaining('`@daily`, `@midnight`, `@hourly`'));
+  });
+
+  // [what, body changes] — the server and the schema must give the same verdict.
+  const agreeing: [string, Record<string, unknown>][] = [
+    ['the minimal body', {}],
+    ['every optional field', {
+      namespace: 'team-a', backupName: 'nightly-2026.03.01', timezone: 'Europe/Berlin', namespacePrefix: 'rt',
+      ttl: '2h30m', networkIsolation: 'none', healthCheckPolicy: 'web', maxRTO: '15m', alertOnExceed: true, historyLimit: 1000,
+    }],
+    ['optional fields null', { namespace: null, backupName: null, ttl: null, historyLimit: null, alertOnExceed: null, networkIsolation: null }],
+    ['optional fields empty', { namespace: '', backupName: '', timezone: '', ttl: '', maxRTO: '', networkIsolation: '' }],
+    ['a macro with blanks around', { cron: '  @daily ' }],
+    ['cron with names, lists and steps', { cron: '*/15 1-5 1,15 jan-jun mon-fri' }],
+    ['no name', { name: undefined }],
+    ['an empty name', { name: '' }],
+    ['a name with capitals', { name: 'Orders' }],
+    ['a name of 64 characters', { name: 'a'.repeat(64) }],
+    ['a name of 63 characters', { name: 'a'.repeat(63) }],
+    ['an unknown provider', { provider: 'tape' }],
+    ['provider null', { provider: null }],
+    ['no source namespace', { sourceNamespaces: [] }],
+    ['21 source namespaces', { sourceNamespaces: Array.from({ length: 21 }, (_, i) => `ns-${i}`) }],
+    ['20 source namespaces', { sourceNamespaces: Array.from({ length: 20 }, (_, i) => `ns-${i}`) }],
+    ['a repeated source namespace', { sourceNamespaces: ['a', 'a'] }],
+    ['a source namespace that is not a label', { sourceNamespaces: ['A_B'] }],
+    ['a number as source namespace', { sourceNamespaces: [7] }],
+    ['an empty cron', { cron: '' }],
+    ['a blank cron', { cron: '   ' }],
+    ['a 6-field cron', { cron: '0 0 3 * * *' }],
+    ['a cron with tabs', { cron: '0\t3\t*\t*\t*' }],
+    ['an unknown macro', { cron: '@sometimes' }],
+    ['a cron of 129 characters', { cron: `0 3 * * ${'1,'.repeat(61)}11` }],
+    ['a lower-case time zone', { timezone: 'europe/berlin' }],
+    ['an offset as time zone', { timezone: '+01:00' }],
+    ['a time zone of 65 characters', { timezone: `A${'b'.repeat(64)}` }],
+    ['a prefix of 21 characters', { namespacePrefix: 'p'.repeat(21) }],
+    ['a prefix of 20 characters', { namespacePrefix: 'p'.repeat(20) }],
+    ['a ttl of 0s', { ttl: '0s' }],
+    ['a ttl in days', { ttl: '1d' }],
+    ['a ttl with units out of order', { ttl: '5m1h' }],
+    ['a fractional ttl', { ttl: '1.5h' }],
+    ['a ttl of 10 digits', { ttl: '1234567890s' }],
+    ['an unknown isolation mode', { networkIsolation: 'loose' }],
+    ['a policy name that is not a label', { healthCheckPolicy: 'Web Policy' }],
+    ['maxRTO 00m', { maxRTO: '00m' }],
+    ['alertOnExceed as a string', { alertOnExceed: 'yes', maxRTO: '5m' }],
+    ['historyLimit 0', { historyLimit: 0 }],
+    ['historyLimit 1001', { historyLimit: 1001 }],
+    ['historyLimit 1.5', { historyLimit: 1.5 }],
+    ['historyLimit as a string', { historyLimit: '90' }],
+    ['an unknown field', { maxRto: '15m' }],
+    ['a backup name with capitals', { backupName: 'Nightly' }],
+    ['a backup name of 254 characters', { backupName: 'b'.repeat(254) }],
+  ];
+
+  it.each(agreeing)('%s: same verdict', (_what, changes) => {
+    const body: Record<string, unknown> = { ...valid, ...changes };
+    for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+    const server = validateTestInput(body);
+    expect([schemaAccepts(body), server.ok ? 'accepted' : server.errors]).toEqual([
+      server.ok,
+      server.ok ? 'accepted' : expect.anything(),
+    ]);
+  });
+
+  // Rules JSON Schema cannot express (listed in the schema's description): the schema accepts,
+  // the server answers 400 naming the field.
+  const semantic: [string, Record<string, unknown>, string][] = [
+    ['a reversed range', { cron: '5-3 * * * *' }, 'cron'],
+    ['a value out of range', { cron: '0 24 * * *' }, 'cron'],
+    ['a day that never comes', { cron: '0 0 30 2 *' }, 'cron'],
+    ['a zone the runtime does not know', { timezone: 'Mars/Olympus' }, 'timezone'],
+    ['alertOnExceed without maxRTO', { alertOnExceed: true }, 'alertOnExceed'],
+  ];
+
+  it.each(semantic)('%s: only the server rejects it, naming the field', (_what, changes, field) => {
+    const body = { ...valid, ...changes };
+    expect(schemaAccepts(body)).toBe(true);
+    const server = validateTestInput(body);
+    expect(server.ok ? [] : server.errors.map((error) => error.field)).toEqual([field]);
+  });
+});
