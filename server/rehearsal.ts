@@ -31,6 +31,8 @@ import { loadLicenseKeyRing } from './evidence/license-keys.js';
 import { Metrics } from './metrics.js';
 import { TestGauges } from './test-gauges.js';
 import { ProviderError, type BackupProvider } from './providers/provider.js';
+import { KastenProvider } from './providers/kasten/kasten.provider.js';
+import { TrilioProvider } from './providers/trilio/trilio.provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
@@ -119,6 +121,8 @@ export function createRehearsal(
   });
   const providers = overrides.providers ?? {
     velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }),
+    kasten: new KastenProvider(kube.customObjects),
+    trilio: new TrilioProvider(kube.customObjects),
   };
 
   // Evidence: the signing key (created on first start, shared by every replica through a Secret),

@@ -47,6 +47,9 @@ bash test/cluster/build-binaries.sh >/dev/null
 log "Helm and promtool (built once from Go modules, cached by version)"
 bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
 
+log "Real Velero, its AWS plugin and the s3s-fs object store (built once, cached by version)"
+bash test/cluster/build-velero.sh >/dev/null
+
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
 bash openapi/clients/clients.sh setup
 

@@ -6,10 +6,12 @@
 // aggregated API api.rehearsal.dev/v1 (an APIService served by the same process on 127.0.0.1:8443,
 // so `kubectl restoretest` needs only the kubeconfig), and the shop's HTTP endpoint and PostgreSQL
 // database that the health checks query.
-// What is simulated: VELERO. There is no Velero server here; a small simulator (test/velero/)
-// plays its part through the real velero.io/v1 API — it backs up and restores objects, but it is
-// not Velero and has no object storage. KWOK pods do not run containers, so the checks reach the
-// shop's endpoints on 127.0.0.1 through the probe target map instead of the sandbox Services.
+// Velero is real too: the Velero server and its AWS plugin (built from their Go modules by
+// test/cluster/build-velero.sh) run out of cluster against s3s-fs, a real S3 server on 127.0.0.1
+// that keeps the backups in .k8s/demo/velero/s3 (test/helpers/real-velero.ts). Only resource
+// manifests are backed up (no node agent, no volume data). KWOK pods do not run containers, so the
+// checks reach the shop's endpoints on 127.0.0.1 through the probe target map instead of the
+// sandbox Services.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +21,9 @@ import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../server/
 import { createLogger } from '../../server/logger.js';
 import { createRehearsal } from '../../server/rehearsal.js';
 import { makeServingCertificate, registerAggregatedApi } from '../../test/helpers/aggregated-api.js';
+import { startRealVelero } from '../../test/helpers/real-velero.js';
 import { createShopApp, shopChecks, startShopEndpoints } from '../../test/helpers/sample-app.js';
-import { createBackup, VeleroSimulator } from '../../test/velero/simulator.js';
+import { createBackup } from '../../test/velero/simulator.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const workDir = path.join(repoRoot, '.k8s/demo');
@@ -29,7 +32,11 @@ const aggregationPort = Number(process.env.REHEARSAL_AGGREGATION_PORT ?? 8443);
 const say = (line: string): void => console.log(`[demo] ${line}`);
 
 function run(command: string, args: string[]): string {
-  return execFileSync(command, args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  return execFileSync(command, args, {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }
 
 function restoreTest(name: string, spec: Partial<RestoreTest['spec']>): RestoreTest {
@@ -65,18 +72,36 @@ async function main(): Promise<void> {
     say('sample application already present in namespace shop');
   }
 
-  const simulator = new VeleroSimulator(admin, { namespace: 'velero' });
-  await simulator.start();
-  say('VELERO SIMULATOR started in namespace velero (not a real Velero server: for this demo only)');
+  say('starting the real Velero server and its object store (first run builds them: see README)');
+  const velero = await startRealVelero(admin, {
+    namespace: 'velero',
+    kubeconfigPath,
+    workDir: path.join(workDir, 'velero'),
+  });
+  say(
+    `Velero ${velero.s3Url} bucket ${velero.bucket}: backups are kept in ${path.relative(repoRoot, velero.bucketDir)}/backups/`,
+  );
   const backupName = `shop-nightly-${Date.now().toString(36)}`;
-  await createBackup(admin, { name: backupName, namespaces: ['shop'], veleroNamespace: 'velero' });
-  say(`backup ${backupName} of namespace shop completed (simulated)`);
+  await createBackup(admin, {
+    name: backupName,
+    namespaces: ['shop'],
+    veleroNamespace: 'velero',
+    timeoutMs: 120_000,
+  });
+  say(
+    `backup ${backupName} of namespace shop completed by Velero: ${path.relative(repoRoot, velero.bucketDir)}/backups/${backupName}/`,
+  );
 
   const endpoints = await startShopEndpoints();
-  say(`the shop's endpoints: HTTP on 127.0.0.1:${endpoints.httpPort}, PostgreSQL on 127.0.0.1:${endpoints.postgres.port}`);
+  say(
+    `the shop's endpoints: HTTP on 127.0.0.1:${endpoints.httpPort}, PostgreSQL on 127.0.0.1:${endpoints.postgres.port}`,
+  );
 
   const tests = [
-    restoreTest('shop-daily', { healthChecks: { checks: shopChecks() }, sla: { maxRTO: '2m', alertOnExceed: true } }),
+    restoreTest('shop-daily', {
+      healthChecks: { checks: shopChecks() },
+      sla: { maxRTO: '2m', alertOnExceed: true },
+    }),
     // shopChecks' SQL data check is critical: wrong orders make this run fail (decisions §4).
     restoreTest('shop-broken-orders', { healthChecks: { checks: shopChecks({ expectedOrders: '4' }) } }),
     restoreTest('shop-defaults', {}),
@@ -139,8 +164,9 @@ async function main(): Promise<void> {
                   kubectl restoretest list -A              (through the APIService, kubeconfig credentials)
                   kubectl restoretest list -A --server http://localhost:${port}   (straight to the API)
 
-  shop-daily runs now; all three tests run every two minutes. Backups are served by the Velero
-  SIMULATOR. Press Ctrl-C to stop (the control plane stops too; its state stays in .k8s/demo).
+  shop-daily runs now; all three tests run every two minutes. Backups are made and restored by the
+  real Velero server; its object store keeps them in ${path.relative(repoRoot, velero.bucketDir)}/backups/.
+  Press Ctrl-C to stop (the control plane stops too; its state stays in .k8s/demo).
 `);
 
   let stopping = false;
@@ -156,7 +182,7 @@ async function main(): Promise<void> {
     const bounded = (promise: Promise<unknown>): Promise<unknown> =>
       Promise.race([promise, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     await bounded(rehearsal.stop());
-    await bounded(simulator.stop());
+    await bounded(velero.stop());
     await bounded(endpoints.stop());
     run('bash', ['test/cluster/down.sh', workDir]);
     say('stopped');

@@ -1,5 +1,6 @@
 // Shared set-up for engine tests: a source namespace with the shop app, a Velero namespace served
-// by the simulator, backups of the shop, the app's real endpoints on loopback, and helpers to
+// by the simulator (or, with backend 'real-velero', by the real Velero server), backups of the
+// shop, the app's real endpoints on loopback, and helpers to
 // create RestoreTests, trigger them and wait for their reports.
 import {
   CustomObjectsApi,
@@ -17,6 +18,7 @@ import {
 } from '../../server/domain/resources.js';
 import { createBackup, VeleroSimulator } from '../velero/simulator.js';
 import { createNamespace, testKubeConfig, uniqueName, waitFor } from './kube.js';
+import { startRealVelero, type RealVelero } from './real-velero.js';
 import { createShopApp, startShopEndpoints, type ShopEndpoints } from './sample-app.js';
 
 export interface EngineFixture {
@@ -25,18 +27,41 @@ export interface EngineFixture {
   source: string;
   testNamespace: string;
   veleroNamespace: string;
-  simulator: VeleroSimulator;
+  /** The Velero server playing its part: the simulator, or the real Velero. */
+  simulator?: VeleroSimulator;
+  realVelero?: RealVelero;
   endpoints: ShopEndpoints;
   /** A completed backup of the source namespace. */
   backup: string;
-  /** The simulator's most recent log lines (for failure messages). */
-  simulatorLog(): string[];
+  /** The Velero server's (simulator's or real Velero's) most recent log lines (for failure messages). */
+  veleroLog(): string[];
   stop(): Promise<void>;
 }
 
 const SIMULATOR_LOG_LINES = 40;
 
-export async function createEngineFixture(prefix: string): Promise<EngineFixture> {
+export type VeleroBackend = 'simulator' | 'real-velero';
+
+/**
+ * Rehearsal's ServiceAccount may touch Velero objects only where an administrator bound the
+ * rehearsal-velero role (deploy/base/rbac.yaml binds it in "velero"); each fixture is its own
+ * backup installation, so it is bound here too.
+ */
+async function bindVeleroRole(admin: KubeConfig, veleroNamespace: string): Promise<void> {
+  await admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
+    namespace: veleroNamespace,
+    body: {
+      metadata: { name: 'rehearsal-velero' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rehearsal-velero' },
+      subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
+    },
+  });
+}
+
+export async function createEngineFixture(
+  prefix: string,
+  backend: VeleroBackend = 'simulator',
+): Promise<EngineFixture> {
   const admin = testKubeConfig();
   const custom = admin.makeApiClient(CustomObjectsApi);
   const source = uniqueName(`${prefix}-shop`);
@@ -44,6 +69,33 @@ export async function createEngineFixture(prefix: string): Promise<EngineFixture
   const veleroNamespace = uniqueName(`${prefix}-velero`);
   await createShopApp(admin, source);
   await createNamespace(admin, testNamespace);
+  if (backend === 'real-velero') {
+    // Long backup-sync period: a test deletes a backup's data from the store on purpose, and the
+    // sync would otherwise remove the Backup object before the restore can fail on the missing data.
+    const realVelero = await startRealVelero(admin, {
+      namespace: veleroNamespace,
+      serverArgs: ['--backup-sync-period', '1h'],
+    });
+    await bindVeleroRole(admin, veleroNamespace);
+    const endpoints = await startShopEndpoints();
+    const backup = uniqueName('shop-nightly');
+    await createBackup(admin, { name: backup, namespaces: [source], veleroNamespace, timeoutMs: 120_000 });
+    return {
+      admin,
+      custom,
+      source,
+      testNamespace,
+      veleroNamespace,
+      realVelero,
+      endpoints,
+      backup,
+      veleroLog: () => realVelero.log().slice(-SIMULATOR_LOG_LINES),
+      async stop() {
+        await realVelero.stop();
+        await endpoints.stop();
+      },
+    };
+  }
   const logLines: string[] = [];
   const simulator = new VeleroSimulator(admin, {
     namespace: veleroNamespace,
@@ -55,17 +107,7 @@ export async function createEngineFixture(prefix: string): Promise<EngineFixture
     },
   });
   await simulator.start();
-  // Rehearsal's ServiceAccount may touch Velero objects only where an administrator bound the
-  // rehearsal-velero role (deploy/base/rbac.yaml binds it in "velero"); each fixture is its own
-  // backup installation, so it is bound here too.
-  await admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
-    namespace: veleroNamespace,
-    body: {
-      metadata: { name: 'rehearsal-velero' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rehearsal-velero' },
-      subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
-    },
-  });
+  await bindVeleroRole(admin, veleroNamespace);
   const endpoints = await startShopEndpoints();
   const backup = uniqueName('shop-nightly');
   await createBackup(admin, { name: backup, namespaces: [source], veleroNamespace });
@@ -78,7 +120,7 @@ export async function createEngineFixture(prefix: string): Promise<EngineFixture
     simulator,
     endpoints,
     backup,
-    simulatorLog: () => [...logLines],
+    veleroLog: () => [...logLines],
     async stop() {
       await simulator.stop();
       await endpoints.stop();
@@ -209,7 +251,10 @@ async function describeRunState(fixture: EngineFixture, testName: string): Promi
   } catch (error) {
     lines.push(`restores: unreadable (${(error as Error).message})`);
   }
-  lines.push('simulator log:', ...fixture.simulatorLog().map((line) => `  ${line}`));
+  lines.push(
+    `${fixture.realVelero ? 'velero' : 'simulator'} log:`,
+    ...fixture.veleroLog().map((line) => `  ${line}`),
+  );
   return lines.join('\n');
 }
 

@@ -87,8 +87,12 @@ export async function startProcess(options: TestServerEnv & { port: number; logF
       const response = await fetch(`http://127.0.0.1:${options.port}/api/v1/health`);
       return response.ok && ((await response.json()) as { status: string }).status === 'ok';
     },
-    { timeoutMs: 60_000, intervalMs: 200, description: 'the server process to become healthy' },
-  );
+    // 120 s: a cold tsx start on a loaded 2-core machine took over 60 s.
+    { timeoutMs: 120_000, intervalMs: 200, description: 'the server process to become healthy' },
+  ).catch((error: unknown) => {
+    child.kill('SIGKILL'); // never leave a half-started server behind (it would hold the Lease)
+    throw error;
+  });
   return {
     child,
     port: options.port,

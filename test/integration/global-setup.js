@@ -44,7 +44,9 @@ function startLocalBinaries() {
 function installCrds(kubeconfigPath) {
   const kubectl = (args) =>
     execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const dir of [path.join(repoRoot, 'crds'), path.join(repoRoot, 'test/fixtures/velero/crds')]) {
+  // Kasten's and Trilio's CRDs are ours, written from their documentation (see the files).
+  const dirs = ['crds', 'test/fixtures/velero/crds', 'test/kasten/crds', 'test/trilio/crds'];
+  for (const dir of dirs.map((entry) => path.join(repoRoot, entry))) {
     // crds/ is a kustomization (deploy/ builds on it); Velero's CRDs are plain files.
     const source = existsSync(path.join(dir, 'kustomization.yaml')) ? ['-k', dir] : ['-f', dir];
     if (existsSync(dir)) kubectl(['apply', '--server-side', '--force-conflicts', ...source]);

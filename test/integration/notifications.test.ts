@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { ANNOTATION_NOTIFICATIONS, parseDeliveryRecords } from '../../server/domain/notification-deliveries.js';
 import type { NotificationsSpec, RestoreReport } from '../../server/domain/resources.js';
 import type { Rehearsal } from '../../server/rehearsal.js';
@@ -44,6 +44,24 @@ beforeAll(async () => {
     body: {
       metadata: { name: SECRET },
       stringData: { hmac: HMAC_KEY, ...Object.fromEntries(paths.map((name) => [name, `${receivers.url}/${name}`])) },
+    },
+  });
+  // Least privilege (decisions §9): Rehearsal reads no Secret of a tenant unless the tenant lets it,
+  // here by a Role naming the one Secret its channels use.
+  const rbac = fixture.admin.makeApiClient(RbacAuthorizationV1Api);
+  await rbac.createNamespacedRole({
+    namespace: fixture.testNamespace,
+    body: {
+      metadata: { name: 'rehearsal-notification-secrets' },
+      rules: [{ apiGroups: [''], resources: ['secrets'], resourceNames: [SECRET], verbs: ['get'] }],
+    },
+  });
+  await rbac.createNamespacedRoleBinding({
+    namespace: fixture.testNamespace,
+    body: {
+      metadata: { name: 'rehearsal-notification-secrets' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'rehearsal-notification-secrets' },
+      subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
     },
   });
   kubeconfigPath = await rehearsalKubeconfig('notifications.kubeconfig');

@@ -226,7 +226,7 @@ export function decodeSnapshot(data: string): BackupSnapshot {
 }
 
 /** Objects the cluster creates in every namespace by itself; Velero would only report them as existing. */
-function isClusterManaged(item: SnapshotItem): boolean {
+export function isClusterManaged(item: SnapshotItem): boolean {
   if (item.kind === 'ConfigMap' && item.metadata.name === 'kube-root-ca.crt') return true;
   if (item.kind === 'ServiceAccount' && item.metadata.name === 'default') return true;
   if (item.kind === 'Secret' && (item as { type?: string }).type === 'kubernetes.io/service-account-token')

@@ -34,7 +34,15 @@ function observe(overrides: Partial<RunObservations> = {}): RunObservations {
     test,
     run,
     completedAt: new Date('2026-11-22T02:06:00.000Z'),
-    restore: { phase: 'Completed', succeeded: true, partiallyFailed: false, warnings: 0, errors: 0, itemsRestored: 40, totalItems: 40 },
+    restore: {
+      phase: 'Completed',
+      succeeded: true,
+      partiallyFailed: false,
+      warnings: 0,
+      errors: 0,
+      itemsRestored: 40,
+      totalItems: 40,
+    },
     pods: { expected: 3, ready: 3 },
     checks: [{ name: 'http', kind: 'httpGet', status: 'pass', message: 'HTTP 200', duration: '0.1s' }],
     checksCompletedAt: new Date('2026-11-22T02:05:41.000Z'),
@@ -58,14 +66,22 @@ describe('buildReportSpec', () => {
       },
     });
     // Backup age = run start - backup completion.
-    expect(spec.backup).toEqual({ provider: 'velero', name: 'nightly', completedAt: '2026-11-21T23:00:00Z', age: '3h' });
+    expect(spec.backup).toEqual({
+      provider: 'velero',
+      name: 'nightly',
+      completedAt: '2026-11-21T23:00:00Z',
+      age: '3h',
+    });
     expect(spec.score).toBe(100);
     expect(spec.result).toBe('pass');
     expect(spec.completeness).toEqual([{ kind: 'all', backedUp: 40, restored: 40 }]);
   });
 
   it('flags an RTO over the target and takes points off', () => {
-    const spec = buildReportSpec(observe({ checksCompletedAt: new Date('2026-11-22T02:20:01.000Z') }), 'velero');
+    const spec = buildReportSpec(
+      observe({ checksCompletedAt: new Date('2026-11-22T02:20:01.000Z') }),
+      'velero',
+    );
     expect(spec.rto.measuredSeconds).toBe(1200);
     expect(spec.rto.withinSLA).toBe(false);
     expect(spec.levels.find((level) => level.name === 'rtoWithinSLA')!.points).toBe(2); // floor(5 * 600/1200)
@@ -129,5 +145,44 @@ describe('buildReportSpec', () => {
     expect(failed.result).toBe('fail');
     expect(failed.resultCap).toEqual({ check: 'orders', critical: true, result: 'fail' });
     expect(buildReportSpec(observe(), 'velero').resultCap).toBeUndefined();
+  });
+});
+
+describe('completeness against the restore’s own count', () => {
+  it('uses the objects the restore set out to restore, not the backup total (real Velero: 14 of 19)', () => {
+    const spec = buildReportSpec(
+      observe({
+        run: { ...run, backup: { name: 'nightly', totalItems: 19 } },
+        restore: {
+          phase: 'Completed',
+          succeeded: true,
+          partiallyFailed: false,
+          warnings: 1,
+          errors: 0,
+          itemsRestored: 14,
+          totalItems: 14,
+        },
+      }),
+      'velero',
+    );
+    expect(spec.completeness).toEqual([{ kind: 'all', backedUp: 14, restored: 14 }]);
+  });
+
+  it('falls back to the backup total when the restore gives no count', () => {
+    const spec = buildReportSpec(
+      observe({
+        run: { ...run, backup: { name: 'nightly', totalItems: 19 } },
+        restore: {
+          phase: 'Completed',
+          succeeded: true,
+          partiallyFailed: false,
+          warnings: 0,
+          errors: 0,
+          itemsRestored: 12,
+        },
+      }),
+      'velero',
+    );
+    expect(spec.completeness).toEqual([{ kind: 'all', backedUp: 19, restored: 12 }]);
   });
 });

@@ -1,0 +1,58 @@
+// The parts of Veeam Kasten (K10)'s public Kubernetes API that Rehearsal reads and writes, as its
+// API documentation describes them (docs.kasten.io, "API and Custom Resources": RestorePoint,
+// RestoreAction). Wire shapes for the provider only. Not checked against a running K10: Kasten
+// cannot run here, so the provider is tested against test/kasten/simulator.ts (see the README).
+
+/** RestorePoints live in the application's namespace: one per backup of that application. */
+export const RESTORE_POINTS = {
+  tool: 'Kasten',
+  group: 'apps.kio.kasten.io',
+  version: 'v1alpha1',
+  plural: 'restorepoints',
+};
+export const RESTORE_ACTIONS = {
+  tool: 'Kasten',
+  group: 'actions.kio.kasten.io',
+  version: 'v1alpha1',
+  plural: 'restoreactions',
+};
+
+export interface KastenMetadata {
+  name: string;
+  namespace?: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+}
+
+export interface KastenRestorePoint {
+  apiVersion?: string;
+  kind?: string;
+  metadata: KastenMetadata;
+  spec?: { restorePointContentRef?: { name?: string } };
+  /** actionTime: when the backup that made this point ran. */
+  status?: { actionTime?: string; logicalSize?: number; physicalSize?: number };
+}
+
+/** K10 action states; "AttemptFailed" is a failed attempt that K10 retries. */
+export type KastenActionState =
+  'Pending' | 'Running' | 'AttemptFailed' | 'Complete' | 'Failed' | 'Skipped' | 'Cancelled';
+
+export interface KastenRestoreAction {
+  apiVersion?: string;
+  kind?: string;
+  metadata: KastenMetadata;
+  spec?: {
+    subject?: { kind?: string; name?: string; namespace?: string };
+    /** The namespace the application is restored into (a sandbox, for Rehearsal). */
+    targetNamespace?: string;
+  };
+  status?: {
+    state?: KastenActionState;
+    startTime?: string;
+    endTime?: string;
+    /** Percent, 0-100. */
+    progress?: number;
+    error?: { message?: string };
+  };
+}

@@ -1,0 +1,89 @@
+// Veeam Kasten (K10) through its Kubernetes API only (decisions §2): RestorePoints
+// (apps.kio.kasten.io) of the source namespace are read; a RestoreAction (actions.kio.kasten.io)
+// of the chosen RestorePoint with targetNamespace = the sandbox is created in the sandbox.
+// Kasten's documentation creates RestoreActions in the application's namespace; Rehearsal never
+// writes to a source namespace, so it creates the action in the target (sandbox) namespace instead.
+import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { CustomResources, type ProviderCustomObjectsApi } from '../custom-resources.js';
+import { PerNamespaceProvider, type PerNamespaceTool } from '../per-namespace-provider.js';
+import type { RestoreProgress, RestoreState } from '../provider.js';
+import {
+  RESTORE_ACTIONS,
+  RESTORE_POINTS,
+  type KastenActionState,
+  type KastenRestoreAction,
+  type KastenRestorePoint,
+} from './kasten-types.js';
+
+export function kastenStateOf(state: KastenActionState | string | undefined): RestoreState {
+  switch (state) {
+    case undefined:
+    case '':
+    case 'Pending':
+      return 'pending';
+    case 'Complete':
+      return 'succeeded';
+    case 'Failed':
+    case 'Skipped':
+    case 'Cancelled':
+      return 'failed';
+    default:
+      return 'running'; // Running, AttemptFailed (K10 retries), or a state this version does not know
+  }
+}
+
+export function kastenProgress(action: KastenRestoreAction): RestoreProgress {
+  const status = action.status ?? {};
+  const state = kastenStateOf(status.state);
+  const progress: RestoreProgress = {
+    state,
+    phase: status.state || 'Pending',
+    warnings: 0,
+    errors: state === 'failed' ? 1 : 0,
+  };
+  const message =
+    status.error?.message ||
+    (state === 'failed' ? `RestoreAction ${status.state} without a message from Kasten` : undefined);
+  if (message) progress.message = message;
+  if (status.endTime && (state === 'succeeded' || state === 'failed')) progress.completedAt = status.endTime;
+  return progress;
+}
+
+export const kastenTool = (
+  api: ProviderCustomObjectsApi,
+): PerNamespaceTool<KastenRestorePoint, KastenRestoreAction> => ({
+  provider: 'kasten',
+  backupNoun: 'Kasten restore point',
+  backups: new CustomResources<KastenRestorePoint>(api, RESTORE_POINTS),
+  restores: new CustomResources<KastenRestoreAction>(api, RESTORE_ACTIONS),
+  completedAt: (point) => point.status?.actionTime ?? point.metadata.creationTimestamp,
+  // A RestorePoint exists only once its backup finished; one being deleted is retired by a policy.
+  unusable: (point) => (point.metadata.deletionTimestamp ? 'is being deleted' : undefined),
+  restoreBody: ({ name, labels, backup, source, sandbox }) => ({
+    apiVersion: `${RESTORE_ACTIONS.group}/${RESTORE_ACTIONS.version}`,
+    kind: 'RestoreAction',
+    metadata: {
+      name,
+      namespace: sandbox,
+      labels: { ...labels, 'k10.kasten.io/appName': source, 'k10.kasten.io/appNamespace': source },
+    },
+    spec: { subject: { kind: 'RestorePoint', name: backup, namespace: source }, targetNamespace: sandbox },
+  }),
+  sameRequest: (existing, wanted) =>
+    existing.spec?.subject?.name === wanted.spec?.subject?.name &&
+    existing.spec?.subject?.namespace === wanted.spec?.subject?.namespace &&
+    existing.spec?.targetNamespace === wanted.spec?.targetNamespace,
+  progress: kastenProgress,
+});
+
+export class KastenProvider extends PerNamespaceProvider<KastenRestorePoint, KastenRestoreAction> {
+  constructor(kubeConfigOrApi: KubeConfig | ProviderCustomObjectsApi) {
+    super(
+      kastenTool(
+        kubeConfigOrApi instanceof KubeConfig
+          ? kubeConfigOrApi.makeApiClient(CustomObjectsApi)
+          : kubeConfigOrApi,
+      ),
+    );
+  }
+}

@@ -1,0 +1,67 @@
+// The parts of Trilio for Kubernetes (TVK)'s public API (triliovault.trilio.io/v1) that Rehearsal
+// reads and writes, as Trilio's CRD documentation describes them (docs.trilio.io, "Custom Resource
+// Definitions - Application": Backup, Restore). Wire shapes for the provider only. Not checked
+// against a running TVK: Trilio cannot run here, so the provider is tested against
+// test/trilio/simulator.ts (see the README).
+
+export const TRILIO_BACKUPS = {
+  tool: 'Trilio',
+  group: 'triliovault.trilio.io',
+  version: 'v1',
+  plural: 'backups',
+};
+export const TRILIO_RESTORES = {
+  tool: 'Trilio',
+  group: 'triliovault.trilio.io',
+  version: 'v1',
+  plural: 'restores',
+};
+
+export interface TrilioMetadata {
+  name: string;
+  namespace?: string;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+}
+
+/** Backup and Restore status.status values. */
+export type TrilioStatus =
+  | 'New'
+  | 'InProgress'
+  | 'Available'
+  | 'Completed'
+  | 'Failed'
+  | 'Error'
+  | 'Coalescing'
+  | 'Canceling'
+  | 'Canceled';
+
+export interface TrilioBackup {
+  apiVersion?: string;
+  kind?: string;
+  metadata: TrilioMetadata;
+  spec?: { type?: 'Full' | 'Incremental'; backupPlan?: { name?: string; namespace?: string } };
+  status?: { status?: TrilioStatus; completionTimestamp?: string; stats?: { backupSize?: number } };
+}
+
+export interface TrilioRestore {
+  apiVersion?: string;
+  kind?: string;
+  metadata: TrilioMetadata;
+  spec?: {
+    source?: { type?: 'Backup' | 'Location'; backup?: { name?: string; namespace?: string } };
+    /** The namespace the backup is restored into (a sandbox, for Rehearsal). */
+    restoreNamespace?: string;
+    skipIfAlreadyExists?: boolean;
+  };
+  status?: {
+    status?: TrilioStatus;
+    phase?: string;
+    phaseStatus?: string;
+    percentageCompletion?: number;
+    startTimestamp?: string;
+    completionTimestamp?: string;
+    condition?: { phase?: string; status?: string; reason?: string; timestamp?: string }[];
+  };
+}

@@ -1,0 +1,81 @@
+// ============================================================================================
+//  TRILIO SIMULATOR — for Rehearsal's tests only. THIS IS NOT TRILIO FOR KUBERNETES.
+// ============================================================================================
+// Plays TVK's part on the CRDs in test/trilio/crds (written by Rehearsal's developers from Trilio's
+// CRD documentation, not Trilio's own CRDs): takeBackup() makes an Available Backup
+// (triliovault.trilio.io/v1) in the application's namespace; each new Restore goes InProgress →
+// Completed (status.status, phase, percentageCompletion, completionTimestamp) or Failed (with a
+// Failed condition carrying the reason). See test/providers/namespaced-tool-simulator.ts for what is
+// restored, the tripwire and the failure-injection annotations.
+import { NamespacedToolSimulator, type ToolRestoreRequest } from '../providers/namespaced-tool-simulator.js';
+import { kubeTimestamp } from '../velero/simulator.js';
+
+interface TrilioRestoreObject {
+  spec?: { source?: { backup?: { name?: string; namespace?: string } }; restoreNamespace?: string };
+  status?: { status?: string };
+}
+
+export class TrilioSimulator extends NamespacedToolSimulator {
+  protected readonly tool = 'Trilio';
+  protected readonly backupType = {
+    group: 'triliovault.trilio.io',
+    version: 'v1',
+    plural: 'backups',
+    kind: 'Backup',
+  };
+  protected readonly restoreType = {
+    group: 'triliovault.trilio.io',
+    version: 'v1',
+    plural: 'restores',
+    kind: 'Restore',
+  };
+
+  protected backupBody(namespace: string, name: string, completedAt: string) {
+    return {
+      spec: { type: 'Full', backupPlan: { name: `${name}-plan`, namespace } },
+      status: { status: 'Available', completionTimestamp: completedAt },
+    };
+  }
+
+  protected readRestore(restore: TrilioRestoreObject): ToolRestoreRequest | undefined {
+    const backup = restore.spec?.source?.backup;
+    const target = restore.spec?.restoreNamespace;
+    if (!backup?.name || !backup.namespace || !target) return undefined;
+    return { backupName: backup.name, backupNamespace: backup.namespace, target };
+  }
+
+  protected isNew(restore: TrilioRestoreObject): boolean {
+    return !restore.status?.status || restore.status.status === 'New';
+  }
+
+  protected runningStatus() {
+    return {
+      status: 'InProgress',
+      phase: 'MetadataRestore',
+      phaseStatus: 'InProgress',
+      startTimestamp: kubeTimestamp(),
+      percentageCompletion: 10,
+    };
+  }
+
+  protected doneStatus() {
+    return {
+      status: 'Completed',
+      phase: 'MetadataRestore',
+      phaseStatus: 'Completed',
+      completionTimestamp: kubeTimestamp(),
+      percentageCompletion: 100,
+    };
+  }
+
+  protected failedStatus(reason: string) {
+    const now = kubeTimestamp();
+    return {
+      status: 'Failed',
+      phase: 'MetadataRestore',
+      phaseStatus: 'Failed',
+      completionTimestamp: now,
+      condition: [{ phase: 'MetadataRestore', status: 'Failed', reason, timestamp: now }],
+    };
+  }
+}

@@ -1,0 +1,206 @@
+// The Kasten and Trilio providers against a fake CustomObjectsApi: backup selection (latest, named,
+// unusable, several sources), where the restore object is created and what it targets, adoption of
+// an existing one, and the tools' states as Rehearsal's. The same providers run against a real
+// apiserver with the simulators in test/integration/provider-conformance.test.ts.
+import { describe, expect, it } from '@jest/globals';
+import { ApiException } from '@kubernetes/client-node';
+import type { ProviderCustomObjectsApi } from '../../../server/providers/custom-resources.js';
+import {
+  KastenProvider,
+  kastenProgress,
+  kastenStateOf,
+} from '../../../server/providers/kasten/kasten.provider.js';
+import {
+  buildNamespaceMapping,
+  ProviderError,
+  type RestoreRequest,
+} from '../../../server/providers/provider.js';
+import {
+  TrilioProvider,
+  trilioProgress,
+  trilioStateOf,
+} from '../../../server/providers/trilio/trilio.provider.js';
+
+type Call = { method: string; param: Record<string, unknown> };
+
+function notFound(): ApiException<string> {
+  return new ApiException(
+    404,
+    'HTTP 404',
+    JSON.stringify({ kind: 'Status', reason: 'NotFound', message: 'nope' }),
+    {},
+  );
+}
+
+function fakeApi(answers: Record<string, unknown>): { api: ProviderCustomObjectsApi; calls: Call[] } {
+  const calls: Call[] = [];
+  const answer = (method: string) => async (param: Record<string, unknown>) => {
+    calls.push({ method, param });
+    const key = [method, param.plural, param.name].filter(Boolean).join(' ');
+    const value = key in answers ? answers[key] : answers[`${method} ${String(param.plural)}`];
+    if (value instanceof Error) throw value;
+    return value;
+  };
+  const api = {
+    listNamespacedCustomObject: answer('list'),
+    getNamespacedCustomObject: answer('get'),
+    createNamespacedCustomObject: answer('create'),
+    deleteNamespacedCustomObject: answer('delete'),
+  } as unknown as ProviderCustomObjectsApi;
+  return { api, calls };
+}
+
+const point = (name: string, actionTime: string, extra: Record<string, unknown> = {}) => ({
+  metadata: { name, namespace: 'shop', ...extra },
+  status: { actionTime },
+});
+
+function request(backup: string): RestoreRequest {
+  return {
+    name: 'rt-run1',
+    backup: { name: backup, includedNamespaces: ['shop'] },
+    mapping: buildNamespaceMapping(['shop'], () => 'rehearsal-rt-run1'),
+    labels: { 'rehearsal.dev/run': 'run1' },
+  };
+}
+
+describe('Kasten provider', () => {
+  it('picks the newest RestorePoint that is not being deleted for latest', async () => {
+    const { api } = fakeApi({
+      'list restorepoints': {
+        items: [
+          point('rp-old', '2026-11-24T01:00:00Z'),
+          point('rp-new', '2026-11-25T01:00:00Z'),
+          point('rp-gone', '2026-11-25T02:00:00Z', { deletionTimestamp: '2026-11-25T03:00:00Z' }),
+        ],
+      },
+    });
+    const info = await new KastenProvider(api).selectBackup(['shop'], 'latest');
+    expect(info).toEqual({
+      name: 'rp-new',
+      includedNamespaces: ['shop'],
+      completedAt: '2026-11-25T01:00:00Z',
+    });
+  });
+
+  it('refuses several source namespaces, and a named RestorePoint that does not exist', async () => {
+    const { api } = fakeApi({ 'get restorepoints nope': notFound(), 'list restorepoints': { items: [] } });
+    const provider = new KastenProvider(api);
+    await expect(provider.selectBackup(['a', 'b'], 'latest')).rejects.toThrow(/one application namespace/);
+    await expect(provider.selectBackup(['shop'], 'nope')).rejects.toMatchObject({ reason: 'BackupNotFound' });
+    await expect(provider.selectBackup(['shop'], 'latest')).rejects.toBeInstanceOf(ProviderError);
+  });
+
+  it('creates the RestoreAction in the sandbox, targeting the sandbox, from the source RestorePoint', async () => {
+    const { api, calls } = fakeApi({ 'create restoreactions': {} });
+    const ref = await new KastenProvider(api).startRestore(request('rp-new'));
+    expect(ref).toEqual({ namespace: 'rehearsal-rt-run1', name: 'rt-run1' });
+    const create = calls.find((call) => call.method === 'create')!;
+    expect(create.param.namespace).toBe('rehearsal-rt-run1');
+    expect((create.param.body as { spec: unknown }).spec).toEqual({
+      subject: { kind: 'RestorePoint', name: 'rp-new', namespace: 'shop' },
+      targetNamespace: 'rehearsal-rt-run1',
+    });
+  });
+
+  it('does not adopt an existing RestoreAction that asks for something else', async () => {
+    const conflict = new ApiException(
+      409,
+      'HTTP 409',
+      JSON.stringify({ kind: 'Status', reason: 'AlreadyExists' }),
+      {},
+    );
+    const { api } = fakeApi({
+      'create restoreactions': conflict,
+      'get restoreactions rt-run1': {
+        metadata: { name: 'rt-run1' },
+        spec: { subject: { name: 'other', namespace: 'shop' }, targetNamespace: 'rehearsal-rt-run1' },
+      },
+    });
+    await expect(new KastenProvider(api).startRestore(request('rp-new'))).rejects.toMatchObject({
+      reason: 'RestoreRejected',
+    });
+  });
+
+  it.each([
+    [undefined, 'pending'],
+    ['Pending', 'pending'],
+    ['Running', 'running'],
+    ['AttemptFailed', 'running'],
+    ['Complete', 'succeeded'],
+    ['Failed', 'failed'],
+    ['Cancelled', 'failed'],
+  ])('reads state %s as %s', (state, expected) => {
+    expect(kastenStateOf(state)).toBe(expected);
+  });
+
+  it('carries Kasten’s error message on failure', () => {
+    const progress = kastenProgress({
+      metadata: { name: 'x' },
+      status: { state: 'Failed', error: { message: 'no artifacts' }, endTime: '2026-11-25T01:00:00Z' },
+    });
+    expect(progress).toMatchObject({
+      state: 'failed',
+      phase: 'Failed',
+      message: 'no artifacts',
+      completedAt: '2026-11-25T01:00:00Z',
+    });
+  });
+});
+
+describe('Trilio provider', () => {
+  it('uses only Available backups, the newest for latest', async () => {
+    const backup = (name: string, status: string, at: string) => ({
+      metadata: { name },
+      status: { status, completionTimestamp: at },
+    });
+    const { api } = fakeApi({
+      'list backups': {
+        items: [
+          backup('b1', 'Available', '2026-11-24T01:00:00Z'),
+          backup('b2', 'Failed', '2026-11-25T01:00:00Z'),
+          backup('b3', 'InProgress', ''),
+        ],
+      },
+      'get backups b2': backup('b2', 'Failed', '2026-11-25T01:00:00Z'),
+    });
+    const provider = new TrilioProvider(api);
+    expect((await provider.selectBackup(['shop'], '')).name).toBe('b1');
+    await expect(provider.selectBackup(['shop'], 'b2')).rejects.toThrow(
+      /is Failed; a restore needs an Available backup/,
+    );
+  });
+
+  it('creates the Restore in the sandbox with restoreNamespace = the sandbox', async () => {
+    const { api, calls } = fakeApi({ 'create restores': {} });
+    await new TrilioProvider(api).startRestore(request('b1'));
+    const create = calls.find((call) => call.method === 'create')!;
+    expect(create.param.namespace).toBe('rehearsal-rt-run1');
+    expect((create.param.body as { spec: unknown }).spec).toEqual({
+      source: { type: 'Backup', backup: { name: 'b1', namespace: 'shop' } },
+      restoreNamespace: 'rehearsal-rt-run1',
+      skipIfAlreadyExists: true,
+    });
+  });
+
+  it.each([
+    [undefined, 'pending'],
+    ['InProgress', 'running'],
+    ['Completed', 'succeeded'],
+    ['Failed', 'failed'],
+    ['Error', 'failed'],
+  ])('reads status %s as %s', (status, expected) => {
+    expect(trilioStateOf(status)).toBe(expected);
+  });
+
+  it('takes the reason of the failed condition', () => {
+    const progress = trilioProgress({
+      metadata: { name: 'x' },
+      status: {
+        status: 'Failed',
+        condition: [{ status: 'InProgress' }, { status: 'Failed', reason: 'target unreachable' }],
+      },
+    });
+    expect(progress).toMatchObject({ state: 'failed', message: 'target unreachable', errors: 1 });
+  });
+});
