@@ -5,6 +5,17 @@ import tseslint from 'typescript-eslint';
 
 const noIo = ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:https', 'node:child_process', 'undici', 'pg', 'mysql2', 'mysql2/*', '@kubernetes/client-node', 'express', 'pino'];
 
+/** A layer may not import the named sibling layers of server/. */
+function layer(dir, banned, message) {
+  return [{
+    files: [`${dir}/**/*.ts`],
+    ignores: dir === 'server/api' ? ['server/api/generated/**'] : [],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: banned.map((name) => `**/${name}/**`), message }] }],
+    },
+  }];
+}
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'openapi/**', 'server/api/generated/**', 'cmd/kubectl-restoretest/generated/**', 'coverage/**', '.k8s/**', 'test/.tmp/**', 'web/dist/**'] },
   js.configs.recommended,
@@ -42,12 +53,15 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'process', message: 'domain/ is pure; config.ts reads the environment' }],
     },
   },
-  {
-    files: ['server/api/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/providers/**', '**/checks/**'], message: 'api/ talks to the engine through its ports, not to providers or checks' }] }],
-    },
-  },
+  // The layer arrows of the README: api -> domain <- controller; controller -> kube, providers,
+  // checks, reports, evidence; kube/ is plumbing and imports none of them.
+  ...layer('server/api', ['providers', 'checks', 'controller'], 'api/ talks to the engine through its ports (api/ports.ts), not to providers, checks or the controller'),
+  ...layer('server/controller', ['api'], 'controller/ does not import the HTTP layer'),
+  ...layer('server/kube', ['api', 'reports', 'checks', 'evidence', 'controller', 'providers'], 'kube/ is plumbing (client, cache, errors): it imports no higher layer'),
+  ...layer('server/checks', ['api', 'controller', 'reports', 'evidence', 'providers'], 'checks/ only probe the sandbox: no other layer'),
+  ...layer('server/providers', ['api', 'controller', 'checks', 'reports', 'evidence'], 'providers/ talk to the backup tools only'),
+  ...layer('server/evidence', ['api', 'controller', 'checks', 'providers', 'reports'], 'evidence/ signs and verifies: no engine or HTTP layer'),
+  ...layer('server/reports', ['api', 'controller', 'checks', 'providers'], 'reports/ render documents from domain data'),
   {
     files: ['cmd/**/*.ts'],
     rules: {

@@ -59,6 +59,8 @@ const schema = z.object({
   REHEARSAL_MISSED_RUN_WINDOW_SECONDS: positiveInt(3600),
   /** How often an in-flight run is polled (restore phase, pod readiness). */
   REHEARSAL_POLL_INTERVAL_MS: positiveInt(2000),
+  /** A run whose backup provider stays unreachable this long fails with ProviderUnavailable. */
+  REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS: positiveInt(600),
   /**
    * The longest sandbox ttl anyone may set (decisions §9). Keep it equal to maxSandboxTTL of the
    * ConfigMap rehearsal-admission (the Deployment reads it from there), so API and admission agree.
@@ -132,6 +134,7 @@ export interface Config {
   identity: string;
   missedRunWindowSeconds: number;
   pollIntervalMs: number;
+  providerUnavailableSeconds: number;
   janitorIntervalSeconds: number;
   maxSandboxTtlSeconds: number;
   probeTargets: Record<string, string> | undefined;
@@ -292,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     identity: raw.REHEARSAL_IDENTITY ?? `${raw.HOSTNAME ?? 'rehearsal'}-${process.pid}`,
     missedRunWindowSeconds: raw.REHEARSAL_MISSED_RUN_WINDOW_SECONDS,
     pollIntervalMs: raw.REHEARSAL_POLL_INTERVAL_MS,
+    providerUnavailableSeconds: raw.REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS,
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
     maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),

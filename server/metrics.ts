@@ -78,15 +78,23 @@ export class Metrics {
     buckets: [10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
     registers: [this.registry],
   });
+  /** Counted from the cache at every scrape (derived like the slots themselves, never kept). */
+  private runCounts: (() => { inProgress: number; queued: number }) | undefined;
   readonly runsInProgress = new Gauge({
     name: 'rehearsal_runs_in_progress',
     help: 'Runs holding a concurrency slot',
     registers: [this.registry],
+    collect: () => {
+      if (this.runCounts) this.runsInProgress.set(this.runCounts().inProgress);
+    },
   });
   readonly runsQueued = new Gauge({
     name: 'rehearsal_runs_queued',
     help: 'Runs waiting for a concurrency slot',
     registers: [this.registry],
+    collect: () => {
+      if (this.runCounts) this.runsQueued.set(this.runCounts().queued);
+    },
   });
   readonly reconciles = new Counter({
     name: 'rehearsal_reconcile_total',
@@ -146,6 +154,11 @@ export class Metrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Where rehearsal_runs_in_progress and rehearsal_runs_queued come from. */
+  countRunsWith(counts: () => { inProgress: number; queued: number }): void {
+    this.runCounts = counts;
   }
 
   setEvidenceAnchor(namespace: string, test: string, anchor: { sequence: number; digest: string }): void {

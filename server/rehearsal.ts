@@ -1,25 +1,30 @@
 // Builds one Rehearsal server from its configuration: caches, engine (leader only), HTTP API.
 // main.ts runs it as a process; tests build it in-process with the same code.
 import type { Server } from 'node:http';
-import { AppsV1Api } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { createTargetResolver } from './checks/target-resolver.js';
 import type { Config } from './config.js';
+import { CheckTasks } from './controller/check-tasks.js';
 import { RestoreTestController } from './controller/controller.js';
 import { KubeEventRecorder } from './controller/events.js';
 import { Janitor } from './controller/janitor.js';
+import { KubeRunActions } from './controller/kube-run-actions.js';
 import { LeaderElector } from './controller/leader-election.js';
-import { RestoreTestReconciler } from './controller/restore-test.reconciler.js';
-import { RunSlots } from './controller/run-slots.js';
-import { RunStepper, type EvidenceSigner, type RunStepperDeps } from './controller/run-stepper.js';
+import { ReportWriter } from './controller/report-writer.js';
+import { RunAdmission } from './controller/run-admission.js';
+import { RunReconciler, type RunReconcilerDeps } from './controller/run.reconciler.js';
 import { SandboxManager } from './controller/sandbox.js';
+import { ScheduleReconciler } from './controller/schedule.reconciler.js';
+import { parseDuration } from './domain/duration.js';
+import type { RunBounds } from './domain/run-policy.js';
+import type { RestoreTest } from './domain/resources.js';
 import { loadKubeConfig, makeKubeClients, type KubeClients } from './kube/client.js';
 import { RehearsalCache } from './kube/rehearsal-cache.js';
 import { RehearsalClient } from './kube/rehearsal-client.js';
 import { EvidenceKeyStore } from './evidence/evidence-keys.js';
 import { ReportSigner } from './evidence/report-signer.js';
 import { LicenseWatch } from './evidence/license-watch.js';
-import { KubeSandboxReader } from './kube/sandbox-reader.kube.js';
+import { KubeSandboxReader } from './checks/sandbox-reader.kube.js';
 import { reportTestKeyOf } from './domain/report-index.js';
 import { EvidenceVerifier } from './evidence/evidence-verifier.js';
 import { loadLicenseKeyRing } from './evidence/license-keys.js';
@@ -39,8 +44,9 @@ import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
 export interface RehearsalOverrides {
   now?: () => Date;
   providers?: Partial<Record<string, BackupProvider>>;
-  signer?: EvidenceSigner;
-  onStage?: RunStepperDeps['onStage'];
+  signer?: Pick<ReportSigner, 'sign'> & Partial<Pick<ReportSigner, 'recordAnchor'>>;
+  /** Hook for tests that act at a chosen point of a run: the stage about to be worked on. */
+  onStage?: RunReconcilerDeps['onStage'];
   /** Don't serve HTTP (engine-only tests). */
   withoutHttp?: boolean;
   podReadyTimeoutSeconds?: number;
@@ -113,7 +119,6 @@ export function createRehearsal(
     rbac: kube.rbac,
     serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
   });
-  const slots = new RunSlots(config.maxConcurrentRuns);
   const providers = overrides.providers ?? {
     velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }),
     kasten: new KastenProvider(kube.customObjects),
@@ -166,47 +171,60 @@ export function createRehearsal(
     backupTool: providers.velero,
   });
 
-  // The stepper and reconciler enqueue work on the controller built after them.
-  const queueHolder: { controller?: RestoreTestController } = {};
-  const enqueue = (key: string): void => queueHolder.controller?.queue.add(key);
-  const stepper = new RunStepper({
-    cache,
-    client,
-    providers,
-    sandboxes,
-    apps: kubeConfig.makeApiClient(AppsV1Api),
-    reader: new KubeSandboxReader(kubeConfig),
+  // The engine: a schedule reconciler, a run reconciler (its I/O behind KubeRunActions) and a
+  // report writer, driven by one loop that runs while this replica leads. They enqueue work on the
+  // loop built after them.
+  const loopHolder: { loop?: RestoreTestController } = {};
+  const enqueue = (key: string): void => loopHolder.loop?.queue.add(key);
+  const term = (): AbortSignal => loopHolder.loop?.signal() ?? AbortSignal.abort();
+  const admission = new RunAdmission(config.maxConcurrentRuns, () => cache.listTests());
+  const reader = new KubeSandboxReader(kubeConfig);
+  const checkTasks = new CheckTasks({
+    reader,
     targets: createTargetResolver(
       config.probeTargets
         ? { mode: 'static', targets: config.probeTargets }
         : { mode: 'cluster-dns', dnsSuffix: `svc.${config.clusterDomain}` },
     ),
-    events,
-    metrics,
-    log: log.child({ component: 'runs' }),
+    log: log.child({ component: 'checks' }),
     now,
-    enqueue,
-    pollIntervalMs: config.pollIntervalMs,
-    podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds ?? 600,
-    proberNamespace: config.namespace,
-    proberPodLabels: config.proberPodLabels,
-    signer,
-    // HOOK (issue 16): failure triage before a failed/partial run's sandbox may go.
-    beforeSandboxRelease: (report) => followUps.diagnostics.beforeSandboxRelease(report),
-    ...(overrides.onStage ? { onStage: overrides.onStage } : {}),
+    onDone: enqueue,
   });
-  const reconciler = new RestoreTestReconciler({
+  const bounds = (test: RestoreTest): RunBounds => ({
+    ttlSeconds: parseDuration(test.spec.sandbox?.ttl ?? '1h') ?? 3600,
+    podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds ?? 600,
+    providerUnavailableSeconds: config.providerUnavailableSeconds,
+    pollIntervalMs: config.pollIntervalMs,
+  });
+  const writer = new ReportWriter({ cache, client, signer, metrics, events, log: log.child({ component: 'reports' }), now });
+  const actions = new KubeRunActions({
     cache,
     client,
-    slots,
-    stepper,
+    providers,
+    sandboxes,
+    reader,
+    checkTasks,
+    admission,
+    writer,
     events,
-    metrics,
-    log: log.child({ component: 'reconciler' }),
+    term,
+    enqueue,
+    bounds,
+    now,
+    // HOOK (issue 16): failure triage before a failed/partial run's sandbox may go.
+    beforeSandboxRelease: (report) => followUps.diagnostics.beforeSandboxRelease(report),
+    proberNamespace: config.namespace,
+    proberPodLabels: config.proberPodLabels,
+  });
+  const schedules = new ScheduleReconciler({
+    actions: {
+      writeStatus: (test, status) => actions.writeStatus(test, status),
+      record: (test, type, reason, message) => actions.record(test, type, reason, message),
+      recordInterval: (test, seconds) =>
+        metrics.scheduleIntervalSeconds.set({ namespace: test.metadata.namespace, test: test.metadata.name }, seconds),
+    },
     now,
     missedRunWindowSeconds: config.missedRunWindowSeconds,
-    pollIntervalMs: config.pollIntervalMs,
-    enqueue,
   });
   const janitor = new Janitor({
     core: kube.core,
@@ -217,18 +235,19 @@ export function createRehearsal(
     now,
   });
   const loop = new RestoreTestController(
-    cache,
-    reconciler,
-    slots,
-    janitor,
-    metrics,
-    log.child({ component: 'controller' }),
     {
-      workers: 8,
-      janitorIntervalMs: config.janitorIntervalSeconds * 1000,
+      cache,
+      schedules,
+      runs: new RunReconciler({ actions, now, bounds, ...(overrides.onStage ? { onStage: overrides.onStage } : {}) }),
+      admission,
+      checkTasks,
+      janitor,
+      metrics,
+      log: log.child({ component: 'controller' }),
     },
+    { workers: 8, janitorIntervalMs: config.janitorIntervalSeconds * 1000 },
   );
-  queueHolder.controller = loop;
+  loopHolder.loop = loop;
   // Per-test gauges from the cache on every replica (survive restarts and failovers).
   const testGauges = new TestGauges(cache, metrics, now);
   const startEngine = (): void => {
@@ -257,7 +276,7 @@ export function createRehearsal(
   const requestHeader = config.aggregation
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
     : undefined;
-  const schedules = scheduleSourceOf(providers.velero);
+  const backupSchedules = scheduleSourceOf(providers.velero);
   const coverage = followUps.coverage;
   const httpDeps: HttpDeps = {
     config,
@@ -267,7 +286,7 @@ export function createRehearsal(
     metrics,
     log: log.child({ component: 'http' }),
     now,
-    ...(schedules ? { schedules } : {}),
+    ...(backupSchedules ? { schedules: backupSchedules } : {}),
     ...(coverage ? { coverage } : {}),
     diagnoses: followUps.diagnoses,
     verifyEvidence: (report) => evidence.verify(report),

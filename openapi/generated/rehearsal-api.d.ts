@@ -811,6 +811,12 @@ export interface components {
             /** Format: int32 */
             restored: number;
         };
+        ResultCap: {
+            check: string;
+            critical: boolean;
+            /** @enum {string} */
+            result: "partial" | "fail";
+        };
         RestoreReportSpec: {
             testRef: {
                 uid?: string;
@@ -861,6 +867,8 @@ export interface components {
                 measuredSeconds?: number;
                 measured?: string;
             };
+            /** @description A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
+            resultCap?: components["schemas"]["ResultCap"];
             failure?: {
                 message: string;
                 reason: string;
@@ -1097,6 +1105,7 @@ export type SchemaCheckKind = components['schemas']['CheckKind'];
 export type SchemaCheckStatus = components['schemas']['CheckStatus'];
 export type SchemaCheckResult = components['schemas']['CheckResult'];
 export type SchemaKindCompleteness = components['schemas']['KindCompleteness'];
+export type SchemaResultCap = components['schemas']['ResultCap'];
 export type SchemaRestoreReportSpec = components['schemas']['RestoreReportSpec'];
 export type SchemaRestoreReportResource = components['schemas']['RestoreReportResource'];
 export type SchemaFrameworkId = components['schemas']['FrameworkId'];

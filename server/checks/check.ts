@@ -15,7 +15,7 @@ import type { CheckStatus, HealthCheck } from '../domain/resources.js';
 import type { SandboxReader } from './sandbox-reader.js';
 import { SandboxReadError } from './sandbox-reader.js';
 import type { TargetResolver } from './target-resolver.js';
-import { describeDuration } from './duration.js';
+import { describeDuration } from '../domain/duration.js';
 import { truncateText } from '../domain/text.js';
 
 export interface NamespaceMapping {
@@ -104,12 +104,4 @@ export function timedOut(context: Pick<CheckContext, 'timeoutMs'>, what: string)
 /** Ends with "…" when longer than max code points; keeps reports small (and signable). */
 export function truncate(text: string, max = 300): string {
   return truncateText(text, max);
-}
-
-/** Resolves when the signal aborts (never rejects). */
-export function whenAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
 }

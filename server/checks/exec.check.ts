@@ -9,7 +9,7 @@
 // Testing note: this check is unit-tested with a fake SandboxReader only. The integration cluster
 // runs KWOK pods, which have no kubelet: an exec there would make the apiserver dial fake pod IPs,
 // which the test network rules forbid. The real Exec wiring lives in
-// server/kube/sandbox-reader.kube.ts.
+// server/checks/sandbox-reader.kube.ts.
 
 import type { CheckExecutor } from './check.js';
 import { describeError, error, fail, isOutcome, pass, requireBlock, timedOut } from './check.js';

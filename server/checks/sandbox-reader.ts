@@ -1,6 +1,6 @@
 // The Kubernetes reads (and the one exec) that health checks need, behind a small port.
 //
-// Checks depend on this interface only; server/kube/sandbox-reader.kube.ts implements it with
+// Checks depend on this interface only; server/checks/sandbox-reader.kube.ts implements it with
 // @kubernetes/client-node, and unit tests use in-memory fakes. The shapes below are our own,
 // deliberately small: no Kubernetes client types leak into the checks.
 //

@@ -884,20 +884,9 @@ export function* evaluateComplianceSteps(input: ComplianceInput): Generator<void
 
 /**
  * The dashboard's Compliance page (GET /api/compliance?period=N): every framework's response and each
- * test's pass rate and run count over the period. Run facts are computed once for all frameworks.
+ * test's pass rate and run count over the period, in steps of a few milliseconds each (the API
+ * runs it with runSteps). Run facts are computed once for all frameworks.
  */
-export function complianceOverview(
-  periodDays: number,
-  now: Date,
-  tests: readonly RestoreTest[],
-  reports: ReportSource,
-  verify?: (report: ReportSummary) => boolean,
-  untestedBackedUp?: readonly string[],
-): ComplianceOverview {
-  return drainSteps(complianceOverviewSteps(periodDays, now, tests, reports, verify, untestedBackedUp));
-}
-
-/** complianceOverview in steps of a few milliseconds each. */
 export function* complianceOverviewSteps(
   periodDays: number,
   now: Date,

@@ -85,10 +85,6 @@ export function enabledFeatures(tier: LicenseTier, extra: readonly string[] = []
   return [...base, ...extras];
 }
 
-export function hasFeature(license: LicenseResponse, feature: string): boolean {
-  return license.features.includes(feature);
-}
-
 export const COMMUNITY_LICENSE: Readonly<LicenseResponse> = Object.freeze({
   tier: 'community',
   expiresAt: null,

@@ -9,7 +9,7 @@ import type {
   RestoreReportSpec,
   RestoreTest,
 } from './resources.js';
-import { scoreRun } from './scoring.js';
+import { capResult, scoreRun } from './scoring.js';
 import { wellFormedDeep } from './text.js';
 
 export interface RestoreFacts {
@@ -34,6 +34,8 @@ export interface RunObservations {
   sandboxesHealthy?: { sandbox: string; healthy: boolean }[];
   checksCompletedAt?: Date;
   failure?: { reason: string; message: string };
+  /** Names of the configured checks marked critical (decisions §4). */
+  criticalChecks?: readonly string[];
 }
 
 function seconds(from: string | undefined, to: Date | undefined): number | undefined {
@@ -104,6 +106,8 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     });
   }
 
+  const critical = new Set(observed.criticalChecks ?? []);
+  const capped = capResult(outcome.result, observed.checks, (name) => critical.has(name));
   const backupAge = seconds(run.backup?.completedAt, new Date(startedAt));
   const spec: RestoreReportSpec = {
     testRef: {
@@ -137,7 +141,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
         }
       : {}),
     score: outcome.score,
-    result: outcome.result,
+    result: capped.result,
     levels: outcome.levels,
     checks: observed.checks,
     completeness,
@@ -158,6 +162,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
           : {}),
       },
     },
+    ...(capped.cap ? { resultCap: capped.cap } : {}),
     ...(observed.failure ? { failure: observed.failure } : {}),
   };
   // Messages carry text from outside (apps, databases, providers): a lone surrogate anywhere would

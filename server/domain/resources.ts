@@ -134,6 +134,8 @@ export interface HealthCheck {
   timeout?: string;
   /** Which source namespace's sandbox the check targets; default: the first. */
   sourceNamespace?: string;
+  /** A failing critical check makes the run fail; any other failing check caps it at partial. */
+  critical?: boolean;
   podsReady?: PodsReadyCheck;
   httpGet?: HttpGetCheck;
   tcpSocket?: TcpSocketCheck;
@@ -234,6 +236,8 @@ export interface CurrentRun {
   restoreCompletedAt?: string;
   restorePhase?: string;
   podsReadyAt?: string;
+  /** Since when the backup provider has not answered (absent while it answers). */
+  providerUnavailableSince?: string;
   /** Set when the run has already failed and only the report remains to be written. */
   failure?: { reason: string; message: string };
 }
@@ -304,6 +308,12 @@ export interface CheckResult {
   duration: string;
 }
 
+export interface ResultCap {
+  check: string;
+  critical: boolean;
+  result: 'partial' | 'fail';
+}
+
 export interface KindCompleteness {
   kind: string;
   /** @isInt */
@@ -357,6 +367,8 @@ export interface RestoreReportSpec {
       checksCompletedAt?: string;
     };
   };
+  /** A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
+  resultCap?: ResultCap;
   failure?: { reason: string; message: string };
   /** Tamper evidence (issue: signed evidence). Absent until signing is enabled. */
   evidence?: {

@@ -1,7 +1,7 @@
 // The confidence score of one run (decisions §4): six levels, each a proportion of its maximum,
 // rounded down, summed to 0-100. Each level says in `detail` what it measured, because a number
 // alone is not evidence an auditor can follow.
-import type { CheckResult, KindCompleteness, RunResult, ScoreLevel, ScoreLevelName } from './resources.js';
+import type { CheckResult, KindCompleteness, ResultCap, RunResult, ScoreLevel, ScoreLevelName } from './resources.js';
 import { formatDuration } from './duration.js';
 
 export const LEVEL_MAX_POINTS: Readonly<Record<ScoreLevelName, number>> = {
@@ -249,4 +249,25 @@ export function scoreRun(input: ScoringInput): ScoreOutcome {
   ];
   const score = levels.reduce((sum, each) => sum + each.points, 0);
   return { score, result: input.failure ? 'fail' : resultForScore(score), levels };
+}
+
+const RESULT_RANK: Readonly<Record<RunResult, number>> = { fail: 0, partial: 1, pass: 2 };
+
+/**
+ * Decisions §4, "a failed check caps the result": any failed or errored check allows at most
+ * `partial`, a failed critical check makes the run `fail`. The score is unchanged; the cap names
+ * the check (the first critical one, else the first one) when it lowered the result.
+ */
+export function capResult(
+  result: RunResult,
+  checks: readonly CheckResult[],
+  isCritical: (checkName: string) => boolean,
+): { result: RunResult; cap?: ResultCap } {
+  const failed = checks.filter((check) => check.status === 'fail' || check.status === 'error');
+  if (failed.length === 0) return { result };
+  const critical = failed.find((check) => isCritical(check.name));
+  const cap: ResultCap = critical
+    ? { check: critical.name, critical: true, result: 'fail' }
+    : { check: failed[0]!.name, critical: false, result: 'partial' };
+  return RESULT_RANK[cap.result] < RESULT_RANK[result] ? { result: cap.result, cap } : { result };
 }

@@ -1,10 +1,10 @@
-// The engine's EvidenceSigner (server/controller/run-stepper.ts): fills spec.evidence of a
+// The engine's report signer (used by server/controller/report-writer.ts): fills spec.evidence of a
 // RestoreReport before it is created (the CRD makes the spec immutable, so evidence cannot be added
 // later), chained to the previous report of the same RestoreTest.
 //
 // The previous report is read from the apiserver (a LIST selecting spec.testRef.name, a selectable
 // field of the CRD: unlike a label it cannot be edited after the report is written), not only
-// from the informer cache the stepper passes in: a cache that has not yet seen the last report
+// from the informer cache the report writer passes in: a cache that has not yet seen the last report
 // would fork the chain, and a fork reads as tampering to an auditor. Reports of an older
 // RestoreTest with the same name (another uid) do not count, nor does a report with the name being
 // written (a retry after a crash: the create then answers AlreadyExists and the stored report wins).

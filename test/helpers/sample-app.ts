@@ -119,6 +119,8 @@ export function shopChecks(overrides: { httpPath?: string; expectedOrders?: stri
       name: 'orders-present',
       kind: 'sqlQuery',
       timeout: '20s',
+      // The shop's data: missing orders is never a pass (decisions §4).
+      critical: true,
       sqlQuery: {
         engine: 'postgres',
         service: 'db',

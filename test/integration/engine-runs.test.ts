@@ -115,9 +115,11 @@ describe('a restore test run', () => {
     expect(check(report, 'web-health').status).toBe('fail');
     expect(check(report, 'web-health').message).toMatch(/500/);
     expect(level(report, 'healthChecks')).toBe(15); // 3 of 4 checks pass: 20 * 3/4
-    // One failed check of four still scores 95: pass by the thresholds of decisions §4.
+    // One failed (non-critical) check of four scores 95, but a failed check caps the result at
+    // partial (decisions §4), and the report names it.
     expect(report.spec.score).toBe(95);
-    expect(report.spec.result).toBe('pass');
+    expect(report.spec.result).toBe('partial');
+    expect(report.spec.resultCap).toEqual({ check: 'web-health', critical: false, result: 'partial' });
   });
 
   it('loses the health-check points when the SQL data is wrong', async () => {
@@ -126,7 +128,11 @@ describe('a restore test run', () => {
     expect(check(report, 'orders-present').status).toBe('fail');
     expect(check(report, 'orders-present').message).toMatch(/3/);
     expect(level(report, 'healthChecks')).toBe(15);
+    // The score is unchanged, but the SQL data check is critical: the run fails.
     expect(report.spec.score).toBe(95);
+    expect(report.spec.result).toBe('fail');
+    expect(report.spec.resultCap).toEqual({ check: 'orders-present', critical: true, result: 'fail' });
+    expect((await getRestoreTest(fixture, name)).status?.phase).toBe('Failed');
   });
 
   it('scores a restore that lost the Secret lower on integrity, completeness and checks', async () => {

@@ -332,6 +332,7 @@ const exhaustiveCheck: Exhaustive<HealthCheck> = {
   kind: 'httpGet',
   timeout: '30s',
   sourceNamespace: 'shop',
+  critical: true,
   podsReady: { selector: { app: 'web' }, minReady: 1 },
   httpGet: {
     service: 'web',
@@ -426,6 +427,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
       restoreCompletedAt: '2025-03-02T02:05:00Z',
       restorePhase: 'Completed',
       podsReadyAt: '2025-03-02T02:07:00Z',
+      providerUnavailableSince: '2025-03-02T02:06:00Z',
       failure: { reason: 'TTLExceeded', message: 'the run was still going at its ttl' },
     },
   },
@@ -475,6 +477,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport> = {
         checksCompletedAt: '2025-03-02T02:09:00Z',
       },
     },
+    resultCap: { check: 'orders', critical: true, result: 'fail' },
     failure: { reason: 'RestoreFailed', message: 'velero Restore shop-k3m9x2 Failed' },
     evidence: {
       digest: 'sha256:00',
@@ -548,6 +551,7 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
     'spec.trigger': TRIGGERS,
     'spec.backup.provider': PROVIDERS,
     'spec.result': RESULTS,
+    'spec.resultCap.result': ['partial', 'fail'],
     'spec.levels[].name': valuesOf<ScoreLevelName>({
       restoreIntegrity: true,
       completeness: true,

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { EXIT_NOT_PASSED, UsageError } from '../errors.js';
 import { printStructured, tableOptions } from '../output/print.js';
 import { RESTORETEST, RESTOREREPORT } from '../output/printers.js';
 import { renderRunResult } from '../output/run-result.js';
@@ -42,6 +42,6 @@ export const triggerCommand = defineCommand({
           : renderRunResult(report, tableOptions(context)),
       );
     }
-    return report.spec.result === 'pass' ? 0 : 3;
+    return report.spec.result === 'pass' ? 0 : EXIT_NOT_PASSED;
   },
 });

@@ -14,38 +14,6 @@ export interface MemoEntry<T> {
   value: T;
 }
 
-export class ReadModelMemo<T> {
-  private readonly entries = new Map<string, MemoEntry<T>>();
-
-  constructor(
-    private readonly ttlMs: number,
-    /** Distinct keys kept (e.g. framework × period); the least recently computed goes first. */
-    private readonly maxEntries = 64,
-  ) {}
-
-  get(key: string, version: string, nowMs: number, compute: () => T): T {
-    const entry = this.entries.get(key);
-    // A clock that went backwards (tests, NTP) also invalidates: the entry could be from the future.
-    if (
-      entry &&
-      entry.version === version &&
-      nowMs >= entry.computedAtMs &&
-      nowMs - entry.computedAtMs < this.ttlMs
-    ) {
-      return entry.value;
-    }
-    const value = compute();
-    this.entries.delete(key);
-    this.entries.set(key, { version, computedAtMs: nowMs, value });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    return value;
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
-
 /**
  * What the compliance responses read from the tests: which test declares which source namespaces
  * (the scope). Status writes, which the engine makes on every run, leave it unchanged.
@@ -64,7 +32,7 @@ interface PendingEntry<T> extends MemoEntry<T | undefined> {
 }
 
 /**
- * ReadModelMemo for answers computed asynchronously (cooperatively, see runSteps). An answer that
+ * A memo for answers computed asynchronously (cooperatively, see runSteps). An answer that
  * only aged is served once more while its replacement is computed; after a data change callers
  * wait for the new one (coalesced: one computation per key and version).
  */

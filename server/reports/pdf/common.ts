@@ -1,7 +1,7 @@
 // Pieces both PDF reports share: the document set-up, the cover, run tables, RTO statistics and
 // the appendix of run evidence digests.
 
-import { pdfSafe, durationText, percentile, median, shortDigest, utcDateTime, utcShort } from './format.js';
+import { durationText, percentile, median, shortDigest, utcDateTime, utcShort } from './format.js';
 import { A4, COLOR, MARGIN, PdfWriter, type Column, type StatusKey } from './layout.js';
 import type { ReportData, RtoRow, RunRecord } from './report-data.js';
 
@@ -69,12 +69,6 @@ export function renderCover(
 
 export function resultStatus(result: RunRecord['result']): StatusKey {
   return result;
-}
-
-export function evidenceStatus(run: RunRecord): StatusKey {
-  if (!run.evidenceDigest) return 'unsigned';
-  if (run.evidenceVerified === false) return 'unverified';
-  return 'verified';
 }
 
 export function rtoCell(run: RunRecord): string {
@@ -243,8 +237,4 @@ export function renderDigestAppendix(writer: PdfWriter, runs: readonly RunRecord
     runs,
     { fontSize: 7, empty: 'No runs in the period.' },
   );
-}
-
-export function safeJoin(parts: ReadonlyArray<string | undefined>, sep = ' '): string {
-  return pdfSafe(parts.filter((p): p is string => p !== undefined && p !== '').join(sep));
 }

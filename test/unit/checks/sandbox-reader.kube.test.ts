@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { SandboxReadError } from '../../../server/checks/sandbox-reader.js';
-import { exitCodeFromStatus, KubeSandboxReader } from '../../../server/kube/sandbox-reader.kube.js';
+import { exitCodeFromStatus, KubeSandboxReader } from '../../../server/checks/sandbox-reader.kube.js';
 
 const NS = 'rehearsal-shop-abc12';
 const requests: string[] = [];

@@ -127,6 +127,25 @@ describe('buildReportSpec', () => {
     const one = buildReportSpec(observe(), 'velero');
     expect(one.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(10);
   });
+
+  it('caps the result when a check failed, and names the check; a critical one makes the run fail', () => {
+    const checks = ['http', 'tcp', 'pods', 'orders'].map((name) => ({
+      name,
+      kind: 'httpGet' as const,
+      status: name === 'orders' ? ('fail' as const) : ('pass' as const),
+      message: '',
+      duration: '0.1s',
+    }));
+    const capped = buildReportSpec(observe({ checks }), 'velero');
+    expect(capped.score).toBe(95); // one of four checks failed: 15 of 20 health-check points
+    expect(capped.result).toBe('partial');
+    expect(capped.resultCap).toEqual({ check: 'orders', critical: false, result: 'partial' });
+    const failed = buildReportSpec(observe({ checks, criticalChecks: ['orders'] }), 'velero');
+    expect(failed.score).toBe(95);
+    expect(failed.result).toBe('fail');
+    expect(failed.resultCap).toEqual({ check: 'orders', critical: true, result: 'fail' });
+    expect(buildReportSpec(observe(), 'velero').resultCap).toBeUndefined();
+  });
 });
 
 describe('completeness against the restore’s own count', () => {

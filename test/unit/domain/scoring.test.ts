@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CheckResult, ScoreLevelName } from '../../../server/domain/resources.js';
 import {
+  capResult,
   LEVEL_MAX_POINTS,
   resultForScore,
   scoreRun,
@@ -312,5 +313,24 @@ describe('resultForScore (pass >= 90, partial 70-89, fail < 70)', () => {
     [0, 'fail'],
   ])('%i -> %s', (score, result) => {
     expect(resultForScore(score)).toBe(result);
+  });
+});
+
+describe('capResult: a failed check caps the result (decisions §4)', () => {
+  const check = (name: string, status: CheckResult['status']): CheckResult => ({ name, kind: 'sqlQuery', status, message: '', duration: '0.1s' });
+  const critical = (name: string): boolean => name === 'orders';
+
+  it.each([
+    ['pass', [check('web', 'pass')], 'pass', undefined],
+    ['pass', [check('web', 'fail')], 'partial', { check: 'web', critical: false, result: 'partial' }],
+    ['pass', [check('web', 'error')], 'partial', { check: 'web', critical: false, result: 'partial' }],
+    ['pass', [check('web', 'skip')], 'pass', undefined],
+    ['pass', [check('web', 'fail'), check('orders', 'fail')], 'fail', { check: 'orders', critical: true, result: 'fail' }],
+    ['partial', [check('orders', 'error')], 'fail', { check: 'orders', critical: true, result: 'fail' }],
+    ['partial', [check('web', 'fail')], 'partial', undefined], // already partial: nothing was capped
+    ['fail', [check('orders', 'fail')], 'fail', undefined],
+    ['pass', [check('orders', 'pass'), check('web', 'fail')], 'partial', { check: 'web', critical: false, result: 'partial' }],
+  ] as const)('%s with %j → %s', (result, checks, want, cap) => {
+    expect(capResult(result, checks, critical)).toEqual(cap ? { result: want, cap } : { result: want });
   });
 });

@@ -12,6 +12,7 @@
 
 import { Writable } from 'node:stream';
 import {
+  AppsV1Api,
   CoreV1Api,
   DiscoveryV1Api,
   Exec,
@@ -31,8 +32,8 @@ import {
   type SandboxReadFailure,
   type SecretSummary,
   type ServiceSummary,
-} from '../checks/sandbox-reader.js';
-import { toKubeError, type KubeErrorKind } from './errors.js';
+} from './sandbox-reader.js';
+import { toKubeError, type KubeErrorKind } from '../kube/errors.js';
 
 const PAGE_SIZE = 500;
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -86,12 +87,14 @@ function discard(): Writable {
 }
 
 export class KubeSandboxReader implements SandboxReader {
+  private readonly apps: AppsV1Api;
   private readonly core: CoreV1Api;
   private readonly discovery: DiscoveryV1Api;
   private readonly objects: DiscoveringObjectApi;
   private readonly execApi: Exec;
 
   constructor(kubeConfig: KubeConfig) {
+    this.apps = kubeConfig.makeApiClient(AppsV1Api);
     this.core = kubeConfig.makeApiClient(CoreV1Api);
     this.discovery = kubeConfig.makeApiClient(DiscoveryV1Api);
     this.objects = kubeConfig.makeApiClient(DiscoveringObjectApi);
@@ -130,6 +133,20 @@ export class KubeSandboxReader implements SandboxReader {
       token = page.metadata?._continue || undefined;
     } while (token);
     return pods;
+  }
+
+  /** Pods the sandbox's Deployments and StatefulSets ask for (the engine's "pods expected"). */
+  async desiredPods(namespace: string): Promise<number> {
+    const action = `list workloads in ${namespace}`;
+    try {
+      const [deployments, statefulSets] = await Promise.all([
+        this.apps.listNamespacedDeployment({ namespace }),
+        this.apps.listNamespacedStatefulSet({ namespace }),
+      ]);
+      return [...deployments.items, ...statefulSets.items].reduce((sum, item) => sum + (item.spec?.replicas ?? 1), 0);
+    } catch (thrown) {
+      throw toSandboxReadError(thrown, action);
+    }
   }
 
   async listServices(namespace: string): Promise<ServiceSummary[]> {
@@ -284,8 +301,4 @@ export class KubeSandboxReader implements SandboxReader {
         );
     });
   }
-}
-
-export function createKubeSandboxReader(kubeConfig: KubeConfig): SandboxReader {
-  return new KubeSandboxReader(kubeConfig);
 }

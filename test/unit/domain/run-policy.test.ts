@@ -1,0 +1,239 @@
+// The run's state machine, as a table: every stage × every observation, with a fake clock.
+import { describe, expect, it } from '@jest/globals';
+import {
+  CHECKS_POLL_MS,
+  nextStep,
+  type RunBounds,
+  type RunObservations,
+  type RunStep,
+} from '../../../server/domain/run-policy.js';
+import type { CurrentRun, RunStage } from '../../../server/domain/resources.js';
+
+const STARTED = '2026-03-01T02:00:00.000Z';
+const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
+/** The fake clock: seconds after the run started. */
+const after = (seconds: number): Date => new Date(Date.parse(STARTED) + seconds * 1000);
+
+const STAGES: readonly RunStage[] = ['Queued', 'Preparing', 'Restoring', 'Validating', 'Finalizing'];
+
+function runIn(stage: RunStage, extra: Partial<CurrentRun> = {}): CurrentRun {
+  const base: CurrentRun = { id: 'r1', trigger: 'schedule', scheduledAt: STARTED, queuedAt: STARTED, stage };
+  if (stage !== 'Queued') base.startedAt = STARTED;
+  if (stage === 'Restoring' || stage === 'Validating' || stage === 'Finalizing') {
+    base.restore = { namespace: 'velero', name: 'shop-r1' };
+    base.restoreRequestedAt = STARTED;
+    base.sandboxNamespaces = [{ source: 'shop', sandbox: 'rehearsal-shop-r1' }];
+  }
+  if (stage === 'Validating') base.restoreCompletedAt = after(60).toISOString();
+  if (stage === 'Finalizing') base.failure = { reason: 'RestoreFailed', message: 'the restore ended Failed' };
+  return { ...base, ...extra };
+}
+
+/** A healthy observation for each stage: the run would simply move on. */
+function healthy(stage: RunStage): RunObservations {
+  const observed: RunObservations = { testDeleted: false, leading: true, bounds };
+  if (stage === 'Queued') observed.admitted = true;
+  if (stage === 'Preparing') observed.backup = { state: 'found', backup: { name: 'daily' } };
+  if (stage === 'Restoring') observed.restore = { state: 'running', phase: 'InProgress' };
+  if (stage === 'Validating') {
+    observed.pods = { expected: 2, ready: 2 };
+    observed.checks = { state: 'running' };
+    observed.reportExists = false;
+  }
+  if (stage === 'Finalizing') observed.reportExists = false;
+  return observed;
+}
+
+function step(stage: RunStage, change: Partial<RunObservations>, seconds = 120, run: Partial<CurrentRun> = {}): RunStep {
+  return nextStep(runIn(stage, run), { ...healthy(stage), ...change }, after(seconds));
+}
+
+describe('nextStep: what applies in every stage', () => {
+  it.each(STAGES)('%s: the test was deleted → abandon, write nothing', (stage) => {
+    expect(step(stage, { testDeleted: true })).toMatchObject({ action: 'abandon', reason: 'TestDeleted' });
+  });
+
+  it.each(STAGES)('%s: leadership lost → abandon (the new leader resumes from the durable stage)', (stage) => {
+    expect(step(stage, { leading: false })).toMatchObject({ action: 'abandon', reason: 'LeadershipLost' });
+  });
+
+  it.each(STAGES)('%s: the test deleted and leadership lost together → abandon once', (stage) => {
+    expect(step(stage, { testDeleted: true, leading: false }).action).toBe('abandon');
+  });
+
+  it.each([
+    ['Queued', 'update'],
+    ['Preparing', 'update'],
+    ['Restoring', 'update'],
+    ['Validating', 'update'],
+    ['Finalizing', 'write-report'],
+  ] as const)('%s: the sandbox ttl has passed → %s', (stage, action) => {
+    const result = step(stage, {}, 3601);
+    expect(result.action).toBe(action);
+    if (stage === 'Queued') expect(result.reason).toBe('RunStarted'); // waiting in the queue does not use up the ttl
+    else if (stage !== 'Finalizing') {
+      expect(result.reason).toBe('TTLExceeded');
+      expect(result.run).toMatchObject({ stage: 'Finalizing', failure: { reason: 'TTLExceeded', message: expect.stringContaining('1h') } });
+    }
+  });
+
+  it.each(['Validating', 'Finalizing'] as const)('%s: the report exists → settle (even past the ttl)', (stage) => {
+    expect(step(stage, { reportExists: true })).toMatchObject({ action: 'settle' });
+    expect(step(stage, { reportExists: true }, 7200)).toMatchObject({ action: 'settle' });
+  });
+});
+
+describe('nextStep: Queued', () => {
+  it('admitted → Preparing with startedAt now, and a RunStarted event', () => {
+    const result = nextStep(runIn('Queued'), healthy('Queued'), after(5));
+    expect(result).toMatchObject({ action: 'update', reason: 'RunStarted', requeueAfterMs: 0 });
+    expect(result.run).toMatchObject({ stage: 'Preparing', startedAt: after(5).toISOString() });
+    expect(result.event).toMatchObject({ type: 'Normal', reason: 'RunStarted' });
+  });
+
+  it('not admitted (limit reached or another run first in line) → wait, look again later', () => {
+    expect(step('Queued', { admitted: false })).toMatchObject({ action: 'wait', reason: 'WaitingForSlot', requeueAfterMs: 10_000 });
+  });
+});
+
+describe('nextStep: Preparing', () => {
+  it('a backup was found → prepare it', () => {
+    expect(step('Preparing', {})).toMatchObject({ action: 'prepare', backup: { name: 'daily' }, requeueAfterMs: 2000 });
+  });
+
+  it('the provider rejected the request (no backup) → fail with its reason', () => {
+    const result = step('Preparing', { backup: { state: 'rejected', reason: 'BackupNotFound', message: 'no backup covers shop' } });
+    expect(result).toMatchObject({ action: 'update', reason: 'BackupNotFound', requeueAfterMs: 0 });
+    expect(result.run).toMatchObject({ stage: 'Finalizing', failure: { reason: 'BackupNotFound', message: 'no backup covers shop' } });
+  });
+
+  it('no observation yet → look again at once', () => {
+    expect(step('Preparing', { backup: undefined })).toMatchObject({ action: 'wait', requeueAfterMs: 0 });
+  });
+});
+
+describe('nextStep: a provider that does not answer (Preparing and Restoring)', () => {
+  const unavailable = {
+    Preparing: { backup: { state: 'unavailable', message: 'connection refused' } },
+    Restoring: { restore: { state: 'unavailable', message: 'connection refused' } },
+  } as const;
+
+  it.each(['Preparing', 'Restoring'] as const)('%s: first time → record since when, retry', (stage) => {
+    const result = step(stage, unavailable[stage], 100);
+    expect(result).toMatchObject({ action: 'update', reason: 'ProviderUnavailable', requeueAfterMs: 2000 });
+    expect(result.run?.providerUnavailableSince).toBe(after(100).toISOString());
+    expect(result.run?.stage).toBe(stage);
+  });
+
+  it.each(['Preparing', 'Restoring'] as const)('%s: still within the bound → wait', (stage) => {
+    const since = { providerUnavailableSince: after(100).toISOString() };
+    expect(step(stage, unavailable[stage], 100 + 600, since)).toMatchObject({ action: 'wait', reason: 'ProviderUnavailable' });
+  });
+
+  it.each(['Preparing', 'Restoring'] as const)('%s: longer than the bound → fail ProviderUnavailable (a report follows)', (stage) => {
+    const since = { providerUnavailableSince: after(100).toISOString() };
+    const result = step(stage, unavailable[stage], 100 + 601, since);
+    expect(result).toMatchObject({ action: 'update', reason: 'ProviderUnavailable', requeueAfterMs: 0 });
+    expect(result.run).toMatchObject({ stage: 'Finalizing', failure: { reason: 'ProviderUnavailable', message: expect.stringContaining('10m1s') } });
+    expect(result.run?.providerUnavailableSince).toBeUndefined();
+  });
+
+  it('the bound is configurable', () => {
+    const short = { ...unavailable.Restoring, bounds: { ...bounds, providerUnavailableSeconds: 30 } };
+    const result = step('Restoring', short, 131, { providerUnavailableSince: after(100).toISOString() });
+    expect(result.run?.failure?.reason).toBe('ProviderUnavailable');
+  });
+
+  it('the ttl still wins when it comes first', () => {
+    const result = step('Restoring', unavailable.Restoring, 3601, { providerUnavailableSince: after(3500).toISOString() });
+    expect(result.run?.failure?.reason).toBe('TTLExceeded');
+  });
+
+  it('the provider answers again → the outage is forgotten', () => {
+    const since = { providerUnavailableSince: after(100).toISOString() };
+    const result = step('Restoring', {}, 200, since);
+    expect(result).toMatchObject({ action: 'update', reason: 'ProviderReachable' });
+    expect(result.run?.providerUnavailableSince).toBeUndefined();
+    expect(result.run?.stage).toBe('Restoring');
+  });
+});
+
+describe('nextStep: Restoring', () => {
+  it.each(['pending', 'running'] as const)('restore %s → poll', (state) => {
+    expect(step('Restoring', { restore: { state, phase: 'InProgress' } })).toMatchObject({ action: 'wait', requeueAfterMs: 2000 });
+  });
+
+  it.each([
+    ['succeeded', 'Completed', 'Normal'],
+    ['partiallyFailed', 'PartiallyFailed', 'Warning'],
+  ] as const)('restore %s → Validating, with a RestoreDone event', (state, phase, type) => {
+    const result = step('Restoring', { restore: { state, phase, warnings: 1, itemsRestored: 12, completedAt: after(90).toISOString() } });
+    expect(result).toMatchObject({ action: 'update', reason: 'RestoreDone', requeueAfterMs: 0 });
+    expect(result.run).toMatchObject({ stage: 'Validating', restorePhase: phase, restoreCompletedAt: after(90).toISOString() });
+    expect(result.event).toMatchObject({ type, reason: 'RestoreDone', message: expect.stringContaining('12 items, 1 warnings') });
+  });
+
+  it('restore succeeded without a completion time → now', () => {
+    const result = step('Restoring', { restore: { state: 'succeeded', phase: 'Completed', warnings: 0 } }, 150);
+    expect(result.run?.restoreCompletedAt).toBe(after(150).toISOString());
+  });
+
+  it('restore failed → Finalizing with RestoreFailed and the phase', () => {
+    const result = step('Restoring', { restore: { state: 'failed', phase: 'FailedValidation', message: 'bad spec' } });
+    expect(result.run).toMatchObject({ stage: 'Finalizing', restorePhase: 'FailedValidation', failure: { reason: 'RestoreFailed', message: 'bad spec' } });
+  });
+
+  it('restore failed without a message → the phase says it', () => {
+    const result = step('Restoring', { restore: { state: 'failed', phase: 'Failed' } });
+    expect(result.run?.failure?.message).toBe('the restore ended Failed');
+  });
+
+  it('the restore object disappeared → RestoreLost', () => {
+    const result = step('Restoring', { restore: { state: 'missing' } });
+    expect(result.run?.failure).toEqual({ reason: 'RestoreLost', message: 'the restore shop-r1 disappeared before it finished' });
+  });
+
+  it('the run recorded no restore → RestoreLost', () => {
+    const result = step('Restoring', { restore: undefined }, 120, { restore: undefined });
+    expect(result.run?.failure?.reason).toBe('RestoreLost');
+  });
+});
+
+describe('nextStep: Validating', () => {
+  it('pods all ready → record podsReadyAt', () => {
+    const result = step('Validating', {}, 130);
+    expect(result).toMatchObject({ action: 'update', reason: 'PodsReady', requeueAfterMs: 0 });
+    expect(result.run?.podsReadyAt).toBe(after(130).toISOString());
+  });
+
+  it('pods not ready, within the pod timeout → poll', () => {
+    expect(step('Validating', { pods: { expected: 2, ready: 1 } }, 120)).toMatchObject({ action: 'wait', reason: 'WaitingForPods' });
+  });
+
+  it('pods never all ready → check anyway once the pod timeout passed (the score says so)', () => {
+    expect(step('Validating', { pods: { expected: 2, ready: 1 }, checks: { state: 'not-started' } }, 60 + 601)).toMatchObject({ action: 'start-checks' });
+  });
+
+  const ready = { podsReadyAt: after(100).toISOString() };
+  it('pods ready, checks not started → start them in the background', () => {
+    expect(step('Validating', { checks: { state: 'not-started' } }, 120, ready)).toMatchObject({ action: 'start-checks', requeueAfterMs: CHECKS_POLL_MS });
+  });
+
+  it('checks running → wait (their end enqueues the test)', () => {
+    expect(step('Validating', { checks: { state: 'running' } }, 120, ready)).toMatchObject({ action: 'wait', reason: 'ChecksRunning' });
+  });
+
+  it('checks done → write the report', () => {
+    expect(step('Validating', { checks: { state: 'done' } }, 120, ready)).toMatchObject({ action: 'write-report', requeueAfterMs: 0 });
+  });
+
+  it('no check observation (a new leader) → start the checks again', () => {
+    expect(step('Validating', { checks: undefined }, 120, ready)).toMatchObject({ action: 'start-checks' });
+  });
+});
+
+describe('nextStep: Finalizing', () => {
+  it('no report yet → write it (a failed run gets one too)', () => {
+    expect(step('Finalizing', {})).toMatchObject({ action: 'write-report', reason: 'RunFailed' });
+  });
+});
