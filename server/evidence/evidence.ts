@@ -36,8 +36,6 @@ import type { EvidenceAnchor, RestoreReport, RestoreReportSpec } from '../domain
 import type { EvidenceSigner } from './signing-key.js';
 import { tailAgainstAnchor } from './evidence-anchor.js';
 
-export const EVIDENCE_SCHEME = 'rehearsal.dev/evidence/v1';
-
 export type ReportEvidence = NonNullable<RestoreReportSpec['evidence']>;
 
 export interface EvidenceContent {

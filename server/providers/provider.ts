@@ -24,7 +24,8 @@ export function buildNamespaceMapping(
   const entries = sourceNamespaces.map((source) => {
     const sandbox = sandboxFor(source);
     if (!sandbox) throw new UnsafeMappingError(`source namespace ${source} has no sandbox`);
-    if (sandbox === source) throw new UnsafeMappingError(`source namespace ${source} would be restored onto itself`);
+    if (sandbox === source)
+      throw new UnsafeMappingError(`source namespace ${source} would be restored onto itself`);
     return { source, sandbox };
   });
   const sandboxes = new Set(entries.map((entry) => entry.sandbox));
@@ -54,11 +55,6 @@ export function assertNamespaceMapping(mapping: NamespaceMapping): void {
   // Rebuilding validates every rule of buildNamespaceMapping() again.
   const sandboxOf = new Map(mapping.entries.map((entry) => [entry.source, entry.sandbox]));
   buildNamespaceMapping(sources, (source) => sandboxOf.get(source));
-}
-
-/** The source namespaces of a mapping, in request order. */
-export function mappingSources(mapping: NamespaceMapping): string[] {
-  return mapping.entries.map((entry) => entry.source);
 }
 
 export interface BackupInfo {
@@ -111,7 +107,11 @@ export class ProviderError extends Error {
 export interface BackupProvider {
   readonly name: Provider;
   /** "latest" (or empty) = the newest completed backup that covers every source namespace. */
-  selectBackup(sourceNamespaces: readonly string[], backupName: string, providerNamespace?: string): Promise<BackupInfo>;
+  selectBackup(
+    sourceNamespaces: readonly string[],
+    backupName: string,
+    providerNamespace?: string,
+  ): Promise<BackupInfo>;
   /** Idempotent: a request whose restore already exists returns its reference. */
   startRestore(request: RestoreRequest, providerNamespace?: string): Promise<RestoreRef>;
   getRestoreProgress(ref: RestoreRef): Promise<RestoreProgress>;

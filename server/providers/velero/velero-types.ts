@@ -10,10 +10,6 @@ export const BACKUPS = 'backups';
 export const RESTORES = 'restores';
 export const SCHEDULES = 'schedules';
 
-/** Labels Velero puts on every object it restores (and the simulator copies). */
-export const LABEL_VELERO_BACKUP_NAME = 'velero.io/backup-name';
-export const LABEL_VELERO_RESTORE_NAME = 'velero.io/restore-name';
-
 export type BackupPhase =
   | 'New'
   | 'Queued'
