@@ -1,6 +1,7 @@
 // Checks a RestoreReport's signed evidence in the browser, with the keys the API publishes
 // (scheme rehearsal.dev/evidence/v1, as cmd/kubectl-restoretest/verify/evidence.ts):
-//   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null, spec without evidence }
+//   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null, spec without evidence,
+//                          sequence (only when the report has one: reports signed before sequences have none) }
 //   D = "sha256:" + hex SHA-256(C ‖ previousDigest-or-"");  signature = Ed25519 over D (base64)
 //   keyId = first 16 hex of SHA-256 over the key's SPKI DER.
 // The chain link (previousDigest = the digest of the report before it) is checked against the
@@ -50,6 +51,7 @@ async function digestOf(report: Report, previousDigest: string | undefined): Pro
     metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
     owner: owner ? { name: owner.name, uid: owner.uid } : null,
     spec,
+    ...(report.spec.evidence?.sequence !== undefined ? { sequence: report.spec.evidence.sequence } : {}),
   };
   return `sha256:${await sha256Hex((canonicalize(content) ?? '') + (previousDigest ?? ''))}`;
 }
