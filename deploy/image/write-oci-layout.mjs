@@ -38,7 +38,7 @@ const config = writeBlob({
     ],
     Entrypoint: ['/usr/local/bin/node', '/app/dist/server/main.js'],
     WorkingDir: '/app',
-    ExposedPorts: { '8080/tcp': {}, '8443/tcp': {} },
+    ExposedPorts: { '8080/tcp': {}, '8081/tcp': {}, '8443/tcp': {} },
     Labels: {
       'org.opencontainers.image.title': 'rehearsal',
       'org.opencontainers.image.ref.name': ref,

@@ -578,7 +578,8 @@ export interface components {
             namespacePrefix?: string | null;
             /**
              * @description Longest life of a sandbox: a duration of whole hours, minutes and seconds in that order
-             *     (1h, 15m, 11m35s), longer than 0s.
+             *     (1h, 15m, 11m35s), longer than 0s, and at most the installation's cap (168h unless the
+             *     administrator sets REHEARSAL_MAX_SANDBOX_TTL; decisions §9).
              * @default 1h
              */
             ttl?: string | null;

@@ -180,12 +180,12 @@ export function createApp(deps: HttpDeps): express.Express {
 
   app.use(dashboardAssets(deps.dashboardDirectory ?? dashboardDirectory()));
 
+  app.use(methodNotAllowed(document));
   app.use('/api', refuseBodyOnBodilessMethods, requireJsonWhenBody, jsonBody);
   const api = express.Router();
   RegisterRoutes(api);
   app.use(api);
 
-  app.use(methodNotAllowed(document));
   app.use(noSuchRoute);
   app.use(errorHandler(log));
   return app;

@@ -1,7 +1,8 @@
 // 405 for a method a path does not have (decisions §11, RFC 9110 §15.5.6): the path's methods come
 // from the OpenAPI document, so the answer and its Allow header can never disagree with the
-// contract. Runs after the routes, where only unmatched requests arrive; a path the document does
-// not know stays a 404.
+// contract. Runs before the body checks (a body on an undeclared DELETE is still a 405, not a 400)
+// and passes every method the path has on to the routes; a path the document does not know stays
+// a 404.
 import type { RequestHandler } from 'express';
 import type { OpenApiDocument } from './openapi-document.js';
 import { ProblemError } from './problem.js';
@@ -11,6 +12,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 interface PathMethods {
   pattern: RegExp;
   allow: string;
+  methods: ReadonlySet<string>;
 }
 
 function pathPattern(template: string): RegExp {
@@ -27,7 +29,7 @@ export function pathMethods(document: OpenApiDocument): PathMethods[] {
     const methods = METHODS.filter((method) => (item as Record<string, unknown>)[method] !== undefined).flatMap(
       (method) => (method === 'get' ? ['GET', 'HEAD'] : [method.toUpperCase()]),
     );
-    return { pattern: pathPattern(template), allow: methods.join(', ') };
+    return { pattern: pathPattern(template), allow: methods.join(', '), methods: new Set(methods) };
   });
 }
 
@@ -35,7 +37,7 @@ export function methodNotAllowed(document: OpenApiDocument): RequestHandler {
   const paths = pathMethods(document);
   return (req, res, next) => {
     const known = paths.find((path) => path.pattern.test(req.path));
-    if (!known) {
+    if (!known || known.methods.has(req.method)) {
       next();
       return;
     }

@@ -35,11 +35,11 @@ export function countRuns(tests: Iterable<RestoreTest>, promoting: ReadonlySet<s
   let inProgress = 0;
   let queued = 0;
   for (const test of tests) {
-    if (holdsSlot(test)) inProgress++;
-    else if (isQueued(test)) {
-      if (promoting.has(keyOf(test))) inProgress++;
-      else queued++;
-    }
+    // A promotion counts whatever stage the cache still shows: the queue write and the promotion
+    // may both be newer than the cache (a run is queued and promoted in one pass), so the cached
+    // test can show no run at all while its slot is already taken.
+    if (holdsSlot(test) || promoting.has(keyOf(test))) inProgress++;
+    else if (isQueued(test)) queued++;
   }
   return { inProgress, queued };
 }
@@ -51,7 +51,7 @@ export function nextInLine(tests: Iterable<RestoreTest>, promoting: ReadonlySet<
   for (const test of tests) {
     const namespace = test.metadata.namespace ?? '';
     const key = keyOf(test);
-    if (holdsSlot(test) || (isQueued(test) && promoting.has(key))) {
+    if (holdsSlot(test) || promoting.has(key)) {
       busy.set(namespace, (busy.get(namespace) ?? 0) + 1);
       continue;
     }

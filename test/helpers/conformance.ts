@@ -125,11 +125,15 @@ export function describeConformance(backend: ConformanceBackend): void {
     });
 
     const withoutSecret = backend.backupWithoutSecret?.bind(backend);
-    (withoutSecret ? it : it.skip)('a restore without the Secret is partial, not pass', async () => {
+    // Without the database Secret the shop cannot log in: its critical SQL check fails, and a failed
+    // critical check makes the run fail whatever the score (decisions §4).
+    (withoutSecret ? it : it.skip)('a restore without the Secret fails on its critical data check', async () => {
       const backup = await withoutSecret!(uniqueName('conf-nosecret', 40));
-      const report = await run(backup, 'partial');
-      expect(report.spec.result).toBe('partial');
+      const report = await run(backup, 'nosecret');
+      expect(report.spec.result).toBe('fail');
       expect(report.spec.checks.find((check) => check.name === 'credentials-restored')?.status).toBe('fail');
+      expect(report.spec.checks.find((check) => check.name === 'orders-present')?.status).not.toBe('pass');
+      expect(report.spec.resultCap).toMatchObject({ check: 'orders-present', critical: true, result: 'fail' });
     });
 
     it('Rehearsal wrote nothing outside its sandboxes and its own objects (audit log)', () => {

@@ -154,6 +154,8 @@ describe('every rendered object is accepted by the real kube-apiserver (--dry-ru
       'crd/issuers.cert-manager.io',
     ]);
     kubectl(['apply', '-f', path.join(repoRoot, 'deploy/base/namespace.yaml')]);
+    // Velero is installed first (docs/install.md): its namespace holds Rehearsal's Velero RoleBinding.
+    kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'velero' } }));
   }, 180_000);
 
   const cases: [string, () => K8sObject[]][] = [

@@ -4,7 +4,7 @@ CreateTestInput has rules JSON Schema cannot state; its description in openapi/o
 them and the server answers 400 naming the field. A *schema-valid* (positive) case generated at
 random breaks them easily (a reversed cron range such as 5-3, a made-up time zone, alertOnExceed
 without maxRTO, a PUT body naming another test), and the positive_data_acceptance check would then
-report the server's correct 400 as a failure. Two more depend on state, not on shape: a RestoreTest is
+report the server's correct 400 as a failure. The sandbox ttl is capped by the installation (168h here). Two more depend on state, not on shape: a RestoreTest is
 created in a namespace that exists (the server's own, rehearsal-system, in these runs), and a
 `continue` token of GET /api/v1/reports is opaque, valid only as the server issued it. These hooks
 bring positive cases within those rules and nothing else: negative (schema-violating) cases are left exactly as generated, and every
@@ -52,6 +52,21 @@ def _is_positive(case) -> bool:
     return meta is not None and meta.generation.mode.is_positive
 
 
+# The installation's sandbox ttl cap (decisions §9; REHEARSAL_MAX_SANDBOX_TTL, not set in these runs).
+MAX_SANDBOX_TTL_SECONDS = 168 * 3600
+
+
+def _seconds(ttl):
+    """Seconds of a ttl such as 1h, 15m or 11m35s; None when it is not of that shape."""
+    if not isinstance(ttl, str):
+        return None
+    match = re.fullmatch(r"(?:([0-9]+)h)?(?:([0-9]+)m)?(?:([0-9]+)s)?", ttl)
+    if not match or ttl == "":
+        return None
+    hours, minutes, seconds = (int(part or 0) for part in match.groups())
+    return hours * 3600 + minutes * 60 + seconds
+
+
 # Namespaces that exist on the server under test (the server's default is rehearsal-system).
 EXISTING_NAMESPACES = {"", None, "rehearsal-system"}
 
@@ -75,8 +90,16 @@ def map_case(context, case):
         body["timezone"] = "UTC"
     if body.get("alertOnExceed") is True and body.get("maxRTO") in (None, ""):
         body["maxRTO"] = "15m"
-    if operation.method.upper() == "POST" and body.get("namespace") not in EXISTING_NAMESPACES:
-        body.pop("namespace")
+    ttl = _seconds(body.get("ttl"))
+    if ttl is not None and ttl > MAX_SANDBOX_TTL_SECONDS:
+        body["ttl"] = "1h"
+    if operation.method.upper() == "POST":
+        if body.get("namespace") not in EXISTING_NAMESPACES:
+            body.pop("namespace")
+        # The namespace the request acts on (the query's, decisions §9) must exist too.
+        case.query = dict(case.query or {})
+        if case.query.get("namespace") not in EXISTING_NAMESPACES:
+            case.query.pop("namespace")
     if operation.method.upper() == "PUT":
         # The body may repeat the test's name and namespace, but must not name another test.
         body["name"] = case.path_parameters["name"]

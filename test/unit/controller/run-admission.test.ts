@@ -74,6 +74,12 @@ class World {
     if (stage && stage !== 'Queued') this.commit(key, (stored) => delete stored.run);
   }
 
+  /** The object as the apiserver has it now: what a write returns, fresher than the cache. */
+  latest(key: string): RestoreTest {
+    const stored = this.store.get(key)!;
+    return testObject(key, stored.rv, stored.run && { ...stored.run });
+  }
+
   deliverOne(key: string): void {
     const pending = this.events.get(key);
     const next = pending?.shift();
@@ -111,8 +117,10 @@ describe('RunAdmission: the limit holds and no slot is lost', () => {
       const keys = Array.from({ length: 10 }, (_, index) => `team-${index % 3}/test-${index}`);
       const world = new World(keys);
       const admission = new RunAdmission(limit, () => [...world.cache.values()], () => 0);
-      const reconcile = (key: string): void => {
-        const view = world.cache.get(key)!;
+      const reconcile = (key: string, fresh = false): void => {
+        // A reconcile sees the cache, or the object a write just returned (the engine queues and
+        // promotes in one pass): then the cache may not even show the run as queued yet.
+        const view = fresh ? world.latest(key) : world.cache.get(key)!;
         if (view.status?.currentRun?.stage !== 'Queued') return;
         const decision = admission.admit(view);
         if (decision.admitted) world.inFlight.push({ view, settle: decision.promotion.settle });
@@ -121,7 +129,8 @@ describe('RunAdmission: the limit holds and no slot is lost', () => {
       for (let step = 0; step < 300; step++) {
         const roll = rand();
         if (roll < 0.15) world.queueRun(pick(keys));
-        else if (roll < 0.45) reconcile(pick(keys));
+        else if (roll < 0.35) reconcile(pick(keys));
+        else if (roll < 0.45) reconcile(pick(keys), true);
         else if (roll < 0.6 && world.inFlight.length) world.resolve(Math.floor(rand() * world.inFlight.length), rand() < 0.1);
         else if (roll < 0.65) world.touch(pick(keys));
         else if (roll < 0.75) world.finishRun(pick(keys));
@@ -166,6 +175,20 @@ describe('RunAdmission: the limit holds and no slot is lost', () => {
     world.finishRun('a/one');
     world.deliverAll();
     expect(admission.admit(world.cache.get('a/two')!).admitted).toBe(true);
+  });
+
+  it('a run queued and promoted in one pass counts before the cache shows it queued', () => {
+    const world = new World(['a/one', 'a/two']);
+    const admission = new RunAdmission(1, () => [...world.cache.values()], () => 0);
+    // Both queue writes landed; the cache shows neither yet. One is promoted on its fresh object.
+    world.queueRun('a/one');
+    world.queueRun('a/two');
+    const first = admission.admit(world.latest('a/one'));
+    expect(first.admitted).toBe(true);
+    if (first.admitted) world.inFlight.push({ view: world.latest('a/one'), settle: first.promotion.settle });
+    world.resolve(0, false);
+    expect(admission.counts().inProgress).toBe(1);
+    expect(admission.admit(world.latest('a/two')).admitted).toBe(false);
   });
 
   it('a failed promotion write gives the slot back at once', () => {

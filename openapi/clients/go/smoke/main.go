@@ -145,7 +145,7 @@ func run(ctx context.Context, opts options) error {
 	if opts.namespace != "" {
 		input.Namespace = &opts.namespace
 	}
-	created, err := api.CreateTestWithResponse(ctx, input)
+	created, err := api.CreateTestWithResponse(ctx, &rehearsalapi.CreateTestParams{}, input)
 	if err != nil {
 		return fmt.Errorf("createTest: %w", err)
 	}
@@ -172,7 +172,7 @@ func run(ctx context.Context, opts options) error {
 	}
 	fmt.Printf("createTest: 201 %s/%s location=%s\n", test.Namespace, test.Name, created.Headers201.Location)
 
-	again, err := api.CreateTestWithResponse(ctx, input)
+	again, err := api.CreateTestWithResponse(ctx, &rehearsalapi.CreateTestParams{}, input)
 	if err != nil {
 		return fmt.Errorf("createTest (again): %w", err)
 	}
