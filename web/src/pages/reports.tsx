@@ -1,7 +1,7 @@
 // Reports: newest first, filtered by test, result and age, paged, exported as JSON or YAML.
 import { useMemo, useState } from 'preact/hooks';
 import { api, unwrap } from '../api.js';
-import { Async, Badge, PageHeader, Segmented } from '../components/ui.js';
+import { Async, Badge, PageHeader, Pager, Segmented } from '../components/ui.js';
 import { download } from '../download.js';
 import { toYaml } from '../export.js';
 import { dateTime, resultClass, type Report } from '../format.js';
@@ -137,19 +137,7 @@ function ReportTable(props: {
           </tbody>
         </table>
       </div>
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of reports">
-          <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page + 1} of {pages}
-          </span>
-          <button type="button" disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
-      ) : null}
+      <Pager label="Pages of reports" page={page} pages={pages} onPage={setPage} />
     </>
   );
 }

@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, describeError, expectOk, unwrap } from '../api.js';
 import { TriggerButton } from '../components/trigger.js';
-import { Async, Badge, Dialog, PageHeader } from '../components/ui.js';
+import { Async, Badge, Dialog, PageHeader, Pager } from '../components/ui.js';
 import { dateTime, resultClass, type TestResponse } from '../format.js';
 import { href, useLoad } from '../hooks.js';
 
@@ -140,19 +140,7 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
           </tbody>
         </table>
       </div>
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of tests">
-          <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
-            Previous
-          </button>
-          <span>
-            Page {page + 1} of {pages}
-          </span>
-          <button type="button" disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
-            Next
-          </button>
-        </nav>
-      ) : null}
+      <Pager label="Pages of tests" page={page} pages={pages} onPage={setPage} />
       {deleting ? (
         <DeleteDialog test={deleting} onClose={() => setDeleting(undefined)} onDeleted={reload} />
       ) : null}
