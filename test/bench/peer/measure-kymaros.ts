@@ -27,6 +27,8 @@ export interface KymarosMeasurement {
   sanity?: { totalTests: number; reportsInDaily: number; upcoming: number };
   endpoints: EndpointOutcome[];
   exit: string | null;
+  /** Fresh processes started after a collapse (each endpoint after one gets its own). */
+  restarts: number;
 }
 
 const READY_TIMEOUT_MS = 900_000;
@@ -64,6 +66,37 @@ async function waitReady(manager: RunningManager, testCount: number): Promise<nu
   return null;
 }
 
+/** One endpoint: a warm-up request, then the open loop; failures and a death are a collapse. */
+async function measureEndpoint(
+  manager: RunningManager,
+  path: string,
+  options: { rate: number; durationSeconds: number; connections: number; log: (message: string) => void },
+): Promise<EndpointOutcome> {
+  const warm = await getJson(manager.origin, path).catch((error: Error) => ({ status: error.name }));
+  if (warm.status !== 200)
+    return { path, collapse: `warm-up answered ${warm.status}`, loadAverage1m: load1m() };
+  options.log(`Kymaros ${path}: ${options.rate} req/s for ${options.durationSeconds} s`);
+  const result = await runOpenLoop({
+    origin: manager.origin,
+    path,
+    rate: options.rate,
+    durationSeconds: options.durationSeconds,
+    connections: options.connections,
+    headers: { 'accept-encoding': 'gzip' },
+  });
+  const died = alive(manager) ? undefined : `server ${manager.exit()} during the load`;
+  const failed = result.failed
+    ? `${result.failed} of ${result.sent} failed ${JSON.stringify(result.statuses)}`
+    : undefined;
+  return {
+    path,
+    result,
+    ...(died || failed ? { collapse: [died, failed].filter(Boolean).join('; ') } : {}),
+    loadAverage1m: load1m(),
+    ...(alive(manager) ? { rssAfter: rssOf(manager.child.pid!) } : {}),
+  };
+}
+
 export async function measureKymaros(options: {
   binary: string;
   kubeconfig: string;
@@ -79,21 +112,23 @@ export async function measureKymaros(options: {
   log: (message: string) => void;
 }): Promise<KymarosMeasurement> {
   const { log } = options;
-  const manager = startManager({
-    binary: options.binary,
-    kubeconfig: options.kubeconfig,
-    namespace: KYMAROS_NAMESPACE,
-    apiPort: options.ports.api,
-    probePort: options.ports.probe,
-    limits: options.limits,
-    logFile: options.logFile,
-  });
-  const pid = manager.child.pid!;
+  const launch = (): RunningManager =>
+    startManager({
+      binary: options.binary,
+      kubeconfig: options.kubeconfig,
+      namespace: KYMAROS_NAMESPACE,
+      apiPort: options.ports.api,
+      probePort: options.ports.probe,
+      limits: options.limits,
+      logFile: options.logFile,
+    });
+  let manager = launch();
   const outcome: KymarosMeasurement = {
     startToReadySeconds: null,
     settleSeconds: null,
     endpoints: [],
     exit: null,
+    restarts: 0,
   };
   try {
     outcome.startToReadySeconds = await waitReady(manager, options.testCount);
@@ -102,11 +137,11 @@ export async function measureKymaros(options: {
       log(`Kymaros not ready: ${outcome.exit}\n${manager.output()}`);
       return outcome;
     }
-    outcome.rssAtReady = rssOf(pid);
+    outcome.rssAtReady = rssOf(manager.child.pid!);
     log(`Kymaros ready in ${outcome.startToReadySeconds} s, VmRSS ${outcome.rssAtReady.vmRssMb} MB`);
     // Its controller reconciles every test once after start (nextRunAt written back): wait for that.
-    outcome.settleSeconds = await waitUntilSettled(pid, 300_000);
-    outcome.rssSettled = rssOf(pid);
+    outcome.settleSeconds = await waitUntilSettled(manager.child.pid!, 300_000);
+    outcome.rssSettled = rssOf(manager.child.pid!);
     const daily = await getJson<{ tests: number }[]>(manager.origin, '/api/v1/summary/daily?days=365');
     const upcoming = await getJson<unknown[]>(manager.origin, '/api/v1/upcoming');
     outcome.sanity = {
@@ -119,51 +154,27 @@ export async function measureKymaros(options: {
       throw new Error(`Kymaros's cache does not hold the loaded reports: ${JSON.stringify(outcome.sanity)}`);
 
     for (const path of options.endpoints) {
-      if (!alive(manager)) {
-        outcome.endpoints.push({
-          path,
-          collapse: `not measured: server ${manager.exit()}`,
-          loadAverage1m: load1m(),
-        });
-        continue;
+      if (!alive(manager) || outcome.endpoints.at(-1)?.collapse) {
+        // Its handlers go on working for requests the client gave up on (a cache list is not
+        // cancelled): after a collapse the next endpoint gets a fresh process, not that backlog.
+        await stopManager(manager);
+        manager = launch();
+        outcome.restarts += 1;
+        if ((await waitReady(manager, options.testCount)) === null) {
+          const exit = manager.exit() ?? 'not ready in time';
+          outcome.endpoints.push({ path, collapse: `restart failed: ${exit}`, loadAverage1m: load1m() });
+          continue;
+        }
+        await waitUntilSettled(manager.child.pid!, 300_000);
       }
-      // Warm-up: one request, as long as it takes (up to the timeout).
-      const warm = await getJson(manager.origin, path).catch((error: Error) => ({ status: error.name }));
-      if (warm.status !== 200) {
-        outcome.endpoints.push({
-          path,
-          collapse: `warm-up answered ${warm.status}`,
-          loadAverage1m: load1m(),
-        });
-        continue;
-      }
-      log(`Kymaros ${path}: ${options.rate} req/s for ${options.durationSeconds} s`);
-      const result = await runOpenLoop({
-        origin: manager.origin,
-        path,
-        rate: options.rate,
-        durationSeconds: options.durationSeconds,
-        connections: options.connections,
-        headers: { 'accept-encoding': 'gzip' },
-      });
-      const died = alive(manager) ? undefined : `server ${manager.exit()} during the load`;
-      const failed = result.failed
-        ? `${result.failed} of ${result.sent} failed ${JSON.stringify(result.statuses)}`
-        : undefined;
-      outcome.endpoints.push({
-        path,
-        result,
-        ...(died || failed ? { collapse: [died, failed].filter(Boolean).join('; ') } : {}),
-        loadAverage1m: load1m(),
-        ...(alive(manager) ? { rssAfter: rssOf(pid) } : {}),
-      });
+      outcome.endpoints.push(await measureEndpoint(manager, path, options));
       log(
-        `  p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ${result.throughput} req/s, ${result.failed} failed`,
+        `  ${JSON.stringify(outcome.endpoints.at(-1)!.result?.latencyMs ?? outcome.endpoints.at(-1)!.collapse)}`,
       );
       // A backlog must not leak into the next endpoint: wait until it is quiet again.
-      if (alive(manager)) await waitUntilSettled(pid, 120_000);
+      if (alive(manager)) await waitUntilSettled(manager.child.pid!, 120_000);
     }
-    if (alive(manager)) outcome.rssAfterLoad = rssOf(pid);
+    if (alive(manager)) outcome.rssAfterLoad = rssOf(manager.child.pid!);
     return outcome;
   } finally {
     await stopManager(manager);
