@@ -1,0 +1,150 @@
+// The evidence archive's objects in S3: segments per RestoreTest uid, and a tombstone per deleted
+// test (when its deletion was first seen, which starts its retention period). Loaded once at start
+// (one LIST, one GET per segment and per tombstone: never one request per report) and then kept
+// in step by this process's own writes; only the leader writes.
+import type { KeyObject } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { RestoreReport } from '../domain/resources.js';
+import type { S3Client } from './s3-client.js';
+import {
+  parseSegmentKey,
+  readSegment,
+  segmentChainProblems,
+  testPrefix,
+  type BuiltSegment,
+  type ReadSegment,
+  type SegmentTest,
+} from './segment.js';
+
+/** Unsigned annotations the server adds to archived reports it serves (verify prints them). */
+export const ANNOTATION_SEGMENT = 'rehearsal.dev/archive-segment';
+export const ANNOTATION_PROBLEMS = 'rehearsal.dev/archive-problems';
+
+export interface TestArchive {
+  test: SegmentTest;
+  /** In key (= chain) order. */
+  segments: ReadSegment[];
+  /** When the test was first seen deleted (its retention runs from here). */
+  deletedAt?: Date;
+}
+
+export interface LoadResult {
+  segments: number;
+  reports: number;
+  bytes: number;
+  problems: string[];
+}
+
+const TOMBSTONE = 'deleted.json';
+
+export class ArchiveStore {
+  private readonly tests = new Map<string, TestArchive>();
+
+  constructor(
+    private readonly s3: S3Client,
+    private readonly prefix: string,
+    private readonly keys: () => ReadonlyMap<string, KeyObject>,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reads every segment and tombstone under the prefix; `add` receives each archived report. */
+  async load(add: (report: RestoreReport) => void): Promise<LoadResult> {
+    this.tests.clear();
+    const objects = await this.s3.listObjects(this.prefix);
+    const result: LoadResult = { segments: 0, reports: 0, bytes: 0, problems: [] };
+    for (const object of objects) {
+      const placed = parseSegmentKey(this.prefix, object.key);
+      if (placed) {
+        const body = await this.s3.getObject(object.key);
+        if (!body) continue;
+        result.segments += 1;
+        result.bytes += body.length;
+        this.archiveOf(placed).segments.push(readSegment(object.key, body, this.prefix, this.keys()));
+      } else if (object.key.endsWith(`/${TOMBSTONE}`)) {
+        const [namespace, name, uid] = object.key.slice(this.prefix.length).split('/');
+        if (!namespace || !name || !uid) continue;
+        const body = await this.s3.getObject(object.key);
+        const deletedAt = body ? new Date((JSON.parse(body.toString('utf8')) as { deletedAt: string }).deletedAt) : undefined;
+        if (deletedAt && !Number.isNaN(deletedAt.getTime())) this.archiveOf({ namespace, name, uid }).deletedAt = deletedAt;
+      }
+    }
+    for (const archive of this.tests.values()) {
+      archive.segments.sort((a, b) => a.key.localeCompare(b.key));
+      const chain = segmentChainProblems(archive.segments);
+      // Problems of a segment with no readable report travel with the next segment's reports, so
+      // a reader of the reports (kubectl restoretest verify) still sees which object is damaged.
+      let carried: string[] = [];
+      for (const segment of archive.segments) {
+        const problems = [...segment.problems, ...(chain.get(segment.key) ?? [])];
+        segment.problems = problems;
+        for (const problem of problems) result.problems.push(`${segment.key}: ${problem}`);
+        const named = problems.map((problem) => `${segment.key}: ${problem}`);
+        if (segment.reports.length === 0) {
+          carried.push(...named);
+          continue;
+        }
+        for (const report of segment.reports) {
+          result.reports += 1;
+          add(annotated(report, segment.key, [...carried, ...named]));
+        }
+        carried = [];
+      }
+    }
+    for (const problem of result.problems) this.log.warn({ problem }, 'archived evidence does not verify');
+    return result;
+  }
+
+  archives(): IterableIterator<TestArchive> {
+    return this.tests.values();
+  }
+
+  archiveOfUid(uid: string): TestArchive | undefined {
+    return this.tests.get(uid);
+  }
+
+  /** Stores a segment built by buildSegment; the reports it returns are what readers are given. */
+  async putSegment(segment: BuiltSegment, reports: readonly RestoreReport[]): Promise<RestoreReport[]> {
+    await this.s3.putObject(segment.key, segment.body, 'application/gzip');
+    const archive = this.archiveOf(segment.manifest.test);
+    archive.segments = archive.segments.filter((s) => s.key !== segment.key);
+    archive.segments.push({ key: segment.key, manifest: segment.manifest, digest: segment.digest, reports: [...reports], problems: [] });
+    archive.segments.sort((a, b) => a.key.localeCompare(b.key));
+    return reports.map((report) => annotated(report, segment.key, []));
+  }
+
+  /** Records that the test is gone (once): its retention period starts now. */
+  async markDeleted(archive: TestArchive, now: Date): Promise<void> {
+    if (archive.deletedAt) return;
+    const body = Buffer.from(JSON.stringify({ deletedAt: now.toISOString(), test: archive.test }));
+    await this.s3.putObject(`${testPrefix(this.prefix, archive.test)}${TOMBSTONE}`, body, 'application/json');
+    archive.deletedAt = now;
+  }
+
+  /** Deletes a deleted test's archived evidence (retention over); returns the report keys it held. */
+  async purge(archive: TestArchive): Promise<string[]> {
+    const keys: string[] = [];
+    for (const segment of archive.segments) {
+      await this.s3.deleteObject(segment.key);
+      for (const report of segment.reports) keys.push(`${report.metadata.namespace ?? ''}/${report.metadata.name}`);
+    }
+    await this.s3.deleteObject(`${testPrefix(this.prefix, archive.test)}${TOMBSTONE}`);
+    this.tests.delete(archive.test.uid);
+    return keys;
+  }
+
+  private archiveOf(test: SegmentTest): TestArchive {
+    let archive = this.tests.get(test.uid);
+    if (!archive) {
+      archive = { test: { namespace: test.namespace, name: test.name, uid: test.uid }, segments: [] };
+      this.tests.set(test.uid, archive);
+    }
+    return archive;
+  }
+}
+
+function annotated(report: RestoreReport, key: string, problems: readonly string[]): RestoreReport {
+  const annotations: Record<string, string> = { ...(report.metadata.annotations ?? {}), [ANNOTATION_SEGMENT]: key };
+  if (problems.length > 0) annotations[ANNOTATION_PROBLEMS] = JSON.stringify(problems);
+  else delete annotations[ANNOTATION_PROBLEMS];
+  return { ...report, metadata: { ...report.metadata, annotations } };
+}
