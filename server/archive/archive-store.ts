@@ -13,6 +13,7 @@ import {
   testPrefix,
   type BuiltSegment,
   type ReadSegment,
+  type SegmentManifest,
   type SegmentTest,
 } from './segment.js';
 
@@ -20,10 +21,23 @@ import {
 export const ANNOTATION_SEGMENT = 'rehearsal.dev/archive-segment';
 export const ANNOTATION_PROBLEMS = 'rehearsal.dev/archive-problems';
 
+/**
+ * What the store keeps of a segment once its reports are in the cache: enough to extend the chain,
+ * finish an interrupted move and purge — not the reports themselves (the cache holds them packed).
+ */
+export interface KeptSegment {
+  key: string;
+  manifest?: SegmentManifest;
+  digest?: string;
+  problems: string[];
+  /** "namespace/name" and evidence digest of each report, in order. */
+  reports: { key: string; digest: string | undefined }[];
+}
+
 export interface TestArchive {
   test: SegmentTest;
   /** In key (= chain) order. */
-  segments: ReadSegment[];
+  segments: KeptSegment[];
   /** When the test was first seen deleted (its retention runs from here). */
   deletedAt?: Date;
 }
@@ -47,19 +61,19 @@ export class ArchiveStore {
     private readonly log: Logger,
   ) {}
 
-  /** Reads every segment and tombstone under the prefix; `add` receives each archived report. */
+  /**
+   * Reads every segment and tombstone under the prefix; `add` receives each archived report. One
+   * test at a time, so only that test's parsed reports are in memory besides what `add` keeps.
+   */
   async load(add: (report: RestoreReport) => void): Promise<LoadResult> {
     this.tests.clear();
-    const objects = await this.s3.listObjects(this.prefix);
+    const segmentKeys = new Map<string, string[]>();
     const result: LoadResult = { segments: 0, reports: 0, bytes: 0, problems: [] };
-    for (const object of objects) {
+    for (const object of await this.s3.listObjects(this.prefix)) {
       const placed = parseSegmentKey(this.prefix, object.key);
       if (placed) {
-        const body = await this.s3.getObject(object.key);
-        if (!body) continue;
-        result.segments += 1;
-        result.bytes += body.length;
-        this.archiveOf(placed).segments.push(readSegment(object.key, body, this.prefix, this.keys()));
+        this.archiveOf(placed);
+        segmentKeys.set(placed.uid, [...(segmentKeys.get(placed.uid) ?? []), object.key]);
       } else if (object.key.endsWith(`/${TOMBSTONE}`)) {
         const [namespace, name, uid] = object.key.slice(this.prefix.length).split('/');
         if (!namespace || !name || !uid) continue;
@@ -69,14 +83,21 @@ export class ArchiveStore {
       }
     }
     for (const archive of this.tests.values()) {
-      archive.segments.sort((a, b) => a.key.localeCompare(b.key));
-      const chain = segmentChainProblems(archive.segments);
+      const segments: ReadSegment[] = [];
+      for (const key of (segmentKeys.get(archive.test.uid) ?? []).sort()) {
+        const body = await this.s3.getObject(key);
+        if (!body) continue;
+        result.segments += 1;
+        result.bytes += body.length;
+        segments.push(readSegment(key, body, this.prefix, this.keys()));
+      }
+      const chain = segmentChainProblems(segments);
       // Problems of a segment with no readable report travel with the next segment's reports, so
       // a reader of the reports (kubectl restoretest verify) still sees which object is damaged.
       let carried: string[] = [];
-      for (const segment of archive.segments) {
+      for (const segment of segments) {
         const problems = [...segment.problems, ...(chain.get(segment.key) ?? [])];
-        segment.problems = problems;
+        archive.segments.push(kept({ ...segment, problems }));
         for (const problem of problems) result.problems.push(`${segment.key}: ${problem}`);
         const named = problems.map((problem) => `${segment.key}: ${problem}`);
         if (segment.reports.length === 0) {
@@ -107,7 +128,7 @@ export class ArchiveStore {
     await this.s3.putObject(segment.key, segment.body, 'application/gzip');
     const archive = this.archiveOf(segment.manifest.test);
     archive.segments = archive.segments.filter((s) => s.key !== segment.key);
-    archive.segments.push({ key: segment.key, manifest: segment.manifest, digest: segment.digest, reports: [...reports], problems: [] });
+    archive.segments.push(kept({ key: segment.key, manifest: segment.manifest, digest: segment.digest, reports: [...reports], problems: [] }));
     archive.segments.sort((a, b) => a.key.localeCompare(b.key));
     return reports.map((report) => annotated(report, segment.key, []));
   }
@@ -125,7 +146,7 @@ export class ArchiveStore {
     const keys: string[] = [];
     for (const segment of archive.segments) {
       await this.s3.deleteObject(segment.key);
-      for (const report of segment.reports) keys.push(`${report.metadata.namespace ?? ''}/${report.metadata.name}`);
+      for (const report of segment.reports) keys.push(report.key);
     }
     await this.s3.deleteObject(`${testPrefix(this.prefix, archive.test)}${TOMBSTONE}`);
     this.tests.delete(archive.test.uid);
@@ -140,6 +161,19 @@ export class ArchiveStore {
     }
     return archive;
   }
+}
+
+function kept(segment: ReadSegment): KeptSegment {
+  return {
+    key: segment.key,
+    ...(segment.manifest ? { manifest: segment.manifest } : {}),
+    ...(segment.digest ? { digest: segment.digest } : {}),
+    problems: segment.problems,
+    reports: segment.reports.map((report) => ({
+      key: `${report.metadata?.namespace ?? ''}/${report.metadata?.name}`,
+      digest: report.spec?.evidence?.digest,
+    })),
+  };
 }
 
 function annotated(report: RestoreReport, key: string, problems: readonly string[]): RestoreReport {

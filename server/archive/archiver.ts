@@ -80,7 +80,7 @@ export class Archiver {
     );
     // Finish a move a crash interrupted: already archived (same name, same digest) → delete live.
     const archive = this.deps.store.archiveOfUid(uid);
-    const archivedDigests = new Set(archive?.segments.flatMap((s) => s.reports.map((r) => r.spec.evidence?.digest)));
+    const archivedDigests = new Set(archive?.segments.flatMap((s) => s.reports.map((r) => r.digest)));
     const done = live.filter((report) => this.deps.cache.isArchived(keyOf(report)) && archivedDigests.has(report.spec.evidence?.digest));
     result.liveDeleted += await this.deleteLive(done);
     const remaining = live.filter((report) => !done.includes(report));
