@@ -81,12 +81,13 @@ export class S3Client {
     await this.request('DELETE', key, {}, undefined, {}, [404]);
   }
 
-  /** Every object under the prefix (ListObjectsV2, followed page by page). */
-  async listObjects(prefix: string): Promise<S3Object[]> {
+  /** Every object under the prefix (ListObjectsV2, followed page by page; `pageSize` for tests). */
+  async listObjects(prefix: string, pageSize?: number): Promise<S3Object[]> {
     const objects: S3Object[] = [];
     let token: string | undefined;
     do {
       const query: Record<string, string> = { 'list-type': '2', prefix };
+      if (pageSize) query['max-keys'] = String(pageSize);
       if (token) query['continuation-token'] = token;
       const response = await this.request('GET', undefined, query);
       const xml = await response.text();

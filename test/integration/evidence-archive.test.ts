@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { S3Client } from '../../server/archive/s3-client.js';
 import { evaluateCompliance } from '../../server/domain/compliance.js';
 import { ReportIndex } from '../../server/domain/report-index.js';
 import type { RestoreReport } from '../../server/domain/resources.js';
@@ -204,6 +205,11 @@ describe('the evidence archive (real S3: s3s-fs)', () => {
     expect(segments[1]).toMatch(/0000000013-0000000024\.jsonl\.gz$/);
     await waitFor(async () => (await listReports(fixture, name)).length === HISTORY + 1 - 24, { description: 'live copies deleted from etcd' });
     await waitFor(() => rehearsal!.cache.liveSummariesOfTest(`${fixture.testNamespace}/${name}`).length === 7, { description: 'cache sees 7 live' });
+
+    // The S3 client follows ListObjectsV2 pages (one key per page here) and signs every request.
+    const s3Client = new S3Client({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+    expect((await s3Client.listObjects('rehearsal/', 1)).map((o) => o.key)).toEqual(segments);
+    await expect(new S3Client({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: 'wrong' }).listObjects('rehearsal/')).rejects.toThrow(/answered 403/);
 
     const served = await apiReports();
     expect(served.map((r) => r.metadata.name).sort()).toEqual(history.map((r) => r.metadata.name).sort());
