@@ -385,6 +385,7 @@ export function createRehearsal(
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
       followUps.stop();
+      archive?.stop();
       license.stop();
       evidenceKeys.stop();
       cache.stop();

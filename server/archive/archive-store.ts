@@ -83,36 +83,65 @@ export class ArchiveStore {
       }
     }
     for (const archive of this.tests.values()) {
-      const segments: ReadSegment[] = [];
-      for (const key of (segmentKeys.get(archive.test.uid) ?? []).sort()) {
-        const body = await this.s3.getObject(key);
-        if (!body) continue;
-        result.segments += 1;
-        result.bytes += body.length;
-        segments.push(readSegment(key, body, this.prefix, this.keys()));
-      }
-      const chain = segmentChainProblems(segments);
-      // Problems of a segment with no readable report travel with the next segment's reports, so
-      // a reader of the reports (kubectl restoretest verify) still sees which object is damaged.
-      let carried: string[] = [];
-      for (const segment of segments) {
-        const problems = [...segment.problems, ...(chain.get(segment.key) ?? [])];
-        archive.segments.push(kept({ ...segment, problems }));
-        for (const problem of problems) result.problems.push(`${segment.key}: ${problem}`);
-        const named = problems.map((problem) => `${segment.key}: ${problem}`);
-        if (segment.reports.length === 0) {
-          carried.push(...named);
-          continue;
-        }
-        for (const report of segment.reports) {
-          result.reports += 1;
-          add(annotated(report, segment.key, [...carried, ...named]));
-        }
-        carried = [];
-      }
+      await this.readSegments(archive, (segmentKeys.get(archive.test.uid) ?? []).sort(), add, result);
     }
     for (const problem of result.problems) this.log.warn({ problem }, 'archived evidence does not verify');
     return result;
+  }
+
+  /**
+   * Picks up segments another replica (the leader) wrote since this one loaded: a follower calls
+   * it when live reports of a test disappear, so its readers keep seeing them, now archived.
+   */
+  async refresh(test: SegmentTest, add: (report: RestoreReport) => void): Promise<LoadResult> {
+    const result: LoadResult = { segments: 0, reports: 0, bytes: 0, problems: [] };
+    const known = new Set(this.tests.get(test.uid)?.segments.map((segment) => segment.key));
+    const keys = (await this.s3.listObjects(testPrefix(this.prefix, test)))
+      .map((object) => object.key)
+      .filter((key) => parseSegmentKey(this.prefix, key) && !known.has(key))
+      .sort();
+    if (keys.length === 0) return result; // nothing new (e.g. a test without archive was deleted)
+    await this.readSegments(this.archiveOf(test), keys, add, result);
+    for (const problem of result.problems) this.log.warn({ problem }, 'archived evidence does not verify');
+    return result;
+  }
+
+  /** Reads segments (in key order, after the ones the archive holds) into the archive and `add`. */
+  private async readSegments(
+    archive: TestArchive,
+    keys: readonly string[],
+    add: (report: RestoreReport) => void,
+    result: LoadResult,
+  ): Promise<void> {
+    const segments: ReadSegment[] = [];
+    for (const key of keys) {
+      const body = await this.s3.getObject(key);
+      if (!body) continue;
+      result.segments += 1;
+      result.bytes += body.length;
+      segments.push(readSegment(key, body, this.prefix, this.keys()));
+    }
+    const before = archive.segments.at(-1);
+    const chain = segmentChainProblems(before ? [before, ...segments] : segments);
+    // Problems of a segment with no readable report travel with the next segment's reports, so
+    // a reader of the reports (kubectl restoretest verify) still sees which object is damaged.
+    let carried: string[] = [];
+    for (const segment of segments) {
+      const problems = [...segment.problems, ...(chain.get(segment.key) ?? [])];
+      archive.segments.push(kept({ ...segment, problems }));
+      for (const problem of problems) result.problems.push(`${segment.key}: ${problem}`);
+      const named = problems.map((problem) => `${segment.key}: ${problem}`);
+      if (segment.reports.length === 0) {
+        carried.push(...named);
+        continue;
+      }
+      for (const report of segment.reports) {
+        result.reports += 1;
+        add(annotated(report, segment.key, [...carried, ...named]));
+      }
+      carried = [];
+    }
+    archive.segments.sort((a, b) => a.key.localeCompare(b.key));
   }
 
   archives(): IterableIterator<TestArchive> {

@@ -11,6 +11,9 @@ import { ArchiveStore, type LoadResult } from './archive-store.js';
 import { Archiver, type ArchiverDeps, type PassResult } from './archiver.js';
 import { S3Client } from './s3-client.js';
 
+/** Deletes of one move arrive together: one re-read after the last of them. */
+const REFRESH_DELAY_MS = 2_000;
+
 export interface EvidenceArchiveDeps {
   cache: RehearsalCache;
   client: Pick<RehearsalClient, 'deleteReport'>;
@@ -25,6 +28,8 @@ export class EvidenceArchive {
   readonly store: ArchiveStore;
   readonly archiver: Archiver;
   private timer: NodeJS.Timeout | undefined;
+  /** Tests whose archive is re-read soon ("namespace/name/uid" → timer). */
+  private readonly refreshes = new Map<string, NodeJS.Timeout>();
   private running: Promise<PassResult | undefined> | undefined;
 
   constructor(
@@ -47,8 +52,17 @@ export class EvidenceArchive {
     });
   }
 
-  /** Reads the archive into the cache (every replica, at start, after the informers synced). */
+  /**
+   * Reads the archive into the cache (every replica, at start, after the informers synced), then
+   * follows the leader's moves: when a live report this replica has no archived copy of is
+   * deleted, the test's archive is re-read a moment later (a follower's readers keep seeing it).
+   */
   async load(): Promise<LoadResult> {
+    this.deps.cache.onReportChange((event, key, _current, previous) => {
+      if (event !== 'delete' || !previous || this.deps.cache.isArchived(key)) return;
+      const { name, uid } = previous.spec.testRef;
+      if (uid) this.refreshSoon({ namespace: previous.metadata.namespace ?? '', name, uid });
+    });
     const started = performance.now();
     const result = await this.store.load((report) => this.deps.cache.addArchived(report));
     this.deps.log.info(
@@ -56,6 +70,25 @@ export class EvidenceArchive {
       'evidence archive loaded',
     );
     return result;
+  }
+
+  private refreshSoon(test: { namespace: string; name: string; uid: string }): void {
+    const id = `${test.namespace}/${test.name}/${test.uid}`;
+    if (this.refreshes.has(id)) return;
+    const timer = setTimeout(() => {
+      this.refreshes.delete(id);
+      this.store
+        .refresh(test, (report) => this.deps.cache.addArchived(report))
+        .catch((error: unknown) => this.deps.log.warn({ err: error, test: id }, 're-reading the archive of a test failed'));
+    }, REFRESH_DELAY_MS);
+    timer.unref();
+    this.refreshes.set(id, timer);
+  }
+
+  stop(): void {
+    this.stopOnLeader();
+    for (const timer of this.refreshes.values()) clearTimeout(timer);
+    this.refreshes.clear();
   }
 
   /** One pass now (or the one in flight); errors are logged, the next pass retries. */

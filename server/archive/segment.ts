@@ -213,7 +213,7 @@ export function readSegment(
  * Checks the segments of one test (one uid) as a chain, in key order: each links to the manifest
  * digest of the one before and continues its sequences. Problems are keyed by segment.
  */
-export function segmentChainProblems(segments: readonly ReadSegment[]): Map<string, string[]> {
+export function segmentChainProblems(segments: readonly Pick<ReadSegment, 'key' | 'manifest' | 'digest'>[]): Map<string, string[]> {
   const problems = new Map<string, string[]>();
   const add = (key: string, text: string) => problems.set(key, [...(problems.get(key) ?? []), text]);
   const ordered = [...segments].sort((a, b) => a.key.localeCompare(b.key));

@@ -40,26 +40,31 @@ let rehearsal: Rehearsal | undefined;
 let crashAfterUpload = false;
 const complianceNow = new Date(Date.now() + 3_600_000);
 
+function serverOptions(retention: string, extra: Record<string, string> = {}) {
+  return {
+    kubeconfigPath,
+    veleroNamespace: fixture.veleroNamespace,
+    probeTargets: fixture.endpoints.targets,
+    extra: {
+      REHEARSAL_ARCHIVE_S3_ENDPOINT: s3.endpoint,
+      REHEARSAL_ARCHIVE_S3_BUCKET: s3.bucket,
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      REHEARSAL_ARCHIVE_AFTER: '168h',
+      REHEARSAL_ARCHIVE_KEEP_LIVE: '5',
+      REHEARSAL_ARCHIVE_SEGMENT_MIN: '10',
+      REHEARSAL_ARCHIVE_SEGMENT_MAX: '12',
+      REHEARSAL_ARCHIVE_RETENTION: retention,
+      REHEARSAL_ARCHIVE_INTERVAL_SECONDS: '3600',
+      ...extra,
+    },
+  };
+}
+
 async function start(retention = '9600h'): Promise<Rehearsal> {
   await rehearsal?.stop();
   rehearsal = await startInProcess(
-    {
-      kubeconfigPath,
-      veleroNamespace: fixture.veleroNamespace,
-      probeTargets: fixture.endpoints.targets,
-      extra: {
-        REHEARSAL_ARCHIVE_S3_ENDPOINT: s3.endpoint,
-        REHEARSAL_ARCHIVE_S3_BUCKET: s3.bucket,
-        AWS_ACCESS_KEY_ID: s3.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
-        REHEARSAL_ARCHIVE_AFTER: '168h',
-        REHEARSAL_ARCHIVE_KEEP_LIVE: '5',
-        REHEARSAL_ARCHIVE_SEGMENT_MIN: '10',
-        REHEARSAL_ARCHIVE_SEGMENT_MAX: '12',
-        REHEARSAL_ARCHIVE_RETENTION: retention,
-        REHEARSAL_ARCHIVE_INTERVAL_SECONDS: '3600',
-      },
-    },
+    serverOptions(retention),
     {
       archiveAfterUpload: () => {
         if (!crashAfterUpload) return;
@@ -101,8 +106,8 @@ function verify(name: string): Promise<{ code: number; stdout: string }> {
 }
 
 /** Every report of the namespace through the API (no test filter: also works once the test is gone). */
-async function apiReports(): Promise<RestoreReport[]> {
-  const url = `http://127.0.0.1:${rehearsal!.port()}/api/v1/reports?namespace=${fixture.testNamespace}&days=3650&limit=5000`;
+async function apiReports(server: Rehearsal = rehearsal!): Promise<RestoreReport[]> {
+  const url = `http://127.0.0.1:${server.port()}/api/v1/reports?namespace=${fixture.testNamespace}&days=3650&limit=5000`;
   const response = await fetch(url);
   expect(response.status).toBe(200);
   return (await response.json()) as RestoreReport[];
@@ -192,8 +197,11 @@ describe('the evidence archive (real S3: s3s-fs)', () => {
     expect((await apiReports()).length).toBe(HISTORY + 1);
 
     // The restarted process loads the archive, finishes the move and archives the next segment.
+    // An API-only replica (a follower) started beside it keeps serving the whole history: it
+    // re-reads a test's archive when the leader deletes live copies it has no archived copy of.
     await start();
     expect((await apiReports()).length).toBe(HISTORY + 1);
+    const follower = await startInProcess(serverOptions('9600h', { REHEARSAL_CONTROLLER: 'false' }));
     const started = performance.now();
     const pass = await rehearsal!.archive!.pass();
     const passMs = performance.now() - started;
@@ -210,6 +218,12 @@ describe('the evidence archive (real S3: s3s-fs)', () => {
     const s3Client = new S3Client({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
     expect((await s3Client.listObjects('rehearsal/', 1)).map((o) => o.key)).toEqual(segments);
     await expect(new S3Client({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', accessKeyId: s3.accessKeyId, secretAccessKey: 'wrong' }).listObjects('rehearsal/')).rejects.toThrow(/answered 403/);
+
+    await waitFor(async () => (await apiReports(follower)).length === HISTORY + 1 && follower.cache.liveSummariesOfTest(`${fixture.testNamespace}/${name}`).length === 7, {
+      description: 'the follower to serve live + the segment the leader wrote after its start',
+    });
+    expect(follower.cache.archivedCount).toBe(24);
+    await follower.stop();
 
     const served = await apiReports();
     expect(served.map((r) => r.metadata.name).sort()).toEqual(history.map((r) => r.metadata.name).sort());
