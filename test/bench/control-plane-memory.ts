@@ -2,8 +2,8 @@
 // kube-apiserver and etcd processes (/proc/<pid>/status), the apiserver's live Go heap after its
 // last GC (go_gc_heap_live_bytes: RSS also holds garbage not yet collected, GOGC=100 lets the heap
 // grow to twice the live size) and etcd's database size (total and in use).
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -37,7 +37,6 @@ function metric(text: string, name: string): number {
 }
 
 export class ControlPlaneMemory {
-  private readonly apiserverPid: number;
   private readonly etcdPid: number;
   private readonly etcdMetricsUrl: string;
 
@@ -46,7 +45,6 @@ export class ControlPlaneMemory {
     private readonly kubectl: string,
     private readonly kubeconfig: string,
   ) {
-    this.apiserverPid = pidOf(clusterDir, 'kube-apiserver');
     this.etcdPid = pidOf(clusterDir, 'etcd');
     const cmdline = readFileSync(`/proc/${this.etcdPid}/cmdline`, 'utf8').split('\0');
     const url = cmdline[cmdline.indexOf('--listen-client-urls') + 1];
@@ -55,12 +53,14 @@ export class ControlPlaneMemory {
   }
 
   async sample(): Promise<MemorySample> {
+    // A heap profile with gc=1 makes the apiserver collect first: the live heap is then exact.
+    await run(this.kubectl, ['--kubeconfig', this.kubeconfig, 'get', '--raw', '/debug/pprof/heap?gc=1'], { maxBuffer: 256 << 20, encoding: 'buffer' });
     const { stdout: api } = await run(this.kubectl, ['--kubeconfig', this.kubeconfig, 'get', '--raw', '/metrics'], {
       maxBuffer: 64 << 20,
     });
     const etcd = await (await fetch(this.etcdMetricsUrl)).text();
     return {
-      apiserverRssBytes: rssBytes(this.apiserverPid),
+      apiserverRssBytes: rssBytes(pidOf(this.clusterDir, 'kube-apiserver')),
       apiserverHeapLiveBytes: metric(api, 'go_gc_heap_live_bytes'),
       etcdRssBytes: rssBytes(this.etcdPid),
       etcdHeapInuseBytes: metric(etcd, 'go_memstats_heap_inuse_bytes'),
@@ -68,6 +68,33 @@ export class ControlPlaneMemory {
       etcdDbInUseBytes: metric(etcd, 'etcd_mvcc_db_total_size_in_use_in_bytes'),
       load1: loadavg()[0]!,
     };
+  }
+
+  /**
+   * Restarts kube-apiserver with the same arguments. Its watch cache is then rebuilt from one LIST:
+   * the stored objects only, without the history of watch events a bulk load leaves behind (up
+   * to ~100,000 events, each holding the object it replaced) — what a long-running apiserver
+   * holds when reports arrive one per test per day.
+   */
+  async restartApiserver(): Promise<void> {
+    const pidFile = path.join(this.clusterDir, 'pids', 'kube-apiserver.pid');
+    const pid = pidOf(this.clusterDir, 'kube-apiserver');
+    const [binary, ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((part) => part !== '');
+    process.kill(pid, 'SIGTERM');
+    for (let i = 0; i < 120 && existsSync(`/proc/${pid}`); i++) await sleep(250);
+    const out = openSync(path.join(this.clusterDir, 'logs', 'kube-apiserver.log'), 'a');
+    const child = spawn(binary!, args, { detached: true, stdio: ['ignore', out, out] });
+    child.unref();
+    writeFileSync(pidFile, String(child.pid));
+    for (let i = 0; ; i++) {
+      try {
+        await run(this.kubectl, ['--kubeconfig', this.kubeconfig, 'get', '--raw', '/readyz']);
+        return;
+      } catch (error) {
+        if (i >= 240) throw error;
+        await sleep(500);
+      }
+    }
   }
 
   /** Waits `settleSeconds`, then takes `count` samples `gapSeconds` apart and keeps the median of each value. */

@@ -151,17 +151,22 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
     points.push({ reports: written, sample: await memory.settled(settleSeconds), loadSeconds });
   }
 
+  log('restarting kube-apiserver (watch cache rebuilt from etcd, no bulk-load event history)');
+  await memory.restartApiserver();
+  points.push({ reports: -reportCount, sample: await memory.settled(settleSeconds), loadSeconds: 0 });
+
   const one = (await custom.listNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: BENCH_NAMESPACE, plural: 'restorereports', limit: 1 })) as { items: RestoreReport[] };
   const sampleReport = one.items[0]!;
   const json = JSON.stringify(sampleReport);
   const managed = JSON.stringify((sampleReport.metadata as { managedFields?: unknown }).managedFields ?? []);
 
   const first = points[0]!.sample;
-  const last = points.at(-1)!.sample;
-  const per = (pick: (s: MemorySample) => number): string => kb((pick(last) - pick(first)) / reportCount);
+  const loaded = points.at(-2)!.sample;
+  const restarted = points.at(-1)!.sample;
+  const per = (pick: (s: MemorySample) => number, last = loaded): string => kb((pick(last) - pick(first)) / reportCount);
   const rows = points.map(
     (p) =>
-      `| ${String(p.reports).padStart(6)} | ${mb(p.sample.apiserverRssBytes).padStart(8)} | ${mb(p.sample.apiserverHeapLiveBytes).padStart(8)} | ${mb(p.sample.etcdRssBytes).padStart(7)} | ${mb(p.sample.etcdDbBytes).padStart(7)} | ${mb(p.sample.etcdDbInUseBytes).padStart(7)} | ${p.sample.load1.toFixed(1).padStart(5)} |`,
+      `| ${(p.reports < 0 ? `${-p.reports} restarted` : String(p.reports)).padStart(6)} | ${mb(p.sample.apiserverRssBytes).padStart(8)} | ${mb(p.sample.apiserverHeapLiveBytes).padStart(8)} | ${mb(p.sample.etcdRssBytes).padStart(7)} | ${mb(p.sample.etcdDbBytes).padStart(7)} | ${mb(p.sample.etcdDbInUseBytes).padStart(7)} | ${p.sample.load1.toFixed(1).padStart(5)} |`,
   );
   const lines = [
     `write path: ${args.write}; ${reportCount} reports of ${testCount} tests; settle ${settleSeconds} s; one stored report: ${json.length} B JSON, managedFields ${managed.length} B`,
@@ -169,7 +174,8 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
     '| ------: | ---------------: | ---------------------: | ----------: | ---------: | ----------------: | ----: |',
     ...rows,
     `per stored report (slope 0 → ${reportCount}): apiserver RSS ${per((s) => s.apiserverRssBytes)} KB, apiserver live heap ${per((s) => s.apiserverHeapLiveBytes)} KB, etcd RSS ${per((s) => s.etcdRssBytes)} KB, etcd db ${per((s) => s.etcdDbBytes)} KB, etcd db in use ${per((s) => s.etcdDbInUseBytes)} KB`,
-    `load: ${points.map((p) => `${p.reports}: ${Math.round(p.loadSeconds)} s`).join(', ')}`,
+    `per stored report after the restart (steady state): apiserver RSS ${per((s) => s.apiserverRssBytes, restarted)} KB, apiserver live heap ${per((s) => s.apiserverHeapLiveBytes, restarted)} KB`,
+    `load: ${points.filter((p) => p.reports >= 0).map((p) => `${p.reports}: ${Math.round(p.loadSeconds)} s`).join(', ')}`,
   ];
   console.log(lines.join('\n'));
   mkdirSync(path.join(repoRoot, 'test/.tmp'), { recursive: true });
