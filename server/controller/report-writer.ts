@@ -34,6 +34,11 @@ export interface ReportWriterDeps {
   events: EventRecorder;
   log: Logger;
   now: () => Date;
+  /**
+   * Delete reports beyond historyLimit (default). False with the evidence archive: the archiver
+   * moves them out of etcd instead, so no evidence is deleted before it is archived.
+   */
+  pruneHistory?: boolean;
 }
 
 /** The RestoreReport object of a run, unsigned, as the writer creates it (also used by bench:footprint). */
@@ -122,7 +127,7 @@ export class ReportWriter {
     const written = await storeReport(this.deps.client, report, this.deps.log);
     // After the create, never before: the anchor must not name a report that does not exist.
     await this.deps.signer?.recordAnchor?.(written);
-    await this.prune(test, written);
+    if (this.deps.pruneHistory !== false) await this.prune(test, written);
     this.announce(test, written);
     return written;
   }
