@@ -17,6 +17,7 @@ import {
   type RestoreReport,
   type RestoreTest,
 } from '../domain/resources.js';
+import { expandReportSpec } from '../domain/report-encoding.js';
 import { ReportIndex, reportTestKeyOf } from '../domain/report-index.js';
 import { Interner, summarizeReport, type ReportSummary } from '../domain/report-summary.js';
 import { ResilientInformer, type InformerHandler, type InformerMetrics } from './informer.js';
@@ -44,7 +45,8 @@ function slimReport(object: KubernetesObject): RestoreReport {
     apiVersion: report.apiVersion,
     kind: report.kind,
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp, labels, ownerReferences },
-    spec: report.spec,
+    // Stored packed since issue 17 (domain/report-encoding.ts): everything here works on the whole report.
+    spec: expandReportSpec(report.spec),
   } as RestoreReport;
 }
 
