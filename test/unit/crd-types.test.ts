@@ -21,6 +21,7 @@ import {
   VERSION,
   type CheckStatus,
   type Condition,
+  type DependencyEntry,
   type HealthCheck,
   type HealthCheckPolicy,
   type HttpGetCheck,
@@ -465,6 +466,9 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport> = {
     levels: [{ name: 'restoreIntegrity', points: 0, maxPoints: 25, tested: true, detail: 'restore Failed' }],
     checks: [{ name: 'web', kind: 'httpGet', status: 'skip', message: 'restore failed', duration: '0s' }],
     completeness: [{ kind: 'Deployment', backedUp: 2, restored: 0 }],
+    dependencies: [
+      { from: 'ConfigMap/shop/app-config', to: 'db.payments', status: 'production', message: 'names its own source namespace' },
+    ],
     rto: {
       measured: '9m',
       measuredSeconds: 540,
@@ -562,6 +566,13 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
     }),
     'spec.checks[].kind': CHECK_KINDS,
     'spec.checks[].status': valuesOf<CheckStatus>({ pass: true, fail: true, skip: true, error: true }),
+    'spec.dependencies[].status': valuesOf<DependencyEntry['status']>({
+      restored: true,
+      reachable: true,
+      missing: true,
+      unreachable: true,
+      production: true,
+    }),
     'spec.evidence.algorithm': ['Ed25519'],
     'spec.evidence.canonicalization': ['RFC8785'],
   },
