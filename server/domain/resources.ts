@@ -231,7 +231,8 @@ export interface CurrentRun {
   /** uid: the namespace Rehearsal created (decisions §9: a namespace is never adopted). */
   sandboxNamespaces?: { source: string; sandbox: string; uid?: string }[];
   backup?: { name: string; completedAt?: string; totalItems?: number };
-  restore?: { namespace: string; name: string };
+  /** `namespaces`: one restore object of this name in each (Kasten, Trilio with several sources). */
+  restore?: { namespace: string; name: string; namespaces?: string[] };
   restoreRequestedAt?: string;
   restoreCompletedAt?: string;
   restorePhase?: string;

@@ -423,7 +423,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
       stage: 'Validating',
       sandboxNamespaces: [{ source: 'shop', sandbox: 'rehearsal-shop-k3m9x2', uid: '0f5d3a8e-4b1c-4a8e-9d3e-2f6b7c8d9e0a' }],
       backup: { name: 'daily-20250302', completedAt: '2025-03-02T01:00:00Z', totalItems: 31 },
-      restore: { namespace: 'velero', name: 'shop-k3m9x2' },
+      restore: { namespace: 'velero', name: 'shop-k3m9x2', namespaces: ['rehearsal-shop-k3m9x2', 'rehearsal-shop-k3m9x2-1'] },
       restoreRequestedAt: '2025-03-02T02:00:05Z',
       restoreCompletedAt: '2025-03-02T02:05:00Z',
       restorePhase: 'Completed',
