@@ -24,6 +24,7 @@ import { RehearsalClient } from './kube/rehearsal-client.js';
 import { EvidenceKeyStore } from './evidence/evidence-keys.js';
 import { ReportSigner } from './evidence/report-signer.js';
 import { LicenseWatch } from './evidence/license-watch.js';
+import { KubeDependencyReader } from './checks/dependency-reader.kube.js';
 import { KubeSandboxReader } from './checks/sandbox-reader.kube.js';
 import { reportTestKeyOf } from './domain/report-index.js';
 import { EvidenceVerifier } from './evidence/evidence-verifier.js';
@@ -220,6 +221,8 @@ export function createRehearsal(
     providers,
     sandboxes,
     reader,
+    dependencyReader: new KubeDependencyReader(kubeConfig),
+    clusterDomain: config.clusterDomain,
     checkTasks,
     admission,
     writer,

@@ -812,6 +812,16 @@ export interface components {
             /** Format: int32 */
             restored: number;
         };
+        /** @description A reference from a restored object to a Service in another namespace (decisions §4). */
+        DependencyEntry: {
+            /** @description `<Kind>/<source namespace>/<name>` of the restored object holding the reference. */
+            from: string;
+            /** @description `<service>.<namespace>` as referenced. */
+            to: string;
+            /** @enum {string} */
+            status: "restored" | "reachable" | "missing" | "unreachable" | "production";
+            message?: string;
+        };
         ResultCap: {
             check: string;
             critical: boolean;
@@ -855,6 +865,8 @@ export interface components {
             levels: components["schemas"]["ScoreLevel"][];
             checks: components["schemas"]["CheckResult"][];
             completeness: components["schemas"]["KindCompleteness"][];
+            /** @description Cross-namespace references found in the restored objects; failed ones first, at most 32. */
+            dependencies?: components["schemas"]["DependencyEntry"][];
             rto: {
                 phases: {
                     checksCompletedAt?: string;
@@ -1106,6 +1118,7 @@ export type SchemaCheckKind = components['schemas']['CheckKind'];
 export type SchemaCheckStatus = components['schemas']['CheckStatus'];
 export type SchemaCheckResult = components['schemas']['CheckResult'];
 export type SchemaKindCompleteness = components['schemas']['KindCompleteness'];
+export type SchemaDependencyEntry = components['schemas']['DependencyEntry'];
 export type SchemaResultCap = components['schemas']['ResultCap'];
 export type SchemaRestoreReportSpec = components['schemas']['RestoreReportSpec'];
 export type SchemaRestoreReportResource = components['schemas']['RestoreReportResource'];

@@ -1,5 +1,6 @@
 // Turns what a run observed into the RestoreReport evidence (decisions §4). Pure: the engine
 // gathers the facts, this decides the score and the wording. Every run gets one, failed runs too.
+import { reportedDependencies, type Dependency } from './dependencies.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type {
   CheckResult,
@@ -30,8 +31,11 @@ export interface RunObservations {
   restore?: RestoreFacts;
   pods?: { expected: number; ready: number };
   checks: CheckResult[];
-  /** Per sandbox: whether its pods were ready and its checks passed (several sources only). */
-  sandboxesHealthy?: { sandbox: string; healthy: boolean }[];
+  /**
+   * References from the restored objects to other namespaces (dependencies.ts); absent when the
+   * restore did not succeed, null when they could not be read.
+   */
+  dependencies?: Dependency[] | null;
   checksCompletedAt?: Date;
   failure?: { reason: string; message: string };
   /** Names of the configured checks marked critical (decisions §4). */
@@ -86,7 +90,6 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
       failure: observed.failure ?? { reason: 'RestoreFailed', message: 'the restore did not succeed' },
     });
   } else {
-    const sandboxes = observed.sandboxesHealthy ?? [];
     outcome = scoreRun({
       restoreSucceeded: true,
       restorePartiallyFailed: restore.partiallyFailed,
@@ -96,10 +99,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
       completeness,
       pods: observed.pods ?? { expected: 0, ready: 0 },
       checks: observed.checks,
-      crossNamespace:
-        sandboxes.length > 1
-          ? { expected: sandboxes.length, satisfied: sandboxes.filter((entry) => entry.healthy).length }
-          : null,
+      crossNamespace: observed.dependencies ?? null,
       rtoSeconds: rtoSeconds ?? 0,
       ...(maxRtoSeconds === undefined ? {} : { maxRtoSeconds }),
       ...(observed.failure ? { failure: observed.failure } : {}),
@@ -145,6 +145,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     levels: outcome.levels,
     checks: observed.checks,
     completeness,
+    ...(observed.dependencies?.length ? { dependencies: reportedDependencies(observed.dependencies) } : {}),
     rto: {
       ...(rtoSeconds !== undefined
         ? { measured: formatDuration(rtoSeconds), measuredSeconds: rtoSeconds }

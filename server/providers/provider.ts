@@ -70,6 +70,11 @@ export interface BackupInfo {
 export interface RestoreRef {
   namespace: string;
   name: string;
+  /**
+   * Tools that restore one namespace per object (Kasten, Trilio) keep one object of this name in
+   * each of these namespaces (the run's sandboxes; `namespace` is the first). Absent = one object.
+   */
+  namespaces?: string[];
 }
 
 export interface RestoreRequest {

@@ -279,6 +279,7 @@ describeConformance({
   countsItems: true,
   fixture: () => fixture,
   backup: (name) => backupOfShop(name),
+  backupOfNamespaces: (namespaces, name) => backupOfShop(name, { includedNamespaces: [...namespaces] }),
   backupThatFailsToRestore: async (name) => {
     await backupOfShop(name);
     rmSync(path.join(fixture.realVelero!.bucketDir, 'backups', name), { recursive: true, force: true });

@@ -46,6 +46,7 @@ function observe(overrides: Partial<RunObservations> = {}): RunObservations {
     pods: { expected: 3, ready: 3 },
     checks: [{ name: 'http', kind: 'httpGet', status: 'pass', message: 'HTTP 200', duration: '0.1s' }],
     checksCompletedAt: new Date('2026-11-22T02:05:41.000Z'),
+    dependencies: [],
     ...overrides,
   };
 }
@@ -113,19 +114,33 @@ describe('buildReportSpec', () => {
     expect(spec.rto.measuredSeconds).toBeUndefined();
   });
 
-  it('gives the cross-namespace level only to runs with several sandboxes', () => {
-    const two = buildReportSpec(
+  it('scores the dependencies found and reports them compactly, failed ones first', () => {
+    const spec = buildReportSpec(
       observe({
-        sandboxesHealthy: [
-          { sandbox: 'a', healthy: true },
-          { sandbox: 'b', healthy: false },
+        dependencies: [
+          { from: 'ConfigMap/shop/app', to: 'db.shop-db', status: 'restored' },
+          { from: 'Deployment/shop/web', to: 'web.shop', status: 'production', message: 'x'.repeat(300) },
         ],
       }),
       'velero',
     );
-    expect(two.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(5);
-    const one = buildReportSpec(observe(), 'velero');
-    expect(one.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(10);
+    expect(spec.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(5);
+    expect(spec.dependencies?.map((entry) => [entry.to, entry.status])).toEqual([
+      ['web.shop', 'production'],
+      ['db.shop-db', 'restored'],
+    ]);
+    expect(spec.dependencies?.[0]?.message?.length).toBe(256);
+  });
+
+  it('keeps the report free of a dependencies list when there are none, and full points', () => {
+    const spec = buildReportSpec(observe({ dependencies: [] }), 'velero');
+    expect(spec.dependencies).toBeUndefined();
+    expect(spec.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(10);
+  });
+
+  it('scores the level as not tested when the references could not be read', () => {
+    const spec = buildReportSpec(observe({ dependencies: null }), 'velero');
+    expect(spec.levels.find((level) => level.name === 'crossNamespace')).toMatchObject({ points: 0, tested: false });
   });
 
   it('caps the result when a check failed, and names the check; a critical one makes the run fail', () => {
