@@ -21,12 +21,14 @@ export async function observeDependencies(
   reader: DependencyReader,
   sandboxes: readonly { source: string; sandbox: string }[],
   clusterDomain?: string,
+  isolation: 'strict' | 'none' = 'strict',
 ): Promise<Dependency[] | null> {
   try {
     const run: RunNamespaces = {
       sourceOf: new Map(sandboxes.map((entry) => [entry.sandbox, entry.source])),
       clusterNamespaces: await reader.namespaceNames(),
       ...(clusterDomain ? { clusterDomain } : {}),
+      isolation,
     };
     const objects = (await Promise.all(sandboxes.map((entry) => reader.scanSandbox(entry.sandbox)))).flat();
     const references = findReferences(objects, run);

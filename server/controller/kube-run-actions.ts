@@ -185,7 +185,7 @@ export class KubeRunActions implements RunActions {
     const pods = restored ? await this.countPods(run) : undefined;
     const configured = configuredChecks(test, (namespace, name) => this.deps.cache.getPolicy(namespace, name));
     const results = checks?.results ?? [];
-    const dependencies = restored ? await observeDependencies(this.deps.dependencyReader, run.sandboxNamespaces ?? [], this.deps.clusterDomain) : undefined;
+    const dependencies = restored ? await observeDependencies(this.deps.dependencyReader, run.sandboxNamespaces ?? [], this.deps.clusterDomain, test.spec.networkIsolation ?? 'strict') : undefined;
     this.assertLeading();
     return this.deps.writer.write(test, run, {
       ...(restore ? { restore } : {}),

@@ -13,8 +13,14 @@ import { truncateText } from './text.js';
 // Statuses: restored (the namespace is restored by this run and its sandbox copy has the Service),
 // reachable (outside the restore, the Service exists with ready endpoints), missing (restored by
 // this run, but the sandbox copy has no such Service), unreachable (outside the restore and no
-// Service with ready endpoints answers), production (names the object's own source namespace: the
-// restored copy would talk to production).
+// Service with ready endpoints answers), production (names a source namespace of the run while the
+// sandboxes have no network isolation: the restored copy would talk to production).
+//
+// A value naming a source namespace (the object's own or another source of the test) is not
+// rewritten by a restore. In a real recovery into the original namespaces it resolves, so with the
+// default `strict` isolation (the sandboxes may only reach each other, decisions §3) it counts as
+// restored when the sandbox copy has the Service, with a message saying the value still names the
+// source. With `networkIsolation: none` nothing stops the copy from calling production: failed.
 export type Dependency = DependencyEntry;
 export type DependencyStatus = DependencyEntry['status'];
 
@@ -87,6 +93,8 @@ export interface RunNamespaces {
   clusterNamespaces: ReadonlySet<string>;
   /** The cluster's DNS domain (config clusterDomain); default cluster.local. */
   clusterDomain?: string;
+  /** The test's networkIsolation; default strict. */
+  isolation?: 'strict' | 'none';
 }
 
 /**
@@ -116,10 +124,14 @@ export function findReferences(objects: readonly ScannedObject[], run: RunNamesp
 
 /** Where the engine must look up a reference's Service: a sandbox copy, or the cluster as is. */
 export function lookupTarget(reference: Reference, run: RunNamespaces): { namespace: string; service: string } | undefined {
-  if (reference.namespace === reference.source) return undefined; // production, nothing to read
+  if (namesSource(reference, run) && run.isolation === 'none') return undefined; // production, nothing to read
   if (run.sourceOf.has(reference.namespace)) return { namespace: reference.namespace, service: reference.service };
   const sandbox = [...run.sourceOf].find(([, source]) => source === reference.namespace)?.[0];
   return { namespace: sandbox ?? reference.namespace, service: reference.service };
+}
+
+function namesSource(reference: Reference, run: RunNamespaces): boolean {
+  return reference.namespace === reference.source || [...run.sourceOf.values()].includes(reference.namespace);
 }
 
 export function serviceKey(namespace: string, service: string): string {
@@ -140,7 +152,7 @@ export function classifyDependencies(
         from: reference.from,
         to,
         status: 'production',
-        message: `names its own source namespace ${reference.namespace}: the restored copy in ${reference.sandbox} would talk to production`,
+        message: `names source namespace ${reference.namespace} and networkIsolation is none: the restored copy in ${reference.sandbox} would talk to production`,
       };
     }
     const state = states.get(serviceKey(target.namespace, target.service)) ?? { state: 'unknown', message: 'not read: more Services referenced than one run reads' };
@@ -153,7 +165,12 @@ export function classifyDependencies(
       return target.namespace === reference.namespace
         ? { from: reference.from, to, status: 'restored' }
         : // Restored together, but the value was not rewritten: say where the copy is.
-          { from: reference.from, to, status: 'restored', message: `restored in ${target.namespace}; the value still names ${reference.namespace}` };
+          {
+            from: reference.from,
+            to,
+            status: 'restored',
+            message: `restored in ${target.namespace}; the value still names ${reference.namespace} (the strict NetworkPolicy keeps the copy from reaching it)`,
+          };
     }
     switch (state.state) {
       case 'ready':

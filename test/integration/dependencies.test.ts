@@ -1,8 +1,10 @@
 // Cross-namespace dependencies on the real control plane (decisions §4, the 10-point level). The
 // shop's source namespace gets a ConfigMap naming a Service in a second source namespace (restored
 // with it), a ready Service and a Service without endpoints in a namespace the test does not
-// restore, and a Deployment whose env names the shop's own source namespace (production). One
-// simulated Velero restore of both sources must report each with its status and score 2/4 of 10.
+// restore, and a Deployment whose env names the shop's own source namespace. One simulated Velero
+// restore of both sources (strict isolation) must report each with its status and score 3 of 4
+// satisfied; the same restore with networkIsolation none fails both values naming a source
+// namespace (the copy would call production).
 // The audit log then shows the references were only read: nothing outside the sandboxes written.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { AppsV1Api, CoreV1Api, DiscoveryV1Api } from '@kubernetes/client-node';
@@ -127,19 +129,51 @@ describe('cross-namespace dependencies', () => {
     );
     expect(statuses[`ConfigMap/${fixture.source}/upstreams → ledger.${ledger}`]).toMatchObject({
       status: 'restored',
-      message: `restored in ${ledgerSandbox}; the value still names ${ledger}`,
+      message: `restored in ${ledgerSandbox}; the value still names ${ledger} (the strict NetworkPolicy keeps the copy from reaching it)`,
     });
     expect(statuses[`ConfigMap/${fixture.source}/upstreams → pricing.${outside}`]?.status).toBe('reachable');
     expect(statuses[`ConfigMap/${fixture.source}/upstreams → stale.${outside}`]?.status).toBe('unreachable');
+    // Its own source: the sandbox copy has the Service and strict isolation keeps production out of reach.
     expect(statuses[`Deployment/${fixture.source}/mailer → web.${fixture.source}`]).toMatchObject({
-      status: 'production',
-      message: `names its own source namespace ${fixture.source}: the restored copy in ${shopSandbox} would talk to production`,
+      status: 'restored',
+      message: `restored in ${shopSandbox}; the value still names ${fixture.source} (the strict NetworkPolicy keeps the copy from reaching it)`,
     });
     // Failed ones first in the report.
-    expect(report!.spec.dependencies!.slice(0, 2).map((entry) => entry.status).sort()).toEqual(['production', 'unreachable']);
+    expect(report!.spec.dependencies![0]?.status).toBe('unreachable');
     const level = report!.spec.levels.find((entry) => entry.name === 'crossNamespace')!;
-    expect(level.points).toBe(5); // 2 of 4 satisfied
-    expect(level.detail).toMatch(/^2\/4 cross-namespace dependencies satisfied; not satisfied: /);
+    expect(level.points).toBe(7); // 3 of 4 satisfied, rounded down
+    expect(level.detail).toMatch(/^3\/4 cross-namespace dependencies satisfied; not satisfied: /);
+  });
+
+  it('without network isolation, a value naming a source namespace fails: the copy would call production', async () => {
+    const backup = uniqueName('deps-open');
+    await createBackup(fixture.admin, { name: backup, namespaces: [fixture.source, ledger], veleroNamespace: fixture.veleroNamespace });
+    const name = uniqueTestName('deps-open');
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, name, {
+        backupSource: {
+          backupName: backup,
+          namespaces: [{ name: fixture.source }, { name: ledger }],
+          providerNamespace: fixture.veleroNamespace,
+        },
+        networkIsolation: 'none',
+        healthChecks: { checks: shopChecks() },
+      }),
+    );
+    await trigger(fixture, name);
+    const [report] = await waitForReports(fixture, name, 1, 150_000);
+    report!.spec.sandboxNamespaces.forEach((sandbox) => sandboxesSeen.add(sandbox));
+    const [shopSandbox] = report!.spec.sandboxNamespaces;
+    const statuses = Object.fromEntries((report!.spec.dependencies ?? []).map((entry) => [entry.to, entry]));
+    expect(statuses[`web.${fixture.source}`]).toMatchObject({
+      status: 'production',
+      message: `names source namespace ${fixture.source} and networkIsolation is none: the restored copy in ${shopSandbox} would talk to production`,
+    });
+    expect(statuses[`ledger.${ledger}`]?.status).toBe('production');
+    expect(statuses[`pricing.${outside}`]?.status).toBe('reachable');
+    const level = report!.spec.levels.find((entry) => entry.name === 'crossNamespace')!;
+    expect(level.points).toBe(2); // 1 of 4 satisfied, rounded down
   });
 
   it('read the references without writing outside the sandboxes', async () => {

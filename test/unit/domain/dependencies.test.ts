@@ -79,7 +79,7 @@ describe('classifyDependencies', () => {
         'ledger.payments.svc', // outside, no endpoints
         'gone.payments.svc', // outside, absent
         'old.payments.svc', // outside, ExternalName
-        'web.shop.svc', // its own source: production
+        'web.shop.svc', // its own source: restored with it (strict), production (none)
         'db.sb-db.svc', // a sandbox of this run by name (rewritten)
         'kubernetes.default.svc', // could not be read
       ]),
@@ -88,6 +88,7 @@ describe('classifyDependencies', () => {
   );
   const states = new Map<string, ServiceState>([
     [serviceKey('sb-db', 'db'), { state: 'noEndpoints' }],
+    [serviceKey('sb-shop', 'web'), { state: 'ready' }],
     [serviceKey('sb-db', 'cache'), { state: 'absent' }],
     [serviceKey('payments', 'api'), { state: 'ready' }],
     [serviceKey('payments', 'ledger'), { state: 'noEndpoints' }],
@@ -106,27 +107,49 @@ describe('classifyDependencies', () => {
     ['ledger.payments', 'unreachable'],
     ['gone.payments', 'unreachable'],
     ['old.payments', 'reachable'],
-    ['web.shop', 'production'],
+    ['web.shop', 'restored'],
     ['db.sb-db', 'restored'],
     ['kubernetes.default', 'unreachable'],
   ])('%s is %s', (to, status) => {
     expect(byTarget[to]?.status).toBe(status);
   });
 
-  it('says why, naming the production namespace and the sandbox copy', () => {
+  it('says where the copy is when the value still names a source namespace', () => {
     expect(byTarget['web.shop']?.message).toBe(
-      'names its own source namespace shop: the restored copy in sb-shop would talk to production',
+      'restored in sb-shop; the value still names shop (the strict NetworkPolicy keeps the copy from reaching it)',
     );
-    expect(byTarget['db.shop-db']?.message).toBe('restored in sb-db; the value still names shop-db');
+    expect(byTarget['db.shop-db']?.message).toBe(
+      'restored in sb-db; the value still names shop-db (the strict NetworkPolicy keeps the copy from reaching it)',
+    );
     expect(byTarget['db.sb-db']?.message).toBeUndefined();
     expect(byTarget['cache.shop-db']?.message).toBe('no Service cache in sandbox sb-db');
     expect(byTarget['kubernetes.default']?.message).toBe('could not read Service kubernetes.default: Forbidden: no');
   });
 
-  it('never looks up a reference to the source namespace (production is not read)', () => {
+  it('looks up a source namespace only in its sandbox copy, never in production', () => {
     const own = references.find((reference) => reference.namespace === 'shop')!;
-    expect(lookupTarget(own, run)).toBeUndefined();
+    expect(lookupTarget(own, run)).toEqual({ namespace: 'sb-shop', service: 'web' });
     expect(lookupTarget(references.find((reference) => reference.service === 'cache')!, run)).toEqual({ namespace: 'sb-db', service: 'cache' });
+  });
+
+  describe('with networkIsolation none', () => {
+    const open = { ...run, isolation: 'none' as const };
+    const classified = Object.fromEntries(classifyDependencies(references, open, states).map((dependency) => [dependency.to, dependency]));
+
+    it('fails every reference naming a source namespace: the copy would reach production', () => {
+      expect(classified['web.shop']).toMatchObject({
+        status: 'production',
+        message: 'names source namespace shop and networkIsolation is none: the restored copy in sb-shop would talk to production',
+      });
+      expect(classified['db.shop-db']?.status).toBe('production');
+      expect(classified['api.payments']?.status).toBe('reachable');
+      expect(classified['db.sb-db']?.status).toBe('restored');
+    });
+
+    it('reads nothing for them', () => {
+      expect(lookupTarget(references.find((reference) => reference.namespace === 'shop')!, open)).toBeUndefined();
+      expect(lookupTarget(references.find((reference) => reference.namespace === 'shop-db')!, open)).toBeUndefined();
+    });
   });
 });
 
