@@ -12,6 +12,7 @@ import type { RehearsalCache } from '../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../kube/rehearsal-client.js';
 import { buildNamespaceMapping, ProviderError, type BackupProvider } from '../providers/provider.js';
 import { configuredChecks, type CheckTasks } from './check-tasks.js';
+import { observeKinds, type KindLister } from './kind-completeness.js';
 import type { EventRecorder, EventType } from './events.js';
 import type { ReportWriter } from './report-writer.js';
 import type { RunActions } from './run-actions.js';
@@ -19,7 +20,7 @@ import type { Admission, RunAdmission } from './run-admission.js';
 import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from './sandbox.js';
 
 /** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
-export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'> {
+export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'>, KindLister {
   desiredPods(namespace: string): Promise<number>;
 }
 
@@ -178,6 +179,8 @@ export class KubeRunActions implements RunActions {
     const restore = await this.restoreFacts(test, run);
     const restored = restore?.succeeded === true && run.failure === undefined;
     const pods = restored ? await this.countPods(run) : undefined;
+    const provider = this.deps.providers[test.spec.provider];
+    const kinds = restored && provider ? await observeKinds(provider, this.deps.reader, test, run) : undefined;
     const configured = configuredChecks(test, (namespace, name) => this.deps.cache.getPolicy(namespace, name));
     const results = checks?.results ?? [];
     const first = run.sandboxNamespaces?.[0]?.source;
@@ -191,6 +194,7 @@ export class KubeRunActions implements RunActions {
     return this.deps.writer.write(test, run, {
       ...(restore ? { restore } : {}),
       ...(pods ? { pods } : {}),
+      ...(kinds ? { kinds } : {}),
       checks: results,
       ...(restored
         ? {
