@@ -14,6 +14,7 @@ import type { RehearsalClient } from '../kube/rehearsal-client.js';
 import { buildNamespaceMapping, ProviderError, type BackupProvider } from '../providers/provider.js';
 import { configuredChecks, type CheckTasks } from './check-tasks.js';
 import { observeDependencies } from './dependency-scan.js';
+import { observeKinds, type KindLister } from './kind-completeness.js';
 import type { EventRecorder, EventType } from './events.js';
 import type { ReportWriter } from './report-writer.js';
 import type { RunActions } from './run-actions.js';
@@ -21,7 +22,7 @@ import type { Admission, RunAdmission } from './run-admission.js';
 import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from './sandbox.js';
 
 /** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
-export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'> {
+export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'>, KindLister {
   desiredPods(namespace: string): Promise<number>;
 }
 
@@ -183,13 +184,16 @@ export class KubeRunActions implements RunActions {
     const restore = await this.restoreFacts(test, run);
     const restored = restore?.succeeded === true && run.failure === undefined;
     const pods = restored ? await this.countPods(run) : undefined;
+    const provider = this.deps.providers[test.spec.provider];
+    const kinds = restored && provider ? await observeKinds(provider, this.deps.reader, test, run) : undefined;
     const configured = configuredChecks(test, (namespace, name) => this.deps.cache.getPolicy(namespace, name));
     const results = checks?.results ?? [];
-    const dependencies = restored ? await observeDependencies(this.deps.dependencyReader, run.sandboxNamespaces ?? [], this.deps.clusterDomain, test.spec.networkIsolation ?? 'strict') : undefined;
+    const dependencies = restored ? await observeDependencies(this.deps.dependencyReader, run.sandboxNamespaces ?? [], this.deps.clusterDomain, test.spec.sandbox?.networkIsolation ?? 'strict') : undefined;
     this.assertLeading();
     return this.deps.writer.write(test, run, {
       ...(restore ? { restore } : {}),
       ...(pods ? { pods } : {}),
+      ...(kinds ? { kinds } : {}),
       checks: results,
       ...(dependencies !== undefined ? { dependencies } : {}),
       ...(checks ? { checksCompletedAt: checks.completedAt } : {}),

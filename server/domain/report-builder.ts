@@ -36,6 +36,11 @@ export interface RunObservations {
    * restore did not succeed, null when they could not be read.
    */
   dependencies?: Dependency[] | null;
+  /**
+   * Restored vs. backed-up objects per kind, when the tool's resource list could be compared with
+   * the sandbox; otherwise the reason it could not (the tool's totals stand in).
+   */
+  kinds?: { completeness: KindCompleteness[] } | { unavailable: string };
   checksCompletedAt?: Date;
   failure?: { reason: string; message: string };
   /** Names of the configured checks marked critical (decisions §4). */
@@ -53,8 +58,13 @@ function seconds(from: string | undefined, to: Date | undefined): number | undef
  * Namespace object), so against the backup's total (19 for the shop app, 14 restorable) every real
  * restore looked incomplete. The backup's total is the fallback when the restore gives no count.
  */
-function completenessOf(run: CurrentRun, restore: RestoreFacts | undefined): KindCompleteness[] {
+function completenessOf(
+  run: CurrentRun,
+  restore: RestoreFacts | undefined,
+  kinds: RunObservations['kinds'],
+): KindCompleteness[] {
   if (!restore) return [];
+  if (kinds && 'completeness' in kinds && kinds.completeness.length > 0) return kinds.completeness;
   const backedUp = restore.totalItems ?? run.backup?.totalItems;
   if (backedUp === undefined) return [];
   return [{ kind: 'all', backedUp, restored: restore.itemsRestored ?? 0 }];
@@ -70,7 +80,11 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
   // there has no measured RTO: reporting the time until it gave up would flatter it.
   const rtoSeconds =
     observed.failure === undefined ? seconds(run.restoreRequestedAt, observed.checksCompletedAt) : undefined;
-  const completeness = completenessOf(run, restore);
+  const completeness = completenessOf(run, restore, observed.kinds);
+  const completenessNote =
+    observed.kinds && 'unavailable' in observed.kinds
+      ? `per-kind list unavailable: ${observed.kinds.unavailable}`
+      : undefined;
   const restoreOk = restore !== undefined && restore.succeeded;
 
   let outcome;
@@ -97,6 +111,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
       restoreErrors: restore.errors,
       itemsRestored: restore.itemsRestored ?? 0,
       completeness,
+      ...(completenessNote ? { completenessNote } : {}),
       pods: observed.pods ?? { expected: 0, ready: 0 },
       checks: observed.checks,
       crossNamespace: observed.dependencies ?? null,

@@ -34,6 +34,8 @@ export interface ScoringInput {
   /** Items the provider restored (0 when it does not say). */
   itemsRestored: number;
   completeness: KindCompleteness[];
+  /** Why the per-kind comparison could not be made (the counts are then the tool's totals). */
+  completenessNote?: string;
   pods: { expected: number; ready: number };
   checks: CheckResult[];
   /**
@@ -123,7 +125,7 @@ function integrityLevel(input: ScoringInput): ScoreLevel {
  * the only Secret weighs as much as losing every ConfigMap. Without counts nothing is evidenced:
  * the level is not tested and scores 0 rather than defaulting to full points.
  */
-function completenessLevel(kinds: KindCompleteness[]): ScoreLevel {
+function completenessLevel(kinds: KindCompleteness[], note?: string): ScoreLevel {
   const measured = kinds.filter((kind) => nonNegative(kind.backedUp) > 0);
   if (measured.length === 0) {
     return level('completeness', 0, 'not tested: the provider reported no per-kind object counts', false);
@@ -138,7 +140,8 @@ function completenessLevel(kinds: KindCompleteness[]): ScoreLevel {
   const complete = measured.length - incomplete.length;
   const detail =
     `${complete}/${measured.length} kinds complete` +
-    (incomplete.length ? `; incomplete: ${listSome(incomplete)}` : '');
+    (incomplete.length ? `; incomplete: ${listSome(incomplete)}` : '') +
+    (note ? `; ${note}` : '');
   return level(
     'completeness',
     proportionalPoints(LEVEL_MAX_POINTS.completeness, sum / measured.length),
@@ -252,7 +255,7 @@ export function scoreRun(input: ScoringInput): ScoreOutcome {
   }
   const levels = [
     integrityLevel(input),
-    completenessLevel(input.completeness),
+    completenessLevel(input.completeness, input.completenessNote),
     podStartupLevel(input.pods),
     healthChecksLevel(input.checks),
     crossNamespaceLevel(input.crossNamespace),

@@ -157,7 +157,7 @@ describe('cross-namespace dependencies', () => {
           namespaces: [{ name: fixture.source }, { name: ledger }],
           providerNamespace: fixture.veleroNamespace,
         },
-        networkIsolation: 'none',
+        sandbox: { networkIsolation: 'none' },
         healthChecks: { checks: shopChecks() },
       }),
     );

@@ -201,3 +201,49 @@ describe('completeness against the restore’s own count', () => {
     expect(spec.completeness).toEqual([{ kind: 'all', backedUp: 19, restored: 12 }]);
   });
 });
+
+describe('completeness per kind', () => {
+  const level = (spec: ReturnType<typeof buildReportSpec>) =>
+    spec.levels.find((entry) => entry.name === 'completeness')!;
+
+  it('reports the per-kind comparison and scores it (a kind short costs its share)', () => {
+    const spec = buildReportSpec(
+      observe({
+        kinds: {
+          completeness: [
+            { kind: 'ConfigMap', backedUp: 2, restored: 2 },
+            { kind: 'Secret', backedUp: 1, restored: 0 },
+          ],
+        },
+      }),
+      'velero',
+    );
+    expect(spec.completeness).toEqual([
+      { kind: 'ConfigMap', backedUp: 2, restored: 2 },
+      { kind: 'Secret', backedUp: 1, restored: 0 },
+    ]);
+    expect(level(spec).points).toBe(10);
+    expect(level(spec).detail).toBe('1/2 kinds complete; incomplete: Secret 0/1');
+  });
+
+  it('degrades to the restore’s own totals with the reason when the list was unavailable', () => {
+    const spec = buildReportSpec(observe({ kinds: { unavailable: 'the object store answered HTTP 403' } }), 'velero');
+    expect(spec.completeness).toEqual([{ kind: 'all', backedUp: 40, restored: 40 }]);
+    expect(level(spec).points).toBe(20);
+    expect(level(spec).detail).toBe(
+      '1/1 kinds complete; per-kind list unavailable: the object store answered HTTP 403',
+    );
+  });
+
+  it('a failed restore has no completeness, whatever the kinds say', () => {
+    const spec = buildReportSpec(
+      observe({
+        restore: { phase: 'Failed', succeeded: false, partiallyFailed: false, warnings: 0, errors: 1 },
+        kinds: { completeness: [{ kind: 'Secret', backedUp: 1, restored: 1 }] },
+      }),
+      'velero',
+    );
+    expect(level(spec).points).toBe(0);
+    expect(level(spec).tested).toBe(false);
+  });
+});
