@@ -31,6 +31,7 @@ import {
   testStatus,
   type BenchTestShape,
 } from './bench-data.js';
+import { BackgroundRuns, deleteBackgroundReports } from './background-runs.js';
 import { KubeBulkClient, forEachBounded } from './kube-bulk.js';
 import { runOpenLoop, type LoadResult } from './load-generator.js';
 
@@ -69,8 +70,13 @@ const { values: args } = parseArgs({
     only: { type: 'string', multiple: true },
     // What the load generator accepts: gzip, as browsers and dashboards send, or identity.
     'accept-encoding': { type: 'string', default: 'gzip' },
+    // Load (or check) the data and stop: with --keep-cluster, prepares a cluster for later runs.
+    'load-only': { type: 'boolean', default: false },
+    // One run finishes every second while measuring (background-runs.ts); --no-background: quiet data.
+    background: { type: 'boolean', default: true },
   },
   strict: true,
+  allowNegative: true,
 });
 const testCount = Number(args.tests);
 const days = Number(args.days);
@@ -187,6 +193,7 @@ async function loadData(kube: KubeBulkClient, now: number): Promise<LoadTimings>
   const shapes: BenchTestShape[] = Array.from({ length: testCount }, (_, index) =>
     testShape(index, testCount),
   );
+  await deleteBackgroundReports(kube); // an interrupted earlier run's
   const [existingTests, existingReports] = [
     await countObjects(kube, 'restoretests'),
     await countObjects(kube, 'restorereports'),
@@ -273,6 +280,17 @@ interface ServerUnderTest {
   startToListeningSeconds: number;
   startToReadySeconds: number;
   logFile: string;
+}
+
+/** The kube-apiserver's memory, when the bench runs the control plane (its pid file). */
+function apiserverRss(): { vmRssMb: number; vmHwmMb: number } | undefined {
+  if (args.kubeconfig) return undefined;
+  try {
+    const pid = Number(readFileSync(path.join(args['cluster-dir']!, 'pids/kube-apiserver.pid'), 'utf8').trim());
+    return rssOf(pid);
+  } catch {
+    return undefined;
+  }
 }
 
 function rssOf(pid: number): { vmRssMb: number; vmHwmMb: number } {
@@ -501,6 +519,7 @@ async function main(): Promise<void> {
   );
   const cluster = await ensureCluster();
   let server: ServerUnderTest | undefined;
+  let background: BackgroundRuns | undefined;
   const kube = await KubeBulkClient.fromKubeconfig(cluster.kubeconfig, concurrency);
   try {
     await installCrds(cluster.kubeconfig);
@@ -515,6 +534,7 @@ async function main(): Promise<void> {
       );
     }
 
+    if (args['load-only']) return;
     if (args.runtime === 'dist') {
       log('compiling the server (tsconfig.build.json → dist/)');
       // tsc emits even when another change in the tree has type errors; the server is what matters here.
@@ -550,6 +570,8 @@ async function main(): Promise<void> {
       ? ENDPOINTS.filter((endpoint) => args.only!.some((only) => endpoint.includes(only)))
       : ENDPOINTS;
     await warmUp(server.origin, endpoints);
+    background = args.background ? new BackgroundRuns(kube, testCount) : undefined;
+    background?.start();
     const results: (LoadResult & { loadAverage1m: number })[] = [];
     for (const endpoint of endpoints) {
       log(`${endpoint}: ${rate} req/s for ${durationSeconds} s`);
@@ -568,7 +590,9 @@ async function main(): Promise<void> {
       await waitUntilIdle(server.origin);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+    const backgroundStats = await background?.stop();
     const rss = rssOf(server.child.pid!);
+    const apiserver = apiserverRss();
 
     console.log('');
     console.log(
@@ -583,8 +607,14 @@ async function main(): Promise<void> {
       `server start to ready (caches synced): ${server.startToReadySeconds} s; VmRSS at ready ${rssAtReady.vmRssMb} MB; ` +
         `settled (background evidence verification done) ${settleSeconds} s later, VmRSS ${rssSettled.vmRssMb} MB`,
     );
+    console.log(
+      backgroundStats
+        ? `background: ${backgroundStats.landed} runs finished during the measurement (a RestoreReport + test status each, 1/s; ${backgroundStats.failed} writes failed, slowest ${backgroundStats.maxWriteMs} ms)`
+        : 'background: none (--no-background)',
+    );
     console.log('');
     printTable(results, rss);
+    if (apiserver) console.log(`kube-apiserver resident memory: VmRSS ${apiserver.vmRssMb} MB (peak VmHWM ${apiserver.vmHwmMb} MB)`);
 
     const output = path.join(tmp, 'bench-api.json');
     writeFileSync(
@@ -601,6 +631,7 @@ async function main(): Promise<void> {
             durationSeconds,
             loadConcurrency: concurrency,
             runtime: args.runtime,
+            background: args.background,
             acceptEncoding: args['accept-encoding'],
             serverRoot,
           },
@@ -613,6 +644,8 @@ async function main(): Promise<void> {
             rssSettled,
             rssAfterLoad: rss,
           },
+          apiserver: apiserver ?? null,
+          background: backgroundStats ?? null,
           endpoints: results.map((result) => ({
             ...result,
             pass:
@@ -627,6 +660,8 @@ async function main(): Promise<void> {
     console.log(`\nresults: ${path.relative(repoRoot, output)}`);
   } finally {
     if (server) await stopServer(server);
+    // The kept cluster must hold the loaded data only: background reports go, statuses come back.
+    await background?.restore().catch((error: unknown) => log(`background clean-up failed: ${String(error)}`));
     await kube.close();
     if (cluster.started && !args['keep-cluster']) {
       await run('bash', [path.join(repoRoot, 'test/cluster/down.sh'), args['cluster-dir']!]);
