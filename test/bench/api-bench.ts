@@ -462,7 +462,7 @@ function pad(text: string, width: number, right = false): string {
 }
 
 function printTable(
-  results: (LoadResult & { loadAverage1m: number })[],
+  results: (LoadResult & { loadAverage1m: number; serverCpuMsPerRequest: number })[],
   rss: { vmRssMb: number; vmHwmMb: number },
 ): void {
   const rows = results.map((r) => {
@@ -476,6 +476,7 @@ function printTable(
       r.latencyMs.max.toFixed(1),
       r.serviceMs.mean.toFixed(1),
       (r.meanResponseBytes / 1024).toFixed(1),
+      r.serverCpuMsPerRequest.toFixed(2),
       r.loadAverage1m.toFixed(1),
       pass ? 'PASS' : 'FAIL',
     ];
@@ -489,6 +490,7 @@ function printTable(
     'max ms',
     'mean svc ms',
     'KiB/resp',
+    'cpu ms/req',
     'load1m',
     `p99<${TARGET_P99_MS}ms`,
   ];
@@ -572,9 +574,10 @@ async function main(): Promise<void> {
     await warmUp(server.origin, endpoints);
     background = args.background ? new BackgroundRuns(kube, testCount) : undefined;
     background?.start();
-    const results: (LoadResult & { loadAverage1m: number })[] = [];
+    const results: (LoadResult & { loadAverage1m: number; serverCpuMsPerRequest: number })[] = [];
     for (const endpoint of endpoints) {
       log(`${endpoint}: ${rate} req/s for ${durationSeconds} s`);
+      const ticksBefore = cpuTicks(server.child.pid!);
       const result = await runOpenLoop({
         origin: server.origin,
         path: endpoint,
@@ -583,7 +586,14 @@ async function main(): Promise<void> {
         headers: { 'accept-encoding': args['accept-encoding']! },
       });
       // Other work on the machine shows up in the latencies; the 1-minute load average says how much.
-      results.push({ ...result, loadAverage1m: Math.round(loadavg()[0]! * 100) / 100 });
+      // The server's CPU time per answered request (ticks of 10 ms): unlike latency, it does not
+      // depend on how many other processes share the cores (it includes the background runs' share).
+      const cpuMs = (cpuTicks(server.child.pid!) - ticksBefore) * 10;
+      results.push({
+        ...result,
+        loadAverage1m: Math.round(loadavg()[0]! * 100) / 100,
+        serverCpuMsPerRequest: Math.round((cpuMs / Math.max(1, result.ok)) * 100) / 100,
+      });
       log(
         `  p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ${result.throughput} req/s, ${result.failed} failed ${JSON.stringify(result.statuses)}`,
       );
