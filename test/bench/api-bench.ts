@@ -74,6 +74,8 @@ const { values: args } = parseArgs({
     'load-only': { type: 'boolean', default: false },
     // One run finishes every second while measuring (background-runs.ts); --no-background: quiet data.
     background: { type: 'boolean', default: true },
+    // Where the JSON goes (bench:scale runs several sizes, possibly beside another bench run).
+    output: { type: 'string', default: path.join(tmp, 'bench-api.json') },
   },
   strict: true,
   allowNegative: true,
@@ -626,7 +628,7 @@ async function main(): Promise<void> {
     printTable(results, rss);
     if (apiserver) console.log(`kube-apiserver resident memory: VmRSS ${apiserver.vmRssMb} MB (peak VmHWM ${apiserver.vmHwmMb} MB)`);
 
-    const output = path.join(tmp, 'bench-api.json');
+    const output = path.resolve(args.output!);
     writeFileSync(
       output,
       `${JSON.stringify(

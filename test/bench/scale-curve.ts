@@ -11,7 +11,7 @@
 //
 // Runs that load more than 20,000 reports need the machine-wide lock (flock, see the briefing).
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,7 @@ function runSize(tests: number): Promise<void> {
     '--cluster-dir', `${args['cluster-root']}-${tests}`,
     '--runtime', args.runtime!,
     '--duration', args.duration!,
+    '--output', resultFile(tests),
     ...(args['keep-cluster'] ? ['--keep-cluster'] : []),
     ...(args.background ? [] : ['--no-background']),
   ];
@@ -69,7 +70,6 @@ function runSize(tests: number): Promise<void> {
     child.once('error', reject);
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`api-bench at ${tests} tests exited with ${code}`));
-      copyFileSync(path.join(tmp, 'bench-api.json'), resultFile(tests));
       resolve();
     });
   });
