@@ -15,7 +15,7 @@ import {
   testShape,
   type BenchTestShape,
 } from './bench-data.js';
-import type { KubeBulkClient } from './kube-bulk.js';
+import type { KubeBulkClient, KubeResponse } from './kube-bulk.js';
 
 export const BACKGROUND_LABEL = 'rehearsal.dev/bench-background';
 const GROUP_PATH = '/apis/rehearsal.dev/v1alpha1';
@@ -36,22 +36,29 @@ export interface BackgroundStats {
  */
 export async function deleteBackgroundReports(kube: KubeBulkClient): Promise<void> {
   const selector = encodeURIComponent(`${BACKGROUND_LABEL}=true`);
-  const listed = await kube.request<{ items?: { metadata: { name: string } }[] }>(
-    'GET',
-    `${COLLECTION}/restorereports?labelSelector=${selector}&resourceVersion=0`,
+  const listed = await retried('list background reports', () =>
+    kube.request<{ items?: { metadata: { name: string } }[] }>(
+      'GET',
+      `${COLLECTION}/restorereports?labelSelector=${selector}&resourceVersion=0`,
+    ),
   );
-  if (listed.status === 404) return;
-  if (listed.status !== 200) throw new Error(`list background reports: HTTP ${listed.status}`);
-  for (const item of listed.body.items ?? []) {
-    for (let attempt = 1; ; attempt += 1) {
-      const deleted = await kube.request('DELETE', `${COLLECTION}/restorereports/${item.metadata.name}`);
-      if (deleted.status === 200 || deleted.status === 404) break;
-      // 429 and 5xx under load: back off and retry.
-      if ((deleted.status !== 429 && deleted.status < 500) || attempt >= 10) {
-        throw new Error(`delete ${item.metadata.name}: HTTP ${deleted.status}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+  for (const item of listed?.items ?? []) {
+    await retried(`delete ${item.metadata.name}`, () =>
+      kube.request('DELETE', `${COLLECTION}/restorereports/${item.metadata.name}`),
+    );
+  }
+}
+
+/** 200 → the body; 404 → undefined; 429 and 5xx (a fresh apiserver, or under load) → retried. */
+async function retried<T>(what: string, call: () => Promise<KubeResponse<T>>): Promise<T | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await call();
+    if (response.status === 200) return response.body;
+    if (response.status === 404) return undefined;
+    if ((response.status !== 429 && response.status < 500) || attempt >= 20) {
+      throw new Error(`${what}: HTTP ${response.status}`);
     }
+    await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
   }
 }
 
