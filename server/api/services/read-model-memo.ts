@@ -29,26 +29,20 @@ export function testScopeFingerprint(tests: readonly RestoreTest[]): string {
 
 interface PendingEntry<T> extends MemoEntry<T | undefined> {
   pending?: Promise<T>;
-  /** When the value was first available (the latest clock reading seen by get() then). */
-  readyAtMs?: number;
 }
 
 /**
  * A memo for answers computed asynchronously (cooperatively, see runSteps). An answer that
  * only aged is served once more while its replacement is computed; after a data change callers
  * wait for the new one (coalesced: one computation per key and version) — unless `maxStaleMs` is
- * set: then after a data change the previous answer is still served while one newer one is
- * computed, so with runs finishing every second callers do not queue behind evaluation after
- * evaluation. Bound: an answer of older data is served only within `maxStaleMs` after it became
- * available, or while a newer computation started within that time runs. Every answer reflects
- * every change made before its computation started (its generatedAt), and a change shows within
- * two computations (plus the gap to the next request); past the bound with nothing in flight,
- * callers wait for a fresh answer.
+ * set: then an answer computed at most that long ago is still served after a data change while
+ * the new one is computed, so with runs finishing every second callers do not queue behind
+ * evaluation after evaluation. Bound: every answer served was computed within the last
+ * `maxStaleMs` (plus one evaluation, when it waited for the one in flight) and reflects every change
+ * made before its computation started (its generatedAt).
  */
 export class AsyncReadModelMemo<T> {
   private readonly entries = new Map<string, PendingEntry<T>>();
-  /** The latest clock reading a caller passed (the memo has no clock of its own). */
-  private lastNowMs = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -57,18 +51,17 @@ export class AsyncReadModelMemo<T> {
   ) {}
 
   get(key: string, version: string, nowMs: number, compute: () => Promise<T>): T | Promise<T> {
-    this.lastNowMs = Math.max(this.lastNowMs, nowMs);
     const entry = this.entries.get(key);
-    if (entry && entry.version !== version && entry.value !== undefined && this.maxStaleMs > 0) {
-      const readyAtMs = entry.readyAtMs ?? entry.computedAtMs;
-      const recent = nowMs >= readyAtMs && nowMs - readyAtMs <= this.maxStaleMs;
-      // Within the bound, or while the newer one (started within it) is computed: the previous
-      // answer. Measured from when it became available, not from when its computation started: an
-      // evaluation slower than the bound (a starved machine) made every caller wait for the next.
-      if (recent || entry.pending) {
-        if (!entry.pending) this.start(key, entry, version, nowMs, compute);
-        return entry.value;
-      }
+    if (
+      entry &&
+      entry.version !== version &&
+      entry.value !== undefined &&
+      nowMs >= entry.computedAtMs &&
+      nowMs - entry.computedAtMs <= this.maxStaleMs
+    ) {
+      // Within the staleness bound: the previous answer, while (at most) one newer one is computed.
+      if (!entry.pending) this.start(key, entry, version, nowMs, compute);
+      return entry.value;
     }
     // With a staleness bound, one computation at a time: when data changes faster than an
     // evaluation takes (a run a second, an evaluation of 1 s under load), starting one per
@@ -104,8 +97,7 @@ export class AsyncReadModelMemo<T> {
     pending.then(
       (value) => {
         if (this.entries.get(key) !== entry) return;
-        const ready: PendingEntry<T> = { version, computedAtMs: nowMs, value, readyAtMs: this.lastNowMs };
-        this.entries.set(key, ready);
+        this.entries.set(key, { version, computedAtMs: nowMs, value });
       },
       () => {
         // Not remembered: the next request tries again.
