@@ -42,7 +42,8 @@ interface BenchResult {
   server: { startToReadySeconds: number; rssAfterLoad: { vmRssMb: number } };
   apiserver: { vmRssMb: number } | null;
   background: { landed: number } | null;
-  endpoints: { path: string; latencyMs: { p99: number }; pass: boolean }[];
+  /** p99 is null (NaN in JSON) when no request of the endpoint was answered. */
+  endpoints: { path: string; latencyMs: { p99: number | null }; pass: boolean }[];
   machine: { loadAverageAtStart: number[] };
 }
 
@@ -100,7 +101,8 @@ function printTable(results: BenchResult[]): void {
     String(result.parameters.reports),
     ...endpoints.map((endpoint) => {
       const found = result.endpoints.find((candidate) => candidate.path === endpoint);
-      return found ? `${found.latencyMs.p99.toFixed(1)}${found.pass ? '' : '!'}` : '-';
+      if (!found) return '-';
+      return found.latencyMs.p99 === null ? 'none!' : `${found.latencyMs.p99.toFixed(1)}${found.pass ? '' : '!'}`;
     }),
     String(result.server.rssAfterLoad.vmRssMb),
     result.apiserver ? String(result.apiserver.vmRssMb) : '-',
