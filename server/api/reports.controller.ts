@@ -100,9 +100,12 @@ export class ReportsController extends Controller {
     if (page.next) request.res!.setHeader('Link', nextPageLink(request.originalUrl, page.next));
     // The page's boundaries are part of the key: a cached body always matches the Link beside it.
     const key = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&days=${days}&latest=${latest}&limit=${limit}&continue=${continueToken ?? ''}&page=${page.keys.length}:${page.keys[0] ?? ''}:${page.keys.at(-1) ?? ''}`;
+    const list = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&days=${days}`;
     return sendPreparedJson(
       request,
-      this.api.responses.jsonAsync(key, REPORTS_TTL_MS, () => this.api.reports.json(page.keys)),
+      latest
+        ? this.api.responses.preparedAsync(key, REPORTS_TTL_MS, () => this.api.reports.latestJson(list, page.runs))
+        : this.api.responses.jsonAsync(key, REPORTS_TTL_MS, () => this.api.reports.json(page.keys)),
     );
   }
 }
