@@ -2,7 +2,8 @@
 // the input of the compliance PDF (server/reports/pdf/compliance-report.pdf.ts). Pure mapping:
 // statuses, evidence sentences, reasons and exceptions are the domain's; this only reshapes them
 // for the auditor layout and adds what the renderer needs from the resources (the RestoreTests for
-// the scope table, the RestoreReports for the run history).
+// the scope table, a RestoreReport's problems for the integrity summary). Bounded for any history:
+// runs are aggregated per RestoreTest and listed only as exceptions, at most MAX_LISTED_EXCEPTIONS.
 import { createHash } from 'node:crypto';
 import { FRAMEWORKS } from '../../domain/compliance-catalogue.js';
 import type {
@@ -16,13 +17,13 @@ import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
 import type { ControlStatus } from '../../domain/views.js';
 import { canonicalJson } from '../../evidence/evidence.js';
 import {
+  aggregateByTest,
   plainJson,
-  runRecordFromReport,
+  type AggregatedRun,
   type ChainSummary,
   type ComplianceReportData,
   type ControlEntry,
   type ExceptionEntry,
-  type RunRecord,
   type ScopeTarget,
   type ScopeTest,
 } from '../../reports/pdf/report-data.js';
@@ -31,8 +32,12 @@ export interface ComplianceReportInput {
   evaluation: ComplianceEvaluation;
   /** The RestoreTests the evaluation saw (the scope table). */
   tests: readonly RestoreTest[];
-  /** The report behind a RunRecord of the detail ("namespace/name"). */
+  /** The report behind a run of the detail ("namespace/name"), for its evidence problems. */
   reportOf: (key: string) => RestoreReport | undefined;
+  /** How many exception runs to list (default MAX_LISTED_EXCEPTIONS). */
+  maxExceptions?: number;
+  /** Problems of whole chains no single run shows (a missing tail), listed first. */
+  chainProblems?: readonly string[];
   productVersion: string;
   cluster?: string;
   /** Why a report's evidence does not verify (for the integrity summary); absent = not checked. */
@@ -41,6 +46,10 @@ export interface ComplianceReportInput {
 
 /** How many reasons and integrity problems are printed before "... and N more". */
 export const MAX_LISTED = 12;
+/** How many exception runs the PDF lists; the rest are counted ("N more", README "Compliance PDF"). */
+export const MAX_LISTED_EXCEPTIONS = 100;
+/** How many integrity problems the PDF prints before "... and N more". */
+const MAX_PROBLEMS = 40;
 
 const CAUSE_TEXT: Record<ExceptionCause, string> = {
   fail: 'failed',
@@ -124,19 +133,29 @@ function scopeTests(tests: readonly RestoreTest[]): ScopeTest[] {
 function scopeTargets(
   namespaces: readonly string[],
   tests: readonly ScopeTest[],
-  runs: readonly RunRecord[],
+  runs: readonly ComplianceEvaluation['detail']['runs'][number][],
 ): ScopeTarget[] {
+  // Tests deleted since still count for the runs they left in the period.
+  const testsOf = new Map<string, Set<string>>();
+  const runsOf = new Map<string, number>();
+  for (const run of runs) {
+    for (const namespace of run.sourceNamespaces) {
+      runsOf.set(namespace, (runsOf.get(namespace) ?? 0) + 1);
+      let names = testsOf.get(namespace);
+      if (!names) testsOf.set(namespace, (names = new Set()));
+      names.add(splitKey(run.test).name);
+    }
+  }
   return namespaces.map((namespace) => {
     const covering = tests.filter((test) => test.sourceNamespaces.includes(namespace));
-    // Tests deleted since still count for the runs they left in the period.
-    const names = new Set(covering.map((test) => test.name));
-    for (const run of runs) if (run.sourceNamespaces.includes(namespace)) names.add(run.test);
+    const names = new Set([...covering.map((test) => test.name), ...(testsOf.get(namespace) ?? [])]);
     return {
       namespace,
       tests: [...names].sort(),
       rtoTargets: [
         ...new Set(covering.map((test) => test.rtoTarget).filter((target): target is string => !!target)),
       ].sort(),
+      runs: runsOf.get(namespace) ?? 0,
     };
   });
 }
@@ -180,7 +199,7 @@ function mergedExceptions(controls: readonly ControlDetail[]): MergedException[]
 function exceptionEntry(
   merged: MergedException,
   controls: readonly ControlDetail[],
-  failure?: RunRecord['failure'],
+  failure?: { reason: string; message: string },
 ): ExceptionEntry {
   const all = controls.length;
   const causes = [...merged.causes.entries()].map(([cause, where]) =>
@@ -207,16 +226,55 @@ function exceptionEntry(
   };
 }
 
+/** The exceptions worth an auditor's eye first (unremediated, late, pending; then the newest), oldest first. */
+function listedExceptions(all: readonly MergedException[], max: number): MergedException[] {
+  if (all.length <= max) return [...all];
+  const severity = (merged: MergedException) => REMEDIATION_ORDER.indexOf(merged.detail.remediation);
+  const chosen = [...all]
+    .sort(
+      (a, b) =>
+        severity(a) - severity(b) ||
+        b.detail.completedAt.localeCompare(a.detail.completedAt) ||
+        a.detail.report.localeCompare(b.detail.report),
+    )
+    .slice(0, max);
+  return chosen.sort(
+    (a, b) =>
+      a.detail.completedAt.localeCompare(b.detail.completedAt) ||
+      a.detail.report.localeCompare(b.detail.report),
+  );
+}
+
+function aggregatedRun(
+  run: ComplianceEvaluation['detail']['runs'][number],
+  signaturesChecked: boolean,
+): AggregatedRun {
+  const test = splitKey(run.test);
+  return {
+    name: splitKey(run.report).name,
+    test: test.name,
+    testNamespace: test.namespace,
+    sourceNamespaces: run.sourceNamespaces,
+    completedAt: run.completedAt,
+    result: run.result,
+    score: run.score,
+    ...(run.rtoSeconds !== null ? { rtoSeconds: run.rtoSeconds } : {}),
+    ...(run.rtoTarget !== null ? { rtoTarget: run.rtoTarget } : {}),
+    breached: run.rtoVerdict === 'breached',
+    ...(signaturesChecked ? { verified: run.evidenceVerified } : {}),
+  };
+}
+
 /** The adapter: everything the compliance PDF prints, from the domain's evaluation. */
 export function complianceReportData(input: ComplianceReportInput): ComplianceReportData {
   const { response, detail } = input.evaluation;
   const definition = FRAMEWORKS[detail.framework];
-  const runs: RunRecord[] = detail.runs.map((run) => {
-    const report = input.reportOf(run.report);
-    if (!report) throw new Error(`report ${run.report} of the evaluated population is not in the cache`);
-    return runRecordFromReport(report, detail.signaturesChecked ? run.evidenceVerified : undefined);
-  });
-  const failures = new Map(detail.runs.map((run) => [run.report, run.failure]));
+  const merged = mergedExceptions(detail.controls);
+  const listed = listedExceptions(merged, input.maxExceptions ?? MAX_LISTED_EXCEPTIONS);
+  const listedKeys = new Set(listed.map((exception) => exception.detail.report));
+  const failures = new Map<string, { reason: string; message: string }>();
+  for (const run of detail.runs)
+    if (run.failure && listedKeys.has(run.report)) failures.set(run.report, run.failure);
   const tests = scopeTests(input.tests);
   const controls: ControlEntry[] = detail.controls.map((control) => ({
     id: control.id,
@@ -237,17 +295,26 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
   }));
   let chain: ChainSummary | undefined;
   if (detail.signaturesChecked) {
-    const problems: string[] = [];
+    // Texts for the first few only: at scale most runs may fail to verify (a lost key), and each
+    // text means unpacking and re-checking a report.
+    const problems: string[] = [...(input.chainProblems ?? [])];
+    let unverified = 0;
     for (const run of detail.runs) {
       if (run.evidenceVerified) continue;
+      unverified += 1;
+      if (problems.length > MAX_PROBLEMS) continue;
       const report = input.reportOf(run.report);
       const found = report && input.evidenceProblems ? input.evidenceProblems(report) : [];
       problems.push(...(found.length ? found : [`${splitKey(run.report).name}: evidence does not verify`]));
     }
+    const texts = limited(problems, MAX_PROBLEMS);
+    if (problems.length > MAX_PROBLEMS && unverified > 0) {
+      texts[MAX_PROBLEMS] = `... and more: ${unverified} of ${detail.runs.length} runs do not verify in all`;
+    }
     chain = {
       checkedReports: detail.runs.length,
-      verifiedReports: detail.runs.filter((run) => run.evidenceVerified).length,
-      problems: limited(problems, 40),
+      verifiedReports: detail.runs.length - unverified,
+      problems: texts,
     };
   }
   const data: ComplianceReportData = {
@@ -272,15 +339,22 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
       freshnessDays: Math.max(...detail.controls.map((control) => control.freshnessDays)),
       rules: [],
     },
-    scope: { targets: scopeTargets(detail.scope.namespaces, tests, runs), tests },
+    scope: { targets: scopeTargets(detail.scope.namespaces, tests, detail.runs), tests },
     controls,
     coverage,
-    exceptions: mergedExceptions(detail.controls).map((merged) =>
-      exceptionEntry(merged, detail.controls, failures.get(merged.detail.report)),
+    exceptions: listed.map((exception) =>
+      exceptionEntry(exception, detail.controls, failures.get(exception.detail.report)),
     ),
+    exceptionsTotal: merged.length,
     notEvidenced: [...detail.notEvidenced],
     limitations: [...detail.limitations],
-    runs,
+    population: {
+      runs: detail.totals.runs,
+      pass: detail.totals.pass,
+      partial: detail.totals.partial,
+      fail: detail.totals.fail,
+    },
+    byTest: aggregateByTest(detail.runs.map((run) => aggregatedRun(run, detail.signaturesChecked))),
     ...(chain ? { chain } : {}),
   };
   return plainJson(data);
