@@ -43,6 +43,11 @@ export class ReportsService {
     return this.cache.reportsJson(keys);
   }
 
+  /** The same JSON in slices, for pages too large to keep (ApiCache.writeReportsJson). */
+  write(keys: readonly string[], write: (chunk: Buffer) => Promise<boolean>): Promise<void> {
+    return this.cache.writeReportsJson(keys, write);
+  }
+
   /** The page the query asks for: every selected report with latest, else at most `limit`. */
   page(query: ReportQuery): ReportKeysPage {
     const runs = this.newestFirst(query);

@@ -1,0 +1,59 @@
+// A large JSON answer written as it is produced, never whole in memory: a page of 5,000
+// RestoreReports is ~15 MB, too large to keep in the response cache (it keeps answers up to 4 MiB),
+// and building it whole for each request is what raised the server's RSS by ~50 MB per request.
+// The body is produced in slices; each waits for the socket (or the gzip stream) to drain, so at
+// most a slice or two are buffered whatever the client's speed. No ETag: it would need the whole
+// body; clients of pages this large follow Link headers rather than poll.
+//
+// tsoa: like sendPreparedJson, the controller method awaits this and returns nothing; the response
+// has been sent (headersSent), so tsoa's handler leaves it alone.
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { Request } from 'express';
+
+export type SliceWriter = (write: (chunk: Buffer) => Promise<boolean>) => Promise<void>;
+
+/** Whether `target` can take more: waits for 'drain' when its buffer is full; false once closed. */
+async function drained(target: Writable, closed: () => boolean): Promise<boolean> {
+  if (closed()) return false;
+  if (!target.writableNeedDrain) return true;
+  await Promise.race([once(target, 'drain'), once(target, 'close')]);
+  return !closed();
+}
+
+export async function sendStreamedJson<T>(request: Request, produce: SliceWriter): Promise<T> {
+  const response = request.res!;
+  let closed = false;
+  response.once('close', () => {
+    closed = true;
+  });
+  response.status(200);
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('Vary', 'Accept-Encoding');
+  response.setHeader('Cache-Control', 'no-cache');
+  const gzip = request.acceptsEncodings('gzip', 'identity') === 'gzip';
+  let target: Writable = response;
+  if (gzip) {
+    response.setHeader('Content-Encoding', 'gzip');
+    const compressor = createGzip({ level: 6 });
+    compressor.pipe(response);
+    target = compressor;
+  }
+  try {
+    await produce(async (chunk) => {
+      if (closed) return false;
+      target.write(chunk);
+      return drained(target, () => closed);
+    });
+  } catch (error) {
+    // The status line is out: the only honest signal left is a broken connection.
+    response.destroy(error as Error);
+    return undefined as T;
+  }
+  if (!closed) {
+    target.end();
+    if (gzip) await Promise.race([once(response, 'finish'), once(response, 'close')]);
+  }
+  return undefined as T;
+}
