@@ -7,19 +7,21 @@
 //
 // tsoa: like sendPreparedJson, the controller method awaits this and returns nothing; the response
 // has been sent (headersSent), so tsoa's handler leaves it alone.
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { Request } from 'express';
 
 export type SliceWriter = (write: (chunk: Buffer) => Promise<boolean>) => Promise<void>;
 
-/** Whether `target` can take more: waits for 'drain' when its buffer is full; false once closed. */
-async function drained(target: Writable, closed: () => boolean): Promise<boolean> {
-  if (closed()) return false;
-  if (!target.writableNeedDrain) return true;
-  await Promise.race([once(target, 'drain'), once(target, 'close')]);
-  return !closed();
+/** Resolves on the first of the events; removes its listeners (one wait per slice must not pile them up). */
+function first(events: [Writable, string][]): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      for (const [emitter, event] of events) emitter.off(event, done);
+      resolve();
+    };
+    for (const [emitter, event] of events) emitter.on(event, done);
+  });
 }
 
 export async function sendStreamedJson<T>(request: Request, produce: SliceWriter): Promise<T> {
@@ -43,17 +45,21 @@ export async function sendStreamedJson<T>(request: Request, produce: SliceWriter
   try {
     await produce(async (chunk) => {
       if (closed) return false;
-      target.write(chunk);
-      return drained(target, () => closed);
+      // Wait for room when the buffer is full, or for the client to go away.
+      if (!target.write(chunk) && !closed) await first([[target, 'drain'], [response, 'close']]);
+      return !closed;
     });
   } catch (error) {
     // The status line is out: the only honest signal left is a broken connection.
     response.destroy(error as Error);
     return undefined as T;
   }
-  if (!closed) {
+  if (closed) {
+    if (target !== response) target.destroy(); // the gzip stream and what it still holds
+  } else {
+    const finished = first([[response, 'finish'], [response, 'close']]);
     target.end();
-    if (gzip) await Promise.race([once(response, 'finish'), once(response, 'close')]);
+    await finished;
   }
   return undefined as T;
 }
