@@ -158,8 +158,13 @@ export interface ComplianceDetail {
   rto: RtoAnalysisRow[];
   notEvidenced: string[];
   limitations: string[];
-  /** The complete population of runs in the period, oldest first (the PDF appendix). */
-  runs: RunRecord[];
+  /** The complete population of runs in the period, oldest first (built on first read). */
+  readonly runs: RunRecord[];
+  /**
+   * The same records one at a time, none kept: the PDF aggregates 90,000 runs without holding
+   * 90,000 records.
+   */
+  eachRun(): IterableIterator<RunRecord>;
 }
 
 export interface ComplianceEvaluation {
@@ -878,7 +883,12 @@ function* evaluateFrameworkSteps(
     rto: once(population, 'rto', () => rtoAnalysis(population)),
     notEvidenced: [...definition.notEvidenced],
     limitations: limitations(population, definition.controls, population.periodDays),
-    runs: once(population, 'runs', () => population.runs.map(runRecord)),
+    get runs(): RunRecord[] {
+      return once(population, 'runs', () => population.runs.map(runRecord));
+    },
+    *eachRun(): IterableIterator<RunRecord> {
+      for (const facts of population.runs) yield runRecord(facts);
+    },
   });
   let detail: ComplianceDetail | undefined;
   return {

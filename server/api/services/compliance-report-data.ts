@@ -17,8 +17,8 @@ import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
 import type { ControlStatus } from '../../domain/views.js';
 import { canonicalJson } from '../../evidence/evidence.js';
 import {
-  aggregateByTest,
   plainJson,
+  TestAggregator,
   type AggregatedRun,
   type ChainSummary,
   type ComplianceReportData,
@@ -78,16 +78,12 @@ function limited(items: readonly string[], max = MAX_LISTED): string[] {
 /** "RHR-SOC2-20260401-7c1e9a0b": framework, UTC date, and 8 hex of a digest of what the report covers. */
 export function complianceReportId(evaluation: ComplianceEvaluation): string {
   const { detail } = evaluation;
-  const digest = createHash('sha256')
-    .update(
-      canonicalJson({
-        framework: detail.framework,
-        period: detail.period,
-        generatedAt: detail.generatedAt,
-        runs: detail.runs.map((run) => run.report),
-      }),
-    )
-    .digest('hex');
+  // Hashed run by run: the key list of 90,000 runs is not built as one string.
+  const hash = createHash('sha256').update(
+    canonicalJson({ framework: detail.framework, period: detail.period, generatedAt: detail.generatedAt }),
+  );
+  for (const run of detail.eachRun()) hash.update(`\n${run.report}`);
+  const digest = hash.digest('hex');
   return `RHR-${detail.framework.toUpperCase()}-${detail.generatedAt.slice(0, 10).replaceAll('-', '')}-${digest.slice(0, 8)}`;
 }
 
@@ -130,35 +126,42 @@ function scopeTests(tests: readonly RestoreTest[]): ScopeTest[] {
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
 }
 
+/** Per source namespace: the tests whose runs restored it, and how many runs did (one pass over the runs). */
+interface NamespaceRuns {
+  tests: Map<string, Set<string>>;
+  runs: Map<string, number>;
+}
+
+function countNamespaceRun(counts: NamespaceRuns, run: ComplianceRun): void {
+  for (const namespace of run.sourceNamespaces) {
+    counts.runs.set(namespace, (counts.runs.get(namespace) ?? 0) + 1);
+    let names = counts.tests.get(namespace);
+    if (!names) counts.tests.set(namespace, (names = new Set()));
+    names.add(splitKey(run.test).name);
+  }
+}
+
 function scopeTargets(
   namespaces: readonly string[],
   tests: readonly ScopeTest[],
-  runs: readonly ComplianceEvaluation['detail']['runs'][number][],
+  counts: NamespaceRuns,
 ): ScopeTarget[] {
-  // Tests deleted since still count for the runs they left in the period.
-  const testsOf = new Map<string, Set<string>>();
-  const runsOf = new Map<string, number>();
-  for (const run of runs) {
-    for (const namespace of run.sourceNamespaces) {
-      runsOf.set(namespace, (runsOf.get(namespace) ?? 0) + 1);
-      let names = testsOf.get(namespace);
-      if (!names) testsOf.set(namespace, (names = new Set()));
-      names.add(splitKey(run.test).name);
-    }
-  }
   return namespaces.map((namespace) => {
     const covering = tests.filter((test) => test.sourceNamespaces.includes(namespace));
-    const names = new Set([...covering.map((test) => test.name), ...(testsOf.get(namespace) ?? [])]);
+    // Tests deleted since still count for the runs they left in the period.
+    const names = new Set([...covering.map((test) => test.name), ...(counts.tests.get(namespace) ?? [])]);
     return {
       namespace,
       tests: [...names].sort(),
       rtoTargets: [
         ...new Set(covering.map((test) => test.rtoTarget).filter((target): target is string => !!target)),
       ].sort(),
-      runs: runsOf.get(namespace) ?? 0,
+      runs: counts.runs.get(namespace) ?? 0,
     };
   });
 }
+
+type ComplianceRun = ComplianceEvaluation['detail']['runs'][number];
 
 interface MergedException {
   detail: ExceptionDetail;
@@ -166,34 +169,62 @@ interface MergedException {
   causes: Map<ExceptionCause, Set<string>>;
 }
 
-function mergedExceptions(controls: readonly ControlDetail[]): MergedException[] {
-  const byReport = new Map<string, MergedException>();
+/**
+ * The exception runs to list, merged across controls (worst follow-up, every cause with the
+ * controls it applies to), and how many distinct exception runs there are. Only the listed ones
+ * are merged in full: at scale nearly every run can be an exception (a lost signing key), and a
+ * merged entry per run was tens of MB per PDF.
+ */
+function listedExceptions(
+  controls: readonly ControlDetail[],
+  max: number,
+): { listed: MergedException[]; total: number } {
+  const worst = new Map<string, ExceptionDetail>();
   for (const control of controls) {
     for (const target of control.targets) {
       for (const exception of target.exceptions) {
-        let merged = byReport.get(exception.report);
-        if (!merged) {
-          merged = { detail: exception, causes: new Map() };
-          byReport.set(exception.report, merged);
-        } else if (
-          REMEDIATION_ORDER.indexOf(exception.remediation) <
-          REMEDIATION_ORDER.indexOf(merged.detail.remediation)
-        ) {
-          merged.detail = exception;
-        }
+        const known = worst.get(exception.report);
+        if (!known || severity(exception) < severity(known)) worst.set(exception.report, exception);
+      }
+    }
+  }
+  const chosen = new Set(
+    [...worst.values()]
+      .sort(
+        (a, b) =>
+          severity(a) - severity(b) ||
+          b.completedAt.localeCompare(a.completedAt) ||
+          a.report.localeCompare(b.report),
+      )
+      .slice(0, max)
+      .map((exception) => exception.report),
+  );
+  const merged = new Map<string, MergedException>();
+  for (const control of controls) {
+    for (const target of control.targets) {
+      for (const exception of target.exceptions) {
+        if (!chosen.has(exception.report)) continue;
+        let entry = merged.get(exception.report);
+        if (!entry)
+          merged.set(exception.report, (entry = { detail: worst.get(exception.report)!, causes: new Map() }));
         for (const cause of exception.causes) {
-          const where = merged.causes.get(cause) ?? new Set<string>();
+          const where = entry.causes.get(cause) ?? new Set<string>();
           where.add(control.id);
-          merged.causes.set(cause, where);
+          entry.causes.set(cause, where);
         }
       }
     }
   }
-  return [...byReport.values()].sort(
+  const listed = [...merged.values()].sort(
     (a, b) =>
       a.detail.completedAt.localeCompare(b.detail.completedAt) ||
       a.detail.report.localeCompare(b.detail.report),
   );
+  return { listed, total: worst.size };
+}
+
+function severity(exception: ExceptionDetail): number {
+  return REMEDIATION_ORDER.indexOf(exception.remediation);
 }
 
 function exceptionEntry(
@@ -226,29 +257,7 @@ function exceptionEntry(
   };
 }
 
-/** The exceptions worth an auditor's eye first (unremediated, late, pending; then the newest), oldest first. */
-function listedExceptions(all: readonly MergedException[], max: number): MergedException[] {
-  if (all.length <= max) return [...all];
-  const severity = (merged: MergedException) => REMEDIATION_ORDER.indexOf(merged.detail.remediation);
-  const chosen = [...all]
-    .sort(
-      (a, b) =>
-        severity(a) - severity(b) ||
-        b.detail.completedAt.localeCompare(a.detail.completedAt) ||
-        a.detail.report.localeCompare(b.detail.report),
-    )
-    .slice(0, max);
-  return chosen.sort(
-    (a, b) =>
-      a.detail.completedAt.localeCompare(b.detail.completedAt) ||
-      a.detail.report.localeCompare(b.detail.report),
-  );
-}
-
-function aggregatedRun(
-  run: ComplianceEvaluation['detail']['runs'][number],
-  signaturesChecked: boolean,
-): AggregatedRun {
+function aggregatedRun(run: ComplianceRun, signaturesChecked: boolean): AggregatedRun {
   const test = splitKey(run.test);
   return {
     name: splitKey(run.report).name,
@@ -269,12 +278,30 @@ function aggregatedRun(
 export function complianceReportData(input: ComplianceReportInput): ComplianceReportData {
   const { response, detail } = input.evaluation;
   const definition = FRAMEWORKS[detail.framework];
-  const merged = mergedExceptions(detail.controls);
-  const listed = listedExceptions(merged, input.maxExceptions ?? MAX_LISTED_EXCEPTIONS);
+  const { listed, total: exceptionsTotal } = listedExceptions(
+    detail.controls,
+    input.maxExceptions ?? MAX_LISTED_EXCEPTIONS,
+  );
   const listedKeys = new Set(listed.map((exception) => exception.detail.report));
   const failures = new Map<string, { reason: string; message: string }>();
-  for (const run of detail.runs)
+  const byNamespace: NamespaceRuns = { tests: new Map(), runs: new Map() };
+  const byTest = new TestAggregator();
+  // Texts for the first few only: at scale most runs may fail to verify (a lost key), and each
+  // text means unpacking and re-checking a report.
+  const problems: string[] = [...(input.chainProblems ?? [])];
+  let unverified = 0;
+  // One pass over the population, one record at a time (none is kept).
+  for (const run of detail.eachRun()) {
     if (run.failure && listedKeys.has(run.report)) failures.set(run.report, run.failure);
+    countNamespaceRun(byNamespace, run);
+    byTest.add(aggregatedRun(run, detail.signaturesChecked));
+    if (!detail.signaturesChecked || run.evidenceVerified) continue;
+    unverified += 1;
+    if (problems.length > MAX_PROBLEMS) continue;
+    const report = input.reportOf(run.report);
+    const found = report && input.evidenceProblems ? input.evidenceProblems(report) : [];
+    problems.push(...(found.length ? found : [`${splitKey(run.report).name}: evidence does not verify`]));
+  }
   const tests = scopeTests(input.tests);
   const controls: ControlEntry[] = detail.controls.map((control) => ({
     id: control.id,
@@ -295,25 +322,13 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
   }));
   let chain: ChainSummary | undefined;
   if (detail.signaturesChecked) {
-    // Texts for the first few only: at scale most runs may fail to verify (a lost key), and each
-    // text means unpacking and re-checking a report.
-    const problems: string[] = [...(input.chainProblems ?? [])];
-    let unverified = 0;
-    for (const run of detail.runs) {
-      if (run.evidenceVerified) continue;
-      unverified += 1;
-      if (problems.length > MAX_PROBLEMS) continue;
-      const report = input.reportOf(run.report);
-      const found = report && input.evidenceProblems ? input.evidenceProblems(report) : [];
-      problems.push(...(found.length ? found : [`${splitKey(run.report).name}: evidence does not verify`]));
-    }
     const texts = limited(problems, MAX_PROBLEMS);
     if (problems.length > MAX_PROBLEMS && unverified > 0) {
-      texts[MAX_PROBLEMS] = `... and more: ${unverified} of ${detail.runs.length} runs do not verify in all`;
+      texts[MAX_PROBLEMS] = `... and more: ${unverified} of ${detail.totals.runs} runs do not verify in all`;
     }
     chain = {
-      checkedReports: detail.runs.length,
-      verifiedReports: detail.runs.length - unverified,
+      checkedReports: detail.totals.runs,
+      verifiedReports: detail.totals.runs - unverified,
       problems: texts,
     };
   }
@@ -339,13 +354,13 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
       freshnessDays: Math.max(...detail.controls.map((control) => control.freshnessDays)),
       rules: [],
     },
-    scope: { targets: scopeTargets(detail.scope.namespaces, tests, detail.runs), tests },
+    scope: { targets: scopeTargets(detail.scope.namespaces, tests, byNamespace), tests },
     controls,
     coverage,
     exceptions: listed.map((exception) =>
       exceptionEntry(exception, detail.controls, failures.get(exception.detail.report)),
     ),
-    exceptionsTotal: merged.length,
+    exceptionsTotal,
     notEvidenced: [...detail.notEvidenced],
     limitations: [...detail.limitations],
     population: {
@@ -354,7 +369,7 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
       partial: detail.totals.partial,
       fail: detail.totals.fail,
     },
-    byTest: aggregateByTest(detail.runs.map((run) => aggregatedRun(run, detail.signaturesChecked))),
+    byTest: byTest.rows(),
     ...(chain ? { chain } : {}),
   };
   return plainJson(data);

@@ -388,56 +388,89 @@ export interface CheckBreakdownRow {
 
 /** Per RestoreTest aggregates of runs given oldest first; rows sorted by namespace/name. */
 export function aggregateByTest(runs: Iterable<AggregatedRun>): TestAggregate[] {
-  const byTest = new Map<string, { runs: AggregatedRun[]; seconds: number[] }>();
-  for (const run of runs) {
+  const aggregator = new TestAggregator();
+  for (const run of runs) aggregator.add(run);
+  return aggregator.rows();
+}
+
+interface TestTotals {
+  latest: AggregatedRun;
+  counts: Record<RunResult, number>;
+  runs: number;
+  scoreSum: number;
+  seconds: number[];
+  worst?: AggregatedRun;
+  breaches: number;
+  notVerified: number;
+  checked: boolean;
+  sources: Set<string>;
+}
+
+/** aggregateByTest fed one run at a time: keeps numbers per test, never the runs. */
+export class TestAggregator {
+  private readonly tests = new Map<string, TestTotals>();
+
+  /** Runs must come oldest first (the latest run of a test is the last one added). */
+  add(run: AggregatedRun): void {
     const key = `${run.testNamespace}/${run.test}`;
-    let entry = byTest.get(key);
-    if (!entry) byTest.set(key, (entry = { runs: [], seconds: [] }));
-    entry.runs.push(run);
-    if (run.rtoSeconds !== undefined) entry.seconds.push(run.rtoSeconds);
-  }
-  return [...byTest.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([, { runs: testRuns, seconds }]) => {
-      const latest = testRuns[testRuns.length - 1]!;
-      const counts = resultCounts(testRuns);
-      let worst: AggregatedRun | undefined;
-      let scoreSum = 0;
-      let breaches = 0;
-      let notVerified = 0;
-      let checked = false;
-      const sources = new Set<string>();
-      for (const run of testRuns) {
-        scoreSum += run.score;
-        if (run.breached && run.rtoTarget !== undefined) breaches += 1;
-        if (run.verified !== undefined) checked = true;
-        if (run.verified === false) notVerified += 1;
-        for (const source of run.sourceNamespaces) sources.add(source);
-        if (run.rtoSeconds !== undefined && (worst === undefined || run.rtoSeconds > worst.rtoSeconds!))
-          worst = run;
-      }
-      const row: TestAggregate = {
-        test: latest.test,
-        testNamespace: latest.testNamespace,
-        sourceNamespaces: [...sources].sort(),
-        runs: testRuns.length,
-        pass: counts.pass,
-        partial: counts.partial,
-        fail: counts.fail,
-        avgScore: Math.round(scoreSum / testRuns.length),
-        measured: seconds.length,
-        breaches,
-        latestResult: latest.result,
-        latestAt: latest.completedAt,
-        ...(latest.rtoTarget !== undefined ? { target: latest.rtoTarget } : {}),
-        ...(seconds.length ? { medianSeconds: median(seconds)!, p95Seconds: percentile(seconds, 95)! } : {}),
-        ...(worst
-          ? { worstSeconds: worst.rtoSeconds, worstRun: worst.name, worstAt: worst.completedAt }
-          : {}),
-        ...(checked ? { notVerified } : {}),
+    let totals = this.tests.get(key);
+    if (!totals) {
+      totals = {
+        latest: run,
+        counts: { pass: 0, partial: 0, fail: 0 },
+        runs: 0,
+        scoreSum: 0,
+        seconds: [],
+        breaches: 0,
+        notVerified: 0,
+        checked: false,
+        sources: new Set(),
       };
-      return row;
-    });
+      this.tests.set(key, totals);
+    }
+    totals.latest = run;
+    totals.runs += 1;
+    totals.counts[run.result] += 1;
+    totals.scoreSum += run.score;
+    if (run.breached && run.rtoTarget !== undefined) totals.breaches += 1;
+    if (run.verified !== undefined) totals.checked = true;
+    if (run.verified === false) totals.notVerified += 1;
+    for (const source of run.sourceNamespaces) totals.sources.add(source);
+    if (run.rtoSeconds !== undefined) {
+      totals.seconds.push(run.rtoSeconds);
+      if (totals.worst === undefined || run.rtoSeconds > totals.worst.rtoSeconds!) totals.worst = run;
+    }
+  }
+
+  rows(): TestAggregate[] {
+    return [...this.tests.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, totals]) => {
+        const { latest, worst, seconds } = totals;
+        return {
+          test: latest.test,
+          testNamespace: latest.testNamespace,
+          sourceNamespaces: [...totals.sources].sort(),
+          runs: totals.runs,
+          pass: totals.counts.pass,
+          partial: totals.counts.partial,
+          fail: totals.counts.fail,
+          avgScore: Math.round(totals.scoreSum / totals.runs),
+          measured: seconds.length,
+          breaches: totals.breaches,
+          latestResult: latest.result,
+          latestAt: latest.completedAt,
+          ...(latest.rtoTarget !== undefined ? { target: latest.rtoTarget } : {}),
+          ...(seconds.length
+            ? { medianSeconds: median(seconds)!, p95Seconds: percentile(seconds, 95)! }
+            : {}),
+          ...(worst
+            ? { worstSeconds: worst.rtoSeconds, worstRun: worst.name, worstAt: worst.completedAt }
+            : {}),
+          ...(totals.checked ? { notVerified: totals.notVerified } : {}),
+        };
+      });
+  }
 }
 
 /** The run's aggregate facts, from a PDF run record. */
