@@ -266,7 +266,7 @@ export class RehearsalCache {
   writeReportsJson(keys: readonly string[], write: (chunk: Buffer) => Promise<boolean>): Promise<void> {
     const packed: PackedReport[] = [];
     for (const key of keys) {
-      const stored = this.reports.get(key);
+      const stored = this.stored(key); // live or archived, like reportsJson
       if (stored) packed.push(stored.packed);
     }
     return writePackedReportsJson(packed, write);
