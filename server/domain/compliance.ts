@@ -828,6 +828,14 @@ function runRecord(facts: RunFacts): RunRecord {
   };
 }
 
+/** ComplianceDetail.eachRun, not enumerable: the detail stays comparable and serialisable as data. */
+function eachRunOf(population: Population): ComplianceDetail['eachRun'] {
+  const eachRun = function* (): IterableIterator<RunRecord> {
+    for (const facts of population.runs) yield runRecord(facts);
+  };
+  return eachRun;
+}
+
 function* evaluateFrameworkSteps(
   framework: FrameworkId,
   population: Population,
@@ -886,15 +894,16 @@ function* evaluateFrameworkSteps(
     get runs(): RunRecord[] {
       return once(population, 'runs', () => population.runs.map(runRecord));
     },
-    *eachRun(): IterableIterator<RunRecord> {
-      for (const facts of population.runs) yield runRecord(facts);
-    },
+    eachRun: eachRunOf(population),
   });
   let detail: ComplianceDetail | undefined;
   return {
     response,
     get detail(): ComplianceDetail {
-      detail ??= buildDetail();
+      if (!detail) {
+        detail = buildDetail();
+        Object.defineProperty(detail, 'eachRun', { enumerable: false });
+      }
       return detail;
     },
   };
