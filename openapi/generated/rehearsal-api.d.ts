@@ -195,7 +195,10 @@ export interface paths {
          *     targets, executive summary, status rules, control table with evidence and what is not
          *     evidenced, coverage matrix, RTO analysis, exceptions and remediation, limitations, the
          *     attestation page (Ed25519 signature over the embedded evidence, key id, product version,
-         *     generation time) and the complete run history. Same evaluation as GET /api/v1/compliance.
+         *     generation time) and the run counts per RestoreTest. Runs are listed individually only as
+         *     exceptions, at most 100 (the unremediated, late and pending ones first), followed by "N more"
+         *     (the full list: GET /api/v1/reports), so the document is bounded for any history. Same
+         *     evaluation as GET /api/v1/compliance.
          *     Needs the enterprise tier with the feature flag pdfExport (402 otherwise). Served as an
          *     attachment named rehearsal-compliance-<framework>-<period>d.pdf.
          */
@@ -2054,9 +2057,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, or no signing key yet (signing-key-unavailable) */
+            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, no signing key yet (signing-key-unavailable), or too many PDFs being rendered at once (pdf-busy); Retry-After says when to retry */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (pdf-busy, signing-key-unavailable). */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,9 +2152,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, or no signing key yet (signing-key-unavailable) */
+            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, no signing key yet (signing-key-unavailable), or too many PDFs being rendered at once (pdf-busy); Retry-After says when to retry */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (pdf-busy, signing-key-unavailable). */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -6,11 +6,13 @@ import {
   evaluateComplianceSteps,
   type ComplianceEvaluation,
   type ComplianceOverview,
+  type MissingTail,
 } from '../../domain/compliance.js';
 import type { RestoreTest } from '../../domain/resources.js';
 import type { ComplianceResponse } from '../../domain/views.js';
 import type { ApiCache, EvidenceVerifier } from '../ports.js';
 import { AsyncReadModelMemo, runSteps, testScopeFingerprint } from './read-model-memo.js';
+import { tailProblems } from './evidence-tails.js';
 import { requireSynced } from './readiness.js';
 
 /**
@@ -62,6 +64,11 @@ export class ComplianceService {
     return untested ? { untestedBackedUp: untested } : {};
   }
 
+  /** Tests whose newest reports were deleted (evidence anchors), evidence exceptions in every framework. */
+  missingTails(tests: readonly RestoreTest[] = this.cache.listTests()): MissingTail[] {
+    return tailProblems(this.cache, tests);
+  }
+
   /**
    * The JSON answer, evaluated cooperatively (in slices between other requests: 0.3-0.9 s of CPU at
    * 90,000 runs would otherwise stall every request behind it) and memoised.
@@ -70,15 +77,17 @@ export class ComplianceService {
     requireSynced(this.cache);
     const now = this.now();
     return this.frameworks.get(`${framework}/${periodDays}`, this.dataVersion(), now.getTime(), async () => {
+      const tests = this.cache.listTests();
       const evaluation = await runSteps(
         evaluateComplianceSteps({
           framework,
           periodDays,
           now,
-          tests: this.cache.listTests(),
+          tests,
           reports: this.cache.reportIndex,
           ...(this.verify ? { verify: this.verify } : {}),
           ...this.coverageGap(),
+          missingTails: this.missingTails(tests),
         }),
       );
       return evaluation.response;
@@ -86,7 +95,12 @@ export class ComplianceService {
   }
 
   /** The response and the detail the PDF is built from, evaluated at `now`. */
-  evaluate(framework: FrameworkId, periodDays: number, now: Date): ComplianceEvaluation {
+  evaluate(
+    framework: FrameworkId,
+    periodDays: number,
+    now: Date,
+    missingTails: readonly MissingTail[] = this.missingTails(),
+  ): ComplianceEvaluation {
     requireSynced(this.cache);
     return evaluateCompliance({
       framework,
@@ -96,6 +110,7 @@ export class ComplianceService {
       reports: this.cache.reportIndex,
       ...(this.verify ? { verify: this.verify } : {}),
       ...this.coverageGap(),
+      missingTails,
     });
   }
 
@@ -103,18 +118,20 @@ export class ComplianceService {
   async overview(periodDays: number): Promise<ComplianceOverview> {
     requireSynced(this.cache);
     const now = this.now();
-    return this.overviews.get(String(periodDays), this.dataVersion(), now.getTime(), () =>
-      runSteps(
+    return this.overviews.get(String(periodDays), this.dataVersion(), now.getTime(), () => {
+      const tests = this.cache.listTests();
+      return runSteps(
         complianceOverviewSteps(
           periodDays,
           now,
-          this.cache.listTests(),
+          tests,
           this.cache.reportIndex,
           this.verify,
           this.coverageGap().untestedBackedUp,
+          this.missingTails(tests),
         ),
-      ),
-    );
+      );
+    });
   }
 
   /** Changes when a report is added, replaced or removed, or a test's scope changes (not its status). */

@@ -83,6 +83,11 @@ export class ReportsService {
     return list.build(runs.map((run) => ({ key: run.key, group: run.testKey, source: run.report })));
   }
 
+  /** The same JSON in slices, for pages too large to keep (ApiCache.writeReportsJson). */
+  write(keys: readonly string[], write: (chunk: Buffer) => Promise<boolean>): Promise<void> {
+    return this.cache.writeReportsJson(keys, write);
+  }
+
   /** The page the query asks for: every selected report with latest, else at most `limit`. */
   page(query: ReportQuery): ReportKeysPage {
     if (query.latest) return this.latestPage(query);
