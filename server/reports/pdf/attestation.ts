@@ -10,7 +10,8 @@
 //                panel extracts the exact bytes). It includes the RestoreReport digest of every
 //                run it lists (the test report: every run; the compliance report: the exceptions,
 //                with the population as counts per test), so the attestation also covers the
-//                listed runs' own evidence.
+//                listed runs' own evidence. The compliance report's per-target and per-test
+//                tables hold only the rows the pages list (at most 100 each) and the totals.
 //   digest   D = "sha256:" + lowercase hex SHA-256 of E (so `sha256sum` of the extracted file).
 //   signature S = base64 Ed25519 over the UTF-8 string D (the same scheme as RestoreReports).
 //   The attestation JSON { format, kind, reportId, digest, signature, keyId, algorithm,
@@ -30,7 +31,7 @@ import { COLOR, type PdfWriter } from './layout.js';
 import { runsCovered, type ChainSummary, type ReportData } from './report-data.js';
 
 /** Bump whenever a change to the renderers changes their output bytes for the same input. */
-export const PDF_LAYOUT_VERSION = 2;
+export const PDF_LAYOUT_VERSION = 3;
 export const EVIDENCE_FORMAT = 'rehearsal.dev/pdf-evidence/v1';
 export const ATTESTATION_FORMAT = 'rehearsal.dev/pdf-attestation/v1';
 export const EVIDENCE_FILE_NAME = 'rehearsal-evidence.json';
@@ -152,7 +153,7 @@ export function renderAttestationPage(
   writer.paragraph(
     `The digest is the SHA-256 of the file ${EVIDENCE_FILE_NAME} embedded in this PDF: the RFC 8785 canonical JSON of all the data this report was rendered from ` +
       (data.kind === 'compliance'
-        ? '(period, scope, control statuses and evidence text, run counts per RestoreTest, and the listed exception runs). Every page of this document is rendered from that file. '
+        ? '(period, control statuses and evidence text with their counts over all targets, the listed scope, coverage and per-RestoreTest rows with the totals of the unlisted ones, and the listed exception runs). Every page of this document is rendered from that file. '
         : '(period, scope, health checks, and every run with its RestoreReport evidence digest). Every page of this document is rendered from that file. ') +
       'The evidence of each run is itself an Ed25519-signed digest, hash-chained to the previous run of the same RestoreTest.',
   );
