@@ -5,8 +5,9 @@
 // too many renders at once (503 pdf-busy, Retry-After).
 //
 // Bounded for any history: the compliance PDF aggregates runs per RestoreTest and lists runs only
-// as exceptions (at most MAX_LISTED_EXCEPTIONS); the test PDF lists the runs of one test, which its
-// historyLimit (≤ 1,000) bounds. At most MAX_CONCURRENT_RENDERS render at once.
+// as exceptions (at most MAX_LISTED_EXCEPTIONS) and at most MAX_LISTED_ROWS targets or tests per
+// table; the test PDF lists the runs of one test, which its historyLimit (≤ 1,000) bounds. At most
+// MAX_CONCURRENT_RENDERS render at once.
 import { createHash } from 'node:crypto';
 import type { FrameworkId } from '../../domain/compliance-catalogue.js';
 import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
