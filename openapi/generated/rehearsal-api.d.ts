@@ -529,6 +529,25 @@ export interface components {
             sourceNamespaces: string[];
             /** @description spec.sla.maxRTO, or empty when no SLA is configured. */
             rtoTarget: string;
+            /** @description Backup restored: a backup's name, or "latest". */
+            backupName?: string;
+            /** @description IANA time zone of the schedule. */
+            timezone?: string;
+            /** @description Prefix of the sandbox namespaces. */
+            namespacePrefix?: string;
+            /** @description Longest life of a sandbox (a failed or partial run's sandbox is kept that long after the run started). */
+            ttl?: string;
+            /** @description strict or none. */
+            networkIsolation?: string;
+            /** @description Name of the HealthCheckPolicy; empty for the built-in checks. */
+            healthCheckPolicy?: string;
+            /** @description Whether an RTO over rtoTarget raises an alert (false without an SLA). */
+            alertOnExceed?: boolean;
+            /**
+             * Format: int32
+             * @description Reports kept.
+             */
+            historyLimit?: number;
         };
         /** @enum {string} */
         Provider: "velero" | "kasten" | "trilio";

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
+import { parse as parseYaml } from 'yaml';
 import { createRehearsalClient, type RehearsalApiClient } from '../../openapi/client.js';
 import type { RestoreReport } from '../../server/domain/resources.js';
 import type { Rehearsal } from '../../server/rehearsal.js';
@@ -228,6 +229,41 @@ describe('the dashboard in Chromium', () => {
     await page.waitForURL(/#\/tests\/.+\/made-in-browser$/);
     const listed = kubectl(testKubeconfigPath(), ['get', 'rtest', '-n', fixture.testNamespace, '-o', 'name']);
     expect(listed.split('\n')).toContain('restoretest.rehearsal.dev/made-in-browser');
+    await page.context().close();
+  });
+
+  it('editing one field in the form keeps every other field (kubectl get rtest -o yaml)', async () => {
+    const name = 'edited-in-browser';
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, name, {
+        backupSource: { backupName: fixture.backup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+        schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin', suspend: true },
+        sandbox: { namespacePrefix: 'edit', ttl: '2h', networkIsolation: 'none' },
+        healthCheckPolicy: 'shop-policy',
+        healthChecks: { checks: shopChecks() },
+        sla: { maxRTO: '12m', alertOnExceed: true },
+        historyLimit: 25,
+      }),
+    );
+    const specOf = () =>
+      (parseYaml(kubectl(testKubeconfigPath(), ['get', 'rtest', name, '-n', fixture.testNamespace, '-o', 'yaml'])) as { spec: Record<string, unknown> }).spec;
+    const before = specOf();
+    await waitFor(async () => (await api.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace: fixture.testNamespace } } })).response.ok, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      description: `${name} in the server's cache`,
+    });
+    const page = await open(`edit-test/${fixture.testNamespace}/${name}`);
+    await settled(page);
+    expect(await page.inputValue('#field-timezone')).toBe('Europe/Berlin');
+    expect(await page.inputValue('#field-historyLimit')).toBe('25');
+    expect(await page.isChecked('#field-alertOnExceed')).toBe(true);
+    await page.fill('#field-cron', '30 4 * * *');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(new RegExp(`#/tests/.+/${name}$`));
+    const after = specOf();
+    expect(after).toEqual({ ...before, schedule: { ...(before.schedule as object), cron: '30 4 * * *' } });
     await page.context().close();
   });
 

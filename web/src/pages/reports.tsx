@@ -102,7 +102,7 @@ function ReportTable(props: {
         </button>
       </div>
       <div class="table-wrap">
-        <table>
+        <table data-testid="reports-table">
           <thead>
             <tr>
               <th>Completed</th>

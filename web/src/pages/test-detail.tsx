@@ -35,7 +35,13 @@ export function TestDetailPage({ namespace, name }: { namespace: string; name: s
     [namespace, name],
   );
   const reports = useLoad(
-    async () => unwrap(await api.GET('/api/v1/reports', { params: { query: { test: name, namespace } } })),
+    // Every report the test keeps (historyLimit is at most 1,000), not just the API's default 30 days.
+    async () =>
+      unwrap(
+        await api.GET('/api/v1/reports', {
+          params: { query: { test: name, namespace, days: 3650, limit: 1000 } },
+        }),
+      ),
     [namespace, name],
   );
   const license = useLoad(async () => unwrap(await api.GET('/api/v1/license')), []);
@@ -99,7 +105,7 @@ function Runs({ reports }: { reports: Report[] }) {
     <>
       <LatestRun report={latest} previous={reports[1]} />
       <section class="panel">
-        <h2>History ({reports.length} runs)</h2>
+        <h2 data-testid="history-title">History ({reports.length} runs)</h2>
         <div class="grid two">
           <History values={oldestFirst.map((r) => r.spec.score)} label="Score" max={100} />
           <History
