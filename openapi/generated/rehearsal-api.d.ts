@@ -166,7 +166,7 @@ export interface paths {
          * List RestoreReports
          * @description RestoreReports completed in the last `days` days, newest first, exactly as stored in the
          *     cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
-         *     `namespace` alone; `latest` keeps only the most recent report of each test.
+         *     `namespace` alone, and by `result`; `latest` keeps only the most recent report of each test.
          *
          *     Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
          *     answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
@@ -887,6 +887,11 @@ export interface components {
                 measuredSeconds?: number;
                 measured?: string;
             };
+            /**
+             * @description Until when the sandboxes of a run that did not pass are kept for inspection (start + ttl,
+             *     decisions §3); absent when the run passed (deleted at once) or had no sandbox.
+             */
+            sandboxExpiresAt?: string;
             /** @description A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
             resultCap?: components["schemas"]["ResultCap"];
             failure?: {
@@ -1909,6 +1914,8 @@ export interface operations {
                 limit?: number;
                 /** @description The token from the previous answer's Link rel="next" (opaque). */
                 continue?: string;
+                /** @description Only reports with this result (with latest: the latest reports that have it). */
+                result?: components["schemas"]["RunResult"];
             };
             header?: never;
             path?: never;

@@ -623,6 +623,30 @@ describe('reports', () => {
     expect(teamA.data).toHaveLength(2);
   });
 
+  it('filters by result, paged like the whole list', async () => {
+    const passed = await server.api.GET('/api/v1/reports', { params: { query: { result: 'pass' } } });
+    expect(passed.data!.map((report) => `${report.spec.testRef.name}:${report.spec.result}`)).toEqual([
+      'payments:pass',
+      'shop:pass',
+      'payments:pass',
+      'payments:pass',
+    ]);
+    const first = await server.api.GET('/api/v1/reports', { params: { query: { result: 'pass', limit: 3 } } });
+    expect(first.data).toHaveLength(3);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.response.headers.get('link') ?? '')![1]!;
+    expect(new URLSearchParams(next.split('?')[1]).get('result')).toBe('pass');
+    const rest = (await (await server.fetch(next)).json()) as { metadata: { name: string } }[];
+    expect([...first.data!, ...rest].map((report) => report.metadata.name)).toEqual(passed.data!.map((report) => report.metadata.name));
+    const failedOfShop = await server.api.GET('/api/v1/reports', {
+      params: { query: { test: 'shop', namespace: 'team-a', result: 'fail' } },
+    });
+    expect(failedOfShop.data!.map((report) => report.spec.score)).toEqual([40]);
+    const latestPartial = await server.api.GET('/api/v1/reports', { params: { query: { latest: true, result: 'partial' } } });
+    expect(latestPartial.data).toEqual([]);
+    const bad = await server.api.GET('/api/v1/reports', { params: { query: { result: 'maybe' as never } } });
+    expect(expectProblem(bad.error, 400, 'invalid-request').errors![0]!.field).toBe('result');
+  });
+
   it('answers 404 for an unknown test and 400 for malformed parameters', async () => {
     const unknown = await server.api.GET('/api/v1/reports', { params: { query: { test: 'ghost' } } });
     expectProblem(unknown.error, 404, 'not-found');

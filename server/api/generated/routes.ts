@@ -392,6 +392,7 @@ const models: TsoaRoute.Models = {
             "checks": {"dataType":"array","array":{"dataType":"refObject","ref":"CheckResult"},"required":true},
             "completeness": {"dataType":"array","array":{"dataType":"refObject","ref":"KindCompleteness"},"required":true},
             "rto": {"dataType":"nestedObjectLiteral","nestedProperties":{"phases":{"dataType":"nestedObjectLiteral","nestedProperties":{"checksCompletedAt":{"dataType":"string"},"podsReadyAt":{"dataType":"string"},"restoreCompletedAt":{"dataType":"string"},"restoreRequestedAt":{"dataType":"string"}},"required":true},"withinSLA":{"dataType":"boolean"},"target":{"dataType":"string"},"measuredSeconds":{"dataType":"double"},"measured":{"dataType":"string"}},"required":true},
+            "sandboxExpiresAt": {"dataType":"string"},
             "resultCap": {"ref":"ResultCap"},
             "failure": {"dataType":"nestedObjectLiteral","nestedProperties":{"message":{"dataType":"string","required":true},"reason":{"dataType":"string","required":true}}},
             "evidence": {"dataType":"nestedObjectLiteral","nestedProperties":{"canonicalization":{"dataType":"enum","enums":["RFC8785"],"required":true},"algorithm":{"dataType":"enum","enums":["Ed25519"],"required":true},"keyId":{"dataType":"string","required":true},"signature":{"dataType":"string","required":true},"sequence":{"dataType":"integer"},"previousDigest":{"dataType":"string"},"digest":{"dataType":"string","required":true}}},
@@ -950,6 +951,7 @@ export function RegisterRoutes(app: Router) {
                 latest: {"default":false,"in":"query","name":"latest","dataType":"boolean","validators":{"isBoolean":{"errorMsg":"must be true or false"}}},
                 limit: {"default":500,"in":"query","name":"limit","dataType":"integer","validators":{"isInt":{"errorMsg":"must be an integer"},"minimum":{"errorMsg":"must be between 1 and 5000","value":1},"maximum":{"errorMsg":"must be between 1 and 5000","value":5000}}},
                 continueToken: {"in":"query","name":"continue","dataType":"string","validators":{"minLength":{"errorMsg":"must not be empty","value":1},"maxLength":{"errorMsg":"is not a token of this list","value":1024}}},
+                result: {"in":"query","name":"result","ref":"RunResult"},
         };
         app.get('/api/v1/reports',
             authenticateMiddleware([{"kubernetes":[]}]),

@@ -3,6 +3,7 @@
 // summaries; the answer is the selected reports' stored JSON, joined (ApiCache.reportsJson).
 // Without `latest` the list is paged (report-pages.ts), so no answer holds more than `limit`.
 import type { IndexedRun } from '../../domain/report-index.js';
+import type { RunResult } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import type { ApiCache } from '../ports.js';
 import { ProblemError } from '../problem.js';
@@ -14,6 +15,8 @@ export interface ReportQuery {
   test?: string;
   /** Namespace of `test`; without `test`, only reports in this namespace. */
   namespace?: string;
+  /** Only reports with this result. */
+  result?: RunResult;
   /** Reports completed in the last `days` days. */
   days: number;
   /** Only the most recent report of each test (one per test, not paged). */
@@ -87,6 +90,7 @@ export class ReportsService {
       for (const run of runs) newest.set(run.testKey, run); // runs are oldest first
       runs = [...newest.values()].sort((a, b) => a.completedAt - b.completedAt || (a.key < b.key ? -1 : 1));
     }
+    if (query.result) runs = runs.filter((run) => run.report.spec.result === query.result);
     return [...runs].reverse();
   }
 
