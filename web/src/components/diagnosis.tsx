@@ -45,7 +45,12 @@ function DiagnosisBody({ diagnosis: d }: { diagnosis: Diagnosis }) {
         {d.truncated ? ' (shortened to stay small)' : ''}.
       </p>
       {d.hints.length === 0 ? (
-        <p>No known cause was recognised; the pods and events below are what the sandbox showed.</p>
+        <p>
+          No known cause was recognised
+          {d.pods.length + d.events.length > 0
+            ? '; the pods and events below are what the sandbox showed.'
+            : ', and no pod or Warning event stood out.'}
+        </p>
       ) : (
         <ul class="hints">
           {d.hints.map((h) => (

@@ -65,6 +65,7 @@ export function ReportsPage() {
             <input
               type="search"
               list="report-tests"
+              size={28}
               value={typed}
               placeholder="name or namespace/name"
               aria-describedby="report-test-hint"

@@ -114,7 +114,9 @@ function Runs({ reports }: { reports: Report[] }) {
         />
       ) : null}
       <section class="panel">
-        <h2 data-testid="history-title">History ({reports.length} runs)</h2>
+        <h2 data-testid="history-title">
+          History ({reports.length} {reports.length === 1 ? 'run' : 'runs'})
+        </h2>
         <div class="grid two">
           <History values={oldestFirst.map((r) => r.spec.score)} label="Score" max={100} />
           <History
