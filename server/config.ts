@@ -110,14 +110,91 @@ const schema = z.object({
    * logs (KWOK test clusters: the apiserver would dial fake node addresses).
    */
   REHEARSAL_DIAGNOSTICS_LOGS: booleanString.default(true),
+  /**
+   * Evidence archive (off unless an endpoint and a bucket are set): reports past the live window
+   * move from etcd to S3-compatible storage as signed, hash-chained, gzip'd segments (README).
+   * Endpoint http(s)://host[:port]; path-style addressing. Credentials: AWS_ACCESS_KEY_ID,
+   * AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), e.g. from a Secret.
+   */
+  REHEARSAL_ARCHIVE_S3_ENDPOINT: z.url().optional(),
+  REHEARSAL_ARCHIVE_S3_BUCKET: z.string().min(1).optional(),
+  REHEARSAL_ARCHIVE_S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Key prefix of every archive object (ends with "/" when not empty). */
+  REHEARSAL_ARCHIVE_PREFIX: z.string().default('rehearsal/evidence/'),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_SESSION_TOKEN: z.string().optional(),
+  /** A report older than this leaves etcd (h/m/s; 168h = 7 days). */
+  REHEARSAL_ARCHIVE_AFTER: z
+    .string()
+    .default('168h')
+    .refine((text) => (parseDuration(text) ?? 0) > 0, 'must be a duration such as 168h (units h, m, s)'),
+  /** ...and so does any report beyond the newest N of its test (never more than its historyLimit). */
+  REHEARSAL_ARCHIVE_KEEP_LIVE: positiveInt(14),
+  /** Reports move in segments of at least this many (unless old or over historyLimit), at most 1,000. */
+  REHEARSAL_ARCHIVE_SEGMENT_MIN: z.coerce.number().int().min(1).max(1000).default(30),
+  REHEARSAL_ARCHIVE_SEGMENT_MAX: z.coerce.number().int().min(1).max(10_000).default(1000),
+  /** How long a deleted test's archived evidence is kept after its deletion was seen (9600h = 400 days). */
+  REHEARSAL_ARCHIVE_RETENTION: z
+    .string()
+    .default('9600h')
+    .refine((text) => (parseDuration(text) ?? 0) > 0, 'must be a duration such as 9600h (units h, m, s)'),
+  /** How often the leader runs an archive pass. */
+  REHEARSAL_ARCHIVE_INTERVAL_SECONDS: positiveInt(600),
 });
 
 export type RawConfig = z.infer<typeof schema>;
+
+export interface ArchiveConfig {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  prefix: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  afterSeconds: number;
+  keepLive: number;
+  minSegment: number;
+  maxSegment: number;
+  retentionSeconds: number;
+  intervalSeconds: number;
+}
+
+/** The archive settings, or undefined when no endpoint/bucket is configured (archive off). */
+function parseArchive(raw: RawConfig): ArchiveConfig | undefined {
+  const endpoint = raw.REHEARSAL_ARCHIVE_S3_ENDPOINT;
+  const bucket = raw.REHEARSAL_ARCHIVE_S3_BUCKET;
+  if (!endpoint && !bucket) return undefined;
+  const issues: string[] = [];
+  if (!endpoint) issues.push('  REHEARSAL_ARCHIVE_S3_ENDPOINT: required with REHEARSAL_ARCHIVE_S3_BUCKET');
+  if (!bucket) issues.push('  REHEARSAL_ARCHIVE_S3_BUCKET: required with REHEARSAL_ARCHIVE_S3_ENDPOINT');
+  if (!raw.AWS_ACCESS_KEY_ID) issues.push('  AWS_ACCESS_KEY_ID: required when the evidence archive is on');
+  if (!raw.AWS_SECRET_ACCESS_KEY) issues.push('  AWS_SECRET_ACCESS_KEY: required when the evidence archive is on');
+  if (issues.length > 0) throw new ConfigError(`invalid configuration:\n${issues.join('\n')}`);
+  return Object.freeze({
+    endpoint: endpoint!,
+    bucket: bucket!,
+    region: raw.REHEARSAL_ARCHIVE_S3_REGION,
+    prefix: raw.REHEARSAL_ARCHIVE_PREFIX,
+    accessKeyId: raw.AWS_ACCESS_KEY_ID!,
+    secretAccessKey: raw.AWS_SECRET_ACCESS_KEY!,
+    ...(raw.AWS_SESSION_TOKEN ? { sessionToken: raw.AWS_SESSION_TOKEN } : {}),
+    afterSeconds: parseDuration(raw.REHEARSAL_ARCHIVE_AFTER)!,
+    keepLive: raw.REHEARSAL_ARCHIVE_KEEP_LIVE,
+    minSegment: raw.REHEARSAL_ARCHIVE_SEGMENT_MIN,
+    maxSegment: Math.max(raw.REHEARSAL_ARCHIVE_SEGMENT_MAX, raw.REHEARSAL_ARCHIVE_SEGMENT_MIN),
+    retentionSeconds: parseDuration(raw.REHEARSAL_ARCHIVE_RETENTION)!,
+    intervalSeconds: raw.REHEARSAL_ARCHIVE_INTERVAL_SECONDS,
+  });
+}
 
 export interface Config {
   namespace: string;
   host: string;
   port: number;
+  /** The evidence archive; undefined = off (reports pruned beyond historyLimit as before). */
+  archive: ArchiveConfig | undefined;
   /** The health/metrics listener; undefined = not served. */
   probe: { host: string; port: number } | undefined;
   /** The aggregated-API listener (HTTPS); undefined = not served. */
@@ -278,6 +355,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     namespace: raw.REHEARSAL_NAMESPACE,
     host: raw.REHEARSAL_HOST,
     port: raw.REHEARSAL_PORT,
+    archive: parseArchive(raw),
     probe:
       raw.REHEARSAL_PROBE_PORT === undefined
         ? undefined

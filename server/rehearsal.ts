@@ -40,6 +40,7 @@ import { startProbeListener } from './api/probe-listener.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
+import { EvidenceArchive, type EvidenceArchiveDeps } from './archive/evidence-archive.js';
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -47,6 +48,8 @@ export interface RehearsalOverrides {
   signer?: Pick<ReportSigner, 'sign'> & Partial<Pick<ReportSigner, 'recordAnchor'>>;
   /** Hook for tests that act at a chosen point of a run: the stage about to be worked on. */
   onStage?: RunReconcilerDeps['onStage'];
+  /** Test seam of the evidence archive: between a segment's upload and the delete of its live copies. */
+  archiveAfterUpload?: EvidenceArchiveDeps['afterUpload'];
   /** Don't serve HTTP (engine-only tests). */
   withoutHttp?: boolean;
   podReadyTimeoutSeconds?: number;
@@ -68,6 +71,8 @@ export interface Rehearsal {
   readonly evidenceKeys: EvidenceKeyStore;
   /** Whether stored reports' evidence verifies (compliance, PDFs). */
   readonly evidence: EvidenceVerifier;
+  /** The evidence archive (S3), when configured. */
+  readonly archive: EvidenceArchive | undefined;
   /** The bound HTTP port (useful with port 0). */
   port(): number | undefined;
   /** The bound aggregated-API (HTTPS) port, when REHEARSAL_AGGREGATION_PORT is set. */
@@ -196,7 +201,19 @@ export function createRehearsal(
     providerUnavailableSeconds: config.providerUnavailableSeconds,
     pollIntervalMs: config.pollIntervalMs,
   });
-  const writer = new ReportWriter({ cache, client, signer, metrics, events, log: log.child({ component: 'reports' }), now });
+  const archive = config.archive
+    ? new EvidenceArchive(config.archive, {
+        cache,
+        client,
+        keyRing: () => evidenceKeys.keyRing(),
+        signer: () => evidenceKeys.signingKey()?.key,
+        log: log.child({ component: 'archive' }),
+        now,
+        ...(overrides.archiveAfterUpload ? { afterUpload: overrides.archiveAfterUpload } : {}),
+      })
+    : undefined;
+  // With the archive, reports beyond historyLimit are archived by it, never deleted unarchived.
+  const writer = new ReportWriter({ cache, client, signer, metrics, events, log: log.child({ component: 'reports' }), now, pruneHistory: !archive });
   const actions = new KubeRunActions({
     cache,
     client,
@@ -254,10 +271,12 @@ export function createRehearsal(
     testGauges.rebuild();
     loop.start();
     followUps.startOnLeader();
+    archive?.startOnLeader();
   };
   const stopEngine = (): void => {
     loop.stop();
     followUps.stopOnLeader();
+    archive?.stopOnLeader();
   };
   const leader =
     config.runController && config.leaderElection
@@ -310,6 +329,7 @@ export function createRehearsal(
     license,
     evidenceKeys,
     evidence,
+    archive,
     port: () => {
       const address = server?.address();
       return typeof address === 'object' && address ? address.port : undefined;
@@ -321,6 +341,8 @@ export function createRehearsal(
       await license.start();
       // Blocks until this replica has a signing key: without one no report could be written.
       await evidenceKeys.start();
+      // Archived reports join the cache before anything reads it (the keys verify their manifests).
+      await archive?.load();
       // Verify the stored evidence in the background, so the first compliance request does not.
       evidence
         .warm(cache.allReports())
@@ -363,6 +385,7 @@ export function createRehearsal(
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server?.closeAllConnections?.();
       followUps.stop();
+      archive?.stop();
       license.stop();
       evidenceKeys.stop();
       cache.stop();

@@ -33,6 +33,11 @@ export interface ReportWriterDeps {
   events: EventRecorder;
   log: Logger;
   now: () => Date;
+  /**
+   * Delete reports beyond historyLimit (default). False with the evidence archive: the archiver
+   * moves them out of etcd instead, so no evidence is deleted before it is archived.
+   */
+  pruneHistory?: boolean;
 }
 
 export class ReportWriter {
@@ -90,7 +95,7 @@ export class ReportWriter {
     }
     // After the create, never before: the anchor must not name a report that does not exist.
     await this.deps.signer?.recordAnchor?.(written);
-    await this.prune(test, written);
+    if (this.deps.pruneHistory !== false) await this.prune(test, written);
     this.announce(test, written);
     return written;
   }

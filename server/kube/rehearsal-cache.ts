@@ -3,6 +3,12 @@
 // engine sees a consistent view. Reports are held twice, compactly: a summary for the read models,
 // indexed by test and by UTC day (domain ReportIndex), and the whole report packed
 // (packed-report.ts) for the endpoints that return it.
+//
+// Archived reports (moved out of etcd into the evidence archive, server/archive/) are held the
+// same way beside the live ones and enter the same index, so every reader — summary, daily,
+// reports, alerts, compliance, PDFs, evidence checks — sees live + archived without knowing. A
+// report both live and archived (between the archive upload and the delete of the live copy) is
+// indexed once; the live copy wins.
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
@@ -55,6 +61,9 @@ export class RehearsalCache {
   readonly reportIndex = new ReportIndex();
   private readonly interner = new Interner();
   private testChanges = 0;
+  /** Reports held by the evidence archive, by key "namespace/name". */
+  private readonly archived = new Map<string, StoredReport>();
+  private readonly archiveHandlers: InformerHandler<StoredReport>[] = [];
 
   constructor(kubeConfig: KubeConfig, log: Logger, metrics?: InformerMetrics) {
     this.tests = new ResilientInformer<RestoreTest>(
@@ -94,8 +103,11 @@ export class RehearsalCache {
       metrics,
     );
     this.reports.onChange((event, _key, current, previous) => {
-      if (event === 'delete' && previous) this.reportIndex.removeKey(previous.key);
-      else if (current) this.reportIndex.add(current.summary, current.key);
+      if (event === 'delete' && previous) {
+        const archived = this.archived.get(previous.key);
+        if (archived) this.reportIndex.add(archived.summary, archived.key);
+        else this.reportIndex.removeKey(previous.key);
+      } else if (current) this.reportIndex.add(current.summary, current.key);
     });
     this.tests.onChange(() => {
       this.testChanges += 1;
@@ -105,6 +117,62 @@ export class RehearsalCache {
   private storeReport(object: KubernetesObject, key: string): StoredReport {
     const report = slimReport(object);
     return { key, summary: summarizeReport(report, this.interner), packed: packReport(report) };
+  }
+
+  /** Adds (or replaces) an archived report; indexed unless its live copy still exists. */
+  addArchived(report: RestoreReport): void {
+    const key = `${report.metadata.namespace ?? ''}/${report.metadata.name}`;
+    const previous = this.archived.get(key);
+    const stored = { key, summary: summarizeReport(report, this.interner), packed: packReport(report) };
+    this.archived.set(key, stored);
+    if (this.reports.get(key)) return;
+    this.reportIndex.add(stored.summary, key);
+    for (const handler of this.archiveHandlers) handler(previous ? 'update' : 'add', key, stored, previous);
+  }
+
+  /** Drops an archived report (retention ended); unindexed unless a live copy exists. */
+  removeArchived(key: string): void {
+    const previous = this.archived.get(key);
+    if (!previous) return;
+    this.archived.delete(key);
+    if (this.reports.get(key)) return;
+    this.reportIndex.removeKey(key);
+    for (const handler of this.archiveHandlers) handler('delete', key, undefined, previous);
+  }
+
+  isArchived(key: string): boolean {
+    return this.archived.has(key);
+  }
+
+  get archivedCount(): number {
+    return this.archived.size;
+  }
+
+  /** Whole reports of a test ("namespace/name") that are still in etcd, oldest first. */
+  liveReportsOfTest(testKey: string): RestoreReport[] {
+    const reports: RestoreReport[] = [];
+    for (const run of this.reportIndex.runsOfTest(testKey)) {
+      const stored = this.reports.get(run.key);
+      if (stored) reports.push(unpackReport(stored.packed));
+    }
+    return reports;
+  }
+
+  /** Summaries of a test's reports that are still in etcd, oldest first (cheap: not unpacked). */
+  liveSummariesOfTest(testKey: string): ReportSummary[] {
+    return this.reportIndex
+      .runsOfTest(testKey)
+      .filter((run) => this.reports.get(run.key) !== undefined)
+      .map((run) => run.report);
+  }
+
+  /** Keys of the archived reports of every test ("namespace/name" → keys). */
+  archivedKeys(): IterableIterator<string> {
+    return this.archived.keys();
+  }
+
+  private stored(key: string): StoredReport | undefined {
+    return this.reports.get(key) ?? this.archived.get(key);
   }
 
   /**
@@ -133,10 +201,12 @@ export class RehearsalCache {
     this.tests.onChange(handler);
   }
 
+  /** Live and archived reports: adds, changes and deletes (retention) alike. */
   onReportChange(handler: InformerHandler<ReportSummary>): void {
-    this.reports.onChange((event, key, current, previous) =>
-      handler(event, key, current?.summary, previous?.summary),
-    );
+    const forward: InformerHandler<StoredReport> = (event, key, current, previous) =>
+      handler(event, key, current?.summary, previous?.summary);
+    this.reports.onChange(forward);
+    this.archiveHandlers.push(forward);
   }
 
   getTest(namespace: string, name: string): RestoreTest | undefined {
@@ -160,7 +230,7 @@ export class RehearsalCache {
   fullReportsOfTest(testKey: string): RestoreReport[] {
     const reports: RestoreReport[] = [];
     for (const run of this.reportIndex.runsOfTest(testKey)) {
-      const stored = this.reports.get(run.key);
+      const stored = this.stored(run.key);
       if (stored) reports.push(unpackReport(stored.packed));
     }
     return reports;
@@ -168,7 +238,7 @@ export class RehearsalCache {
 
   /** A whole report by its key "namespace/name" (unpacked). */
   fullReport(key: string): RestoreReport | undefined {
-    const stored = this.reports.get(key);
+    const stored = this.stored(key);
     return stored && unpackReport(stored.packed);
   }
 
@@ -180,7 +250,7 @@ export class RehearsalCache {
   reportsJson(keys: readonly string[]): Promise<Buffer> {
     const packed: PackedReport[] = [];
     for (const key of keys) {
-      const stored = this.reports.get(key);
+      const stored = this.stored(key);
       if (stored) packed.push(stored.packed);
     }
     return packedReportsJson(packed);
@@ -189,6 +259,7 @@ export class RehearsalCache {
   /** Every stored report, unpacked one at a time (background evidence checks). */
   *allReports(): IterableIterator<RestoreReport> {
     for (const stored of this.reports.values()) yield unpackReport(stored.packed);
+    for (const [key, stored] of this.archived) if (!this.reports.get(key)) yield unpackReport(stored.packed);
   }
 
   testKeyOfReport(report: ReportSummary): string {

@@ -33,6 +33,7 @@ import {
 } from './bench-data.js';
 import { KubeBulkClient, forEachBounded } from './kube-bulk.js';
 import { runOpenLoop, type LoadResult } from './load-generator.js';
+import { rssOf, waitUntilSettled } from './process-stats.js';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -275,13 +276,6 @@ interface ServerUnderTest {
   logFile: string;
 }
 
-function rssOf(pid: number): { vmRssMb: number; vmHwmMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string): number =>
-    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { vmRssMb: Math.round(kb('VmRSS') / 102.4) / 10, vmHwmMb: Math.round(kb('VmHWM') / 102.4) / 10 };
-}
-
 /**
  * The Node.js flags and malloc setting of deploy/base/deployment.yaml: the benchmark measures the
  * server as it is deployed.
@@ -381,32 +375,6 @@ async function sanityCheck(
     runsIn90Days: daily.reduce((sum, day) => sum + day.tests, 0),
     upcoming: upcoming.length,
   };
-}
-
-function cpuTicks(pid: number): number {
-  // /proc/<pid>/stat: fields 14 and 15 (utime, stime) after the parenthesised command name.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/**
- * Waits until the idle server uses less than 15% of a core over two 2-s samples (at most 10 min):
- * after the caches sync, the server verifies every stored report's evidence in the background,
- * which would otherwise be measured as the first endpoints' latency. Returns the seconds waited.
- */
-async function waitUntilSettled(pid: number): Promise<number> {
-  const started = performance.now();
-  const ticksPerSecond = 100; // USER_HZ on Linux
-  let quiet = 0;
-  let previous = cpuTicks(pid);
-  while (quiet < 2 && performance.now() - started < 600_000) {
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const current = cpuTicks(pid);
-    const share = (current - previous) / ticksPerSecond / 2;
-    previous = current;
-    quiet = share < 0.15 ? quiet + 1 : 0;
-  }
-  return seconds(performance.now() - started);
 }
 
 /** A few requests per endpoint first (JIT, lazy initialisation), at most 5 or 10 s each. */
@@ -534,6 +502,8 @@ async function main(): Promise<void> {
     log(
       `server: listening+ready ${server.startToReadySeconds} s after spawn (caches synced); VmRSS ${rssAtReady.vmRssMb} MB`,
     );
+    // The server verifies every stored report's evidence in the background after the sync: that
+    // would otherwise be measured as the first endpoints' latency.
     const settleSeconds = await waitUntilSettled(server.child.pid!);
     const rssSettled = rssOf(server.child.pid!);
     log(

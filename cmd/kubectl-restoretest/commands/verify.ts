@@ -101,6 +101,28 @@ function reportsFromFile(text: string, file: string): FileContents {
   return { reports, anchors };
 }
 
+const ARCHIVE_SEGMENT = 'rehearsal.dev/archive-segment';
+const ARCHIVE_PROBLEMS = 'rehearsal.dev/archive-problems';
+
+/**
+ * Problems the server found in the archive segments these reports came from (a segment's own
+ * checks: manifest signature, content digest, segment chain), once each. The reports themselves
+ * are verified here as any other; these name the damaged object in the archive.
+ */
+function archiveProblems(reports: readonly SignedReport[]): string[] {
+  const problems = new Set<string>();
+  for (const report of reports) {
+    const text = report.metadata.annotations?.[ARCHIVE_PROBLEMS];
+    if (!text) continue;
+    try {
+      for (const problem of JSON.parse(text) as unknown[]) problems.add(String(problem));
+    } catch {
+      problems.add(`${report.metadata.annotations?.[ARCHIVE_SEGMENT] ?? report.metadata.name}: ${text}`);
+    }
+  }
+  return [...problems];
+}
+
 /** The RestoreTest a report belongs to (its owner, else its label, else its name). */
 function testOf(report: SignedReport): string {
   const owner = report.metadata.ownerReferences?.find((o) => o.kind === 'RestoreTest');
@@ -175,11 +197,15 @@ export const verifyCommand = defineCommand({
     for (const note of notes) write(`note: ${note}`);
     for (const [test, group] of byTest) {
       const result = verifyChain(chainOrder(group), keys, anchors.get(test));
-      ok &&= result.ok;
+      const segments = new Map(group.map((r) => [r.metadata.name, r.metadata.annotations?.[ARCHIVE_SEGMENT]]));
+      const archive = archiveProblems(group);
+      ok &&= result.ok && archive.length === 0;
       for (const report of result.reports) {
         if (report.ok) verified += 1;
-        write(`${report.name}: ${report.ok ? 'OK' : report.problems.join('; ')}`);
+        const segment = segments.get(report.name);
+        write(`${report.name}: ${report.ok ? 'OK' : `${report.problems.join('; ')}${segment ? ` (archived in ${segment})` : ''}`}`);
       }
+      for (const problem of archive) write(`archive: ${problem}`);
       for (const problem of result.problems) write(`chain: ${problem}`);
       for (const note of result.notes) write(`note: ${note}`);
     }

@@ -28,6 +28,8 @@ export interface SignedReport {
     name: string;
     namespace?: string;
     ownerReferences?: { kind: string; name: string; uid: string; controller?: boolean }[];
+    /** Unsigned; the server marks reports it serves from its evidence archive (segment, problems). */
+    annotations?: Record<string, string>;
   };
   spec: { startedAt?: string; runId?: string; evidence?: Evidence; [key: string]: unknown };
 }

@@ -105,6 +105,27 @@ describe('kubectl restoretest verify -f', () => {
     expect(result.stdout).toContain('4/5 reports verified; evidence does NOT verify');
   });
 
+  it('names the archive segment of a failing report, and fails on segment problems the server found', async () => {
+    const reports = clone(orderReportsForChain(history()));
+    const segment = 'rehearsal/evidence/rehearsal-system/payments-nightly/uid-payments/0000000001-0000000003.jsonl.gz';
+    for (const report of reports.slice(0, 3)) report.metadata.annotations = { 'rehearsal.dev/archive-segment': segment };
+    reports[1]!.spec.result = 'fail';
+    const edited = await runPlugin(['verify', '-f', writeReports(reports, 'archived-edited.json'), '--public-key', keyFile]);
+    expect(edited.code).toBe(1);
+    expect(edited.stdout).toMatch(new RegExp(`${reports[1]!.metadata.name}: digest mismatch.*\\(archived in ${segment.replace(/\./g, '\\.')}\\)`));
+
+    // Reports intact, but the server found the segment's manifest changed: still a failure, named.
+    const intact = clone(orderReportsForChain(history()));
+    const problem = `${segment}: manifest signature does not verify: the manifest was changed after signing`;
+    for (const report of intact.slice(0, 3)) {
+      report.metadata.annotations = { 'rehearsal.dev/archive-segment': segment, 'rehearsal.dev/archive-problems': JSON.stringify([problem]) };
+    }
+    const flagged = await runPlugin(['verify', '-f', writeReports(intact, 'archived-flagged.json'), '--public-key', keyFile]);
+    expect(flagged.code).toBe(1);
+    expect(flagged.stdout).toContain(`archive: ${problem}`);
+    expect(flagged.stdout.split('\n').filter((line) => line.startsWith('archive: '))).toHaveLength(1);
+  });
+
   it('usage errors exit 2', async () => {
     const result = await runPlugin(['verify']);
     expect(result.code).toBe(2);

@@ -1,0 +1,155 @@
+// The archiver (leader only): moves reports past the live window (domain/archive-policy.ts) from
+// etcd to the evidence archive, and ends the retention of deleted tests' evidence.
+//
+// A move is: build and sign the segment → PUT it → hand its reports to the cache → delete the live
+// copies. Restart-safe at every step: a crash before the PUT leaves everything live; a crash after
+// it leaves reports both archived and live, which the next pass finds (same name, same digest)
+// and finishes by deleting the live copies — nothing is lost, nothing is archived twice. The
+// segment key is its sequence range, so a repeated PUT overwrites, never duplicates.
+import type { Logger } from 'pino';
+import { decideArchive, type ArchiveWindow } from '../domain/archive-policy.js';
+import { orderReportsForChain } from '../evidence/evidence.js';
+import type { EvidenceSigner } from '../evidence/signing-key.js';
+import type { RestoreReport, RestoreTest } from '../domain/resources.js';
+import { isKind } from '../kube/errors.js';
+import type { RehearsalCache } from '../kube/rehearsal-cache.js';
+import type { RehearsalClient } from '../kube/rehearsal-client.js';
+import type { ArchiveStore, TestArchive } from './archive-store.js';
+import { buildSegment } from './segment.js';
+
+export interface ArchiverDeps {
+  cache: Pick<RehearsalCache, 'listTests' | 'liveReportsOfTest' | 'liveSummariesOfTest' | 'isArchived' | 'addArchived' | 'removeArchived' | 'synced'>;
+  client: Pick<RehearsalClient, 'deleteReport'>;
+  store: ArchiveStore;
+  prefix: string;
+  signer: () => EvidenceSigner | undefined;
+  window: ArchiveWindow;
+  retentionSeconds: number;
+  log: Logger;
+  now: () => Date;
+  /** Test seam: called between the PUT of a segment and the delete of its live copies. */
+  afterUpload?: (segmentKey: string) => Promise<void> | void;
+}
+
+export interface PassResult {
+  segments: number;
+  reports: number;
+  bytes: number;
+  rawBytes: number;
+  liveDeleted: number;
+  purgedTests: number;
+  milliseconds: number;
+}
+
+export class Archiver {
+  constructor(private readonly deps: ArchiverDeps) {}
+
+  async pass(): Promise<PassResult> {
+    const started = performance.now();
+    const result: PassResult = { segments: 0, reports: 0, bytes: 0, rawBytes: 0, liveDeleted: 0, purgedTests: 0, milliseconds: 0 };
+    if (!this.deps.cache.synced) return result;
+    const signer = this.deps.signer();
+    const uids = new Set<string>();
+    for (const test of this.deps.cache.listTests()) {
+      uids.add(test.metadata.uid ?? '');
+      if (signer) await this.archiveTest(test, signer, result);
+    }
+    await this.endRetention(uids, result);
+    result.milliseconds = Math.round(performance.now() - started);
+    if (result.segments > 0 || result.liveDeleted > 0 || result.purgedTests > 0) {
+      this.deps.log.info(result, 'evidence archive pass');
+    }
+    return result;
+  }
+
+  private async archiveTest(test: RestoreTest, signer: EvidenceSigner, result: PassResult): Promise<void> {
+    const namespace = test.metadata.namespace ?? '';
+    const uid = test.metadata.uid ?? '';
+    const testKey = `${namespace}/${test.metadata.name}`;
+    // Most passes move nothing for most tests: decide on the summaries before unpacking reports.
+    const summaries = this.deps.cache.liveSummariesOfTest(testKey);
+    const quick = decideArchive(
+      summaries.map((s) => ({ completedAt: s.spec.completedAt, sequence: 0 })),
+      test.spec.historyLimit ?? 90,
+      this.deps.window,
+      this.deps.now(),
+    );
+    if (quick.count === 0 && !summaries.some((s) => this.deps.cache.isArchived(`${namespace}/${s.metadata.name}`))) return;
+    const live = orderReportsForChain(
+      this.deps.cache.liveReportsOfTest(testKey).filter((r) => r.spec.testRef.uid === uid),
+    );
+    // Finish a move a crash interrupted: already archived (same name, same digest) → delete live.
+    const archive = this.deps.store.archiveOfUid(uid);
+    const archivedDigests = new Set(archive?.segments.flatMap((s) => s.reports.map((r) => r.digest)));
+    const done = live.filter((report) => this.deps.cache.isArchived(keyOf(report)) && archivedDigests.has(report.spec.evidence?.digest));
+    result.liveDeleted += await this.deleteLive(done);
+    const remaining = live.filter((report) => !done.includes(report));
+
+    const decision = decideArchive(
+      remaining.map((r) => ({ completedAt: r.spec.completedAt, sequence: r.spec.evidence?.sequence })),
+      test.spec.historyLimit ?? 90,
+      this.deps.window,
+      this.deps.now(),
+    );
+    if (decision.count === 0) return;
+    const last = archive?.segments.at(-1);
+    if (last && (!last.digest || last.problems.length > 0)) {
+      this.deps.log.warn({ test: `${namespace}/${test.metadata.name}`, segment: last.key }, 'not archiving: the newest archived segment does not verify');
+      return;
+    }
+    const moving = remaining.slice(0, decision.count);
+    const lastDigest = last?.manifest?.lastDigest;
+    if (lastDigest && moving[0]!.spec.evidence?.previousDigest !== lastDigest) {
+      this.deps.log.warn({ test: `${namespace}/${test.metadata.name}`, report: moving[0]!.metadata.name }, 'not archiving: the oldest live report does not link to the archive');
+      return;
+    }
+    const segment = buildSegment(
+      this.deps.prefix,
+      { namespace, name: test.metadata.name, uid },
+      moving,
+      last?.digest ?? null,
+      signer,
+      this.deps.now(),
+    );
+    const served = await this.deps.store.putSegment(segment, moving);
+    for (const report of served) this.deps.cache.addArchived(report);
+    await this.deps.afterUpload?.(segment.key);
+    result.segments += 1;
+    result.reports += moving.length;
+    result.bytes += segment.body.length;
+    result.rawBytes += segment.rawBytes;
+    result.liveDeleted += await this.deleteLive(moving);
+  }
+
+  private async deleteLive(reports: readonly RestoreReport[]): Promise<number> {
+    let deleted = 0;
+    for (const report of reports) {
+      try {
+        await this.deps.client.deleteReport(report.metadata.namespace ?? '', report.metadata.name);
+        deleted += 1;
+      } catch (error) {
+        if (!isKind(error, 'NotFound')) throw error;
+      }
+    }
+    return deleted;
+  }
+
+  /** Deleted tests: a tombstone starts the retention period; after it, the evidence goes. */
+  private async endRetention(liveUids: ReadonlySet<string>, result: PassResult): Promise<void> {
+    const gone: TestArchive[] = [];
+    for (const archive of this.deps.store.archives()) if (!liveUids.has(archive.test.uid)) gone.push(archive);
+    const now = this.deps.now();
+    for (const archive of gone) {
+      await this.deps.store.markDeleted(archive, now);
+      const elapsed = (now.getTime() - archive.deletedAt!.getTime()) / 1000;
+      if (elapsed < this.deps.retentionSeconds) continue;
+      for (const key of await this.deps.store.purge(archive)) this.deps.cache.removeArchived(key);
+      result.purgedTests += 1;
+      this.deps.log.info({ test: `${archive.test.namespace}/${archive.test.name}`, uid: archive.test.uid }, 'retention ended: archived evidence of a deleted test removed');
+    }
+  }
+}
+
+function keyOf(report: RestoreReport): string {
+  return `${report.metadata.namespace ?? ''}/${report.metadata.name}`;
+}
