@@ -184,7 +184,10 @@ async function measure(origin: string): Promise<Timings> {
       })()`);
       await testsPage.locator('thead th button.sort').first().click(); // the Name column
       await testsPage.waitForFunction(() => (globalThis as unknown as { sortedAt?: number }).sortedAt !== undefined, undefined, { polling: 'raf' });
-      const { clickAt, sortedAt } = await testsPage.evaluate(() => globalThis as unknown as { clickAt: number; sortedAt: number });
+      const { clickAt, sortedAt } = (await testsPage.evaluate('({ clickAt: globalThis.clickAt, sortedAt: globalThis.sortedAt })')) as {
+        clickAt: number;
+        sortedAt: number;
+      };
       timings.interactive.push(listedAt + (sortedAt - clickAt));
       timings.withHarness.push(sortedAt);
       await context.close();
