@@ -639,7 +639,7 @@ describe('the dashboard in Chromium', () => {
       kubectl(admin, ['delete', 'clusterrolebinding', entrance, '--ignore-not-found']);
       kubectl(admin, ['delete', 'clusterrole', entrance, '--ignore-not-found']);
     }
-  });
+  }, 400_000); // a second server process starts cold (over 60 s on a loaded 2-core machine)
 
   it('says what is wrong for an unknown test (404) instead of a blank page', async () => {
     const page = await open(`tests/${fixture.testNamespace}/no-such-test`);
