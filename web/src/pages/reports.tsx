@@ -40,7 +40,9 @@ export function ReportsPage() {
   const restart = (): void => setTokens([undefined]);
 
   const reports = useLoad(async () => {
-    if (unknownTest) return { list: [] as Report[], next: undefined };
+    // The page and its size travel with the rows: while the next page loads, the rows shown are
+    // still numbered as the page they are.
+    if (unknownTest) return { list: [] as Report[], next: undefined, page, limit };
     const answer = await api.GET('/api/v1/reports', {
       params: {
         query: {
@@ -52,7 +54,7 @@ export function ReportsPage() {
         },
       },
     });
-    return { list: unwrap(answer), next: nextToken(answer.response.headers.get('link')) };
+    return { list: unwrap(answer), next: nextToken(answer.response.headers.get('link')), page, limit };
   }, [days, limit, test?.namespace, test?.name, unknownTest, result, tokens]);
 
   return (
@@ -110,13 +112,17 @@ export function ReportsPage() {
               : 'All tests.'}
         </p>
         <Async state={reports}>
-          {({ list, next }) => (
+          {(loaded) => (
             <ReportTable
-              reports={list}
-              first={page * limit}
-              page={page}
-              hasNext={next !== undefined}
-              onPage={(p) => setTokens((t) => (p < page ? t.slice(0, p + 1) : [...t, next]))}
+              reports={loaded.list}
+              first={loaded.page * loaded.limit}
+              page={loaded.page}
+              hasNext={loaded.next !== undefined}
+              onPage={(p) =>
+                setTokens((t) =>
+                  p < loaded.page ? t.slice(0, p + 1) : [...t.slice(0, loaded.page + 1), loaded.next],
+                )
+              }
               exportName={`rehearsal-reports-${days}d${test ? `-${test.name}` : ''}${result !== 'all' ? `-${result}` : ''}-page${page + 1}`}
             />
           )}
