@@ -24,6 +24,7 @@ import { RehearsalClient } from './kube/rehearsal-client.js';
 import { EvidenceKeyStore } from './evidence/evidence-keys.js';
 import { ReportSigner } from './evidence/report-signer.js';
 import { LicenseWatch } from './evidence/license-watch.js';
+import { KubeDependencyReader } from './checks/dependency-reader.kube.js';
 import { KubeSandboxReader } from './checks/sandbox-reader.kube.js';
 import { reportTestKeyOf } from './domain/report-index.js';
 import { EvidenceVerifier } from './evidence/evidence-verifier.js';
@@ -34,6 +35,7 @@ import { ProviderError, type BackupProvider } from './providers/provider.js';
 import { KastenProvider } from './providers/kasten/kasten.provider.js';
 import { TrilioProvider } from './providers/trilio/trilio.provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
+import { VeleroRestoreWatch } from './providers/velero/restore-watch.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
 import { startProbeListener } from './api/probe-listener.js';
@@ -41,6 +43,9 @@ import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
 import { EvidenceArchive, type EvidenceArchiveDeps } from './archive/evidence-archive.js';
+
+/** A watched Restore is re-read at least this often even without an event (a missed event, a stalled watch). */
+const RESTORE_RESYNC_MS = 15_000;
 
 export interface RehearsalOverrides {
   now?: () => Date;
@@ -124,8 +129,18 @@ export function createRehearsal(
     rbac: kube.rbac,
     serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
   });
+  // The engine's loop is built further down; its queue is what watch events wake.
+  const loopHolder: { loop?: RestoreTestController } = {};
+  const enqueue = (key: string): void => loopHolder.loop?.queue.add(key);
+  // Velero Restores are followed by watch (each change wakes its run), not read per poll.
+  const veleroRestores = new VeleroRestoreWatch(kubeConfig, {
+    group: 'velero.io',
+    onChange: enqueue,
+    log: log.child({ component: 'velero-restores' }),
+    metrics: { watchRestarts: (informer) => metrics.watchRestarts.inc({ informer }) },
+  });
   const providers = overrides.providers ?? {
-    velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now }),
+    velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now, restores: veleroRestores }),
     kasten: new KastenProvider(kube.customObjects),
     trilio: new TrilioProvider(kube.customObjects),
   };
@@ -179,8 +194,6 @@ export function createRehearsal(
   // The engine: a schedule reconciler, a run reconciler (its I/O behind KubeRunActions) and a
   // report writer, driven by one loop that runs while this replica leads. They enqueue work on the
   // loop built after them.
-  const loopHolder: { loop?: RestoreTestController } = {};
-  const enqueue = (key: string): void => loopHolder.loop?.queue.add(key);
   const term = (): AbortSignal => loopHolder.loop?.signal() ?? AbortSignal.abort();
   const admission = new RunAdmission(config.maxConcurrentRuns, () => cache.listTests());
   const reader = new KubeSandboxReader(kubeConfig);
@@ -200,6 +213,9 @@ export function createRehearsal(
     podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds ?? 600,
     providerUnavailableSeconds: config.providerUnavailableSeconds,
     pollIntervalMs: config.pollIntervalMs,
+    ...((providers[test.spec.provider] as BackupProvider | undefined)?.watchesRestores
+      ? { restorePollMs: Math.max(config.pollIntervalMs, RESTORE_RESYNC_MS) }
+      : {}),
   });
   const archive = config.archive
     ? new EvidenceArchive(config.archive, {
@@ -220,6 +236,8 @@ export function createRehearsal(
     providers,
     sandboxes,
     reader,
+    dependencyReader: new KubeDependencyReader(kubeConfig),
+    clusterDomain: config.clusterDomain,
     checkTasks,
     admission,
     writer,
@@ -389,6 +407,7 @@ export function createRehearsal(
       license.stop();
       evidenceKeys.stop();
       cache.stop();
+      veleroRestores.stop();
     },
   };
 }

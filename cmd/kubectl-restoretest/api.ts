@@ -6,6 +6,7 @@
 import { createRehearsalClient, isProblemDetails, type RehearsalApiClient } from '../../openapi/client.js';
 import { AGGREGATED_PREFIX, API_GROUP, API_SERVICE, describeFetchError, type Connection } from './connect.js';
 import { CliError } from './errors.js';
+import { firstLine } from './text.js';
 import type {
   Alert,
   ComplianceResponse,
@@ -355,7 +356,7 @@ async function explainAggregated(status: number, body: unknown, connection: Conn
   const message = isKubeStatus(body)
     ? (body.message ?? body.reason ?? `HTTP ${status}`)
     : typeof body === 'string' && body.trim() !== ''
-      ? body.trim().split('\n')[0]!.slice(0, 200)
+      ? firstLine(body)
       : `HTTP ${status}`;
   const server = connection.kube?.server ?? connection.baseUrl;
   const { namespace, name } = connection.service;
@@ -434,7 +435,7 @@ export function errorFromResponse(status: number, body: unknown, connection: Con
         return new CliError(`the Kubernetes API server answered ${status}: ${message}`);
     }
   }
-  const text = typeof body === 'string' ? body.trim().split('\n')[0]!.slice(0, 200) : '';
+  const text = typeof body === 'string' ? firstLine(body) : '';
   return new CliError(`unexpected answer from ${connection.target}: HTTP ${status}${text ? `: ${text}` : ''}`, [
     connection.mode === 'direct' ? 'is --server the Rehearsal API (port 8080 of svc/rehearsal-api)?' : PORT_FORWARD_HINT,
   ]);

@@ -195,7 +195,10 @@ export interface paths {
          *     targets, executive summary, status rules, control table with evidence and what is not
          *     evidenced, coverage matrix, RTO analysis, exceptions and remediation, limitations, the
          *     attestation page (Ed25519 signature over the embedded evidence, key id, product version,
-         *     generation time) and the complete run history. Same evaluation as GET /api/v1/compliance.
+         *     generation time) and the run counts per RestoreTest. Runs are listed individually only as
+         *     exceptions, at most 100 (the unremediated, late and pending ones first), followed by "N more"
+         *     (the full list: GET /api/v1/reports), so the document is bounded for any history. Same
+         *     evaluation as GET /api/v1/compliance.
          *     Needs the enterprise tier with the feature flag pdfExport (402 otherwise). Served as an
          *     attachment named rehearsal-compliance-<framework>-<period>d.pdf.
          */
@@ -831,6 +834,16 @@ export interface components {
             /** Format: int32 */
             restored: number;
         };
+        /** @description A reference from a restored object to a Service in another namespace (decisions §4). */
+        DependencyEntry: {
+            /** @description `<Kind>/<source namespace>/<name>` of the restored object holding the reference. */
+            from: string;
+            /** @description `<service>.<namespace>` as referenced. */
+            to: string;
+            /** @enum {string} */
+            status: "restored" | "reachable" | "missing" | "unreachable" | "production";
+            message?: string;
+        };
         ResultCap: {
             check: string;
             critical: boolean;
@@ -874,6 +887,8 @@ export interface components {
             levels: components["schemas"]["ScoreLevel"][];
             checks: components["schemas"]["CheckResult"][];
             completeness: components["schemas"]["KindCompleteness"][];
+            /** @description Cross-namespace references found in the restored objects; failed ones first, at most 32. */
+            dependencies?: components["schemas"]["DependencyEntry"][];
             rto: {
                 phases: {
                     checksCompletedAt?: string;
@@ -1130,6 +1145,7 @@ export type SchemaCheckKind = components['schemas']['CheckKind'];
 export type SchemaCheckStatus = components['schemas']['CheckStatus'];
 export type SchemaCheckResult = components['schemas']['CheckResult'];
 export type SchemaKindCompleteness = components['schemas']['KindCompleteness'];
+export type SchemaDependencyEntry = components['schemas']['DependencyEntry'];
 export type SchemaResultCap = components['schemas']['ResultCap'];
 export type SchemaRestoreReportSpec = components['schemas']['RestoreReportSpec'];
 export type SchemaRestoreReportResource = components['schemas']['RestoreReportResource'];
@@ -2067,9 +2083,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, or no signing key yet (signing-key-unavailable) */
+            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, no signing key yet (signing-key-unavailable), or too many PDFs being rendered at once (pdf-busy); Retry-After says when to retry */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (pdf-busy, signing-key-unavailable). */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2160,9 +2178,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, or no signing key yet (signing-key-unavailable) */
+            /** @description Caches still loading (not-ready), the Kubernetes API unreachable, no signing key yet (signing-key-unavailable), or too many PDFs being rendered at once (pdf-busy); Retry-After says when to retry */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying (pdf-busy, signing-key-unavailable). */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -42,9 +42,15 @@ function send(controller: Controller, document: PdfDocument): Readable {
 @Response<ProblemDetails>(401, 'No bearer token, or the cluster rejected it')
 @Response<ProblemDetails>(403, 'The caller lacks a permission; missingPermissions names it')
 @Response<ProblemDetails>(500, 'Unexpected server error (details are only logged)')
-@Response<ProblemDetails>(
+@Response<
+  ProblemDetails,
+  {
+    /** Seconds to wait before retrying (pdf-busy, signing-key-unavailable). */
+    'Retry-After'?: string;
+  }
+>(
   503,
-  'Caches still loading (not-ready), the Kubernetes API unreachable, or no signing key yet (signing-key-unavailable)',
+  'Caches still loading (not-ready), the Kubernetes API unreachable, no signing key yet (signing-key-unavailable), or too many PDFs being rendered at once (pdf-busy); Retry-After says when to retry',
 )
 export class CompliancePdfController extends Controller {
   constructor(private readonly api: ApiContext) {
@@ -56,7 +62,10 @@ export class CompliancePdfController extends Controller {
    * targets, executive summary, status rules, control table with evidence and what is not
    * evidenced, coverage matrix, RTO analysis, exceptions and remediation, limitations, the
    * attestation page (Ed25519 signature over the embedded evidence, key id, product version,
-   * generation time) and the complete run history. Same evaluation as GET /api/v1/compliance.
+   * generation time) and the run counts per RestoreTest. Runs are listed individually only as
+   * exceptions, at most 100 (the unremediated, late and pending ones first), followed by "N more"
+   * (the full list: GET /api/v1/reports), so the document is bounded for any history. Same
+   * evaluation as GET /api/v1/compliance.
    * Needs the enterprise tier with the feature flag pdfExport (402 otherwise). Served as an
    * attachment named rehearsal-compliance-<framework>-<period>d.pdf.
    * @summary Compliance evidence as a signed PDF
@@ -87,9 +96,15 @@ export class CompliancePdfController extends Controller {
 @Response<ProblemDetails>(401, 'No bearer token, or the cluster rejected it')
 @Response<ProblemDetails>(403, 'The caller lacks a permission; missingPermissions names it')
 @Response<ProblemDetails>(500, 'Unexpected server error (details are only logged)')
-@Response<ProblemDetails>(
+@Response<
+  ProblemDetails,
+  {
+    /** Seconds to wait before retrying (pdf-busy, signing-key-unavailable). */
+    'Retry-After'?: string;
+  }
+>(
   503,
-  'Caches still loading (not-ready), the Kubernetes API unreachable, or no signing key yet (signing-key-unavailable)',
+  'Caches still loading (not-ready), the Kubernetes API unreachable, no signing key yet (signing-key-unavailable), or too many PDFs being rendered at once (pdf-busy); Retry-After says when to retry',
 )
 export class TestReportPdfController extends Controller {
   constructor(private readonly api: ApiContext) {

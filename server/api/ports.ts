@@ -28,6 +28,11 @@ export interface ApiCache {
   fullReport(key: string): RestoreReport | undefined;
   /** The JSON array of whole reports, in the given order (keys "namespace/name"). */
   reportsJson(keys: readonly string[]): Promise<Buffer>;
+  /**
+   * The same array in slices: `write` resolves when the next slice may follow, or to false to stop
+   * (the client went away). For pages too large to keep (server/api/streamed-json.ts).
+   */
+  writeReportsJson(keys: readonly string[], write: (chunk: Buffer) => Promise<boolean>): Promise<void>;
   getTest(namespace: string, name: string): RestoreTest | undefined;
   onTestChange(handler: InformerHandler<RestoreTest>): void;
   /** The HealthCheckPolicy a test names (test report PDFs); absent = not available. */

@@ -20,8 +20,13 @@ export class PreparedJson {
   readonly etag: string;
   private compressed: Promise<Buffer> | undefined;
 
-  constructor(readonly body: Buffer) {
-    this.etag = `"${hash('sha1', body, 'base64url')}"`;
+  /** `precomputed`: an ETag and gzip form the builder already has (incremental-json-list.ts). */
+  constructor(
+    readonly body: Buffer,
+    precomputed?: { etag: string; gzip: Buffer },
+  ) {
+    this.etag = precomputed?.etag ?? `"${hash('sha1', body, 'base64url')}"`;
+    if (precomputed) this.compressed = Promise.resolve(precomputed.gzip);
   }
 
   static of(value: unknown): PreparedJson {

@@ -76,6 +76,7 @@ export const PROBLEM_TYPES = {
   'kubernetes-unavailable': { status: 503, title: 'Kubernetes API unavailable' },
   'not-ready': { status: 503, title: 'Not ready' },
   'signing-key-unavailable': { status: 503, title: 'Evidence signing key unavailable' },
+  'pdf-busy': { status: 503, title: 'Too many PDFs being rendered' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;

@@ -18,6 +18,7 @@ import type { ApiContext } from './context.js';
 import type { RestoreReportResource } from './dto.js';
 import { sendPreparedJson } from './prepared-json.js';
 import type { RunResult } from '../domain/resources.js';
+import { sendStreamedJson } from './streamed-json.js';
 import type { ProblemDetails } from './problem.js';
 import { nextPageLink } from './services/page-link.js';
 
@@ -26,6 +27,12 @@ import { nextPageLink } from './services/page-link.js';
  * days") moves with the clock. Rebuilt in the background, so no request waits for that.
  */
 const REPORTS_TTL_MS = 5_000;
+
+/**
+ * Pages with more reports than this (~3 KB each) are streamed, not built and cached: the response
+ * cache keeps answers up to 4 MiB, so larger ones were built whole for every request anyway.
+ */
+export const STREAMED_PAGE_REPORTS = 1_000;
 
 @Route('api/v1')
 @Tags('Reports')
@@ -102,11 +109,17 @@ export class ReportsController extends Controller {
     this.api.reports.validate(query);
     const page = this.api.reports.page(query);
     if (page.next) request.res!.setHeader('Link', nextPageLink(request.originalUrl, page.next));
+    if (page.keys.length > STREAMED_PAGE_REPORTS) {
+      return sendStreamedJson(request, (write) => this.api.reports.write(page.keys, write));
+    }
     // The page's boundaries are part of the key: a cached body always matches the Link beside it.
     const key = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&result=${result ?? ''}&days=${days}&latest=${latest}&limit=${limit}&continue=${continueToken ?? ''}&page=${page.keys.length}:${page.keys[0] ?? ''}:${page.keys.at(-1) ?? ''}`;
+    const list = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&result=${result ?? ''}&days=${days}`;
     return sendPreparedJson(
       request,
-      this.api.responses.jsonAsync(key, REPORTS_TTL_MS, () => this.api.reports.json(page.keys)),
+      latest
+        ? this.api.responses.preparedAsync(key, REPORTS_TTL_MS, () => this.api.reports.latestJson(list, page.runs))
+        : this.api.responses.jsonAsync(key, REPORTS_TTL_MS, () => this.api.reports.json(page.keys)),
     );
   }
 }

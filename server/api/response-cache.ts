@@ -66,6 +66,15 @@ export class ResponseCache {
 
   /** Like json(), for an answer built asynchronously (already serialised). */
   jsonAsync(key: string, ttlMs: number, build: () => Promise<Buffer>): PreparedJson | Promise<PreparedJson> {
+    return this.preparedAsync(key, ttlMs, async () => new PreparedJson(await build()));
+  }
+
+  /** Like jsonAsync(), for a builder that prepares the answer itself (ETag, gzip form). */
+  preparedAsync(
+    key: string,
+    ttlMs: number,
+    build: () => Promise<PreparedJson>,
+  ): PreparedJson | Promise<PreparedJson> {
     const version = this.cache.version;
     const nowMs = this.now();
     const entry = this.entries.get(key);
@@ -103,12 +112,11 @@ export class ResponseCache {
     entry: Entry,
     version: string,
     nowMs: number,
-    build: () => Promise<Buffer>,
+    build: () => Promise<PreparedJson>,
   ): void {
     // Large answers are compressed before they are served, so no request waits for that either.
-    const pending = build().then(async (body) => {
-      const prepared = new PreparedJson(body);
-      if (2 * body.length <= this.maxEntryBytes) await prepared.gzipped();
+    const pending = build().then(async (prepared) => {
+      if (2 * prepared.body.length <= this.maxEntryBytes) await prepared.gzipped();
       return prepared;
     });
     entry.pending = pending;

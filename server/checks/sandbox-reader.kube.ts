@@ -135,6 +135,27 @@ export class KubeSandboxReader implements SandboxReader {
     return pods;
   }
 
+  /**
+   * Names of the objects of one kind in a sandbox, not terminating (for completeness per kind).
+   * Throws SandboxReadError; a kind the cluster does not serve is an empty list.
+   */
+  async listNames(apiVersion: string, kind: string, namespace: string): Promise<string[]> {
+    // One unpaged list: KubernetesObjectApi.list drops the list's `continue` token (it reads the
+    // metadata as ObjectMeta), so paging through it would silently stop after the first page. The
+    // kinds asked for are those a backup held, in one sandbox.
+    let list;
+    try {
+      list = await this.objects.list(apiVersion, kind, namespace);
+    } catch (thrown) {
+      const mapped = toSandboxReadError(thrown, `list ${apiVersion} ${kind} in ${namespace}`);
+      if (mapped.reason === 'NotFound') return [];
+      throw mapped;
+    }
+    return list.items.flatMap((item) =>
+      item.metadata?.name && !item.metadata.deletionTimestamp ? [item.metadata.name] : [],
+    );
+  }
+
   /** Pods the sandbox's Deployments and StatefulSets ask for (the engine's "pods expected"). */
   async desiredPods(namespace: string): Promise<number> {
     const action = `list workloads in ${namespace}`;

@@ -5,6 +5,10 @@ import { randomBytes } from 'node:crypto';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { RestoreTest } from '../domain/resources.js';
+import { truncateUtf8 } from '../domain/text.js';
+
+/** The apiserver's limit on an Event's message, in bytes. */
+export const EVENT_MESSAGE_MAX_BYTES = 1024;
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -38,7 +42,8 @@ export class KubeEventRecorder implements EventRecorder {
           },
           type,
           reason,
-          message: message.slice(0, 1024),
+          // Cut between code points: half an emoji would be an invalid string (and the limit is bytes).
+          message: truncateUtf8(message, EVENT_MESSAGE_MAX_BYTES),
           source: { component: this.component },
           firstTimestamp: time,
           lastTimestamp: time,

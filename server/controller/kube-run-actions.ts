@@ -2,6 +2,7 @@
 // reader, the status subresource, Events and the report writer. Every write first checks that the
 // leadership term is still current: a reconcile that was in flight when leadership was lost stops
 // at its next write instead of racing the new leader.
+import type { DependencyReader } from '../checks/dependency-reader.js';
 import type { SandboxReader } from '../checks/sandbox-reader.js';
 import type { BackupChoice, BackupObservation, ChecksObservation, RestoreObservation } from '../domain/run-policy.js';
 import { runDeadline, type RunBounds } from '../domain/run-policy.js';
@@ -12,6 +13,8 @@ import type { RehearsalCache } from '../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../kube/rehearsal-client.js';
 import { buildNamespaceMapping, ProviderError, type BackupProvider } from '../providers/provider.js';
 import { configuredChecks, type CheckTasks } from './check-tasks.js';
+import { observeDependencies } from './dependency-scan.js';
+import { observeKinds, type KindLister } from './kind-completeness.js';
 import type { EventRecorder, EventType } from './events.js';
 import type { ReportWriter } from './report-writer.js';
 import type { RunActions } from './run-actions.js';
@@ -19,7 +22,7 @@ import type { Admission, RunAdmission } from './run-admission.js';
 import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from './sandbox.js';
 
 /** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
-export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'> {
+export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'>, KindLister {
   desiredPods(namespace: string): Promise<number>;
 }
 
@@ -33,6 +36,9 @@ export interface KubeRunActionsDeps {
   providers: Partial<Record<string, BackupProvider>>;
   sandboxes: SandboxManager;
   reader: RunSandboxReader;
+  dependencyReader: DependencyReader;
+  /** For `<service>.<namespace>.svc.<clusterDomain>` references. */
+  clusterDomain?: string;
   checkTasks: CheckTasks;
   admission: RunAdmission;
   writer: ReportWriter;
@@ -178,28 +184,18 @@ export class KubeRunActions implements RunActions {
     const restore = await this.restoreFacts(test, run);
     const restored = restore?.succeeded === true && run.failure === undefined;
     const pods = restored ? await this.countPods(run) : undefined;
+    const provider = this.deps.providers[test.spec.provider];
+    const kinds = restored && provider ? await observeKinds(provider, this.deps.reader, test, run) : undefined;
     const configured = configuredChecks(test, (namespace, name) => this.deps.cache.getPolicy(namespace, name));
     const results = checks?.results ?? [];
-    const first = run.sandboxNamespaces?.[0]?.source;
-    // Which source namespace a check result belongs to (for the cross-namespace level).
-    const sourceOf = (name: string): string | undefined => {
-      if (!configured) return name.split('/').at(-1);
-      const check = configured.find((candidate) => candidate.name === name);
-      return check?.resourceExists?.sourceNamespace ?? check?.sourceNamespace ?? first;
-    };
+    const dependencies = restored ? await observeDependencies(this.deps.dependencyReader, run.sandboxNamespaces ?? [], this.deps.clusterDomain, test.spec.sandbox?.networkIsolation ?? 'strict') : undefined;
     this.assertLeading();
     return this.deps.writer.write(test, run, {
       ...(restore ? { restore } : {}),
       ...(pods ? { pods } : {}),
+      ...(kinds ? { kinds } : {}),
       checks: results,
-      ...(restored
-        ? {
-            sandboxesHealthy: (run.sandboxNamespaces ?? []).map((entry) => ({
-              sandbox: entry.sandbox,
-              healthy: results.filter((result) => sourceOf(result.name) === entry.source).every((result) => result.status === 'pass' || result.status === 'skip'),
-            })),
-          }
-        : {}),
+      ...(dependencies !== undefined ? { dependencies } : {}),
       ...(checks ? { checksCompletedAt: checks.completedAt } : {}),
       ...(run.failure ? { failure: run.failure } : {}),
       criticalChecks: (configured ?? []).filter((check) => check.critical === true).map((check) => check.name),

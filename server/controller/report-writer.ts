@@ -27,7 +27,8 @@ export type ReportFacts = Omit<RunObservations, 'test' | 'run' | 'completedAt'>;
 
 export interface ReportWriterDeps {
   cache: Pick<RehearsalCache, 'reportsOfTest' | 'getReport'>;
-  client: Pick<RehearsalClient, 'createReport' | 'getReport' | 'deleteReport'>;
+  client: Pick<RehearsalClient, 'createReport' | 'getReport' | 'deleteReport'> &
+    Partial<Pick<RehearsalClient, 'clearReportManagedFields'>>;
   signer?: Pick<ReportSigner, 'sign'> & Partial<Pick<ReportSigner, 'recordAnchor'>>;
   metrics: Metrics;
   events: EventRecorder;
@@ -38,6 +39,63 @@ export interface ReportWriterDeps {
    * moves them out of etcd instead, so no evidence is deleted before it is archived.
    */
   pruneHistory?: boolean;
+}
+
+/** The RestoreReport object of a run, unsigned, as the writer creates it (also used by bench:footprint). */
+export function reportObject(
+  test: RestoreTest,
+  run: RunObservations['run'],
+  facts: ReportFacts,
+  completedAt: Date,
+): RestoreReport {
+  const spec = buildReportSpec({ ...facts, test, run, completedAt }, test.spec.provider);
+  return {
+    apiVersion: API_VERSION,
+    kind: 'RestoreReport',
+    metadata: {
+      name: reportName(test.metadata.name, run.id),
+      namespace: test.metadata.namespace ?? '',
+      labels: { [LABEL_TEST]: test.metadata.name, [LABEL_RUN]: run.id, [LABEL_MANAGED_BY]: MANAGED_BY_VALUE },
+      ownerReferences: [
+        {
+          apiVersion: API_VERSION,
+          kind: 'RestoreTest',
+          name: test.metadata.name,
+          uid: test.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    spec,
+  };
+}
+
+type ReportStore = ReportWriterDeps['client'];
+
+/**
+ * Creates a signed report (a create that answers AlreadyExists reads the stored one: a retry after
+ * a crash) and clears its managedFields (see clearReportManagedFields), also after AlreadyExists in
+ * case an earlier attempt stopped before that. Failing to clear them costs apiserver memory, not
+ * correctness: logged, not retried. The engine's write path; bench:footprint measures it.
+ */
+export async function storeReport(client: ReportStore, report: RestoreReport, log: Logger): Promise<RestoreReport> {
+  const namespace = report.metadata.namespace ?? '';
+  let written: RestoreReport;
+  try {
+    written = await client.createReport(report);
+  } catch (error) {
+    if (!isKind(error, 'AlreadyExists')) throw error;
+    written = await client.getReport(namespace, report.metadata.name);
+  }
+  const metadata = written.metadata as { managedFields?: unknown[] };
+  if (!client.clearReportManagedFields || !metadata.managedFields?.length) return written;
+  try {
+    return await client.clearReportManagedFields(namespace, report.metadata.name);
+  } catch (error) {
+    log.warn({ err: error, report: report.metadata.name }, "could not clear the report's managedFields");
+    return written;
+  }
 }
 
 export class ReportWriter {
@@ -59,40 +117,14 @@ export class ReportWriter {
 
   async write(test: RestoreTest, run: RunObservations['run'], facts: ReportFacts): Promise<RestoreReport> {
     const namespace = test.metadata.namespace ?? '';
-    const spec = buildReportSpec({ ...facts, test, run, completedAt: this.deps.now() }, test.spec.provider);
-    let report: RestoreReport = {
-      apiVersion: API_VERSION,
-      kind: 'RestoreReport',
-      metadata: {
-        name: reportName(test.metadata.name, run.id),
-        namespace,
-        labels: { [LABEL_TEST]: test.metadata.name, [LABEL_RUN]: run.id, [LABEL_MANAGED_BY]: MANAGED_BY_VALUE },
-        ownerReferences: [
-          {
-            apiVersion: API_VERSION,
-            kind: 'RestoreTest',
-            name: test.metadata.name,
-            uid: test.metadata.uid ?? '',
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
-      },
-      spec,
-    };
+    let report = reportObject(test, run, facts, this.deps.now());
     if (this.deps.signer) {
       const newest = this.deps.cache.reportsOfTest(namespace, test.metadata.name).at(-1);
       // The summary has no evidence: the whole newest report carries the digest to chain to.
       const previous = newest && this.deps.cache.getReport(namespace, newest.metadata.name);
       report = await this.deps.signer.sign(report, previous);
     }
-    let written: RestoreReport;
-    try {
-      written = await this.deps.client.createReport(report);
-    } catch (error) {
-      if (!isKind(error, 'AlreadyExists')) throw error;
-      written = await this.deps.client.getReport(namespace, report.metadata.name);
-    }
+    const written = await storeReport(this.deps.client, report, this.deps.log);
     // After the create, never before: the anchor must not name a report that does not exist.
     await this.deps.signer?.recordAnchor?.(written);
     if (this.deps.pruneHistory !== false) await this.prune(test, written);

@@ -158,8 +158,13 @@ export interface ComplianceDetail {
   rto: RtoAnalysisRow[];
   notEvidenced: string[];
   limitations: string[];
-  /** The complete population of runs in the period, oldest first (the PDF appendix). */
-  runs: RunRecord[];
+  /** The complete population of runs in the period, oldest first (built on first read). */
+  readonly runs: RunRecord[];
+  /**
+   * The same records one at a time, none kept: the PDF aggregates 90,000 runs without holding
+   * 90,000 records.
+   */
+  eachRun(): IterableIterator<RunRecord>;
 }
 
 export interface ComplianceEvaluation {
@@ -183,6 +188,19 @@ export interface ComplianceInput {
    * named in every control's evidence as a gap. Absent = not known (nothing is said).
    */
   untestedBackedUp?: readonly string[];
+  /**
+   * Chains whose newest reports were deleted (the test's evidence anchor names a report that is
+   * gone): an evidence exception for each of the test's source namespaces, named in the evidence.
+   */
+  missingTails?: readonly MissingTail[];
+}
+
+export interface MissingTail {
+  /** namespace/name of the RestoreTest. */
+  test: string;
+  sourceNamespaces: readonly string[];
+  /** What is missing (names the anchored report). */
+  problem: string;
 }
 
 export interface TestPassRate {
@@ -239,6 +257,7 @@ interface Population {
   scope: string[];
   signaturesChecked: boolean;
   windowMs: number;
+  missingTails: readonly MissingTail[];
   /**
    * Per-target results by the only control properties the rules read (RTO-bound, freshness): most
    * controls share them, so 16 controls across five frameworks need two evaluations, not sixteen.
@@ -302,6 +321,7 @@ function* collectPopulationSteps(
   reports: ReportSource,
   verify: ((report: ReportSummary) => boolean) | undefined,
   remediationWindowDays: number,
+  missingTails: readonly MissingTail[] = [],
 ): Generator<void, Population> {
   const to = now.getTime();
   const from = to - periodDays * MILLISECONDS_PER_DAY;
@@ -359,6 +379,7 @@ function* collectPopulationSteps(
     scope: [...scope].sort(),
     signaturesChecked: verify !== undefined,
     windowMs: remediationWindowDays * MILLISECONDS_PER_DAY,
+    missingTails,
     targetsByRule: new Map(),
     shared: {},
   };
@@ -489,7 +510,14 @@ function evaluateTarget(
     exceptions: [],
     remediatedExceptions: 0,
   };
-  if (runs.length === aborted) return base; // no completed run in the period
+  // A deleted tail is an evidence exception of every namespace its test restores.
+  const tails: TargetReason[] = population.missingTails
+    .filter((tail) => tail.sourceNamespaces.includes(namespace))
+    .map((tail) => ({ code: 'evidence_unverified', message: tail.problem }));
+  if (runs.length === aborted) {
+    // No completed run left: deleting every report must not read as merely "not tested".
+    return tails.length ? { ...base, status: 'at_risk', reasons: tails } : base;
+  }
 
   const passes = runs.filter((facts) => qualifies(facts, control));
   const passesByTest = new Map<string, RunFacts[]>();
@@ -518,6 +546,7 @@ function evaluateTarget(
   const latestQualifies = qualifies(latest, control);
   if (!latestQualifies) reasons.push(...latestRunReasons(latest, exceptionCauses(latest, control)));
 
+  reasons.push(...tails);
   const exceptions: ExceptionDetail[] = [];
   // Descriptions are built only for the few runs a message lists (see `listed`): at scale most runs
   // of a failing target are exceptions, and formatting each would dominate the cost.
@@ -644,6 +673,18 @@ const STATUS_TEXT: Record<ControlStatus, string> = {
   not_tested: 'not tested',
 };
 
+/** Names the tests of the control's targets whose newest reports were deleted. */
+function tailClause(control: ControlDetail, population: Population): string {
+  const inScope = new Set(control.targets.map((target) => target.namespace));
+  const tests = population.missingTails
+    .filter((tail) => tail.sourceNamespaces.some((namespace) => inScope.has(namespace)))
+    .map((tail) => tail.test);
+  if (!tests.length) return '';
+  const shown =
+    tests.length <= 3 ? tests.join(', ') : `${tests.slice(0, 3).join(', ')} and ${tests.length - 3} more`;
+  return `; evidence exception: missing tail (newest reports deleted) of ${shown}`;
+}
+
 function evidenceSentence(control: ControlDetail, population: Population): string {
   const period = `${utcDate(new Date(population.from))}..${utcDate(population.now)} UTC`;
   const coverage = `${control.verifiedTargets}/${population.scope.length} namespaces restored and verified ${period}`;
@@ -663,7 +704,7 @@ function evidenceSentence(control: ControlDetail, population: Population): strin
   const freshness = ages.length
     ? `newest qualifying pass per namespace ≤ ${Math.max(1, Math.ceil(Math.max(...ages)))} d old`
     : 'no qualifying pass';
-  return `${head}: ${coverage}; ${once(population, 'runsClause', () => runsClause(population))}; ${freshness}; ${once(population, 'rtoClause', () => rtoClause(population))}${caveat}.`;
+  return `${head}: ${coverage}; ${once(population, 'runsClause', () => runsClause(population))}; ${freshness}; ${once(population, 'rtoClause', () => rtoClause(population))}${tailClause(control, population)}${caveat}.`;
 }
 
 // ---------------------------------------------------------------- assembly
@@ -787,6 +828,14 @@ function runRecord(facts: RunFacts): RunRecord {
   };
 }
 
+/** ComplianceDetail.eachRun, not enumerable: the detail stays comparable and serialisable as data. */
+function eachRunOf(population: Population): ComplianceDetail['eachRun'] {
+  const eachRun = function* (): IterableIterator<RunRecord> {
+    for (const facts of population.runs) yield runRecord(facts);
+  };
+  return eachRun;
+}
+
 function* evaluateFrameworkSteps(
   framework: FrameworkId,
   population: Population,
@@ -842,13 +891,19 @@ function* evaluateFrameworkSteps(
     rto: once(population, 'rto', () => rtoAnalysis(population)),
     notEvidenced: [...definition.notEvidenced],
     limitations: limitations(population, definition.controls, population.periodDays),
-    runs: once(population, 'runs', () => population.runs.map(runRecord)),
+    get runs(): RunRecord[] {
+      return once(population, 'runs', () => population.runs.map(runRecord));
+    },
+    eachRun: eachRunOf(population),
   });
   let detail: ComplianceDetail | undefined;
   return {
     response,
     get detail(): ComplianceDetail {
-      detail ??= buildDetail();
+      if (!detail) {
+        detail = buildDetail();
+        Object.defineProperty(detail, 'eachRun', { enumerable: false });
+      }
       return detail;
     },
   };
@@ -872,6 +927,7 @@ export function* evaluateComplianceSteps(input: ComplianceInput): Generator<void
     input.reports,
     input.verify,
     remediationWindowDays,
+    input.missingTails,
   );
   return yield* evaluateFrameworkSteps(
     input.framework,
@@ -894,6 +950,7 @@ export function* complianceOverviewSteps(
   reports: ReportSource,
   verify?: (report: ReportSummary) => boolean,
   untestedBackedUp?: readonly string[],
+  missingTails?: readonly MissingTail[],
 ): Generator<void, ComplianceOverview> {
   const population = yield* collectPopulationSteps(
     periodDays,
@@ -902,6 +959,7 @@ export function* complianceOverviewSteps(
     reports,
     verify,
     REMEDIATION_WINDOW_DAYS,
+    missingTails,
   );
   const byTest = new Map<string, { runs: number; passes: number }>();
   for (const facts of population.runs) {

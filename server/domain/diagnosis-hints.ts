@@ -1,6 +1,7 @@
 // Remediation hints: the common reasons a restored application does not come up, recognised from
 // the sandbox's state. Each rule looks at one kind of evidence and names the objects it saw, so an
 // SRE can check the claim. The wording says what to change (the backup, the test, the cluster).
+import { hostsIn } from './dependencies.js';
 import type { ObservedPod, SandboxObservation } from './diagnosis.js';
 
 export type HintCode =
@@ -193,8 +194,9 @@ export function hintsFor(observation: SandboxObservation): Hint[] {
   const sandboxes = new Set(observation.sandboxes.map((entry) => entry.sandbox));
   const sources = new Set(observation.sandboxes.map((entry) => entry.source));
   for (const service of observation.externalNames) {
-    // <service>.<namespace>.svc[.cluster.local]: a name in another namespace of this cluster.
-    const target = /^[^.]+\.([^.]+)\.svc(\.|$)/.exec(service.externalName)?.[1];
+    // <service>.<namespace>.svc[.cluster.local]: a name in another namespace of this cluster (the
+    // same host rule as the dependency level, dependencies.ts).
+    const target = hostsIn(service.externalName, new Set())[0]?.namespace;
     if (!target || sandboxes.has(target)) continue;
     if (sources.has(target)) {
       hints.add(

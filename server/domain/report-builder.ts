@@ -1,5 +1,6 @@
 // Turns what a run observed into the RestoreReport evidence (decisions §4). Pure: the engine
 // gathers the facts, this decides the score and the wording. Every run gets one, failed runs too.
+import { reportedDependencies, type Dependency } from './dependencies.js';
 import { formatDuration, parseDuration } from './duration.js';
 import type {
   CheckResult,
@@ -30,8 +31,16 @@ export interface RunObservations {
   restore?: RestoreFacts;
   pods?: { expected: number; ready: number };
   checks: CheckResult[];
-  /** Per sandbox: whether its pods were ready and its checks passed (several sources only). */
-  sandboxesHealthy?: { sandbox: string; healthy: boolean }[];
+  /**
+   * References from the restored objects to other namespaces (dependencies.ts); absent when the
+   * restore did not succeed, null when they could not be read.
+   */
+  dependencies?: Dependency[] | null;
+  /**
+   * Restored vs. backed-up objects per kind, when the tool's resource list could be compared with
+   * the sandbox; otherwise the reason it could not (the tool's totals stand in).
+   */
+  kinds?: { completeness: KindCompleteness[] } | { unavailable: string };
   checksCompletedAt?: Date;
   failure?: { reason: string; message: string };
   /** Names of the configured checks marked critical (decisions §4). */
@@ -51,8 +60,13 @@ function seconds(from: string | undefined, to: Date | undefined): number | undef
  * Namespace object), so against the backup's total (19 for the shop app, 14 restorable) every real
  * restore looked incomplete. The backup's total is the fallback when the restore gives no count.
  */
-function completenessOf(run: CurrentRun, restore: RestoreFacts | undefined): KindCompleteness[] {
+function completenessOf(
+  run: CurrentRun,
+  restore: RestoreFacts | undefined,
+  kinds: RunObservations['kinds'],
+): KindCompleteness[] {
   if (!restore) return [];
+  if (kinds && 'completeness' in kinds && kinds.completeness.length > 0) return kinds.completeness;
   const backedUp = restore.totalItems ?? run.backup?.totalItems;
   if (backedUp === undefined) return [];
   return [{ kind: 'all', backedUp, restored: restore.itemsRestored ?? 0 }];
@@ -68,7 +82,11 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
   // there has no measured RTO: reporting the time until it gave up would flatter it.
   const rtoSeconds =
     observed.failure === undefined ? seconds(run.restoreRequestedAt, observed.checksCompletedAt) : undefined;
-  const completeness = completenessOf(run, restore);
+  const completeness = completenessOf(run, restore, observed.kinds);
+  const completenessNote =
+    observed.kinds && 'unavailable' in observed.kinds
+      ? `per-kind list unavailable: ${observed.kinds.unavailable}`
+      : undefined;
   const restoreOk = restore !== undefined && restore.succeeded;
 
   let outcome;
@@ -88,7 +106,6 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
       failure: observed.failure ?? { reason: 'RestoreFailed', message: 'the restore did not succeed' },
     });
   } else {
-    const sandboxes = observed.sandboxesHealthy ?? [];
     outcome = scoreRun({
       restoreSucceeded: true,
       restorePartiallyFailed: restore.partiallyFailed,
@@ -96,12 +113,10 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
       restoreErrors: restore.errors,
       itemsRestored: restore.itemsRestored ?? 0,
       completeness,
+      ...(completenessNote ? { completenessNote } : {}),
       pods: observed.pods ?? { expected: 0, ready: 0 },
       checks: observed.checks,
-      crossNamespace:
-        sandboxes.length > 1
-          ? { expected: sandboxes.length, satisfied: sandboxes.filter((entry) => entry.healthy).length }
-          : null,
+      crossNamespace: observed.dependencies ?? null,
       rtoSeconds: rtoSeconds ?? 0,
       ...(maxRtoSeconds === undefined ? {} : { maxRtoSeconds }),
       ...(observed.failure ? { failure: observed.failure } : {}),
@@ -147,6 +162,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     levels: outcome.levels,
     checks: observed.checks,
     completeness,
+    ...(observed.dependencies?.length ? { dependencies: reportedDependencies(observed.dependencies) } : {}),
     rto: {
       ...(rtoSeconds !== undefined
         ? { measured: formatDuration(rtoSeconds), measuredSeconds: rtoSeconds }

@@ -231,7 +231,8 @@ export interface CurrentRun {
   /** uid: the namespace Rehearsal created (decisions §9: a namespace is never adopted). */
   sandboxNamespaces?: { source: string; sandbox: string; uid?: string }[];
   backup?: { name: string; completedAt?: string; totalItems?: number };
-  restore?: { namespace: string; name: string };
+  /** `namespaces`: one restore object of this name in each (Kasten, Trilio with several sources). */
+  restore?: { namespace: string; name: string; namespaces?: string[] };
   restoreRequestedAt?: string;
   restoreCompletedAt?: string;
   restorePhase?: string;
@@ -322,6 +323,16 @@ export interface KindCompleteness {
   restored: number;
 }
 
+/** A reference from a restored object to a Service in another namespace (decisions §4). */
+export interface DependencyEntry {
+  /** `<Kind>/<source namespace>/<name>` of the restored object holding the reference. */
+  from: string;
+  /** `<service>.<namespace>` as referenced. */
+  to: string;
+  status: 'restored' | 'reachable' | 'missing' | 'unreachable' | 'production';
+  message?: string;
+}
+
 export interface RestoreReportSpec {
   testRef: { name: string; namespace: string; uid?: string };
   runId: string;
@@ -355,6 +366,8 @@ export interface RestoreReportSpec {
   levels: ScoreLevel[];
   checks: CheckResult[];
   completeness: KindCompleteness[];
+  /** Cross-namespace references found in the restored objects; failed ones first, at most 32. */
+  dependencies?: DependencyEntry[];
   rto: {
     measured?: string;
     measuredSeconds?: number;

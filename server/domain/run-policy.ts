@@ -18,6 +18,11 @@ export interface RunBounds {
   providerUnavailableSeconds: number;
   /** How often a run waiting on something outside is looked at again. */
   pollIntervalMs: number;
+  /**
+   * How often a Restoring run is looked at without an event, when the provider's restore objects
+   * are watched (each change wakes the run; this is only the safety net). Default pollIntervalMs.
+   */
+  restorePollMs?: number;
 }
 
 export interface BackupChoice {
@@ -231,7 +236,7 @@ function restoring(run: CurrentRun, observed: RunObservations, now: Date): RunSt
       if (run.providerUnavailableSince) {
         return { action: 'update', reason: 'ProviderReachable', message: 'the backup provider answers again', run: reachable(run), requeueAfterMs: poll };
       }
-      return wait('Restoring', `the restore is ${restore.phase}`, poll);
+      return wait('Restoring', `the restore is ${restore.phase}`, observed.bounds.restorePollMs ?? poll);
     case 'failed':
       return fail(run, 'RestoreFailed', restore.message ?? `the restore ended ${restore.phase}`, { restorePhase: restore.phase });
     case 'succeeded':

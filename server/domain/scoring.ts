@@ -2,7 +2,9 @@
 // rounded down, summed to 0-100. Each level says in `detail` what it measured, because a number
 // alone is not evidence an auditor can follow.
 import type { CheckResult, KindCompleteness, ResultCap, RunResult, ScoreLevel, ScoreLevelName } from './resources.js';
+import { isSatisfied, type Dependency } from './dependencies.js';
 import { formatDuration } from './duration.js';
+import { truncateText } from './text.js';
 
 export const LEVEL_MAX_POINTS: Readonly<Record<ScoreLevelName, number>> = {
   restoreIntegrity: 25,
@@ -15,6 +17,9 @@ export const LEVEL_MAX_POINTS: Readonly<Record<ScoreLevelName, number>> = {
 
 /** Integrity points of a PartiallyFailed restore never exceed this (see integrityLevel). */
 export const PARTIALLY_FAILED_INTEGRITY_CAP = 20;
+
+/** The CRD's maxLength of a level's detail. */
+const DETAIL_MAX_LENGTH = 256;
 
 export const PASS_THRESHOLD = 90;
 export const PARTIAL_THRESHOLD = 70;
@@ -29,10 +34,15 @@ export interface ScoringInput {
   /** Items the provider restored (0 when it does not say). */
   itemsRestored: number;
   completeness: KindCompleteness[];
+  /** Why the per-kind comparison could not be made (the counts are then the tool's totals). */
+  completenessNote?: string;
   pods: { expected: number; ready: number };
   checks: CheckResult[];
-  /** Dependencies between the run's sandboxes; null = a single source namespace (full points). */
-  crossNamespace: { expected: number; satisfied: number } | null;
+  /**
+   * References from the restored objects to other namespaces (dependencies.ts), all of them, not
+   * only those the report keeps; null = they could not be read (not tested).
+   */
+  crossNamespace: readonly Dependency[] | null;
   rtoSeconds: number;
   /** The SLA target; absent = no SLA (full points, decisions §4). */
   maxRtoSeconds?: number;
@@ -115,7 +125,7 @@ function integrityLevel(input: ScoringInput): ScoreLevel {
  * the only Secret weighs as much as losing every ConfigMap. Without counts nothing is evidenced:
  * the level is not tested and scores 0 rather than defaulting to full points.
  */
-function completenessLevel(kinds: KindCompleteness[]): ScoreLevel {
+function completenessLevel(kinds: KindCompleteness[], note?: string): ScoreLevel {
   const measured = kinds.filter((kind) => nonNegative(kind.backedUp) > 0);
   if (measured.length === 0) {
     return level('completeness', 0, 'not tested: the provider reported no per-kind object counts', false);
@@ -130,7 +140,8 @@ function completenessLevel(kinds: KindCompleteness[]): ScoreLevel {
   const complete = measured.length - incomplete.length;
   const detail =
     `${complete}/${measured.length} kinds complete` +
-    (incomplete.length ? `; incomplete: ${listSome(incomplete)}` : '');
+    (incomplete.length ? `; incomplete: ${listSome(incomplete)}` : '') +
+    (note ? `; ${note}` : '');
   return level(
     'completeness',
     proportionalPoints(LEVEL_MAX_POINTS.completeness, sum / measured.length),
@@ -173,27 +184,30 @@ function healthChecksLevel(checks: CheckResult[]): ScoreLevel {
   );
 }
 
-function crossNamespaceLevel(cross: ScoringInput['crossNamespace']): ScoreLevel {
-  if (cross === null) {
+function crossNamespaceLevel(dependencies: ScoringInput['crossNamespace']): ScoreLevel {
+  if (dependencies === null) {
+    return level('crossNamespace', 0, 'not tested: the restored objects were not read for references', false);
+  }
+  if (dependencies.length === 0) {
     return level(
       'crossNamespace',
       LEVEL_MAX_POINTS.crossNamespace,
-      'single source namespace: no cross-namespace dependencies',
+      'no references to other namespaces in the restored objects',
     );
   }
-  const expected = nonNegative(cross.expected);
-  if (expected === 0) {
-    return level(
-      'crossNamespace',
-      LEVEL_MAX_POINTS.crossNamespace,
-      'no cross-namespace dependencies expected',
-    );
-  }
-  const satisfied = Math.min(nonNegative(cross.satisfied), expected);
+  const failed = dependencies
+    .filter((dependency) => !isSatisfied(dependency))
+    .map((dependency) => `${dependency.from} → ${dependency.to} (${dependency.status})`);
+  const satisfied = dependencies.length - failed.length;
   return level(
     'crossNamespace',
-    proportionalPoints(LEVEL_MAX_POINTS.crossNamespace, satisfied / expected),
-    `${satisfied}/${expected} cross-namespace dependencies satisfied`,
+    proportionalPoints(LEVEL_MAX_POINTS.crossNamespace, satisfied / dependencies.length),
+    // Object names can be long; the report's detail field holds 256 characters.
+    truncateText(
+      `${satisfied}/${dependencies.length} cross-namespace dependencies satisfied` +
+        (failed.length ? `; not satisfied: ${listSome(failed, 3)}` : ''),
+      DETAIL_MAX_LENGTH,
+    ),
   );
 }
 
@@ -241,7 +255,7 @@ export function scoreRun(input: ScoringInput): ScoreOutcome {
   }
   const levels = [
     integrityLevel(input),
-    completenessLevel(input.completeness),
+    completenessLevel(input.completeness, input.completenessNote),
     podStartupLevel(input.pods),
     healthChecksLevel(input.checks),
     crossNamespaceLevel(input.crossNamespace),

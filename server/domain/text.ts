@@ -28,6 +28,25 @@ export function truncateText(text: string, max: number): string {
   return clean; // exactly max code points (astral characters made it longer in code units)
 }
 
+/**
+ * At most `maxBytes` bytes of UTF-8, cut between code points (ending with "…" when cut): for
+ * fields the apiserver limits in bytes, such as an Event's message (1,024).
+ */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  const clean = text.toWellFormed();
+  if (Buffer.byteLength(clean, 'utf8') <= maxBytes) return clean;
+  const budget = maxBytes - 3; // "…" is three bytes
+  let bytes = 0;
+  let offset = 0;
+  for (const character of clean) {
+    const size = Buffer.byteLength(character, 'utf8');
+    if (bytes + size > budget) break;
+    bytes += size;
+    offset += character.length;
+  }
+  return `${clean.slice(0, offset)}…`;
+}
+
 /** A copy of a JSON-like value with every string (keys too) well-formed. */
 export function wellFormedDeep<T>(value: T): T {
   if (typeof value === 'string') return wellFormed(value) as T;

@@ -27,11 +27,16 @@
 //   - labels and annotations: selectors and bookkeeping that tools may legitimately change; every
 //     fact they repeat (test, run id, source namespaces) is also in spec.
 //   - spec.evidence itself (it holds the result of signing).
+// Storage: since issue 17 the writer stores most spec fields as one JSON string, spec.details
+// (domain/report-encoding.ts). "spec" above is always the expanded spec (details parsed back into
+// fields), so the digest of a report does not depend on how it is stored, reports stored before
+// that verify unchanged, and editing spec.details changes the digest like editing any field.
 // JSON values that are `undefined` are absent, exactly as after a JSON round trip through the
 // API server, so a report read back from the cluster verifies like the object that was signed.
 
 import { createHash, verify, type KeyObject } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { expandReportSpec } from '../domain/report-encoding.js';
 import type { EvidenceAnchor, RestoreReport, RestoreReportSpec } from '../domain/resources.js';
 import type { EvidenceSigner } from './signing-key.js';
 import { tailAgainstAnchor } from './evidence-anchor.js';
@@ -61,7 +66,7 @@ export function evidenceContent(
   report: RestoreReport,
   sequence: number | undefined = report.spec.evidence?.sequence,
 ): EvidenceContent {
-  const { evidence: _evidence, ...spec } = report.spec;
+  const { evidence: _evidence, ...spec } = expandReportSpec(report.spec);
   const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
   const owner = owners.find((o) => o.controller === true) ?? owners[0];
   return {

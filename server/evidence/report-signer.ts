@@ -10,6 +10,7 @@
 // written (a retry after a crash: the create then answers AlreadyExists and the stored report wins).
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { expandReport } from '../domain/report-encoding.js';
 import type { RestoreReport, RestoreTest } from '../domain/resources.js';
 import { orderReportsForChain, withEvidence } from './evidence.js';
 import { evidenceAnchorOf } from './evidence-anchor.js';
@@ -145,7 +146,7 @@ export class ReportSigner {
         fieldSelector: `spec.testRef.name=${test}`,
       }),
     )) as { items: RestoreReport[] };
-    const live = previousReportOf(report, list.items);
+    const live = previousReportOf(report, list.items.map(expandReport));
     if (cached && live && cached.metadata.name !== live.metadata.name) {
       this.options.log.info(
         { report: report.metadata.name, cached: cached.metadata.name, live: live.metadata.name },

@@ -30,6 +30,8 @@ export interface InformerOptions<T> {
   kind: string;
   /** URL path of the collection, e.g. /apis/rehearsal.dev/v1alpha1/restoretests */
   collectionPath: string;
+  /** Set when collectionPath is one namespace's collection (RBAC may grant only that namespace). */
+  namespace?: string;
   labelSelector?: string;
   /** What the store keeps of an object; `key` is its store key (to share, not rebuild). */
   project: (object: KubernetesObject, key: string) => T;
@@ -216,14 +218,18 @@ export class ResilientInformer<T> {
       // as ObjectMeta and drops `continue`, which silently ended the relist after the first page.
       const [group, version] = this.options.apiVersion.split('/');
       const plural = this.options.collectionPath.split('/').pop()!;
-      const page = (await this.objects.listClusterCustomObject({
+      const request = {
         group: group!,
         version: version!,
         plural,
         ...(this.options.labelSelector ? { labelSelector: this.options.labelSelector } : {}),
         limit: this.options.pageSize ?? 500,
         ...(continueToken ? { _continue: continueToken } : {}),
-      })) as { items: KubernetesObject[]; metadata?: { continue?: string; resourceVersion?: string } };
+      };
+      const namespace = this.options.namespace;
+      const page = (await (namespace
+        ? this.objects.listNamespacedCustomObject({ ...request, namespace })
+        : this.objects.listClusterCustomObject(request))) as { items: KubernetesObject[]; metadata?: { continue?: string; resourceVersion?: string } };
       for (const object of page.items) {
         const key = objectKey(object);
         seen.add(key);

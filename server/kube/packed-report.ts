@@ -224,6 +224,31 @@ export async function packedReportsJson(reports: readonly PackedReport[]): Promi
   return out.result();
 }
 
+/**
+ * The same JSON array as packedReportsJson, handed to `write` a slice (SLICE reports, ~300 KB) at a
+ * time instead of built whole: a page of 5,000 reports is ~15 MB, and a 90-day page built whole
+ * (plus the inflate garbage behind it) was what raised the server's RSS by ~50 MB per request.
+ * `write` resolves when the slice may be followed by the next (the socket drained); it returns
+ * false to stop early (the client went away).
+ */
+export async function writePackedReportsJson(
+  reports: readonly PackedReport[],
+  write: (chunk: Buffer) => Promise<boolean>,
+): Promise<void> {
+  const options = { dictionary: dictionaryFor(undefined), chunkSize: 4 * 1024 };
+  for (let start = 0; start < reports.length || start === 0; start += SLICE) {
+    const parts: Buffer[] = [start === 0 ? OPEN : COMMA];
+    const end = Math.min(start + SLICE, reports.length);
+    for (let index = start; index < end; index += 1) {
+      if (index > start) parts.push(COMMA);
+      parts.push(inflateRawSync(Buffer.from(reports[index]!, 'latin1'), options));
+    }
+    if (end === reports.length) parts.push(CLOSE);
+    if (!(await write(Buffer.concat(parts)))) return;
+    if (end === reports.length) return;
+  }
+}
+
 /** A growing byte buffer (capacity doubles), so the parts of a large answer are not kept each. */
 class ByteBuilder {
   private buffer = Buffer.allocUnsafe(64 * 1024);

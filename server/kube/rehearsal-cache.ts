@@ -17,10 +17,17 @@ import {
   type RestoreReport,
   type RestoreTest,
 } from '../domain/resources.js';
+import { expandReportSpec } from '../domain/report-encoding.js';
 import { ReportIndex, reportTestKeyOf } from '../domain/report-index.js';
 import { Interner, summarizeReport, type ReportSummary } from '../domain/report-summary.js';
 import { ResilientInformer, type InformerHandler, type InformerMetrics } from './informer.js';
-import { packReport, packedReportsJson, unpackReport, type PackedReport } from './packed-report.js';
+import {
+  packReport,
+  packedReportsJson,
+  unpackReport,
+  writePackedReportsJson,
+  type PackedReport,
+} from './packed-report.js';
 
 const BASE = '/apis/rehearsal.dev/v1alpha1';
 
@@ -44,7 +51,8 @@ function slimReport(object: KubernetesObject): RestoreReport {
     apiVersion: report.apiVersion,
     kind: report.kind,
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp, labels, ownerReferences },
-    spec: report.spec,
+    // Stored packed since issue 17 (domain/report-encoding.ts): everything here works on the whole report.
+    spec: expandReportSpec(report.spec),
   } as RestoreReport;
 }
 
@@ -254,6 +262,16 @@ export class RehearsalCache {
       if (stored) packed.push(stored.packed);
     }
     return packedReportsJson(packed);
+  }
+
+  /** reportsJson in slices (see ApiCache.writeReportsJson). */
+  writeReportsJson(keys: readonly string[], write: (chunk: Buffer) => Promise<boolean>): Promise<void> {
+    const packed: PackedReport[] = [];
+    for (const key of keys) {
+      const stored = this.stored(key); // live or archived, like reportsJson
+      if (stored) packed.push(stored.packed);
+    }
+    return writePackedReportsJson(packed, write);
   }
 
   /** Every stored report, unpacked one at a time (background evidence checks). */

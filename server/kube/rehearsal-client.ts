@@ -9,6 +9,7 @@ import {
   type RestoreTestSpec,
   type RestoreTestStatus,
 } from '../domain/resources.js';
+import { expandReport, packReport } from '../domain/report-encoding.js';
 import { kubeCall } from './errors.js';
 
 const TESTS = 'restoretests';
@@ -102,23 +103,49 @@ export class RehearsalClient {
     )) as RestoreTest;
   }
 
+  /** Stores the report packed (domain/report-encoding.ts); returns it expanded, as every read does. */
   async createReport(report: RestoreReport): Promise<RestoreReport> {
-    return (await kubeCall(() =>
+    return expandReport((await kubeCall(() =>
       this.api.createNamespacedCustomObject({
         group: GROUP,
         version: VERSION,
         namespace: report.metadata.namespace!,
         plural: REPORTS,
-        body: report,
+        body: packReport(report),
         fieldManager: FIELD_MANAGER,
       }),
-    )) as RestoreReport;
+    )) as RestoreReport);
+  }
+
+  /**
+   * Removes the report's managedFields. A create always records one Update entry that lists every
+   * field of the report (about as large as the spec); the apiserver keeps it in its watch cache as
+   * ~150 small maps, which was half of a stored report's memory there (test/bench/README.md,
+   * bench:footprint). A list holding one empty entry is the documented way to clear them; later
+   * metadata-only patches (notification records) leave them cleared. Metadata only: the signed,
+   * immutable spec is untouched.
+   */
+  async clearReportManagedFields(namespace: string, name: string): Promise<RestoreReport> {
+    return expandReport((await kubeCall(() =>
+      this.api.patchNamespacedCustomObject(
+        {
+          group: GROUP,
+          version: VERSION,
+          namespace,
+          plural: REPORTS,
+          name,
+          body: { metadata: { managedFields: [{}] } },
+          fieldManager: FIELD_MANAGER,
+        },
+        mergePatch,
+      ),
+    )) as RestoreReport);
   }
 
   async getReport(namespace: string, name: string): Promise<RestoreReport> {
-    return (await kubeCall(() =>
+    return expandReport((await kubeCall(() =>
       this.api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: REPORTS, name }),
-    )) as RestoreReport;
+    )) as RestoreReport);
   }
 
   /**
@@ -133,12 +160,12 @@ export class RehearsalClient {
   ): Promise<RestoreReport> {
     const metadata: Record<string, unknown> = { annotations };
     if (resourceVersion) metadata.resourceVersion = resourceVersion;
-    return (await kubeCall(() =>
+    return expandReport((await kubeCall(() =>
       this.api.patchNamespacedCustomObject(
         { group: GROUP, version: VERSION, namespace, plural: REPORTS, name, body: { metadata }, fieldManager: FIELD_MANAGER },
         mergePatch,
       ),
-    )) as RestoreReport;
+    )) as RestoreReport);
   }
 
   async deleteReport(namespace: string, name: string): Promise<void> {

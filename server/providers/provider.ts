@@ -67,9 +67,22 @@ export interface BackupInfo {
   totalItems?: number;
 }
 
+/** Namespaced objects of one kind and source namespace that a backup holds and a restore writes. */
+export interface BackedUpKind {
+  apiVersion: string;
+  kind: string;
+  sourceNamespace: string;
+  names: string[];
+}
+
 export interface RestoreRef {
   namespace: string;
   name: string;
+  /**
+   * Tools that restore one namespace per object (Kasten, Trilio) keep one object of this name in
+   * each of these namespaces (the run's sandboxes; `namespace` is the first). Absent = one object.
+   */
+  namespaces?: string[];
 }
 
 export interface RestoreRequest {
@@ -106,6 +119,8 @@ export class ProviderError extends Error {
 
 export interface BackupProvider {
   readonly name: Provider;
+  /** Restore progress comes from a watch that wakes the run on each change (polled less often). */
+  readonly watchesRestores?: boolean;
   /** "latest" (or empty) = the newest completed backup that covers every source namespace. */
   selectBackup(
     sourceNamespaces: readonly string[],
@@ -117,6 +132,15 @@ export interface BackupProvider {
   getRestoreProgress(ref: RestoreRef): Promise<RestoreProgress>;
   /** Removes the tool's restore object (not the restored data, which lives in the sandbox). */
   deleteRestore(ref: RestoreRef): Promise<void>;
+  /**
+   * What a backup holds per kind, for completeness per kind (only Velero can tell: it keeps a
+   * resource list beside each backup). Throws when the list cannot be had; the caller degrades.
+   */
+  backedUpObjects?(
+    backupName: string,
+    sourceNamespaces: readonly string[],
+    providerNamespace?: string,
+  ): Promise<BackedUpKind[]>;
   /** Backup schedules of the tool; only Velero has them. */
   listSchedules?(providerNamespace?: string): Promise<ScheduleInfo[]>;
   /** What the tool backs up (schedules and restorable backups), for the coverage view. */

@@ -248,7 +248,7 @@ export async function verifyPdfAttestation(
         ['reportId', attestation.reportId, report.reportId],
         ['generatedAt', attestation.generatedAt, report.generatedAt],
         ['version', attestation.version, report.productVersion],
-        ['runs', attestation.runs, Array.isArray(report.runs) ? report.runs.length : undefined],
+        ['runs', attestation.runs, signedRuns(report)],
       ].filter(([, stated, signed]) => stated !== signed);
       for (const [field, stated, signed] of mismatches) {
         problems.push(
@@ -294,4 +294,13 @@ export async function verifyPdfAttestation(
   }
 
   return { ok: problems.length === 0, problems, notes, contentCheck, attestation, evidence };
+}
+
+/** The run count the signed evidence states (read defensively: the file is untrusted input). */
+function signedRuns(report: { kind?: unknown; runs?: unknown; population?: unknown }): number | undefined {
+  if (report.kind === 'compliance') {
+    const runs = (report.population as { runs?: unknown } | undefined)?.runs;
+    return typeof runs === 'number' ? runs : undefined;
+  }
+  return Array.isArray(report.runs) ? report.runs.length : undefined;
 }

@@ -31,9 +31,10 @@ import {
   testStatus,
   type BenchTestShape,
 } from './bench-data.js';
+import { BackgroundRuns, deleteBackgroundReports } from './background-runs.js';
 import { KubeBulkClient, forEachBounded } from './kube-bulk.js';
 import { runOpenLoop, type LoadResult } from './load-generator.js';
-import { rssOf, waitUntilSettled } from './process-stats.js';
+import { cpuTicks, rssOf, waitUntilSettled } from './process-stats.js';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -70,8 +71,15 @@ const { values: args } = parseArgs({
     only: { type: 'string', multiple: true },
     // What the load generator accepts: gzip, as browsers and dashboards send, or identity.
     'accept-encoding': { type: 'string', default: 'gzip' },
+    // Load (or check) the data and stop: with --keep-cluster, prepares a cluster for later runs.
+    'load-only': { type: 'boolean', default: false },
+    // One run finishes every second while measuring (background-runs.ts); --no-background: quiet data.
+    background: { type: 'boolean', default: true },
+    // Where the JSON goes (bench:scale runs several sizes, possibly beside another bench run).
+    output: { type: 'string', default: path.join(tmp, 'bench-api.json') },
   },
   strict: true,
+  allowNegative: true,
 });
 const testCount = Number(args.tests);
 const days = Number(args.days);
@@ -188,6 +196,7 @@ async function loadData(kube: KubeBulkClient, now: number): Promise<LoadTimings>
   const shapes: BenchTestShape[] = Array.from({ length: testCount }, (_, index) =>
     testShape(index, testCount),
   );
+  await deleteBackgroundReports(kube); // an interrupted earlier run's
   const [existingTests, existingReports] = [
     await countObjects(kube, 'restoretests'),
     await countObjects(kube, 'restorereports'),
@@ -274,6 +283,17 @@ interface ServerUnderTest {
   startToListeningSeconds: number;
   startToReadySeconds: number;
   logFile: string;
+}
+
+/** The kube-apiserver's memory, when the bench runs the control plane (its pid file). */
+function apiserverRss(): { vmRssMb: number; vmHwmMb: number } | undefined {
+  if (args.kubeconfig) return undefined;
+  try {
+    const pid = Number(readFileSync(path.join(args['cluster-dir']!, 'pids/kube-apiserver.pid'), 'utf8').trim());
+    return rssOf(pid);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -412,7 +432,7 @@ function pad(text: string, width: number, right = false): string {
 }
 
 function printTable(
-  results: (LoadResult & { loadAverage1m: number })[],
+  results: (LoadResult & { loadAverage1m: number; serverCpuMsPerRequest: number })[],
   rss: { vmRssMb: number; vmHwmMb: number },
 ): void {
   const rows = results.map((r) => {
@@ -426,6 +446,7 @@ function printTable(
       r.latencyMs.max.toFixed(1),
       r.serviceMs.mean.toFixed(1),
       (r.meanResponseBytes / 1024).toFixed(1),
+      r.serverCpuMsPerRequest.toFixed(2),
       r.loadAverage1m.toFixed(1),
       pass ? 'PASS' : 'FAIL',
     ];
@@ -439,6 +460,7 @@ function printTable(
     'max ms',
     'mean svc ms',
     'KiB/resp',
+    'cpu ms/req',
     'load1m',
     `p99<${TARGET_P99_MS}ms`,
   ];
@@ -469,6 +491,7 @@ async function main(): Promise<void> {
   );
   const cluster = await ensureCluster();
   let server: ServerUnderTest | undefined;
+  let background: BackgroundRuns | undefined;
   const kube = await KubeBulkClient.fromKubeconfig(cluster.kubeconfig, concurrency);
   try {
     await installCrds(cluster.kubeconfig);
@@ -483,6 +506,7 @@ async function main(): Promise<void> {
       );
     }
 
+    if (args['load-only']) return;
     if (args.runtime === 'dist') {
       log('compiling the server (tsconfig.build.json → dist/)');
       // tsc emits even when another change in the tree has type errors; the server is what matters here.
@@ -520,9 +544,12 @@ async function main(): Promise<void> {
       ? ENDPOINTS.filter((endpoint) => args.only!.some((only) => endpoint.includes(only)))
       : ENDPOINTS;
     await warmUp(server.origin, endpoints);
-    const results: (LoadResult & { loadAverage1m: number })[] = [];
+    background = args.background ? new BackgroundRuns(kube, testCount) : undefined;
+    background?.start();
+    const results: (LoadResult & { loadAverage1m: number; serverCpuMsPerRequest: number })[] = [];
     for (const endpoint of endpoints) {
       log(`${endpoint}: ${rate} req/s for ${durationSeconds} s`);
+      const ticksBefore = cpuTicks(server.child.pid!);
       const result = await runOpenLoop({
         origin: server.origin,
         path: endpoint,
@@ -531,14 +558,23 @@ async function main(): Promise<void> {
         headers: { 'accept-encoding': args['accept-encoding']! },
       });
       // Other work on the machine shows up in the latencies; the 1-minute load average says how much.
-      results.push({ ...result, loadAverage1m: Math.round(loadavg()[0]! * 100) / 100 });
+      // The server's CPU time per answered request (ticks of 10 ms): unlike latency, it does not
+      // depend on how many other processes share the cores (it includes the background runs' share).
+      const cpuMs = (cpuTicks(server.child.pid!) - ticksBefore) * 10;
+      results.push({
+        ...result,
+        loadAverage1m: Math.round(loadavg()[0]! * 100) / 100,
+        serverCpuMsPerRequest: Math.round((cpuMs / Math.max(1, result.ok)) * 100) / 100,
+      });
       log(
         `  p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ${result.throughput} req/s, ${result.failed} failed ${JSON.stringify(result.statuses)}`,
       );
       await waitUntilIdle(server.origin);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+    const backgroundStats = await background?.stop();
     const rss = rssOf(server.child.pid!);
+    const apiserver = apiserverRss();
 
     console.log('');
     console.log(
@@ -553,10 +589,16 @@ async function main(): Promise<void> {
       `server start to ready (caches synced): ${server.startToReadySeconds} s; VmRSS at ready ${rssAtReady.vmRssMb} MB; ` +
         `settled (background evidence verification done) ${settleSeconds} s later, VmRSS ${rssSettled.vmRssMb} MB`,
     );
+    console.log(
+      backgroundStats
+        ? `background: ${backgroundStats.landed} runs finished during the measurement (a RestoreReport + test status each, 1/s; ${backgroundStats.failed} writes failed, slowest ${backgroundStats.maxWriteMs} ms)`
+        : 'background: none (--no-background)',
+    );
     console.log('');
     printTable(results, rss);
+    if (apiserver) console.log(`kube-apiserver resident memory: VmRSS ${apiserver.vmRssMb} MB (peak VmHWM ${apiserver.vmHwmMb} MB)`);
 
-    const output = path.join(tmp, 'bench-api.json');
+    const output = path.resolve(args.output!);
     writeFileSync(
       output,
       `${JSON.stringify(
@@ -571,6 +613,7 @@ async function main(): Promise<void> {
             durationSeconds,
             loadConcurrency: concurrency,
             runtime: args.runtime,
+            background: args.background,
             acceptEncoding: args['accept-encoding'],
             serverRoot,
           },
@@ -583,6 +626,8 @@ async function main(): Promise<void> {
             rssSettled,
             rssAfterLoad: rss,
           },
+          apiserver: apiserver ?? null,
+          background: backgroundStats ?? null,
           endpoints: results.map((result) => ({
             ...result,
             pass:
@@ -597,6 +642,8 @@ async function main(): Promise<void> {
     console.log(`\nresults: ${path.relative(repoRoot, output)}`);
   } finally {
     if (server) await stopServer(server);
+    // The kept cluster must hold the loaded data only: background reports go, statuses come back.
+    await background?.restore().catch((error: unknown) => log(`background clean-up failed: ${String(error)}`));
     await kube.close();
     if (cluster.started && !args['keep-cluster']) {
       await run('bash', [path.join(repoRoot, 'test/cluster/down.sh'), args['cluster-dir']!]);

@@ -13,6 +13,7 @@ import { Interner, summarizeReport } from '../../server/domain/report-summary.js
 import {
   packReport,
   packedReportsJson,
+  writePackedReportsJson,
   unpackReport,
   type PackedReport,
 } from '../../server/kube/packed-report.js';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       return found && unpackReport(found);
     },
     reportsJson: (keys) => packedReportsJson(keys.map((key) => packed.get(key)!)),
+    writeReportsJson: (keys, write) => writePackedReportsJson(keys.map((key) => packed.get(key)!), write),
     listTests: () => tests,
     getTest: (namespace, name) =>
       tests.find((test) => test.metadata.namespace === namespace && test.metadata.name === name),

@@ -9,8 +9,8 @@
 //
 //   npm run bench:memory -- [--tests 1000] [--days 90] [--limit-mb 50] [--pdf]
 //
-// --pdf adds the two PDF endpoints. They are off by default: the compliance PDF renders every run
-// of the period (minutes of CPU and hundreds of MB at this size; see README.md).
+// --pdf adds the two PDF endpoints (off by default: a few seconds each at 90,000 reports). The
+// compliance PDF aggregates runs per test and lists only exceptions (README.md, "Compliance PDF").
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -14,7 +14,13 @@ import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
 import { Interner, summarizeReport } from '../../server/domain/report-summary.js';
 import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
 import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
-import { packReport, packedReportsJson, unpackReport, type PackedReport } from '../../server/kube/packed-report.js';
+import {
+  packReport,
+  packedReportsJson,
+  writePackedReportsJson,
+  unpackReport,
+  type PackedReport,
+} from '../../server/kube/packed-report.js';
 import { Metrics } from '../../server/metrics.js';
 import { BENCH_NAMESPACE, restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
 
@@ -29,12 +35,22 @@ const packed = new Map<string, PackedReport>();
 for (let i = 0; i < testCount; i += 1) {
   const shape = testShape(i, testCount);
   const uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  tests.push(JSON.parse(JSON.stringify({ ...restoreTest(shape), metadata: { ...restoreTest(shape).metadata, uid }, status: testStatus(shape, now) })) as RestoreTest);
+  tests.push(
+    JSON.parse(
+      JSON.stringify({
+        ...restoreTest(shape),
+        metadata: { ...restoreTest(shape).metadata, uid },
+        status: testStatus(shape, now),
+      }),
+    ) as RestoreTest,
+  );
 }
 for (let run = days - 1; run >= 0; run -= 1) {
   for (let i = 0; i < testCount; i += 1) {
     // A JSON round trip: the cache holds parsed objects, not the builders' shared constants.
-    const report = JSON.parse(JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` }))) as RestoreReport;
+    const report = JSON.parse(
+      JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` })),
+    ) as RestoreReport;
     index.add(summarizeReport(report, interner));
     packed.set(reportKeyOf(report), packReport(report));
   }
@@ -49,7 +65,13 @@ const cache: ApiCache = {
     const found = packed.get(key);
     return found && unpackReport(found);
   },
-  reportsJson: (keys) => packedReportsJson(keys.map((key) => packed.get(key)).filter((found) => found !== undefined)),
+  reportsJson: (keys) =>
+    packedReportsJson(keys.map((key) => packed.get(key)).filter((found) => found !== undefined)),
+  writeReportsJson: (keys, write) =>
+    writePackedReportsJson(
+      keys.map((key) => packed.get(key)).filter((found) => found !== undefined),
+      write,
+    ),
   listTests: () => tests,
   getTest: (namespace, name) => byName.get(`${namespace}/${name}`),
   onTestChange: () => undefined,
@@ -81,7 +103,13 @@ const license: LicenseSource = {
 const key = generateSigningKey();
 const evidenceKeys: EvidenceKeySource = {
   publicKeys: () => [
-    { keyId: key.keyId, algorithm: 'Ed25519', publicKeyPem: exportPublicKeyPem(key), createdAt: new Date(now).toISOString(), status: 'current' },
+    {
+      keyId: key.keyId,
+      algorithm: 'Ed25519',
+      publicKeyPem: exportPublicKeyPem(key),
+      createdAt: new Date(now).toISOString(),
+      status: 'current',
+    },
   ],
   signingKey: () => ({ key }),
   keyRing: () => publicKeyRing([key.publicKey]),

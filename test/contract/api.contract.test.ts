@@ -685,6 +685,33 @@ describe('reports: pages (decisions §11)', () => {
     expect(seen).toEqual(names(whole.data));
   });
 
+  it('streams a page of more than 1,000 reports (identity and gzip), the same array, no ETag', async () => {
+    const big = await startTestServer({ contract });
+    try {
+      for (let i = 0; i < 1_234; i += 1) {
+        big.cluster.seedReport(restoreReport({ test: `bulk-${i % 50}`, completedAt: hoursAgo(1 + i / 100) }));
+      }
+      const plain = await big.fetch('/api/v1/reports?days=30&limit=5000', { headers: { 'accept-encoding': 'identity' } });
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(plain.headers.get('etag')).toBeNull();
+      const reports = (await plain.json()) as { metadata: { name: string }; spec: { completedAt: string } }[];
+      expect(reports).toHaveLength(1_234);
+      const times = reports.map((report) => report.spec.completedAt);
+      expect(times).toEqual([...times].sort().reverse());
+      const zipped = await big.rawFetch('/api/v1/reports?days=30&limit=5000', { headers: { 'accept-encoding': 'gzip' } });
+      expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      // fetch inflates it: the same array.
+      expect(names((await zipped.json()) as { metadata: { name: string } }[])).toEqual(names(reports));
+      // Paged past 1,000: the first page streamed, its Link leads to the rest.
+      const first = await big.fetch('/api/v1/reports?days=30&limit=1001');
+      expect(((await first.json()) as unknown[]).length).toBe(1_001);
+      expect(first.headers.get('link')).toMatch(/rel="next"$/);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('keeps latest=true one report per test, not paged', async () => {
     const latest = await server.api.GET('/api/v1/reports', { params: { query: { latest: true, limit: 1 } } });
     expect(latest.data!.map((report) => report.spec.testRef.name)).toEqual(['shop', 'payments']);

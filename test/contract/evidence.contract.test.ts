@@ -192,6 +192,30 @@ describe('compliance PDF', () => {
     ).toEqual(['framework', 'period']);
   });
 
+  it('renders at most two PDFs at once; the others get 503 pdf-busy with Retry-After', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0
+          ? server.fetch('/api/v1/compliance/pdf?framework=soc2&period=30')
+          : server.fetch('/api/restore-tests/payments/report.pdf?period=30'),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(2);
+    for (const response of responses) {
+      if (response.status === 200) {
+        await response.arrayBuffer();
+        continue;
+      }
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expectProblem(await response.json(), 503, 'pdf-busy');
+    }
+    // The slots are free again afterwards.
+    expect((await server.fetch('/api/v1/compliance/pdf?framework=soc2&period=30')).status).toBe(200);
+  });
+
   it('answers 503 while no signing key is loaded', async () => {
     const bare = await startTestServer({ contract, evidenceKeys: null });
     try {

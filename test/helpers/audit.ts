@@ -76,7 +76,8 @@ export interface SafetyScope {
  *  - in sandboxes: anything; cluster-scoped: sandbox namespaces only.
  */
 export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope): AuditEvent[] {
-  const anywhere = new Set(['restoretests', 'restoretests/status', 'restorereports', 'events', 'restores']);
+  // restores and downloadrequests: the backup tool's own request objects (in its namespace).
+  const anywhere = new Set(['restoretests', 'restoretests/status', 'restorereports', 'events', 'restores', 'downloadrequests']);
   const ownKinds = new Set(['leases', 'secrets', 'configmaps']);
   return writes.filter((event) => {
     const ref = event.objectRef ?? {};

@@ -4,7 +4,8 @@
 // (test/integration/provider-conformance.test.ts). A backend says how to make a backup of the shop
 // app, a backup whose restore fails and one that restores without the shop's Secret.
 import { describe, expect, it } from '@jest/globals';
-import type { Provider, RestoreReport } from '../../server/domain/resources.js';
+import { CoreV1Api } from '@kubernetes/client-node';
+import type { HealthCheck, Provider, RestoreReport } from '../../server/domain/resources.js';
 import { auditLogPath, readAuditEvents, unsafeWrites, writesIn } from './audit.js';
 import {
   createRestoreTest,
@@ -14,7 +15,7 @@ import {
   waitForReports,
   type EngineFixture,
 } from './engine-fixture.js';
-import { namespaceExists, uniqueName, waitFor } from './kube.js';
+import { createNamespace, deleteNamespaces, namespaceExists, uniqueName, waitFor } from './kube.js';
 import { REHEARSAL_USER } from './rehearsal-identity.js';
 import { shopChecks } from './sample-app.js';
 
@@ -29,12 +30,17 @@ export interface ConformanceBackend {
   backupThatFailsToRestore(name: string): Promise<string>;
   /** A finished backup that restores without the shop's Secret (undefined: the case is skipped). */
   backupWithoutSecret?(name: string): Promise<string>;
+  /**
+   * A finished backup of every one of these namespaces; returns the name a test gives as
+   * backupName (Velero: one Backup of all; Kasten/Trilio: one backup of that name in each).
+   */
+  backupOfNamespaces(namespaces: readonly string[], name: string): Promise<string>;
   /** The tool's restore objects left for a run (0 after cleanup). */
   restoreObjectsOfRun(runId: string, sandbox: string): Promise<number>;
   /**
-   * Whether the tool's API tells how many objects a backup holds. Kasten's and Trilio's documented
-   * objects do not, so their completeness level is "not tested" (0 of 20 points) and a perfect
-   * restore scores 80: partial, not pass.
+   * Whether the tool's API tells how many objects a restore restored (Velero: status.progress;
+   * Trilio: status.restoreApplication). Kasten's documented objects do not, so its completeness
+   * level is "not tested" (0 of 20 points) and a perfect restore scores 80: partial, not pass.
    */
   countsItems: boolean;
 }
@@ -46,7 +52,11 @@ const started = new Date();
 export function describeConformance(backend: ConformanceBackend): void {
   const healthy = backend.countsItems ? 'pass' : 'partial';
 
-  async function run(backupName: string, prefix: string): Promise<RestoreReport> {
+  async function run(
+    backupName: string,
+    prefix: string,
+    more: { namespaces: string[]; checks: HealthCheck[] } = { namespaces: [], checks: [] },
+  ): Promise<RestoreReport> {
     const fixture = backend.fixture();
     const name = uniqueTestName(`${backend.provider}-${prefix}`);
     await createRestoreTest(
@@ -55,10 +65,10 @@ export function describeConformance(backend: ConformanceBackend): void {
         provider: backend.provider,
         backupSource: {
           backupName,
-          namespaces: [{ name: fixture.source }],
+          namespaces: [fixture.source, ...more.namespaces].map((namespace) => ({ name: namespace })),
           providerNamespace: fixture.veleroNamespace,
         },
-        healthChecks: { checks: shopChecks() },
+        healthChecks: { checks: [...shopChecks(), ...more.checks] },
       }),
     );
     await trigger(fixture, name);
@@ -104,6 +114,42 @@ export function describeConformance(backend: ConformanceBackend): void {
       expect(report.spec.backup.name).toBe(older);
       expect(report.spec.checks.every((check) => check.status === 'pass')).toBe(true);
       expect(report.spec.result).toBe(healthy);
+    });
+
+    it('two source namespaces: each restored into its own sandbox, the run tracks and cleans up every restore object', async () => {
+      const fixture = backend.fixture();
+      const second = await createNamespace(fixture.admin, uniqueName(`conf-${backend.provider}-ledger`, 40));
+      try {
+        await fixture.admin.makeApiClient(CoreV1Api).createNamespacedConfigMap({
+          namespace: second,
+          body: { metadata: { name: 'ledger' }, data: { currency: 'EUR' } },
+        });
+        const backup = await backend.backupOfNamespaces([fixture.source, second], uniqueName('conf-two', 40));
+        const report = await run(backup, 'two', {
+          namespaces: [second],
+          // Proves the second namespace's own object reached its own sandbox.
+          checks: [
+            {
+              name: 'ledger-restored',
+              kind: 'resourceExists',
+              resourceExists: { apiVersion: 'v1', kind: 'ConfigMap', name: 'ledger', sourceNamespace: second },
+            },
+          ],
+        });
+        expect(report.spec.sourceNamespaces).toEqual([fixture.source, second]);
+        expect(report.spec.sandboxNamespaces).toHaveLength(2);
+        expect(report.spec.checks.map((check) => [check.name, check.status])).toContainEqual(['ledger-restored', 'pass']);
+        expect(report.spec.checks.every((check) => check.status === 'pass')).toBe(true);
+        expect(report.spec.result).toBe(healthy);
+        for (const sandbox of report.spec.sandboxNamespaces) {
+          await waitFor(async () => (await backend.restoreObjectsOfRun(report.spec.runId, sandbox)) === 0, {
+            timeoutMs: 30_000,
+            description: `the restore object in ${sandbox} to be cleaned up`,
+          });
+        }
+      } finally {
+        await deleteNamespaces(fixture.admin, [second]);
+      }
     });
 
     it('a missing backup gives a fail report (BackupNotFound)', async () => {

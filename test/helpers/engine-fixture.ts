@@ -16,6 +16,7 @@ import {
   type RestoreTest,
   type RestoreTestSpec,
 } from '../../server/domain/resources.js';
+import { expandReport } from '../../server/domain/report-encoding.js';
 import { createBackup, VeleroSimulator } from '../velero/simulator.js';
 import { createNamespace, testKubeConfig, uniqueName, waitFor } from './kube.js';
 import { startRealVelero, type RealVelero } from './real-velero.js';
@@ -196,7 +197,8 @@ export async function listReports(fixture: EngineFixture, testName?: string): Pr
     plural: 'restorereports',
     ...(testName ? { labelSelector: `rehearsal.dev/test=${testName}` } : {}),
   })) as { items: RestoreReport[] };
-  return list.items;
+  // As every reader does: the writer stores most fields as JSON in spec.details (issue 17).
+  return list.items.map(expandReport);
 }
 
 /**

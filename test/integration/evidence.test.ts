@@ -471,7 +471,7 @@ describe('the license', () => {
       'Exceptions and remediation',
       'Limitations',
       'Attestation',
-      'Run history',
+      'Runs per RestoreTest',
     ]) {
       expect(flat).toContain(section);
     }

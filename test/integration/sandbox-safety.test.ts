@@ -199,4 +199,60 @@ describe("the server's ServiceAccount (least privilege)", () => {
     );
     expect(restored).toMatch(/^403 .*rehearsal-server-sandboxes-only/);
   });
+
+  it('is refused a Kasten RestoreAction or Trilio Restore outside a sandbox or aimed at another namespace', async () => {
+    const custom = server.makeApiClient(CustomObjectsApi);
+    const victim = uniqueName('team-k', 30);
+    // Looks like a sandbox of run abcde to the policy (labels and name): the target rule must hold anyway.
+    const sandbox = `${uniqueName('rehearsal-fake', 40)}-abcde`;
+    foreign.push(victim, sandbox);
+    const admin = fixture.admin.makeApiClient(CoreV1Api);
+    await admin.createNamespace({ body: { metadata: { name: victim } } });
+    await admin.createNamespace({
+      body: { metadata: { name: sandbox, labels: { 'rehearsal.dev/managed-by': 'rehearsal', 'rehearsal.dev/run': 'abcde' } } },
+    });
+    const attempt = async (namespace: string, target: string, tool: 'kasten' | 'trilio', run = 'abcde'): Promise<string> => {
+      const metadata = { name: uniqueName('overwrite', 30), labels: { 'rehearsal.dev/run': run } };
+      const request =
+        tool === 'kasten'
+          ? {
+              group: 'actions.kio.kasten.io',
+              version: 'v1alpha1',
+              plural: 'restoreactions',
+              body: {
+                apiVersion: 'actions.kio.kasten.io/v1alpha1',
+                kind: 'RestoreAction',
+                metadata,
+                spec: { subject: { kind: 'RestorePoint', name: 'nightly', namespace: fixture.source }, targetNamespace: target },
+              },
+            }
+          : {
+              group: 'triliovault.trilio.io',
+              version: 'v1',
+              plural: 'restores',
+              body: {
+                apiVersion: 'triliovault.trilio.io/v1',
+                kind: 'Restore',
+                metadata,
+                spec: { source: { type: 'Backup', backup: { name: 'nightly', namespace: fixture.source } }, restoreNamespace: target },
+              },
+            };
+      try {
+        await custom.createNamespacedCustomObject({ ...request, namespace });
+        return 'allowed';
+      } catch (error) {
+        return `${apiStatusCode(error)} ${String((error as { body?: string }).body ?? '')}`;
+      }
+    };
+    for (const tool of ['kasten', 'trilio'] as const) {
+      // Into a team's namespace, created there (the source-namespace write Rehearsal never makes).
+      expect(await attempt(victim, victim, tool)).toMatch(/^403 .*rehearsal-server-sandboxes-only.*only in Rehearsal sandbox namespaces/);
+      expect(await attempt(fixture.source, fixture.source, tool)).toMatch(/^403 .*rehearsal-server-sandboxes-only/);
+      // From a sandbox, aimed at another namespace, or labelled with another run.
+      expect(await attempt(sandbox, victim, tool)).toMatch(/^403 .*restoring into that sandbox/);
+      expect(await attempt(sandbox, sandbox, tool, 'zzzzz')).toMatch(/^403 .*restoring into that sandbox/);
+      // The one shape the engine uses passes the policy (no tool runs here to act on it).
+      expect(await attempt(sandbox, sandbox, tool)).toBe('allowed');
+    }
+  });
 });

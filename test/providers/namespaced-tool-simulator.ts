@@ -106,7 +106,8 @@ export abstract class NamespacedToolSimulator {
   protected abstract readRestore(restore: SimObject): ToolRestoreRequest | undefined;
   protected abstract isNew(restore: SimObject): boolean;
   protected abstract runningStatus(): Record<string, unknown>;
-  protected abstract doneStatus(restored: number, total: number): Record<string, unknown>;
+  /** The finished restore's status: `all` the backup held, `restored` what was created in the target. */
+  protected abstract doneStatus(outcome: { all: readonly SnapshotItem[]; restored: readonly SnapshotItem[] }): Record<string, unknown>;
   protected abstract failedStatus(reason: string): Record<string, unknown>;
 
   constructor(
@@ -273,17 +274,17 @@ export abstract class NamespacedToolSimulator {
     if (!data) return fail(`the data of backup ${request.backupName} is missing`);
     const omitted = new Set((annotations[SIMULATOR_OMIT_KINDS] ?? '').split(',').map((kind) => kind.trim()));
     const items = decodeSnapshot(data).items;
-    let restored = 0;
+    const restored: SnapshotItem[] = [];
     for (const item of items) {
       if (omitted.has(item.kind)) continue;
       try {
         await this.objects.create(prepareForRestore(item, request.target, request.backupName, name));
-        restored += 1;
+        restored.push(item);
       } catch (error) {
         if (code(error) !== 409) throw error;
       }
     }
-    await this.patchStatus(this.restoreType, namespace, name, this.doneStatus(restored, items.length));
-    this.log(`restore ${namespace}/${name}: ${restored}/${items.length} objects into ${request.target}`);
+    await this.patchStatus(this.restoreType, namespace, name, this.doneStatus({ all: items, restored }));
+    this.log(`restore ${namespace}/${name}: ${restored.length}/${items.length} objects into ${request.target}`);
   }
 }

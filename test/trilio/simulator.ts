@@ -4,11 +4,12 @@
 // Plays TVK's part on the CRDs in test/trilio/crds (written by Rehearsal's developers from Trilio's
 // CRD documentation, not Trilio's own CRDs): takeBackup() makes an Available Backup
 // (triliovault.trilio.io/v1) in the application's namespace; each new Restore goes InProgress →
-// Completed (status.status, phase, percentageCompletion, completionTimestamp) or Failed (with a
+// Completed (status.status, phase, percentageCompletion, completionTimestamp, and the item lists of
+// status.restoreApplication.custom as TVK's API types declare them) or Failed (with a
 // Failed condition carrying the reason). See test/providers/namespaced-tool-simulator.ts for what is
 // restored, the tripwire and the failure-injection annotations.
 import { NamespacedToolSimulator, type ToolRestoreRequest } from '../providers/namespaced-tool-simulator.js';
-import { kubeTimestamp } from '../velero/simulator.js';
+import { kubeTimestamp, type SnapshotItem } from '../velero/simulator.js';
 
 interface TrilioRestoreObject {
   spec?: { source?: { backup?: { name?: string; namespace?: string } }; restoreNamespace?: string };
@@ -58,13 +59,22 @@ export class TrilioSimulator extends NamespacedToolSimulator {
     };
   }
 
-  protected doneStatus() {
+  // Trilio's item lists (status.restoreApplication.custom): the snapshot's objects by kind, and the
+  // ones not restored (kinds the backup annotation omits) as skippedResources.
+  protected doneStatus(outcome: { all: readonly SnapshotItem[]; restored: readonly SnapshotItem[] }) {
+    const restored = new Set(outcome.restored);
     return {
       status: 'Completed',
       phase: 'MetadataRestore',
       phaseStatus: 'Completed',
       completionTimestamp: kubeTimestamp(),
       percentageCompletion: 100,
+      restoreApplication: {
+        custom: {
+          snapshot: { resources: byKind(outcome.all) },
+          status: { skippedResources: byKind(outcome.all.filter((item) => !restored.has(item))) },
+        },
+      },
     };
   }
 
@@ -78,4 +88,17 @@ export class TrilioSimulator extends NamespacedToolSimulator {
       condition: [{ phase: 'MetadataRestore', status: 'Failed', reason, timestamp: now }],
     };
   }
+}
+
+/** Trilio's Resource list: one entry per kind with the object names. */
+function byKind(items: readonly SnapshotItem[]): { groupVersionKind: { group: string; version: string; kind: string }; objects: string[] }[] {
+  const kinds = new Map<string, { groupVersionKind: { group: string; version: string; kind: string }; objects: string[] }>();
+  for (const item of items) {
+    const [group, version] = item.apiVersion.includes('/') ? item.apiVersion.split('/') : ['', item.apiVersion];
+    const key = `${item.apiVersion}/${item.kind}`;
+    const entry = kinds.get(key) ?? { groupVersionKind: { group: group!, version: version!, kind: item.kind }, objects: [] };
+    entry.objects.push(item.metadata?.name ?? '');
+    kinds.set(key, entry);
+  }
+  return [...kinds.values()];
 }

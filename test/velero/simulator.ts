@@ -23,6 +23,10 @@
 //          errors make the restore PartiallyFailed (Velero's rule). Missing backup data → Failed
 //          with status.failureReason.
 //
+//  DownloadRequest (no phase / New) → Processed
+//          status.downloadURL points at simulator-object-store.ts (127.0.0.1): a backup's
+//          BackupResourceList in Velero's shape, built from its snapshot; anything else is a 404.
+//
 //  TRIPWIRE: unlike Velero, the simulator refuses (phase FailedValidation, validationErrors
 //  starting "simulator tripwire:") any Restore that could write outside a sandbox: an empty or
 //  wildcard includedNamespaces, an included namespace without a mapping to another namespace, a
@@ -43,10 +47,13 @@
 //    simulator.rehearsal.dev/backup-outcome: Failed | PartiallyFailed
 //        the backup itself ends in that phase (Failed stores no data).
 //
+//  Files: simulator.ts (the server loop), simulator-model.ts (annotations, snapshot shape, restore
+//  validation), simulator-snapshots.ts (where backups are kept), simulator-object-store.ts
+//  (DownloadRequest answers), simulator-backups.ts (createBackup for tests and the demo).
+//
 //  Timing: `stepDelayMs` (default 400 ms) between phase transitions, so a backup or restore takes
 //  about 1–2 s in the demo; tests pass small values. Identity: whatever KubeConfig it is given.
 // ============================================================================================
-import { gunzipSync, gzipSync } from 'node:zlib';
 import {
   CoreV1Api,
   CustomObjectsApi,
@@ -54,87 +61,42 @@ import {
   KubernetesObjectApi,
   PatchStrategy,
   setHeaderOptions,
-  type KubernetesObject,
-  type V1Secret,
 } from '@kubernetes/client-node';
+import { resourceListOf, SimulatedObjectStore } from './simulator-object-store.js';
+import {
+  abortableSleep,
+  describeError,
+  DOWNLOAD_URL_TTL_MS,
+  encodeSnapshot,
+  GROUP,
+  kubeTimestamp,
+  LABEL_BACKUP_NAME,
+  LABEL_RESTORE_NAME,
+  labelValue,
+  MANAGED_BY,
+  MAX_SNAPSHOT_BYTES,
+  parseGoDuration,
+  prepareForRestore,
+  SIMULATOR_BACKUP_OUTCOME,
+  SIMULATOR_OMIT_KINDS,
+  SIMULATOR_RESTORE_DELAY_MS,
+  SIMULATOR_RESTORE_OUTCOME,
+  SNAPSHOT_KINDS,
+  snapshotSecretName,
+  statusCode,
+  TERMINAL,
+  validateRestore,
+  VERSION,
+  type BackupObject,
+  type DownloadObject,
+  type RestoreObject,
+  type SimObject,
+} from './simulator-model.js';
+import { SnapshotStore } from './simulator-snapshots.js';
 
-export const SIMULATOR_RESTORE_OUTCOME = 'simulator.rehearsal.dev/restore-outcome';
-export const SIMULATOR_OMIT_KINDS = 'simulator.rehearsal.dev/omit-kinds';
-export const SIMULATOR_RESTORE_DELAY_MS = 'simulator.rehearsal.dev/restore-delay-ms';
-export const SIMULATOR_BACKUP_OUTCOME = 'simulator.rehearsal.dev/backup-outcome';
-export const SIMULATOR_TRIPWIRE_PREFIX = 'simulator tripwire:';
-
-export const SNAPSHOT_SECRET_PREFIX = 'velero-sim-backup-';
-export const SNAPSHOT_DATA_KEY = 'snapshot.json.gz';
-const MANAGED_BY = 'velero-simulator';
-const LABEL_BACKUP_NAME = 'velero.io/backup-name';
-const LABEL_RESTORE_NAME = 'velero.io/restore-name';
-const GROUP = 'velero.io';
-const VERSION = 'v1';
-/** Secrets hold at most 1 MiB; leave room for metadata. */
-const MAX_SNAPSHOT_BYTES = 900 * 1024;
-
-export interface SnapshotKind {
-  apiVersion: string;
-  kind: string;
-}
-
-/** What a simulated backup holds, in the order a restore creates it (Velero's priorities, roughly). */
-export const SNAPSHOT_KINDS: readonly SnapshotKind[] = [
-  { apiVersion: 'v1', kind: 'ServiceAccount' },
-  { apiVersion: 'v1', kind: 'Secret' },
-  { apiVersion: 'v1', kind: 'ConfigMap' },
-  { apiVersion: 'v1', kind: 'PersistentVolumeClaim' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
-  { apiVersion: 'v1', kind: 'Service' },
-  { apiVersion: 'apps/v1', kind: 'Deployment' },
-  { apiVersion: 'apps/v1', kind: 'StatefulSet' },
-  { apiVersion: 'apps/v1', kind: 'DaemonSet' },
-  { apiVersion: 'batch/v1', kind: 'CronJob' },
-  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
-  { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy' },
-];
-
-export interface SnapshotItem extends KubernetesObject {
-  apiVersion: string;
-  kind: string;
-  metadata: NonNullable<KubernetesObject['metadata']> & { name: string; namespace: string };
-  [field: string]: unknown;
-}
-
-export interface BackupSnapshot {
-  formatVersion: 1;
-  backupName: string;
-  namespaces: string[];
-  items: SnapshotItem[];
-}
-
-interface SimObject {
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    annotations?: Record<string, string>;
-    deletionTimestamp?: string;
-  };
-  spec?: Record<string, unknown>;
-  status?: { phase?: string } & Record<string, unknown>;
-}
-
-interface BackupObject extends SimObject {
-  spec?: { includedNamespaces?: string[]; excludedNamespaces?: string[]; ttl?: string };
-}
-
-interface RestoreObject extends SimObject {
-  spec?: {
-    backupName?: string;
-    scheduleName?: string;
-    includedNamespaces?: string[];
-    namespaceMapping?: Record<string, string>;
-    includeClusterResources?: boolean;
-  };
-}
+// The simulator's parts, importable from here as before.
+export * from './simulator-model.js';
+export * from './simulator-backups.js';
 
 export interface VeleroSimulatorOptions {
   /** The Velero namespace the simulator serves; default "velero" (created when missing). */
@@ -145,139 +107,6 @@ export interface VeleroSimulatorOptions {
   stepDelayMs?: number;
   /** Where progress lines go; default: nowhere. */
   log?: (line: string) => void;
-}
-
-const TERMINAL = new Set(['Completed', 'PartiallyFailed', 'Failed', 'FailedValidation', 'Deleting']);
-
-/** Kubernetes timestamps have whole seconds (metav1.Time). */
-export function kubeTimestamp(date: Date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/** Go duration ("720h0m0s", "24h", "90m") in milliseconds; undefined when unreadable. */
-export function parseGoDuration(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
-  let total = 0;
-  let rest = value.trim();
-  if (rest === '' || rest === '0') return rest === '0' ? 0 : undefined;
-  while (rest.length > 0) {
-    const match = /^(\d+(?:\.\d+)?)(ms|h|m|s)/.exec(rest);
-    if (!match) return undefined;
-    total += Number(match[1]) * (units[match[2] as string] as number);
-    rest = rest.slice(match[0].length);
-  }
-  return total;
-}
-
-function globMatches(pattern: string, namespace: string): boolean {
-  if (pattern === '*') return true;
-  if (!/[*?[]/.test(pattern)) return pattern === namespace;
-  const source = pattern
-    .replace(/[.+^${}()|\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${source}$`).test(namespace);
-}
-
-function statusCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'number' ? code : undefined;
-}
-
-function describeError(error: unknown): string {
-  const body = (error as { body?: unknown } | undefined)?.body;
-  if (typeof body === 'string') {
-    try {
-      const message = (JSON.parse(body) as { message?: string }).message;
-      if (message) return message;
-    } catch {
-      // not JSON: fall through
-    }
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('simulator stopped'));
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error('simulator stopped'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-export function snapshotSecretName(backupName: string): string {
-  return `${SNAPSHOT_SECRET_PREFIX}${backupName}`;
-}
-
-export function encodeSnapshot(snapshot: BackupSnapshot): string {
-  return gzipSync(Buffer.from(JSON.stringify(snapshot))).toString('base64');
-}
-
-export function decodeSnapshot(data: string): BackupSnapshot {
-  return JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as BackupSnapshot;
-}
-
-/** Objects the cluster creates in every namespace by itself; Velero would only report them as existing. */
-export function isClusterManaged(item: SnapshotItem): boolean {
-  if (item.kind === 'ConfigMap' && item.metadata.name === 'kube-root-ca.crt') return true;
-  if (item.kind === 'ServiceAccount' && item.metadata.name === 'default') return true;
-  if (item.kind === 'Secret' && (item as { type?: string }).type === 'kubernetes.io/service-account-token')
-    return true;
-  return false;
-}
-
-function labelValue(value: string): string {
-  return value.length <= 63 ? value : value.slice(0, 63).replace(/[^a-zA-Z0-9]+$/, '');
-}
-
-/** The object as the restore creates it in `targetNamespace`: cluster-assigned fields removed. */
-export function prepareForRestore(
-  item: SnapshotItem,
-  targetNamespace: string,
-  backupName: string,
-  restoreName: string,
-): SnapshotItem {
-  const copy = structuredClone(item) as SnapshotItem & { spec?: Record<string, unknown> };
-  const source = item.metadata;
-  const annotations = { ...(source.annotations ?? {}) };
-  for (const key of Object.keys(annotations)) {
-    if (key.startsWith('pv.kubernetes.io/') || key === 'volume.kubernetes.io/selected-node')
-      delete annotations[key];
-  }
-  copy.metadata = {
-    name: source.name,
-    namespace: targetNamespace,
-    labels: {
-      ...(source.labels ?? {}),
-      [LABEL_BACKUP_NAME]: labelValue(backupName),
-      [LABEL_RESTORE_NAME]: labelValue(restoreName),
-    },
-    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
-  };
-  delete (copy as { status?: unknown }).status;
-  const spec = copy.spec;
-  if (item.kind === 'Service' && spec) {
-    if (spec.clusterIP !== 'None') {
-      delete spec.clusterIP;
-      delete spec.clusterIPs;
-    } else {
-      spec.clusterIPs = ['None'];
-    }
-    delete spec.healthCheckNodePort;
-    if (Array.isArray(spec.ports)) {
-      spec.ports = (spec.ports as Record<string, unknown>[]).map(({ nodePort: _nodePort, ...port }) => port);
-    }
-  }
-  if (item.kind === 'PersistentVolumeClaim' && spec) delete spec.volumeName;
-  return copy;
 }
 
 export class VeleroSimulator {
@@ -295,6 +124,8 @@ export class VeleroSimulator {
   private abort = new AbortController();
   private loop: Promise<void> | undefined;
   private running = false;
+  private readonly store = new SimulatedObjectStore();
+  private readonly snapshots: SnapshotStore;
 
   constructor(kubeConfig: KubeConfig, options: VeleroSimulatorOptions = {}) {
     this.namespace = options.namespace ?? 'velero';
@@ -304,12 +135,14 @@ export class VeleroSimulator {
     this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
     this.core = kubeConfig.makeApiClient(CoreV1Api);
     this.objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+    this.snapshots = new SnapshotStore(this.core, this.objects, this.namespace);
   }
 
   /** Creates the Velero namespace when missing and starts serving. */
   async start(): Promise<void> {
     if (this.running) return;
     await this.ensureNamespace(this.namespace, { 'app.kubernetes.io/managed-by': MANAGED_BY });
+    await this.store.start();
     this.running = true;
     this.abort = new AbortController();
     this.loop = this.pollLoop();
@@ -323,6 +156,7 @@ export class VeleroSimulator {
     this.abort.abort();
     await this.loop;
     await Promise.allSettled([...this.active.values()]);
+    await this.store.stop();
     this.log('velero simulator stopped');
   }
 
@@ -344,12 +178,14 @@ export class VeleroSimulator {
   }
 
   private async pollOnce(): Promise<void> {
-    const [backups, restores] = await Promise.all([
+    const [backups, restores, downloads] = await Promise.all([
       this.listCustom<BackupObject>('backups'),
       this.listCustom<RestoreObject>('restores'),
+      this.listCustom<DownloadObject>('downloadrequests'),
     ]);
     for (const backup of backups) this.dispatch('backup', backup, () => this.processBackup(backup));
     for (const restore of restores) this.dispatch('restore', restore, () => this.processRestore(restore));
+    for (const download of downloads) this.dispatch('download', download, () => this.processDownload(download));
   }
 
   private dispatch(type: string, object: SimObject, work: () => Promise<void>): void {
@@ -410,7 +246,7 @@ export class VeleroSimulator {
       return;
     }
 
-    const snapshot = await this.takeSnapshot(name, backup.spec ?? {});
+    const snapshot = await this.snapshots.take(name, backup.spec ?? {});
     const encoded = encodeSnapshot(snapshot);
     if (encoded.length > MAX_SNAPSHOT_BYTES) {
       await this.patchStatus('backups', name, {
@@ -420,7 +256,7 @@ export class VeleroSimulator {
       });
       return;
     }
-    await this.storeSnapshot(backup, encoded);
+    await this.snapshots.store(backup, encoded);
     await this.pause();
     const total = snapshot.items.length;
     const partially = outcome === 'PartiallyFailed';
@@ -434,161 +270,7 @@ export class VeleroSimulator {
     this.log(`backup ${name}: ${partially ? 'PartiallyFailed' : 'Completed'} (${total} items)`);
   }
 
-  /** Reads (never writes) the namespaces a Backup covers. */
-  private async takeSnapshot(
-    backupName: string,
-    spec: NonNullable<BackupObject['spec']>,
-  ): Promise<BackupSnapshot> {
-    const included = spec.includedNamespaces ?? [];
-    const excluded = spec.excludedNamespaces ?? [];
-    let candidates: string[];
-    if (included.length > 0 && included.every((pattern) => !/[*?[]/.test(pattern))) {
-      candidates = [...new Set(included)];
-    } else {
-      const namespaces = await this.core.listNamespace();
-      candidates = namespaces.items
-        .map((namespace) => namespace.metadata?.name ?? '')
-        .filter(
-          (namespace) => included.length === 0 || included.some((pattern) => globMatches(pattern, namespace)),
-        );
-    }
-    const namespaces = candidates.filter(
-      (namespace) => namespace !== '' && !excluded.some((pattern) => globMatches(pattern, namespace)),
-    );
-    const items: SnapshotItem[] = [];
-    for (const namespace of namespaces) {
-      for (const { apiVersion, kind } of SNAPSHOT_KINDS) {
-        let continueToken: string | undefined;
-        do {
-          const page = await this.objects.list(
-            apiVersion,
-            kind,
-            namespace,
-            undefined,
-            undefined,
-            undefined,
-            undefined,
-            undefined,
-            500,
-            continueToken,
-          );
-          for (const object of page.items) {
-            const item = { ...object, apiVersion, kind } as SnapshotItem;
-            if (isClusterManaged(item)) continue;
-            const metadata = { ...item.metadata };
-            delete metadata.managedFields;
-            items.push({ ...item, metadata });
-          }
-          continueToken = page.metadata?._continue || undefined;
-        } while (continueToken);
-      }
-    }
-    return { formatVersion: 1, backupName, namespaces, items };
-  }
-
-  private async storeSnapshot(backup: BackupObject, encoded: string): Promise<void> {
-    const name = snapshotSecretName(backup.metadata.name);
-    const body: V1Secret = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: {
-        name,
-        namespace: this.namespace,
-        labels: {
-          [LABEL_BACKUP_NAME]: labelValue(backup.metadata.name),
-          'app.kubernetes.io/managed-by': MANAGED_BY,
-        },
-        ...(backup.metadata.uid
-          ? {
-              ownerReferences: [
-                {
-                  apiVersion: `${GROUP}/${VERSION}`,
-                  kind: 'Backup',
-                  name: backup.metadata.name,
-                  uid: backup.metadata.uid,
-                },
-              ],
-            }
-          : {}),
-      },
-      type: 'Opaque',
-      data: { [SNAPSHOT_DATA_KEY]: encoded },
-    };
-    try {
-      await this.core.createNamespacedSecret({ namespace: this.namespace, body });
-    } catch (error) {
-      if (statusCode(error) !== 409) throw error;
-      await this.core.replaceNamespacedSecret({ name, namespace: this.namespace, body }); // a rerun after a restart
-    }
-  }
-
-  private async loadSnapshot(backupName: string): Promise<BackupSnapshot | undefined> {
-    try {
-      const secret = await this.core.readNamespacedSecret({
-        name: snapshotSecretName(backupName),
-        namespace: this.namespace,
-      });
-      const data = secret.data?.[SNAPSHOT_DATA_KEY];
-      return data ? decodeSnapshot(data) : undefined;
-    } catch (error) {
-      if (statusCode(error) === 404) return undefined;
-      throw error;
-    }
-  }
-
   // ------------------------------------------------------------------ restores
-
-  /** Velero's own checks plus the sandbox tripwire; empty = valid. */
-  private validateRestore(
-    spec: NonNullable<RestoreObject['spec']>,
-    backup: BackupObject | undefined,
-  ): string[] {
-    const errors: string[] = [];
-    if (!spec.backupName) {
-      errors.push(
-        spec.scheduleName ? 'the simulator does not support scheduleName' : 'backupName is required',
-      );
-      return errors;
-    }
-    if (!backup) {
-      errors.push(`Error retrieving backup: backups.velero.io "${spec.backupName}" not found`);
-      return errors;
-    }
-    const backupPhase = backup.status?.phase ?? 'New';
-    if (backupPhase !== 'Completed' && backupPhase !== 'PartiallyFailed') {
-      errors.push(
-        `backup ${spec.backupName} is ${backupPhase}; only Completed or PartiallyFailed backups can be restored`,
-      );
-    }
-    const included = spec.includedNamespaces ?? [];
-    const mapping = spec.namespaceMapping ?? {};
-    if (included.length === 0 || included.some((namespace) => /[*?[]/.test(namespace))) {
-      errors.push(
-        `${SIMULATOR_TRIPWIRE_PREFIX} includedNamespaces must name every source namespace explicitly`,
-      );
-    }
-    const backupNamespaces = new Set([...(backup.spec?.includedNamespaces ?? []), ...included]);
-    const targets = new Set<string>();
-    for (const source of included) {
-      const target = mapping[source];
-      if (!target || target === source) {
-        errors.push(`${SIMULATOR_TRIPWIRE_PREFIX} namespace ${source} is not mapped to another namespace`);
-        continue;
-      }
-      if (backupNamespaces.has(target)) {
-        errors.push(
-          `${SIMULATOR_TRIPWIRE_PREFIX} namespace ${source} is mapped onto ${target}, a namespace of the backup`,
-        );
-      }
-      if (targets.has(target))
-        errors.push(`${SIMULATOR_TRIPWIRE_PREFIX} two namespaces are mapped onto ${target}`);
-      targets.add(target);
-    }
-    if (spec.includeClusterResources !== false) {
-      errors.push(`${SIMULATOR_TRIPWIRE_PREFIX} includeClusterResources must be false`);
-    }
-    return errors;
-  }
 
   private async processRestore(restore: RestoreObject): Promise<void> {
     const name = restore.metadata.name;
@@ -596,7 +278,7 @@ export class VeleroSimulator {
     const backup = spec.backupName
       ? await this.getCustom<BackupObject>('backups', spec.backupName)
       : undefined;
-    const validationErrors = this.validateRestore(spec, backup);
+    const validationErrors = validateRestore(spec, backup);
     if (validationErrors.length > 0 || !backup || !spec.backupName) {
       await this.patchStatus('restores', name, {
         phase: 'FailedValidation',
@@ -624,7 +306,7 @@ export class VeleroSimulator {
     if (annotations[SIMULATOR_RESTORE_OUTCOME] === 'Failed') {
       return failWith(`simulated failure (annotation ${SIMULATOR_RESTORE_OUTCOME} on backup ${backupName})`);
     }
-    const snapshot = await this.loadSnapshot(backupName);
+    const snapshot = await this.snapshots.load(backupName);
     if (!snapshot) {
       return failWith(
         `backup data of ${backupName} not found (Secret ${this.namespace}/${snapshotSecretName(backupName)} is missing)`,
@@ -695,6 +377,20 @@ export class VeleroSimulator {
     );
   }
 
+  // ------------------------------------------------------------------ download requests
+
+  private async processDownload(request: DownloadObject): Promise<void> {
+    const target = request.spec?.target ?? {};
+    const snapshot =
+      target.kind === 'BackupResourceList' && target.name ? await this.snapshots.load(target.name) : undefined;
+    await this.patchStatus('downloadrequests', request.metadata.name, {
+      phase: 'Processed',
+      downloadURL: this.store.publish(snapshot ? resourceListOf(snapshot) : undefined),
+      expiration: kubeTimestamp(new Date(Date.now() + DOWNLOAD_URL_TTL_MS)),
+    });
+    this.log(`download ${request.metadata.name}: ${target.kind} of ${target.name} ${snapshot ? 'served' : 'not found'}`);
+  }
+
   // ------------------------------------------------------------------ Kubernetes access
 
   private async ensureNamespace(name: string, labels: Record<string, string>): Promise<void> {
@@ -736,95 +432,5 @@ export class VeleroSimulator {
       { group: GROUP, version: VERSION, namespace: this.namespace, plural, name, body: { status } },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
-  }
-}
-
-// ------------------------------------------------------------------ helpers for tests and the demo
-
-export interface CreateBackupOptions {
-  name: string;
-  /** spec.includedNamespaces (names, '*' or globs); empty = all namespaces, as in Velero. */
-  namespaces: string[];
-  excludedNamespaces?: string[];
-  annotations?: Record<string, string>;
-  labels?: Record<string, string>;
-  /** Velero namespace; default "velero". */
-  veleroNamespace?: string;
-  /** Go duration; default 720h0m0s (Velero's default). */
-  ttl?: string;
-  /** Phase to wait for (default Completed); another terminal phase throws. 'none' = do not wait. */
-  expectPhase?: 'Completed' | 'PartiallyFailed' | 'Failed' | 'none';
-  timeoutMs?: number;
-}
-
-export interface SimulatedBackup {
-  metadata: { name: string; namespace: string; uid?: string; creationTimestamp?: string };
-  spec: { includedNamespaces?: string[]; excludedNamespaces?: string[] };
-  status?: {
-    phase?: string;
-    completionTimestamp?: string;
-    progress?: { totalItems?: number; itemsBackedUp?: number };
-  };
-}
-
-/**
- * Creates a velero.io/v1 Backup and waits until a Velero server (the simulator, or a real one)
- * finishes it in `expectPhase`. Needs a running server for that namespace.
- */
-export async function createBackup(
-  kubeConfig: KubeConfig,
-  options: CreateBackupOptions,
-): Promise<SimulatedBackup> {
-  const namespace = options.veleroNamespace ?? 'velero';
-  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  const body = {
-    apiVersion: `${GROUP}/${VERSION}`,
-    kind: 'Backup',
-    metadata: {
-      name: options.name,
-      namespace,
-      ...(options.labels ? { labels: options.labels } : {}),
-      ...(options.annotations ? { annotations: options.annotations } : {}),
-    },
-    spec: {
-      includedNamespaces: options.namespaces,
-      ...(options.excludedNamespaces ? { excludedNamespaces: options.excludedNamespaces } : {}),
-      includeClusterResources: false,
-      storageLocation: 'default',
-      ttl: options.ttl ?? '720h0m0s',
-    },
-  };
-  await custom.createNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    namespace,
-    plural: 'backups',
-    body,
-  });
-  const expected = options.expectPhase ?? 'Completed';
-  const read = async () =>
-    (await custom.getNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      namespace,
-      plural: 'backups',
-      name: options.name,
-    })) as SimulatedBackup;
-  if (expected === 'none') return read();
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-  for (;;) {
-    const backup = await read();
-    const phase = backup.status?.phase ?? '';
-    if (phase === expected) return backup;
-    if (TERMINAL.has(phase)) {
-      throw new Error(`backup ${namespace}/${options.name} ended ${phase}, expected ${expected}`);
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `backup ${namespace}/${options.name} still ${phase || 'without a phase'} after ${options.timeoutMs ?? 30_000} ms ` +
-          '(is a Velero simulator serving this namespace?)',
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -80,8 +80,32 @@ export function keysFromPem(pem: string): Map<string, KeyObject> {
   return keys;
 }
 
+/**
+ * The spec a digest covers: a report stored packed (since issue 17: the fields not needed by
+ * kubectl as one JSON string, spec.details) expanded back into fields, as the server's
+ * domain/report-encoding.ts does (a field outside details wins over the same one inside; details
+ * that are not a JSON object add nothing). Reports without details are used as they are.
+ */
+export function expandedSpec(spec: SignedReport['spec']): SignedReport['spec'] {
+  if (typeof spec.details !== 'string') return spec;
+  const { details, ...kept } = spec;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(details);
+  } catch {
+    parsed = undefined;
+  }
+  const packed = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const expanded: Record<string, unknown> = { ...packed, ...kept };
+  const packedRto = packed.rto;
+  if (packedRto !== null && typeof packedRto === 'object' && !Array.isArray(packedRto)) {
+    expanded.rto = { ...packedRto, ...((kept.rto as object | undefined) ?? {}) };
+  }
+  return expanded as SignedReport['spec'];
+}
+
 export function computeDigest(report: SignedReport, previousDigest: string | undefined): string {
-  const { evidence: _evidence, ...spec } = report.spec;
+  const { evidence: _evidence, ...spec } = expandedSpec(report.spec);
   const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
   const owner = owners.find((o) => o.controller === true) ?? owners[0];
   const sequence = report.spec.evidence?.sequence;

@@ -148,7 +148,7 @@ export function verifyPdf(bytes: Buffer, keys: ReadonlyMap<string, KeyObject>): 
         ['reportId', attestation.reportId, report.reportId],
         ['generatedAt', attestation.generatedAt, report.generatedAt],
         ['version', attestation.version, report.productVersion],
-        ['runs', attestation.runs, Array.isArray(report.runs) ? report.runs.length : undefined],
+        ['runs', attestation.runs, signedRuns(report)],
       ];
       for (const [field, stated, signed] of pairs) {
         if (stated !== signed) {
@@ -163,4 +163,13 @@ export function verifyPdf(bytes: Buffer, keys: ReadonlyMap<string, KeyObject>): 
   if (!key) problems.push(`signed with unknown key ${keyId} (trusted: ${[...keys.keys()].join(', ') || 'none'})`);
   else if (!signatureValid(digest, signature, key)) problems.push(`signature does not verify with key ${keyId}: wrong key or altered attestation`);
   return { ok: problems.length === 0, problems, notes, attestation };
+}
+
+/** The run count the signed evidence states: the compliance report counts its population, the test report lists its runs. */
+function signedRuns(report: Record<string, unknown>): number | undefined {
+  if (report.kind === 'compliance') {
+    const runs = (report.population as { runs?: unknown } | undefined)?.runs;
+    return typeof runs === 'number' ? runs : undefined;
+  }
+  return Array.isArray(report.runs) ? report.runs.length : undefined;
 }

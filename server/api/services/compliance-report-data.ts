@@ -2,7 +2,8 @@
 // the input of the compliance PDF (server/reports/pdf/compliance-report.pdf.ts). Pure mapping:
 // statuses, evidence sentences, reasons and exceptions are the domain's; this only reshapes them
 // for the auditor layout and adds what the renderer needs from the resources (the RestoreTests for
-// the scope table, the RestoreReports for the run history).
+// the scope table, a RestoreReport's problems for the integrity summary). Bounded for any history:
+// runs are aggregated per RestoreTest and listed only as exceptions, at most MAX_LISTED_EXCEPTIONS.
 import { createHash } from 'node:crypto';
 import { FRAMEWORKS } from '../../domain/compliance-catalogue.js';
 import type {
@@ -17,12 +18,12 @@ import type { ControlStatus } from '../../domain/views.js';
 import { canonicalJson } from '../../evidence/evidence.js';
 import {
   plainJson,
-  runRecordFromReport,
+  TestAggregator,
+  type AggregatedRun,
   type ChainSummary,
   type ComplianceReportData,
   type ControlEntry,
   type ExceptionEntry,
-  type RunRecord,
   type ScopeTarget,
   type ScopeTest,
 } from '../../reports/pdf/report-data.js';
@@ -31,8 +32,12 @@ export interface ComplianceReportInput {
   evaluation: ComplianceEvaluation;
   /** The RestoreTests the evaluation saw (the scope table). */
   tests: readonly RestoreTest[];
-  /** The report behind a RunRecord of the detail ("namespace/name"). */
+  /** The report behind a run of the detail ("namespace/name"), for its evidence problems. */
   reportOf: (key: string) => RestoreReport | undefined;
+  /** How many exception runs to list (default MAX_LISTED_EXCEPTIONS). */
+  maxExceptions?: number;
+  /** Problems of whole chains no single run shows (a missing tail), listed first. */
+  chainProblems?: readonly string[];
   productVersion: string;
   cluster?: string;
   /** Why a report's evidence does not verify (for the integrity summary); absent = not checked. */
@@ -41,6 +46,10 @@ export interface ComplianceReportInput {
 
 /** How many reasons and integrity problems are printed before "... and N more". */
 export const MAX_LISTED = 12;
+/** How many exception runs the PDF lists; the rest are counted ("N more", README "Compliance PDF"). */
+export const MAX_LISTED_EXCEPTIONS = 100;
+/** How many integrity problems the PDF prints before "... and N more". */
+const MAX_PROBLEMS = 40;
 
 const CAUSE_TEXT: Record<ExceptionCause, string> = {
   fail: 'failed',
@@ -69,16 +78,12 @@ function limited(items: readonly string[], max = MAX_LISTED): string[] {
 /** "RHR-SOC2-20260401-7c1e9a0b": framework, UTC date, and 8 hex of a digest of what the report covers. */
 export function complianceReportId(evaluation: ComplianceEvaluation): string {
   const { detail } = evaluation;
-  const digest = createHash('sha256')
-    .update(
-      canonicalJson({
-        framework: detail.framework,
-        period: detail.period,
-        generatedAt: detail.generatedAt,
-        runs: detail.runs.map((run) => run.report),
-      }),
-    )
-    .digest('hex');
+  // Hashed run by run: the key list of 90,000 runs is not built as one string.
+  const hash = createHash('sha256').update(
+    canonicalJson({ framework: detail.framework, period: detail.period, generatedAt: detail.generatedAt }),
+  );
+  for (const run of detail.eachRun()) hash.update(`\n${run.report}`);
+  const digest = hash.digest('hex');
   return `RHR-${detail.framework.toUpperCase()}-${detail.generatedAt.slice(0, 10).replaceAll('-', '')}-${digest.slice(0, 8)}`;
 }
 
@@ -121,25 +126,42 @@ function scopeTests(tests: readonly RestoreTest[]): ScopeTest[] {
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
 }
 
+/** Per source namespace: the tests whose runs restored it, and how many runs did (one pass over the runs). */
+interface NamespaceRuns {
+  tests: Map<string, Set<string>>;
+  runs: Map<string, number>;
+}
+
+function countNamespaceRun(counts: NamespaceRuns, run: ComplianceRun): void {
+  for (const namespace of run.sourceNamespaces) {
+    counts.runs.set(namespace, (counts.runs.get(namespace) ?? 0) + 1);
+    let names = counts.tests.get(namespace);
+    if (!names) counts.tests.set(namespace, (names = new Set()));
+    names.add(splitKey(run.test).name);
+  }
+}
+
 function scopeTargets(
   namespaces: readonly string[],
   tests: readonly ScopeTest[],
-  runs: readonly RunRecord[],
+  counts: NamespaceRuns,
 ): ScopeTarget[] {
   return namespaces.map((namespace) => {
     const covering = tests.filter((test) => test.sourceNamespaces.includes(namespace));
     // Tests deleted since still count for the runs they left in the period.
-    const names = new Set(covering.map((test) => test.name));
-    for (const run of runs) if (run.sourceNamespaces.includes(namespace)) names.add(run.test);
+    const names = new Set([...covering.map((test) => test.name), ...(counts.tests.get(namespace) ?? [])]);
     return {
       namespace,
       tests: [...names].sort(),
       rtoTargets: [
         ...new Set(covering.map((test) => test.rtoTarget).filter((target): target is string => !!target)),
       ].sort(),
+      runs: counts.runs.get(namespace) ?? 0,
     };
   });
 }
+
+type ComplianceRun = ComplianceEvaluation['detail']['runs'][number];
 
 interface MergedException {
   detail: ExceptionDetail;
@@ -147,40 +169,68 @@ interface MergedException {
   causes: Map<ExceptionCause, Set<string>>;
 }
 
-function mergedExceptions(controls: readonly ControlDetail[]): MergedException[] {
-  const byReport = new Map<string, MergedException>();
+/**
+ * The exception runs to list, merged across controls (worst follow-up, every cause with the
+ * controls it applies to), and how many distinct exception runs there are. Only the listed ones
+ * are merged in full: at scale nearly every run can be an exception (a lost signing key), and a
+ * merged entry per run was tens of MB per PDF.
+ */
+function listedExceptions(
+  controls: readonly ControlDetail[],
+  max: number,
+): { listed: MergedException[]; total: number } {
+  const worst = new Map<string, ExceptionDetail>();
   for (const control of controls) {
     for (const target of control.targets) {
       for (const exception of target.exceptions) {
-        let merged = byReport.get(exception.report);
-        if (!merged) {
-          merged = { detail: exception, causes: new Map() };
-          byReport.set(exception.report, merged);
-        } else if (
-          REMEDIATION_ORDER.indexOf(exception.remediation) <
-          REMEDIATION_ORDER.indexOf(merged.detail.remediation)
-        ) {
-          merged.detail = exception;
-        }
+        const known = worst.get(exception.report);
+        if (!known || severity(exception) < severity(known)) worst.set(exception.report, exception);
+      }
+    }
+  }
+  const chosen = new Set(
+    [...worst.values()]
+      .sort(
+        (a, b) =>
+          severity(a) - severity(b) ||
+          b.completedAt.localeCompare(a.completedAt) ||
+          a.report.localeCompare(b.report),
+      )
+      .slice(0, max)
+      .map((exception) => exception.report),
+  );
+  const merged = new Map<string, MergedException>();
+  for (const control of controls) {
+    for (const target of control.targets) {
+      for (const exception of target.exceptions) {
+        if (!chosen.has(exception.report)) continue;
+        let entry = merged.get(exception.report);
+        if (!entry)
+          merged.set(exception.report, (entry = { detail: worst.get(exception.report)!, causes: new Map() }));
         for (const cause of exception.causes) {
-          const where = merged.causes.get(cause) ?? new Set<string>();
+          const where = entry.causes.get(cause) ?? new Set<string>();
           where.add(control.id);
-          merged.causes.set(cause, where);
+          entry.causes.set(cause, where);
         }
       }
     }
   }
-  return [...byReport.values()].sort(
+  const listed = [...merged.values()].sort(
     (a, b) =>
       a.detail.completedAt.localeCompare(b.detail.completedAt) ||
       a.detail.report.localeCompare(b.detail.report),
   );
+  return { listed, total: worst.size };
+}
+
+function severity(exception: ExceptionDetail): number {
+  return REMEDIATION_ORDER.indexOf(exception.remediation);
 }
 
 function exceptionEntry(
   merged: MergedException,
   controls: readonly ControlDetail[],
-  failure?: RunRecord['failure'],
+  failure?: { reason: string; message: string },
 ): ExceptionEntry {
   const all = controls.length;
   const causes = [...merged.causes.entries()].map(([cause, where]) =>
@@ -207,16 +257,51 @@ function exceptionEntry(
   };
 }
 
+function aggregatedRun(run: ComplianceRun, signaturesChecked: boolean): AggregatedRun {
+  const test = splitKey(run.test);
+  return {
+    name: splitKey(run.report).name,
+    test: test.name,
+    testNamespace: test.namespace,
+    sourceNamespaces: run.sourceNamespaces,
+    completedAt: run.completedAt,
+    result: run.result,
+    score: run.score,
+    ...(run.rtoSeconds !== null ? { rtoSeconds: run.rtoSeconds } : {}),
+    ...(run.rtoTarget !== null ? { rtoTarget: run.rtoTarget } : {}),
+    breached: run.rtoVerdict === 'breached',
+    ...(signaturesChecked ? { verified: run.evidenceVerified } : {}),
+  };
+}
+
 /** The adapter: everything the compliance PDF prints, from the domain's evaluation. */
 export function complianceReportData(input: ComplianceReportInput): ComplianceReportData {
   const { response, detail } = input.evaluation;
   const definition = FRAMEWORKS[detail.framework];
-  const runs: RunRecord[] = detail.runs.map((run) => {
+  const { listed, total: exceptionsTotal } = listedExceptions(
+    detail.controls,
+    input.maxExceptions ?? MAX_LISTED_EXCEPTIONS,
+  );
+  const listedKeys = new Set(listed.map((exception) => exception.detail.report));
+  const failures = new Map<string, { reason: string; message: string }>();
+  const byNamespace: NamespaceRuns = { tests: new Map(), runs: new Map() };
+  const byTest = new TestAggregator();
+  // Texts for the first few only: at scale most runs may fail to verify (a lost key), and each
+  // text means unpacking and re-checking a report.
+  const problems: string[] = [...(input.chainProblems ?? [])];
+  let unverified = 0;
+  // One pass over the population, one record at a time (none is kept).
+  for (const run of detail.eachRun()) {
+    if (run.failure && listedKeys.has(run.report)) failures.set(run.report, run.failure);
+    countNamespaceRun(byNamespace, run);
+    byTest.add(aggregatedRun(run, detail.signaturesChecked));
+    if (!detail.signaturesChecked || run.evidenceVerified) continue;
+    unverified += 1;
+    if (problems.length > MAX_PROBLEMS) continue;
     const report = input.reportOf(run.report);
-    if (!report) throw new Error(`report ${run.report} of the evaluated population is not in the cache`);
-    return runRecordFromReport(report, detail.signaturesChecked ? run.evidenceVerified : undefined);
-  });
-  const failures = new Map(detail.runs.map((run) => [run.report, run.failure]));
+    const found = report && input.evidenceProblems ? input.evidenceProblems(report) : [];
+    problems.push(...(found.length ? found : [`${splitKey(run.report).name}: evidence does not verify`]));
+  }
   const tests = scopeTests(input.tests);
   const controls: ControlEntry[] = detail.controls.map((control) => ({
     id: control.id,
@@ -237,17 +322,14 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
   }));
   let chain: ChainSummary | undefined;
   if (detail.signaturesChecked) {
-    const problems: string[] = [];
-    for (const run of detail.runs) {
-      if (run.evidenceVerified) continue;
-      const report = input.reportOf(run.report);
-      const found = report && input.evidenceProblems ? input.evidenceProblems(report) : [];
-      problems.push(...(found.length ? found : [`${splitKey(run.report).name}: evidence does not verify`]));
+    const texts = limited(problems, MAX_PROBLEMS);
+    if (problems.length > MAX_PROBLEMS && unverified > 0) {
+      texts[MAX_PROBLEMS] = `... and more: ${unverified} of ${detail.totals.runs} runs do not verify in all`;
     }
     chain = {
-      checkedReports: detail.runs.length,
-      verifiedReports: detail.runs.filter((run) => run.evidenceVerified).length,
-      problems: limited(problems, 40),
+      checkedReports: detail.totals.runs,
+      verifiedReports: detail.totals.runs - unverified,
+      problems: texts,
     };
   }
   const data: ComplianceReportData = {
@@ -272,15 +354,22 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
       freshnessDays: Math.max(...detail.controls.map((control) => control.freshnessDays)),
       rules: [],
     },
-    scope: { targets: scopeTargets(detail.scope.namespaces, tests, runs), tests },
+    scope: { targets: scopeTargets(detail.scope.namespaces, tests, byNamespace), tests },
     controls,
     coverage,
-    exceptions: mergedExceptions(detail.controls).map((merged) =>
-      exceptionEntry(merged, detail.controls, failures.get(merged.detail.report)),
+    exceptions: listed.map((exception) =>
+      exceptionEntry(exception, detail.controls, failures.get(exception.detail.report)),
     ),
+    exceptionsTotal,
     notEvidenced: [...detail.notEvidenced],
     limitations: [...detail.limitations],
-    runs,
+    population: {
+      runs: detail.totals.runs,
+      pass: detail.totals.pass,
+      partial: detail.totals.partial,
+      fail: detail.totals.fail,
+    },
+    byTest: byTest.rows(),
     ...(chain ? { chain } : {}),
   };
   return plainJson(data);

@@ -6,11 +6,13 @@ import {
   evaluateComplianceSteps,
   type ComplianceEvaluation,
   type ComplianceOverview,
+  type MissingTail,
 } from '../../domain/compliance.js';
 import type { RestoreTest } from '../../domain/resources.js';
 import type { ComplianceResponse } from '../../domain/views.js';
 import type { ApiCache, EvidenceVerifier } from '../ports.js';
 import { AsyncReadModelMemo, runSteps, testScopeFingerprint } from './read-model-memo.js';
+import { tailProblems } from './evidence-tails.js';
 import { requireSynced } from './readiness.js';
 
 /**
@@ -25,9 +27,28 @@ import { requireSynced } from './readiness.js';
  */
 export const COMPLIANCE_MEMO_TTL_MS = 5 * 60_000;
 
+/**
+ * How long after its computation a JSON compliance answer is still served once the data changed,
+ * while the new one is evaluated (AsyncReadModelMemo). With a run finishing every second at 1,000
+ * tests, waiting for each re-evaluation (0.2-1 s at 90,000 runs) put every caller behind one. An
+ * answer then lags the newest report by at most this (plus one evaluation); its generatedAt says
+ * how old it is. Callers that need a change at once poll (the dashboard refreshes; tests waitFor).
+ */
+export const COMPLIANCE_MAX_STALE_MS = 10_000;
+
 export class ComplianceService {
-  private readonly frameworks = new AsyncReadModelMemo<ComplianceResponse>(COMPLIANCE_MEMO_TTL_MS);
-  private readonly overviews = new AsyncReadModelMemo<ComplianceOverview>(COMPLIANCE_MEMO_TTL_MS);
+  private readonly frameworks = new AsyncReadModelMemo<ComplianceResponse>(
+    COMPLIANCE_MEMO_TTL_MS,
+    64,
+    COMPLIANCE_MAX_STALE_MS,
+  );
+  private readonly overviews = new AsyncReadModelMemo<ComplianceOverview>(
+    COMPLIANCE_MEMO_TTL_MS,
+    64,
+    COMPLIANCE_MAX_STALE_MS,
+  );
+  /** The scope fingerprint of the tests at a cache version (status writes change the version often). */
+  private scope = { cacheVersion: '', fingerprint: '' };
 
   constructor(
     private readonly cache: ApiCache,
@@ -43,6 +64,11 @@ export class ComplianceService {
     return untested ? { untestedBackedUp: untested } : {};
   }
 
+  /** Tests whose newest reports were deleted (evidence anchors), evidence exceptions in every framework. */
+  missingTails(tests: readonly RestoreTest[] = this.cache.listTests()): MissingTail[] {
+    return tailProblems(this.cache, tests);
+  }
+
   /**
    * The JSON answer, evaluated cooperatively (in slices between other requests: 0.3-0.9 s of CPU at
    * 90,000 runs would otherwise stall every request behind it) and memoised.
@@ -51,15 +77,17 @@ export class ComplianceService {
     requireSynced(this.cache);
     const now = this.now();
     return this.frameworks.get(`${framework}/${periodDays}`, this.dataVersion(), now.getTime(), async () => {
+      const tests = this.cache.listTests();
       const evaluation = await runSteps(
         evaluateComplianceSteps({
           framework,
           periodDays,
           now,
-          tests: this.cache.listTests(),
+          tests,
           reports: this.cache.reportIndex,
           ...(this.verify ? { verify: this.verify } : {}),
           ...this.coverageGap(),
+          missingTails: this.missingTails(tests),
         }),
       );
       return evaluation.response;
@@ -67,7 +95,12 @@ export class ComplianceService {
   }
 
   /** The response and the detail the PDF is built from, evaluated at `now`. */
-  evaluate(framework: FrameworkId, periodDays: number, now: Date): ComplianceEvaluation {
+  evaluate(
+    framework: FrameworkId,
+    periodDays: number,
+    now: Date,
+    missingTails: readonly MissingTail[] = this.missingTails(),
+  ): ComplianceEvaluation {
     requireSynced(this.cache);
     return evaluateCompliance({
       framework,
@@ -77,6 +110,7 @@ export class ComplianceService {
       reports: this.cache.reportIndex,
       ...(this.verify ? { verify: this.verify } : {}),
       ...this.coverageGap(),
+      missingTails,
     });
   }
 
@@ -84,23 +118,29 @@ export class ComplianceService {
   async overview(periodDays: number): Promise<ComplianceOverview> {
     requireSynced(this.cache);
     const now = this.now();
-    return this.overviews.get(String(periodDays), this.dataVersion(), now.getTime(), () =>
-      runSteps(
+    return this.overviews.get(String(periodDays), this.dataVersion(), now.getTime(), () => {
+      const tests = this.cache.listTests();
+      return runSteps(
         complianceOverviewSteps(
           periodDays,
           now,
-          this.cache.listTests(),
+          tests,
           this.cache.reportIndex,
           this.verify,
           this.coverageGap().untestedBackedUp,
+          this.missingTails(tests),
         ),
-      ),
-    );
+      );
+    });
   }
 
   /** Changes when a report is added, replaced or removed, or a test's scope changes (not its status). */
   private dataVersion(): string {
-    const tests: readonly RestoreTest[] = this.cache.listTests();
-    return `${this.cache.reportIndex.version}|${testScopeFingerprint(tests)}|${(this.untested() ?? []).join(',')}`;
+    // Sorting 1,000 tests' scopes per request cost ~1 ms each: computed once per cache version.
+    if (this.scope.cacheVersion !== this.cache.version) {
+      const tests: readonly RestoreTest[] = this.cache.listTests();
+      this.scope = { cacheVersion: this.cache.version, fingerprint: testScopeFingerprint(tests) };
+    }
+    return `${this.cache.reportIndex.version}|${this.scope.fingerprint}|${(this.untested() ?? []).join(',')}`;
   }
 }

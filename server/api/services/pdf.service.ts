@@ -1,10 +1,15 @@
 // The PDF exports (decisions §6): the compliance evidence report of one framework and the report of
 // one RestoreTest. Both are signed with the evidence signing key (the attestation page and the
 // embedded evidence, see server/reports/pdf/attestation.ts). Order of refusals: malformed query
-// (400, tsoa) → license (402) → caches loading (503) → unknown test (404) → no signing key (503).
+// (400, tsoa) → license (402) → caches loading (503) → unknown test (404) → no signing key (503) →
+// too many renders at once (503 pdf-busy, Retry-After).
+//
+// Bounded for any history: the compliance PDF aggregates runs per RestoreTest and lists runs only
+// as exceptions (at most MAX_LISTED_EXCEPTIONS); the test PDF lists the runs of one test, which its
+// historyLimit (≤ 1,000) bounds. At most MAX_CONCURRENT_RENDERS render at once.
 import { createHash } from 'node:crypto';
 import type { FrameworkId } from '../../domain/compliance-catalogue.js';
-import type { RestoreReport } from '../../domain/resources.js';
+import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import { canonicalJson, orderReportsForChain, verifyReportChain } from '../../evidence/evidence.js';
 import { renderComplianceReport } from '../../reports/pdf/compliance-report.pdf.js';
@@ -16,7 +21,16 @@ import { ProblemError } from '../problem.js';
 import { complianceReportData } from './compliance-report-data.js';
 import type { ComplianceService } from './compliance.service.js';
 import { PDF_EXPORT, PDF_REPORTS, type LicenseService } from './license.service.js';
+import { tailProblemOf, tailProblems } from './evidence-tails.js';
 import { requireSynced } from './readiness.js';
+import { RenderSlots } from './render-slots.js';
+
+/**
+ * PDFs rendered at the same time. A render is a few hundred ms to a few s of CPU and tens of MB;
+ * more at once would only share the same cores while holding more memory.
+ */
+export const MAX_CONCURRENT_RENDERS = 2;
+const BUSY_RETRY_AFTER_SECONDS = 5;
 
 export interface PdfDocument {
   pdf: Buffer;
@@ -50,31 +64,33 @@ export function attachment(filename: string): string {
 }
 
 export class PdfService {
+  private readonly slots = new RenderSlots(MAX_CONCURRENT_RENDERS, BUSY_RETRY_AFTER_SECONDS);
+
   constructor(private readonly deps: PdfServiceDeps) {}
 
   async compliance(framework: FrameworkId, period: number): Promise<PdfDocument> {
     this.deps.license.require(PDF_EXPORT);
     requireSynced(this.deps.cache);
     const signer = this.signer();
-    const now = this.deps.now();
-    const evaluation = this.deps.compliance.evaluate(framework, period, now);
-    const inPeriod = new Set(
-      this.deps.cache.reportIndex
-        .runsBetween(now.getTime() - period * MILLISECONDS_PER_DAY, now.getTime())
-        .map((run) => run.key),
-    );
-    const data = complianceReportData({
-      evaluation,
-      tests: this.deps.cache.listTests(),
-      reportOf: (key) => (inPeriod.has(key) ? this.deps.cache.fullReport(key) : undefined),
-      productVersion: this.deps.productVersion,
-      ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
-      ...(this.deps.evidenceProblems ? { evidenceProblems: this.deps.evidenceProblems } : {}),
+    return this.slots.run(async () => {
+      const now = this.deps.now();
+      const tests = this.deps.cache.listTests();
+      const tails = tailProblems(this.deps.cache, tests);
+      const evaluation = this.deps.compliance.evaluate(framework, period, now, tails);
+      const data = complianceReportData({
+        evaluation,
+        tests,
+        reportOf: (key) => this.deps.cache.fullReport(key),
+        chainProblems: tails.map((tail) => tail.problem),
+        productVersion: this.deps.productVersion,
+        ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
+        ...(this.deps.evidenceProblems ? { evidenceProblems: this.deps.evidenceProblems } : {}),
+      });
+      return {
+        pdf: await renderComplianceReport(data, signer),
+        filename: compliancePdfFilename(framework, period),
+      };
     });
-    return {
-      pdf: await renderComplianceReport(data, signer),
-      filename: compliancePdfFilename(framework, period),
-    };
   }
 
   async testReport(name: string, namespace: string | undefined, period: number): Promise<PdfDocument> {
@@ -84,6 +100,16 @@ export class PdfService {
     const test = this.deps.cache.getTest(ns, name);
     if (!test) throw new ProblemError('not-found', `RestoreTest "${name}" not found in namespace "${ns}".`);
     const signer = this.signer();
+    return this.slots.run(() => this.renderTestReport(test, ns, name, period, signer));
+  }
+
+  private async renderTestReport(
+    test: RestoreTest,
+    ns: string,
+    name: string,
+    period: number,
+    signer: EvidenceSigner,
+  ): Promise<PdfDocument> {
     const now = this.deps.now();
     const from = now.getTime() - period * MILLISECONDS_PER_DAY;
     const reports = this.deps.cache.reportIndex
@@ -91,7 +117,8 @@ export class PdfService {
       .filter((run) => run.completedAt >= from && run.completedAt <= now.getTime())
       .map((run) => this.deps.cache.fullReport(run.key))
       .filter((report): report is RestoreReport => report !== undefined);
-    const { verified, chain } = this.integrity(reports);
+    const tail = tailProblemOf(this.deps.cache, test);
+    const { verified, chain } = this.integrity(reports, tail ? [tail.problem] : []);
     const policyName = test.spec.healthCheckPolicy;
     const policy = policyName ? this.deps.cache.getPolicy?.(ns, policyName) : undefined;
     const generatedAt = now.toISOString();
@@ -123,7 +150,10 @@ export class PdfService {
   }
 
   /** Per-report verification and the summary printed on the attestation page. */
-  private integrity(reports: readonly RestoreReport[]): {
+  private integrity(
+    reports: readonly RestoreReport[],
+    tailProblems: readonly string[],
+  ): {
     verified?: Map<string, boolean>;
     chain?: ChainSummary;
   } {
@@ -138,7 +168,8 @@ export class PdfService {
     }
     if (!problemsOf) return {};
     const verified = new Map<string, boolean>();
-    const problems: string[] = [];
+    // A deleted tail leaves every remaining report verifying; only the test's anchor tells.
+    const problems: string[] = [...tailProblems];
     ordered.forEach((report, index) => {
       const found = problemsOf(report, index);
       verified.set(report.metadata.name, found.length === 0);

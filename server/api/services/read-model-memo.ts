@@ -34,7 +34,12 @@ interface PendingEntry<T> extends MemoEntry<T | undefined> {
 /**
  * A memo for answers computed asynchronously (cooperatively, see runSteps). An answer that
  * only aged is served once more while its replacement is computed; after a data change callers
- * wait for the new one (coalesced: one computation per key and version).
+ * wait for the new one (coalesced: one computation per key and version) — unless `maxStaleMs` is
+ * set: then an answer computed at most that long ago is still served after a data change while
+ * the new one is computed, so with runs finishing every second callers do not queue behind
+ * evaluation after evaluation. Bound: every answer served was computed within the last
+ * `maxStaleMs` (plus one evaluation, when it waited for the one in flight) and reflects every change
+ * made before its computation started (its generatedAt).
  */
 export class AsyncReadModelMemo<T> {
   private readonly entries = new Map<string, PendingEntry<T>>();
@@ -42,10 +47,27 @@ export class AsyncReadModelMemo<T> {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 64,
+    private readonly maxStaleMs = 0,
   ) {}
 
   get(key: string, version: string, nowMs: number, compute: () => Promise<T>): T | Promise<T> {
     const entry = this.entries.get(key);
+    if (
+      entry &&
+      entry.version !== version &&
+      entry.value !== undefined &&
+      nowMs >= entry.computedAtMs &&
+      nowMs - entry.computedAtMs <= this.maxStaleMs
+    ) {
+      // Within the staleness bound: the previous answer, while (at most) one newer one is computed.
+      if (!entry.pending) this.start(key, entry, version, nowMs, compute);
+      return entry.value;
+    }
+    // With a staleness bound, one computation at a time: when data changes faster than an
+    // evaluation takes (a run a second, an evaluation of 1 s under load), starting one per
+    // version piled them up until none finished. The caller gets the one in flight, which reflects
+    // every change made before it started.
+    if (entry?.pending && entry.version !== version && this.maxStaleMs > 0) return entry.pending;
     if (entry && entry.version === version) {
       const young = nowMs >= entry.computedAtMs && nowMs - entry.computedAtMs < this.ttlMs;
       if (entry.value !== undefined && young) return entry.value;

@@ -5,7 +5,9 @@
 import type { IndexedRun } from '../../domain/report-index.js';
 import type { RunResult } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
+import { IncrementalJsonList } from '../incremental-json-list.js';
 import type { ApiCache } from '../ports.js';
+import type { PreparedJson } from '../prepared-json.js';
 import { ProblemError } from '../problem.js';
 import { requireSynced } from './readiness.js';
 import { DEFAULT_REPORT_LIMIT, pageOf } from './report-pages.js';
@@ -30,11 +32,32 @@ export interface ReportQuery {
 export interface ReportKeysPage {
   /** Keys ("namespace/name") of the page's reports, newest first. */
   keys: string[];
+  /** The page's runs, in the same order. */
+  runs: readonly IndexedRun[];
   /** Token of the next page; absent on the last page. */
   next?: string;
 }
 
+/** Latest-per-test lists kept incrementally (one per distinct query; the dashboard asks one). */
+const MAX_LATEST_LISTS = 8;
+/**
+ * How long a `latest` selection is reused while no report changes: selecting and sorting the
+ * newest run of 1,000 tests cost 1-3 ms per request, most of /reports?latest=true's CPU at
+ * 200 req/s. Its window ("completed in the last N days, not in the future") moves with the clock,
+ * so it lags by at most this, like the dashboard's other windowed answers (1 s).
+ */
+const LATEST_SELECTION_TTL_MS = 1_000;
+
+interface Selection {
+  version: number;
+  atMs: number;
+  page: ReportKeysPage;
+}
+
 export class ReportsService {
+  private readonly latestLists = new Map<string, IncrementalJsonList>();
+  private readonly latestSelections = new Map<string, Selection>();
+
   constructor(
     private readonly cache: ApiCache,
     private readonly defaultNamespace: string,
@@ -46,12 +69,52 @@ export class ReportsService {
     return this.cache.reportsJson(keys);
   }
 
+  /**
+   * The answer of a `latest` query (not paged) for its runs: kept per query and rebuilt
+   * incrementally, so a new run costs the chunk it lands in, not the whole list
+   * (incremental-json-list.ts). Byte for byte the JSON json() gives for the same runs.
+   */
+  latestJson(listKey: string, runs: readonly IndexedRun[]): Promise<PreparedJson> {
+    let list = this.latestLists.get(listKey);
+    if (list) this.latestLists.delete(listKey);
+    list ??= new IncrementalJsonList((key) => {
+      const report = this.cache.fullReport(key);
+      return report && Buffer.from(JSON.stringify(report), 'utf8');
+    });
+    this.latestLists.set(listKey, list);
+    if (this.latestLists.size > MAX_LATEST_LISTS) this.latestLists.delete(this.latestLists.keys().next().value!);
+    return list.build(runs.map((run) => ({ key: run.key, group: run.testKey, source: run.report })));
+  }
+
+  /** The same JSON in slices, for pages too large to keep (ApiCache.writeReportsJson). */
+  write(keys: readonly string[], write: (chunk: Buffer) => Promise<boolean>): Promise<void> {
+    return this.cache.writeReportsJson(keys, write);
+  }
+
   /** The page the query asks for: every selected report with latest, else at most `limit`. */
   page(query: ReportQuery): ReportKeysPage {
+    if (query.latest) return this.latestPage(query);
     const runs = this.newestFirst(query);
-    if (query.latest) return { keys: runs.map((run) => run.key) };
     const page = pageOf(runs, query.limit ?? DEFAULT_REPORT_LIMIT, query.continue);
-    return { keys: page.runs.map((run) => run.key), ...(page.next ? { next: page.next } : {}) };
+    return { keys: page.runs.map((run) => run.key), runs: page.runs, ...(page.next ? { next: page.next } : {}) };
+  }
+
+  private latestPage(query: ReportQuery): ReportKeysPage {
+    const key = `${query.test ?? ''}|${query.namespace ?? ''}|${query.result ?? ''}|${query.days}`;
+    const version = this.cache.reportIndex.version;
+    const nowMs = this.now().getTime();
+    const known = this.latestSelections.get(key);
+    if (known && known.version === version && nowMs >= known.atMs && nowMs - known.atMs < LATEST_SELECTION_TTL_MS) {
+      return known.page;
+    }
+    const runs = this.newestFirst(query);
+    const page = { keys: runs.map((run) => run.key), runs };
+    this.latestSelections.delete(key);
+    this.latestSelections.set(key, { version, atMs: nowMs, page });
+    if (this.latestSelections.size > MAX_LATEST_LISTS) {
+      this.latestSelections.delete(this.latestSelections.keys().next().value!);
+    }
+    return page;
   }
 
   /** Checks what can make the query fail (not ready, unknown test) without selecting anything. */

@@ -1,6 +1,9 @@
 // The parts of Trilio for Kubernetes (TVK)'s public API (triliovault.trilio.io/v1) that Rehearsal
 // reads and writes, as Trilio's CRD documentation describes them (docs.trilio.io, "Custom Resource
-// Definitions - Application": Backup, Restore). Wire shapes for the provider only. Not checked
+// Definitions - Application": Backup, Restore; the Restore's item lists as TVK's API types declare
+// them: RestoreStatus.restoreApplication.{custom, helmCharts[], operators[]}, each with the
+// snapshot's resources and a ComponentStatus of failed/skipped/excluded resources, a resource
+// being {groupVersionKind, objects: names}). Wire shapes for the provider only. Not checked
 // against a running TVK: Trilio cannot run here, so the provider is tested against
 // test/trilio/simulator.ts (see the README).
 
@@ -63,5 +66,28 @@ export interface TrilioRestore {
     startTimestamp?: string;
     completionTimestamp?: string;
     condition?: { phase?: string; status?: string; reason?: string; timestamp?: string }[];
+    restoreApplication?: {
+      custom?: TrilioRestoreComponent;
+      helmCharts?: TrilioRestoreComponent[];
+      operators?: TrilioRestoreComponent[];
+    };
+  };
+}
+
+/** Objects of one kind, by name. */
+export interface TrilioResource {
+  groupVersionKind?: { group?: string; version?: string; kind?: string };
+  objects?: string[];
+}
+
+/** One application component of a restore: what its snapshot held and how restoring it went. */
+export interface TrilioRestoreComponent {
+  /** Custom and Helm snapshots list `resources`; Operator snapshots `customResources` and `operatorResources`. */
+  snapshot?: { resources?: TrilioResource[]; customResources?: TrilioResource[]; operatorResources?: TrilioResource[] };
+  status?: {
+    failedResources?: TrilioResource[];
+    skippedResources?: TrilioResource[];
+    /** Left out by the restore on purpose (spec.excludeResources, Trilio's default ignore list). */
+    excludedResources?: TrilioResource[];
   };
 }

@@ -6,7 +6,14 @@ import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { CustomResources, type ProviderCustomObjectsApi } from '../custom-resources.js';
 import { PerNamespaceProvider, type PerNamespaceTool } from '../per-namespace-provider.js';
 import type { RestoreProgress, RestoreState } from '../provider.js';
-import { TRILIO_BACKUPS, TRILIO_RESTORES, type TrilioBackup, type TrilioRestore } from './trilio-types.js';
+import {
+  TRILIO_BACKUPS,
+  TRILIO_RESTORES,
+  type TrilioBackup,
+  type TrilioResource,
+  type TrilioRestore,
+  type TrilioRestoreComponent,
+} from './trilio-types.js';
 
 export function trilioStateOf(status: string | undefined): RestoreState {
   switch (status) {
@@ -25,15 +32,56 @@ export function trilioStateOf(status: string | undefined): RestoreState {
   }
 }
 
+function objectCount(resources: readonly TrilioResource[] | undefined): number {
+  return (resources ?? []).reduce((sum, resource) => sum + (resource.objects?.length ?? 0), 0);
+}
+
+/**
+ * Item counts from status.restoreApplication: the objects of every component's snapshot, less
+ * those excluded on purpose (what the restore set out to restore), less those that failed or were
+ * skipped. Undefined when Trilio gives no restoreApplication (nothing to count from).
+ */
+export function trilioItems(
+  restore: TrilioRestore,
+): { total: number; restored: number; failed: number; skipped: number } | undefined {
+  const application = restore.status?.restoreApplication;
+  if (!application) return undefined;
+  const components: TrilioRestoreComponent[] = [
+    ...(application.custom ? [application.custom] : []),
+    ...(application.helmCharts ?? []),
+    ...(application.operators ?? []),
+  ];
+  let total = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const component of components) {
+    const snapshot = component.snapshot ?? {};
+    total +=
+      objectCount(snapshot.resources) + objectCount(snapshot.customResources) + objectCount(snapshot.operatorResources) -
+      objectCount(component.status?.excludedResources);
+    failed += objectCount(component.status?.failedResources);
+    skipped += objectCount(component.status?.skippedResources);
+  }
+  total = Math.max(0, total);
+  return { total, restored: Math.max(0, total - failed - skipped), failed, skipped };
+}
+
 export function trilioProgress(restore: TrilioRestore): RestoreProgress {
   const status = restore.status ?? {};
   const state = trilioStateOf(status.status);
+  const items = state === 'succeeded' || state === 'failed' ? trilioItems(restore) : undefined;
+  // Completed with failed resources is Trilio's "finished with errors" (Velero's PartiallyFailed).
+  const partial = state === 'succeeded' && items !== undefined && items.failed > 0;
   const progress: RestoreProgress = {
-    state,
+    state: partial ? 'partiallyFailed' : state,
     phase: status.status || 'New',
-    warnings: 0,
-    errors: state === 'failed' ? 1 : 0,
+    warnings: items?.skipped ?? 0,
+    errors: items?.failed || (state === 'failed' ? 1 : 0),
   };
+  if (items && state === 'succeeded') {
+    progress.itemsRestored = items.restored;
+    progress.totalItems = items.total;
+  }
   if (state === 'failed') {
     const failed = [...(status.condition ?? [])]
       .reverse()

@@ -9,6 +9,7 @@ export const VELERO_DEFAULT_NAMESPACE = 'velero';
 export const BACKUPS = 'backups';
 export const RESTORES = 'restores';
 export const SCHEDULES = 'schedules';
+export const DOWNLOAD_REQUESTS = 'downloadrequests';
 
 export type BackupPhase =
   | 'New'
@@ -119,6 +120,12 @@ export interface VeleroSchedule {
   metadata: VeleroMetadata;
   spec?: { schedule?: string; paused?: boolean; template?: VeleroBackupSpec };
   status?: { phase?: string; lastBackup?: string; validationErrors?: string[] };
+}
+
+export interface VeleroDownloadRequest {
+  metadata: VeleroMetadata;
+  spec?: { target?: { kind?: string; name?: string } };
+  status?: { phase?: 'New' | 'Processed'; downloadURL?: string; expiration?: string };
 }
 
 export interface VeleroList<T> {

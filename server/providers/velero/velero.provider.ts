@@ -14,6 +14,7 @@ import type { ScheduleInfo } from '../../domain/views.js';
 import { isKind, KubeError, kubeCall } from '../../kube/errors.js';
 import {
   ProviderError,
+  type BackedUpKind,
   type BackupInfo,
   type BackupProvider,
   type RestoreProgress,
@@ -22,6 +23,9 @@ import {
 } from '../provider.js';
 import { isLatest, selectVeleroBackup } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
+import { backedUpKinds } from './backup-resource-list.js';
+import type { RestoreLookup } from './restore-watch.js';
+import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
 import type { BackupFacts, BackupScheduleFacts } from '../../domain/coverage.js';
 import {
   buildRestoreObject,
@@ -55,6 +59,13 @@ export interface VeleroProviderOptions {
   now?: () => Date;
   /** List page size. */
   pageSize?: number;
+  /**
+   * Restores followed by watch (restore-watch.ts): progress is read from its cache, and only a
+   * Restore the cache does not hold (yet) is read from the API.
+   */
+  restores?: RestoreLookup;
+  /** Bounds of reading a backup's resource list from the object store (tests shorten them). */
+  downloadLimits?: DownloadLimits;
 }
 
 /** The part of @kubernetes/client-node's CustomObjectsApi (object-parameter style) used here. */
@@ -75,6 +86,10 @@ export class VeleroProvider implements BackupProvider {
   private readonly group: string;
   private readonly now: () => Date;
   private readonly pageSize: number;
+  private readonly downloadLimits: DownloadLimits;
+  private readonly restores: RestoreLookup | undefined;
+  /** Whether restore progress comes from a watch (the engine then polls less often). */
+  readonly watchesRestores: boolean;
 
   /** Takes a KubeConfig (the provider makes its own client) or a ready CustomObjectsApi. */
   constructor(kubeConfigOrApi: KubeConfig | VeleroCustomObjectsApi, options: VeleroProviderOptions = {}) {
@@ -86,6 +101,9 @@ export class VeleroProvider implements BackupProvider {
     this.group = options.apiGroup || VELERO_GROUP;
     this.now = options.now ?? (() => new Date());
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.downloadLimits = options.downloadLimits ?? DEFAULT_DOWNLOAD_LIMITS;
+    this.restores = options.restores;
+    this.watchesRestores = options.restores !== undefined;
   }
 
   async selectBackup(
@@ -111,6 +129,8 @@ export class VeleroProvider implements BackupProvider {
     // buildRestoreObject re-validates the mapping before anything is sent.
     const restore = buildRestoreObject(request, namespace);
     const ref: RestoreRef = { namespace, name: request.name };
+    // Start following the namespace's Restores now, so the watch is up by the first progress read.
+    this.restores?.follow(namespace);
     try {
       await this.call(`creating Restore ${namespace}/${request.name}`, () =>
         this.api.createNamespacedCustomObject({ ...this.resource(RESTORES, namespace), body: restore }),
@@ -153,6 +173,8 @@ export class VeleroProvider implements BackupProvider {
   }
 
   async getRestoreProgress(ref: RestoreRef): Promise<RestoreProgress> {
+    const cached = this.restores?.cachedRestore(ref.namespace, ref.name);
+    if (cached) return toRestoreProgress(cached);
     const restore = await this.getOptional<VeleroRestore>(RESTORES, ref.namespace, ref.name);
     if (!restore)
       throw new ProviderError('RestoreNotFound', `Velero Restore ${ref.namespace}/${ref.name} not found`);
@@ -173,6 +195,25 @@ export class VeleroProvider implements BackupProvider {
       if (isKind(error, 'NotFound')) return;
       throw error;
     }
+  }
+
+  /** The backup's resource list (a DownloadRequest for its BackupResourceList), per kind. */
+  async backedUpObjects(
+    backupName: string,
+    sourceNamespaces: readonly string[],
+    providerNamespace?: string,
+  ): Promise<BackedUpKind[]> {
+    const namespace = this.namespaceOf(providerNamespace);
+    const file = await this.call(`reading the resource list of Backup ${namespace}/${backupName}`, () =>
+      downloadVeleroFile(
+        this.api,
+        this.group,
+        namespace,
+        { kind: 'BackupResourceList', name: backupName },
+        this.downloadLimits,
+      ),
+    );
+    return backedUpKinds(JSON.parse(file.toString('utf8')) as unknown, sourceNamespaces);
   }
 
   async listSchedules(providerNamespace?: string): Promise<ScheduleInfo[]> {

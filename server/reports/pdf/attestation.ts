@@ -7,8 +7,10 @@
 //                  "report": <the ComplianceReportData / TestReportData the PDF was rendered from> }
 //                E is embedded as the attachment "rehearsal-evidence.json" (a Flate-compressed
 //                embedded-file stream, like every PDF stream; pdfdetach or a viewer's attachment
-//                panel extracts the exact bytes). It includes every run's RestoreReport digest, so
-//                the attestation also covers the included runs' own evidence.
+//                panel extracts the exact bytes). It includes the RestoreReport digest of every
+//                run it lists (the test report: every run; the compliance report: the exceptions,
+//                with the population as counts per test), so the attestation also covers the
+//                listed runs' own evidence.
 //   digest   D = "sha256:" + lowercase hex SHA-256 of E (so `sha256sum` of the extracted file).
 //   signature S = base64 Ed25519 over the UTF-8 string D (the same scheme as RestoreReports).
 //   The attestation JSON { format, kind, reportId, digest, signature, keyId, algorithm,
@@ -25,10 +27,10 @@ import { canonicalJson, sha256Hex } from '../../evidence/evidence.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import { chunk, utcDateTime } from './format.js';
 import { COLOR, type PdfWriter } from './layout.js';
-import type { ChainSummary, ReportData } from './report-data.js';
+import { runsCovered, type ChainSummary, type ReportData } from './report-data.js';
 
 /** Bump whenever a change to the renderers changes their output bytes for the same input. */
-export const PDF_LAYOUT_VERSION = 1;
+export const PDF_LAYOUT_VERSION = 2;
 export const EVIDENCE_FORMAT = 'rehearsal.dev/pdf-evidence/v1';
 export const ATTESTATION_FORMAT = 'rehearsal.dev/pdf-attestation/v1';
 export const EVIDENCE_FILE_NAME = 'rehearsal-evidence.json';
@@ -85,7 +87,7 @@ export function sealEvidence<D extends ReportData>(data: D, signer: EvidenceSign
     algorithm: 'Ed25519',
     generatedAt: data.generatedAt,
     version: data.productVersion,
-    runs: data.runs.length,
+    runs: runsCovered(data),
   };
   return { data: parsed.report, bytes, attestation };
 }
@@ -123,7 +125,10 @@ export function renderAttestationPage(
       'The signature below proves that the evidence embedded in this file was produced by the holder of the signing key and has not been changed since.',
     { title: 'System-generated evidence, not an audit opinion' },
   );
-  const signed = data.runs.filter((r) => r.evidenceDigest).length;
+  const covered =
+    data.kind === 'compliance'
+      ? `${data.population.runs} (counted per RestoreTest; ${data.exceptions.length} exception runs listed)`
+      : `${data.runs.length} (${data.runs.filter((r) => r.evidenceDigest).length} with signed RestoreReport evidence)`;
   const chainText = chain
     ? chain.problems.length === 0
       ? `${chain.verifiedReports} of ${chain.checkedReports} RestoreReports verified (signature and hash chain) when this report was generated`
@@ -134,7 +139,7 @@ export function renderAttestationPage(
       ['Product', `Rehearsal ${data.productVersion}`],
       ['Generated at', utcDateTime(data.generatedAt)],
       ['Report ID', data.reportId],
-      ['Runs covered', `${data.runs.length} (${signed} with signed RestoreReport evidence)`],
+      ['Runs covered', covered],
       ['Run evidence chain', chainText],
       ['Evidence digest', attestation.digest, 'mono'],
       ['Signature algorithm', 'Ed25519 (RFC 8032) over the UTF-8 digest string'],
@@ -146,7 +151,9 @@ export function renderAttestationPage(
   writer.subheading('What the digest covers', 40);
   writer.paragraph(
     `The digest is the SHA-256 of the file ${EVIDENCE_FILE_NAME} embedded in this PDF: the RFC 8785 canonical JSON of all the data this report was rendered from ` +
-      '(period, scope, control statuses and evidence text, and every run with its RestoreReport evidence digest). Every page of this document is rendered from that file. ' +
+      (data.kind === 'compliance'
+        ? '(period, scope, control statuses and evidence text, run counts per RestoreTest, and the listed exception runs). Every page of this document is rendered from that file. '
+        : '(period, scope, health checks, and every run with its RestoreReport evidence digest). Every page of this document is rendered from that file. ') +
       'The evidence of each run is itself an Ed25519-signed digest, hash-chained to the previous run of the same RestoreTest.',
   );
   writer.subheading('How to verify', 60);

@@ -1,9 +1,15 @@
 // Pieces both PDF reports share: the document set-up, the cover, run tables, RTO statistics and
 // the appendix of run evidence digests.
 
-import { durationText, percentile, median, shortDigest, utcDateTime, utcShort } from './format.js';
+import { durationText, shortDigest, utcDateTime, utcShort } from './format.js';
 import { A4, COLOR, MARGIN, PdfWriter, type Column, type StatusKey } from './layout.js';
-import type { ReportData, RtoRow, RunRecord } from './report-data.js';
+import {
+  aggregateByTest,
+  aggregatedRun,
+  type ReportData,
+  type RtoRow,
+  type RunRecord,
+} from './report-data.js';
 
 export function createWriter(
   data: ReportData,
@@ -84,36 +90,7 @@ export function namesList(names: readonly string[], max = 6): string {
 
 /** RTO statistics per test, from the runs that measured an RTO. */
 export function rtoRows(runs: readonly RunRecord[]): RtoRow[] {
-  const byTest = new Map<string, RunRecord[]>();
-  for (const run of runs) {
-    const key = `${run.testNamespace}/${run.test}`;
-    byTest.set(key, [...(byTest.get(key) ?? []), run]);
-  }
-  return [...byTest.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([, testRuns]) => {
-      const latest = testRuns[testRuns.length - 1]!;
-      const measured = testRuns.filter((r) => r.rtoSeconds !== undefined);
-      const seconds = measured.map((r) => r.rtoSeconds!);
-      const worst = measured.reduce<RunRecord | undefined>(
-        (w, r) => (w === undefined || r.rtoSeconds! > w.rtoSeconds! ? r : w),
-        undefined,
-      );
-      return {
-        test: latest.test,
-        testNamespace: latest.testNamespace,
-        sourceNamespaces: [...new Set(testRuns.flatMap((r) => r.sourceNamespaces))].sort(),
-        target: latest.rtoTarget,
-        runs: testRuns.length,
-        measured: measured.length,
-        medianSeconds: median(seconds),
-        p95Seconds: percentile(seconds, 95),
-        worstSeconds: worst?.rtoSeconds,
-        worstRun: worst?.name,
-        worstAt: worst?.completedAt,
-        breaches: testRuns.filter((r) => r.withinSLA === false && r.rtoTarget !== undefined).length,
-      };
-    });
+  return aggregateByTest(runs.map(aggregatedRun));
 }
 
 export function renderRtoTable(writer: PdfWriter, rows: readonly RtoRow[]): void {

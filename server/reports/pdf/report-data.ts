@@ -20,7 +20,7 @@ import type {
   RunTrigger,
   ScoreLevel,
 } from '../../domain/resources.js';
-import { parseDuration } from './format.js';
+import { median, parseDuration, percentile } from './format.js';
 
 export type { ControlStatus };
 
@@ -99,6 +99,8 @@ export interface ScopeTarget {
   tests: string[];
   /** Distinct RTO targets of those tests; empty = no target defined. */
   rtoTargets: string[];
+  /** Runs in the period that restored this namespace. */
+  runs: number;
 }
 
 export interface ScopeTest {
@@ -151,14 +153,57 @@ export interface ComplianceReportData extends ReportIdentity {
   controls: ControlEntry[];
   /** Namespace × control status; statuses in the order of `controls`. */
   coverage: { namespace: string; statuses: ControlStatus[] }[];
+  /**
+   * The exceptions listed, at most MAX_LISTED_EXCEPTIONS: the unremediated, late and pending ones
+   * first, then the newest; shown oldest first. The rest are counted in exceptionsTotal and named by
+   * the API (GET /api/v1/reports, kubectl restoretest reports), so the PDF stays bounded for any
+   * history (README "Compliance PDF").
+   */
   exceptions: ExceptionEntry[];
+  /** Every exception in the period (merged across controls), listed or not. */
+  exceptionsTotal: number;
   /** Customer duties never marked satisfied (policy, BIA, physical security, ...). */
   notEvidenced: string[];
   /** Limitations beyond the standard ones the renderer always prints. */
   limitations: string[];
-  /** Every run in the period, oldest first: the complete population, failures included. */
-  runs: RunRecord[];
+  /** Counts over every run in the period: the complete population, failures included. */
+  population: RunCounts;
+  /** One row of aggregates per RestoreTest with runs in the period (not one row per run). */
+  byTest: TestAggregate[];
   chain?: ChainSummary;
+}
+
+export interface RunCounts {
+  runs: number;
+  pass: number;
+  partial: number;
+  fail: number;
+}
+
+/** A RestoreTest's runs of the period in one row: results, score, RTO statistics, evidence. */
+export interface TestAggregate extends RtoRow, RunCounts {
+  avgScore: number;
+  /** Runs whose evidence did not verify; absent when signatures were not checked. */
+  notVerified?: number;
+  latestResult: RunResult;
+  latestAt: string;
+}
+
+/** What aggregateByTest reads of a run (both the domain's and the PDF's run records map to it). */
+export interface AggregatedRun {
+  name: string;
+  test: string;
+  testNamespace: string;
+  sourceNamespaces: readonly string[];
+  completedAt: string;
+  result: RunResult;
+  score: number;
+  rtoSeconds?: number;
+  rtoTarget?: string;
+  /** Measured RTO over its target. */
+  breached: boolean;
+  /** Absent: not checked. */
+  verified?: boolean;
 }
 
 // ------------------------------------------------------------------ test report
@@ -341,7 +386,116 @@ export interface CheckBreakdownRow {
   lastFailureMessage?: string;
 }
 
-export function resultCounts(runs: readonly RunRecord[]): Record<RunResult, number> {
+/** Per RestoreTest aggregates of runs given oldest first; rows sorted by namespace/name. */
+export function aggregateByTest(runs: Iterable<AggregatedRun>): TestAggregate[] {
+  const aggregator = new TestAggregator();
+  for (const run of runs) aggregator.add(run);
+  return aggregator.rows();
+}
+
+interface TestTotals {
+  latest: AggregatedRun;
+  counts: Record<RunResult, number>;
+  runs: number;
+  scoreSum: number;
+  seconds: number[];
+  worst?: AggregatedRun;
+  breaches: number;
+  notVerified: number;
+  checked: boolean;
+  sources: Set<string>;
+}
+
+/** aggregateByTest fed one run at a time: keeps numbers per test, never the runs. */
+export class TestAggregator {
+  private readonly tests = new Map<string, TestTotals>();
+
+  /** Runs must come oldest first (the latest run of a test is the last one added). */
+  add(run: AggregatedRun): void {
+    const key = `${run.testNamespace}/${run.test}`;
+    let totals = this.tests.get(key);
+    if (!totals) {
+      totals = {
+        latest: run,
+        counts: { pass: 0, partial: 0, fail: 0 },
+        runs: 0,
+        scoreSum: 0,
+        seconds: [],
+        breaches: 0,
+        notVerified: 0,
+        checked: false,
+        sources: new Set(),
+      };
+      this.tests.set(key, totals);
+    }
+    totals.latest = run;
+    totals.runs += 1;
+    totals.counts[run.result] += 1;
+    totals.scoreSum += run.score;
+    if (run.breached && run.rtoTarget !== undefined) totals.breaches += 1;
+    if (run.verified !== undefined) totals.checked = true;
+    if (run.verified === false) totals.notVerified += 1;
+    for (const source of run.sourceNamespaces) totals.sources.add(source);
+    if (run.rtoSeconds !== undefined) {
+      totals.seconds.push(run.rtoSeconds);
+      if (totals.worst === undefined || run.rtoSeconds > totals.worst.rtoSeconds!) totals.worst = run;
+    }
+  }
+
+  rows(): TestAggregate[] {
+    return [...this.tests.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, totals]) => {
+        const { latest, worst, seconds } = totals;
+        return {
+          test: latest.test,
+          testNamespace: latest.testNamespace,
+          sourceNamespaces: [...totals.sources].sort(),
+          runs: totals.runs,
+          pass: totals.counts.pass,
+          partial: totals.counts.partial,
+          fail: totals.counts.fail,
+          avgScore: Math.round(totals.scoreSum / totals.runs),
+          measured: seconds.length,
+          breaches: totals.breaches,
+          latestResult: latest.result,
+          latestAt: latest.completedAt,
+          ...(latest.rtoTarget !== undefined ? { target: latest.rtoTarget } : {}),
+          ...(seconds.length
+            ? { medianSeconds: median(seconds)!, p95Seconds: percentile(seconds, 95)! }
+            : {}),
+          ...(worst
+            ? { worstSeconds: worst.rtoSeconds, worstRun: worst.name, worstAt: worst.completedAt }
+            : {}),
+          ...(totals.checked ? { notVerified: totals.notVerified } : {}),
+        };
+      });
+  }
+}
+
+/** The run's aggregate facts, from a PDF run record. */
+export function aggregatedRun(run: RunRecord): AggregatedRun {
+  return {
+    name: run.name,
+    test: run.test,
+    testNamespace: run.testNamespace,
+    sourceNamespaces: run.sourceNamespaces,
+    completedAt: run.completedAt,
+    result: run.result,
+    score: run.score,
+    ...(run.rtoSeconds !== undefined ? { rtoSeconds: run.rtoSeconds } : {}),
+    ...(run.rtoTarget !== undefined ? { rtoTarget: run.rtoTarget } : {}),
+    breached: run.withinSLA === false,
+    ...(run.evidenceVerified !== undefined ? { verified: run.evidenceVerified } : {}),
+  };
+}
+
+/** How many runs a report covers: the attestation's `runs`. */
+export function runsCovered(data: ReportData): number {
+  return data.kind === 'compliance' ? data.population.runs : data.runs.length;
+}
+
+export function resultCounts(runs: readonly { result: RunResult }[]): Record<RunResult, number> {
   const counts: Record<RunResult, number> = { pass: 0, partial: 0, fail: 0 };
   for (const r of runs) counts[r.result] += 1;
   return counts;

@@ -77,6 +77,18 @@ export class FakeCluster implements ApiCache {
     return Buffer.from(JSON.stringify(reports));
   }
 
+  /** Like the real cache: the array in slices of 100 reports, stopping when `write` says so. */
+  async writeReportsJson(keys: readonly string[], write: (chunk: Buffer) => Promise<boolean>): Promise<void> {
+    const json = (await this.reportsJson(keys)).toString('utf8');
+    const reports = JSON.parse(json) as unknown[];
+    for (let start = 0; start === 0 || start < reports.length; start += 100) {
+      const slice = reports.slice(start, start + 100).map((report) => JSON.stringify(report));
+      const last = start + 100 >= reports.length;
+      const text = `${start === 0 ? '[' : ','}${slice.join(',')}${last ? ']' : ''}`;
+      if (!(await write(Buffer.from(text))) || last) return;
+    }
+  }
+
   // ------------------------------------------------------------- seeding
 
   seedTest(test: RestoreTest): RestoreTest {

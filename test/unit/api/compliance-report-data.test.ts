@@ -124,10 +124,28 @@ describe('complianceReportData', () => {
       },
       statusRules: { remediationWindowDays: 30, freshnessDays: 365, rules: [] },
     });
-    expect(data.runs).toHaveLength(response.totalTests);
-    expect(
-      data.runs.every((run) => run.evidenceVerified === true && run.evidenceDigest?.startsWith('sha256:')),
-    ).toBe(true);
+    expect(data.population).toEqual({
+      runs: response.totalTests,
+      pass: detail.totals.pass,
+      partial: detail.totals.partial,
+      fail: detail.totals.fail,
+    });
+    // One row per test, not one per run; together they count the whole population.
+    expect(data.byTest.map((row) => row.test)).toEqual([
+      'orders-nightly',
+      'payments-nightly',
+      'reporting-weekly',
+    ]);
+    expect(data.byTest.reduce((sum, row) => sum + row.runs, 0)).toBe(response.totalTests);
+    expect(data.byTest.every((row) => row.notVerified === 0)).toBe(true);
+    expect(data.byTest.find((row) => row.test === 'payments-nightly')).toMatchObject({
+      fail: 1,
+      partial: 1,
+      breaches: 1,
+      worstSeconds: 1200,
+      target: '15m',
+      latestResult: 'partial',
+    });
     expect(data.reportId).toMatch(/^RHR-SOC2-20260401-[0-9a-f]{8}$/);
     expect(complianceReportId(evaluation)).toBe(data.reportId);
   });
@@ -172,6 +190,7 @@ describe('complianceReportData', () => {
       namespace: 'payments-ledger',
       tests: ['payments-nightly'],
       rtoTargets: ['15m'],
+      runs: 59,
     });
     expect(data.scope.targets.find((target) => target.namespace === 'reporting')!.rtoTargets).toEqual([]);
     expect(
@@ -212,26 +231,61 @@ describe('complianceReportData', () => {
     const { data, reports } = evaluate('soc2', { tamper: true });
     const edited = reports.filter((report) => report.spec.testRef.name === 'orders-nightly').at(-1)!;
     expect(data.chain).toEqual({
-      checkedReports: data.runs.length,
-      verifiedReports: data.runs.length - 1,
+      checkedReports: data.population.runs,
+      verifiedReports: data.population.runs - 1,
       problems: [expect.stringMatching(new RegExp(`^${edited.metadata.name}: digest mismatch`))],
     });
-    expect(data.runs.find((run) => run.name === edited.metadata.name)!.evidenceVerified).toBe(false);
+    expect(data.byTest.find((row) => row.test === 'orders-nightly')!.notVerified).toBe(1);
     expect(data.coverage.find((row) => row.namespace === 'orders')!.statuses[0]).toBe('at_risk');
   });
 
   it('without a verifier: no integrity summary and no per-run verdict (the limitations say so)', () => {
     const { data } = evaluate('soc2', { verify: false });
     expect(data.chain).toBeUndefined();
-    expect(data.runs.every((run) => run.evidenceVerified === undefined)).toBe(true);
+    expect(data.byTest.every((row) => row.notVerified === undefined)).toBe(true);
     expect(data.limitations).toContain('Evidence signatures were not verified for this output.');
   });
 
-  it('refuses to build a report whose population is not complete', () => {
+  it('lists at most maxExceptions exception runs, the unremediated, late and pending first, and counts the rest', () => {
+    const { evaluation, data: all } = evaluate('iso27001');
+    expect(all.exceptions.length).toBe(all.exceptionsTotal);
+    expect(all.exceptionsTotal).toBeGreaterThan(3);
+    const data = complianceReportData({
+      evaluation,
+      tests,
+      reportOf: () => undefined,
+      productVersion: '0.1.0',
+      maxExceptions: 3,
+    });
+    expect(data.exceptionsTotal).toBe(all.exceptionsTotal);
+    expect(data.exceptions).toHaveLength(3);
+    const severity = ['unremediated', 'late', 'pending', 'remediated'];
+    const worst = [...all.exceptions].sort(
+      (a, b) => severity.indexOf(a.remediation) - severity.indexOf(b.remediation) || b.at.localeCompare(a.at),
+    );
+    expect(data.exceptions.map((exception) => exception.run).sort()).toEqual(
+      worst
+        .slice(0, 3)
+        .map((exception) => exception.run)
+        .sort(),
+    );
+    expect(data.exceptions.map((exception) => exception.at)).toEqual(
+      [...data.exceptions.map((exception) => exception.at)].sort(),
+    );
+  });
+
+  it('prints a missing tail first among the integrity problems', () => {
     const { evaluation } = evaluate('soc2');
-    expect(() =>
-      complianceReportData({ evaluation, tests, reportOf: () => undefined, productVersion: '0.1.0' }),
-    ).toThrow(/is not in the cache/);
+    const tail =
+      "rehearsal-system/orders-nightly: missing tail: the test's evidence anchor names orders-nightly-x";
+    const data = complianceReportData({
+      evaluation,
+      tests,
+      reportOf: () => undefined,
+      productVersion: '0.1.0',
+      chainProblems: [tail],
+    });
+    expect(data.chain!.problems[0]).toBe(tail);
   });
 
   it('limits long reason lists', () => {

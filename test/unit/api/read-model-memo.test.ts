@@ -74,6 +74,69 @@ describe('AsyncReadModelMemo', () => {
     expect(await changed).toBe('fresh');
   });
 
+  it('with maxStaleMs: serves the previous answer after a data change within the bound, then waits', async () => {
+    const memo = new AsyncReadModelMemo<string>(300_000, 64, 10_000);
+    await memo.get('k', 'v1', 0, async () => 'a1');
+    const second = deferred<string>();
+    let computed = 0;
+    const compute = () => {
+      computed += 1;
+      return second.promise;
+    };
+    // Data changed 5 s after a1 was computed: a1 still, and one computation of v2 starts.
+    expect(memo.get('k', 'v2', 5_000, compute)).toBe('a1');
+    expect(memo.get('k', 'v3', 6_000, compute)).toBe('a1'); // newer data meanwhile: no second computation
+    expect(computed).toBe(1);
+    second.resolve('a2');
+    await second.promise;
+    await Promise.resolve();
+    expect(memo.get('k', 'v2', 7_000, compute)).toBe('a2');
+    // a2 was computed at 5,000: past 15,000 it is too old to stand in for newer data.
+    const waited = memo.get('k', 'v4', 15_001, async () => 'a4');
+    expect(waited).toBeInstanceOf(Promise);
+    expect(await waited).toBe('a4');
+  });
+
+  it('with maxStaleMs: an answer of older data was computed within the bound (random schedules)', async () => {
+    const maxStaleMs = 2_000;
+    for (let seed = 1; seed <= 10; seed += 1) {
+      let state = seed;
+      const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const memo = new AsyncReadModelMemo<{ version: number; computedAt: number }>(60_000, 64, maxStaleMs);
+      let version = 0;
+      let now = 0;
+      for (let step = 0; step < 300; step += 1) {
+        now += Math.floor(next() * 700);
+        if (next() < 0.4) version += 1;
+        const at = now;
+        const current = version;
+        const answer = await memo.get('k', String(current), at, async () => {
+          await Promise.resolve();
+          return { version: current, computedAt: at };
+        });
+        // Of the current data (aged at most by the TTL), or of older data computed within the bound.
+        const ok = answer.version === current || (answer.version < current && at - answer.computedAt <= maxStaleMs);
+        expect({ seed, step, ok }).toEqual({ seed, step, ok: true });
+      }
+    }
+  });
+
+  it('with maxStaleMs: one computation at a time while the data keeps changing', async () => {
+    const memo = new AsyncReadModelMemo<string>(300_000, 64, 10_000);
+    const first = deferred<string>();
+    let computed = 0;
+    const compute = () => {
+      computed += 1;
+      return first.promise;
+    };
+    const a = memo.get('k', 'v1', 0, compute);
+    const b = memo.get('k', 'v2', 1_000, compute); // no answer yet: waits for the one in flight
+    const c = memo.get('k', 'v3', 2_000, compute);
+    expect(computed).toBe(1);
+    first.resolve('a1');
+    expect([await a, await b, await c]).toEqual(['a1', 'a1', 'a1']);
+  });
+
   it('does not remember a failed computation', async () => {
     const memo = new AsyncReadModelMemo<number>(60_000);
     await expect(memo.get('k', 'v', 0, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

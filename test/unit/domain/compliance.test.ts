@@ -310,6 +310,57 @@ describe('per-target status (SOC 2 A1.3: not RTO-bound, freshness 365 d, W = 30 
   });
 });
 
+describe('missing tail (the newest reports of a test deleted)', () => {
+  const pay = makeTest({ name: 'pay', maxRTO: '15m' });
+  const other = makeTest({ name: 'other', maxRTO: '15m' });
+  const tail = {
+    test: 'rehearsal-system/pay',
+    sourceNamespaces: ['pay'],
+    problem: "rehearsal-system/pay: missing tail: the test's evidence anchor names pay-run-9 (sequence 9)",
+  };
+  const reports = [
+    ...runsOf('pay', [{ days: 10 }, { days: 3 }]),
+    ...runsOf('other', [{ days: 10 }, { days: 3 }]),
+  ];
+
+  it("is an evidence exception of the test's namespaces in every control, named in the evidence", () => {
+    const intact = evaluate([pay, other], reports);
+    expect(target(intact, 'A1.3', 'pay').status).toBe('satisfied');
+    const detail = evaluateCompliance({
+      framework: 'soc2',
+      periodDays: 90,
+      now: NOW,
+      tests: [pay, other],
+      reports,
+      missingTails: [tail],
+    }).detail;
+    for (const each of detail.controls) {
+      const pays = each.targets.find((t) => t.namespace === 'pay')!;
+      expect(pays.status).toBe('at_risk');
+      expect(pays.reasons).toContainEqual({ code: 'evidence_unverified', message: tail.problem });
+      expect(each.targets.find((t) => t.namespace === 'other')!.status).toBe('satisfied');
+      expect(each.evidence).toContain(
+        'evidence exception: missing tail (newest reports deleted) of rehearsal-system/pay',
+      );
+    }
+  });
+
+  it('keeps a target whose reports were all deleted at risk, not merely untested', () => {
+    const detail = evaluateCompliance({
+      framework: 'soc2',
+      periodDays: 90,
+      now: NOW,
+      tests: [pay, other],
+      reports: runsOf('other', [{ days: 3 }]),
+      missingTails: [tail],
+    }).detail;
+    expect(target(detail, 'A1.3', 'pay')).toMatchObject({
+      status: 'at_risk',
+      reasons: [{ code: 'evidence_unverified' }],
+    });
+  });
+});
+
 describe('RTO-bound controls (ISO 5.30)', () => {
   it('a pass without an RTO target qualifies for 8.13 but not for 5.30', () => {
     const test = makeTest({ name: 'pay' });

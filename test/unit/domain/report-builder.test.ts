@@ -46,6 +46,7 @@ function observe(overrides: Partial<RunObservations> = {}): RunObservations {
     pods: { expected: 3, ready: 3 },
     checks: [{ name: 'http', kind: 'httpGet', status: 'pass', message: 'HTTP 200', duration: '0.1s' }],
     checksCompletedAt: new Date('2026-11-22T02:05:41.000Z'),
+    dependencies: [],
     ...overrides,
   };
 }
@@ -113,19 +114,33 @@ describe('buildReportSpec', () => {
     expect(spec.rto.measuredSeconds).toBeUndefined();
   });
 
-  it('gives the cross-namespace level only to runs with several sandboxes', () => {
-    const two = buildReportSpec(
+  it('scores the dependencies found and reports them compactly, failed ones first', () => {
+    const spec = buildReportSpec(
       observe({
-        sandboxesHealthy: [
-          { sandbox: 'a', healthy: true },
-          { sandbox: 'b', healthy: false },
+        dependencies: [
+          { from: 'ConfigMap/shop/app', to: 'db.shop-db', status: 'restored' },
+          { from: 'Deployment/shop/web', to: 'web.shop', status: 'production', message: 'x'.repeat(300) },
         ],
       }),
       'velero',
     );
-    expect(two.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(5);
-    const one = buildReportSpec(observe(), 'velero');
-    expect(one.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(10);
+    expect(spec.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(5);
+    expect(spec.dependencies?.map((entry) => [entry.to, entry.status])).toEqual([
+      ['web.shop', 'production'],
+      ['db.shop-db', 'restored'],
+    ]);
+    expect(spec.dependencies?.[0]?.message?.length).toBe(256);
+  });
+
+  it('keeps the report free of a dependencies list when there are none, and full points', () => {
+    const spec = buildReportSpec(observe({ dependencies: [] }), 'velero');
+    expect(spec.dependencies).toBeUndefined();
+    expect(spec.levels.find((level) => level.name === 'crossNamespace')!.points).toBe(10);
+  });
+
+  it('scores the level as not tested when the references could not be read', () => {
+    const spec = buildReportSpec(observe({ dependencies: null }), 'velero');
+    expect(spec.levels.find((level) => level.name === 'crossNamespace')).toMatchObject({ points: 0, tested: false });
   });
 
   it('caps the result when a check failed, and names the check; a critical one makes the run fail', () => {
@@ -197,5 +212,51 @@ describe('completeness against the restore’s own count', () => {
       'velero',
     );
     expect(spec.completeness).toEqual([{ kind: 'all', backedUp: 19, restored: 12 }]);
+  });
+});
+
+describe('completeness per kind', () => {
+  const level = (spec: ReturnType<typeof buildReportSpec>) =>
+    spec.levels.find((entry) => entry.name === 'completeness')!;
+
+  it('reports the per-kind comparison and scores it (a kind short costs its share)', () => {
+    const spec = buildReportSpec(
+      observe({
+        kinds: {
+          completeness: [
+            { kind: 'ConfigMap', backedUp: 2, restored: 2 },
+            { kind: 'Secret', backedUp: 1, restored: 0 },
+          ],
+        },
+      }),
+      'velero',
+    );
+    expect(spec.completeness).toEqual([
+      { kind: 'ConfigMap', backedUp: 2, restored: 2 },
+      { kind: 'Secret', backedUp: 1, restored: 0 },
+    ]);
+    expect(level(spec).points).toBe(10);
+    expect(level(spec).detail).toBe('1/2 kinds complete; incomplete: Secret 0/1');
+  });
+
+  it('degrades to the restore’s own totals with the reason when the list was unavailable', () => {
+    const spec = buildReportSpec(observe({ kinds: { unavailable: 'the object store answered HTTP 403' } }), 'velero');
+    expect(spec.completeness).toEqual([{ kind: 'all', backedUp: 40, restored: 40 }]);
+    expect(level(spec).points).toBe(20);
+    expect(level(spec).detail).toBe(
+      '1/1 kinds complete; per-kind list unavailable: the object store answered HTTP 403',
+    );
+  });
+
+  it('a failed restore has no completeness, whatever the kinds say', () => {
+    const spec = buildReportSpec(
+      observe({
+        restore: { phase: 'Failed', succeeded: false, partiallyFailed: false, warnings: 0, errors: 1 },
+        kinds: { completeness: [{ kind: 'Secret', backedUp: 1, restored: 1 }] },
+      }),
+      'velero',
+    );
+    expect(level(spec).points).toBe(0);
+    expect(level(spec).tested).toBe(false);
   });
 });

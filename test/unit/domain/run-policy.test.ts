@@ -237,3 +237,13 @@ describe('nextStep: Finalizing', () => {
     expect(step('Finalizing', {})).toMatchObject({ action: 'write-report', reason: 'RunFailed' });
   });
 });
+
+describe('nextStep: a watched restore is looked at less often', () => {
+  it('waits restorePollMs while the restore runs (watch events wake it sooner), pollIntervalMs otherwise', () => {
+    expect(step('Restoring', {})).toMatchObject({ action: 'wait', requeueAfterMs: 2000 });
+    expect(step('Restoring', { bounds: { ...bounds, restorePollMs: 15_000 } })).toMatchObject({
+      action: 'wait',
+      requeueAfterMs: 15_000,
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { CheckResult, ScoreLevelName } from '../../../server/domain/resources.js';
+import type { CheckResult, DependencyEntry as Dependency, ScoreLevelName } from '../../../server/domain/resources.js';
 import {
   capResult,
   LEVEL_MAX_POINTS,
@@ -29,7 +29,7 @@ const perfect: ScoringInput = {
   ],
   pods: { expected: 4, ready: 4 },
   checks: [check('web', 'pass'), check('db', 'pass'), check('cache', 'pass')],
-  crossNamespace: null,
+  crossNamespace: [],
   rtoSeconds: 600,
   maxRtoSeconds: 900,
 };
@@ -251,15 +251,35 @@ describe('scoreRun', () => {
   });
 
   describe('cross-namespace dependencies (10)', () => {
-    it.each<[ScoringInput['crossNamespace'], number]>([
-      [null, 10],
-      [{ expected: 0, satisfied: 0 }, 10],
-      [{ expected: 3, satisfied: 3 }, 10],
-      [{ expected: 3, satisfied: 2 }, 6],
-      [{ expected: 4, satisfied: 1 }, 2],
-      [{ expected: 2, satisfied: 5 }, 10],
-    ])('%j -> %i', (crossNamespace, expected) => {
+    const dependency = (status: Dependency['status']): Dependency => ({ from: 'ConfigMap/shop/app', to: `${status}.ns`, status });
+    it.each<[Dependency['status'][] | null, number]>([
+      [[], 10],
+      [['restored', 'reachable', 'restored'], 10],
+      [['restored', 'reachable', 'production'], 6],
+      [['missing', 'unreachable', 'production', 'restored'], 2],
+      [['production'], 0],
+      [null, 0],
+    ])('%j -> %i', (statuses, expected) => {
+      const crossNamespace = statuses === null ? null : statuses.map(dependency);
       expect(points({ crossNamespace }).crossNamespace).toBe(expected);
+    });
+
+    it('is not tested when the restored objects could not be read', () => {
+      const level = scoreRun({ ...perfect, crossNamespace: null }).levels[4]!;
+      expect([level.tested, level.detail]).toEqual([false, 'not tested: the restored objects were not read for references']);
+    });
+
+    it('names what is not satisfied, within the 256 characters of a detail', () => {
+      const level = scoreRun({
+        ...perfect,
+        crossNamespace: [
+          dependency('restored'),
+          { from: `ConfigMap/shop/${'x'.repeat(250)}`, to: 'api.shop', status: 'production' },
+        ],
+      }).levels[4]!;
+      expect(level.detail.startsWith('1/2 cross-namespace dependencies satisfied; not satisfied: ConfigMap/shop/xxx')).toBe(true);
+      expect(level.detail.length).toBeLessThanOrEqual(256);
+      expect(level.detail.endsWith('…')).toBe(true);
     });
   });
 
@@ -294,7 +314,11 @@ describe('scoreRun', () => {
       ],
       pods: { expected: 4, ready: 3 },
       checks: [check('a', 'pass'), check('b', 'pass'), check('c', 'fail'), check('d', 'skip')],
-      crossNamespace: { expected: 3, satisfied: 2 },
+      crossNamespace: [
+        { from: 'ConfigMap/a/x', to: 'db.b', status: 'restored' },
+        { from: 'ConfigMap/a/x', to: 'api.c', status: 'reachable' },
+        { from: 'ConfigMap/a/x', to: 'web.a', status: 'production' },
+      ],
       rtoSeconds: 1200,
     });
     expect(outcome.levels.map((level) => level.points)).toEqual([19, 15, 15, 13, 6, 3]);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { verifyPdfAttestation, extractPdfAttestation } from '../../../server/reports/pdf-attestation.js';
 import { renderComplianceReport } from '../../../server/reports/pdf/compliance-report.pdf.js';
 import { renderTestReport } from '../../../server/reports/pdf/test-report.pdf.js';
-import { percent, pdfSafe } from '../../../server/reports/pdf/format.js';
+import { percent, pdfSafe, utcShort } from '../../../server/reports/pdf/format.js';
 import type { ComplianceReportData } from '../../../server/reports/pdf/report-data.js';
 import {
   exportPublicKeyPem,
@@ -100,8 +100,7 @@ describe('compliance report PDF', () => {
       '7. Exceptions and remediation',
       '8. Limitations',
       '9. Attestation',
-      'Appendix A. Run history',
-      'Appendix B. Run evidence digests',
+      'Appendix A. Runs per RestoreTest',
     ];
     let last = -1;
     for (const heading of headings) {
@@ -117,7 +116,7 @@ describe('compliance report PDF', () => {
     expect(text).toContain('2026-01-01 00:00:00 UTC to 2026-03-31 23:59:59 UTC (90 days)');
     expect(text).toContain(data.reportId);
     expect(text).toContain('2026-04-01 06:00:00 UTC');
-    expect(text).toContain(`${data.runs.length} (368 pass, 2 partial, 3 fail)`);
+    expect(text).toContain(`${data.population.runs} (368 pass, 2 partial, 3 fail)`);
     expect(text).toContain(percent(data.summary.passRate));
     expect(text).toContain(percent(data.summary.slaCompliance));
     expect(text).toContain(String(data.summary.avgScore));
@@ -146,17 +145,19 @@ describe('compliance report PDF', () => {
     expect(text).toContain('kubectl restoretest verify --pdf FILE --public-key KEY');
   });
 
-  it('lists every run, repeating the table header on every page of the run history', () => {
-    const pages = expectPaginated(path, data.reportId);
-    const runPages = pages.filter((p) =>
-      /^\s+\d+\s+2026-\d\d-\d\d \d\d:\d\d\s+\S+-(nightly|weekly)\s+daily-/m.test(p),
-    );
-    expect(runPages.length).toBeGreaterThan(3);
-    for (const page of runPages)
-      expect(page).toMatch(/#\s+Started \(UTC\)\s+RestoreTest\s+Backup\s+Result\s+Score/);
-    const rows = runPages.join('\n').match(/^\s+\d+\s+2026-\d\d-\d\d \d\d:\d\d\s/gm) ?? [];
-    expect(rows).toHaveLength(data.runs.length);
-    for (const run of data.runs.slice(0, 20)) expect(text).toContain(run.evidenceDigest!.slice(7));
+  it('counts every run per RestoreTest and lists runs only as exceptions', () => {
+    const flat = text.replace(/\s+/g, ' ');
+    expect(data.byTest).toHaveLength(5);
+    for (const row of data.byTest) {
+      expect(flat).toContain(`${row.pass} / ${row.partial} / ${row.fail}`);
+    }
+    expect(data.byTest.reduce((sum, row) => sum + row.runs, 0)).toBe(data.population.runs);
+    // Each exception run is listed with its completion time; passing runs are not listed one by one.
+    for (const exception of data.exceptions) expect(text).toContain(utcShort(exception.at));
+    expect(text).not.toContain('Appendix A. Run history');
+    expect(text).not.toContain('Run evidence digests');
+    expect(data.exceptions.length).toBe(data.exceptionsTotal);
+    expect(flat).not.toMatch(/more exceptions? (is|are) not listed here/);
   });
 
   it('keeps every word inside the margins and out of the footer band', () => {
@@ -182,7 +183,7 @@ describe('compliance report PDF', () => {
       keyId: key.keyId,
       generatedAt: data.generatedAt,
       version: '0.1.0',
-      runs: data.runs.length,
+      runs: data.population.runs,
     });
     expect((await renderComplianceReport(data, key)).equals(pdf)).toBe(true);
   });
@@ -380,13 +381,30 @@ describe('edge cases', () => {
       controls: [],
       coverage: [],
       exceptions: [],
-      runs: [],
+      exceptionsTotal: 0,
+      population: { runs: 0, pass: 0, partial: 0, fail: 0 },
+      byTest: [],
       chain: undefined,
     };
     const pdf = await renderComplianceReport(empty, key);
     const text = pdftotext(writePdf(pdf, 'empty'), '-layout');
     expect(text).toContain('No runs in the period.');
     expect(await verifyPdfAttestation(pdf, ring)).toMatchObject({ ok: true });
+  });
+
+  it('lists a capped exceptions table with the "N more" line and stays verifiable', async () => {
+    const { data } = complianceFixture(key);
+    const capped: ComplianceReportData = { ...data, exceptionsTotal: 4_321 };
+    const pdf = await renderComplianceReport(capped, key);
+    const flat = pdftotext(writePdf(pdf, 'capped'), '-layout').replace(/\s+/g, ' ');
+    const unlisted = 4_321 - data.exceptions.length;
+    expect(flat).toContain(
+      `4321 exceptions in the period; the ${data.exceptions.length} listed are the unremediated, late and pending ones first`,
+    );
+    expect(flat).toContain(
+      `${unlisted} more exceptions are not listed here. The full list: the API (GET /api/v1/reports?days=90) or kubectl restoretest reports.`,
+    );
+    expect(await verifyPdfAttestation(pdf, ring)).toMatchObject({ ok: true, contentCheck: 'identical' });
   });
 
   it('replaces characters the built-in fonts cannot draw instead of printing garbage', async () => {

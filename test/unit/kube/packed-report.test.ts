@@ -3,6 +3,7 @@ import {
   packReport,
   packedReportsJson,
   unpackReport,
+  writePackedReportsJson,
   unpackReportJson,
 } from '../../../server/kube/packed-report.js';
 import { makeReport } from '../domain/fixtures.js';
@@ -31,6 +32,26 @@ describe('packed reports', () => {
     const json = await packedReportsJson([packed[2]!, packed[0]!]);
     expect(JSON.parse(json.toString('utf8'))).toEqual([reports[2], reports[0]]);
     expect((await packedReportsJson([])).toString()).toBe('[]');
+  });
+
+  it('written in slices, give the same bytes as joined whole, and stop when the writer says so', async () => {
+    const many = Array.from({ length: 250 }, (_, i) => packReport(reports[i % 3]!));
+    for (const list of [[], many.slice(0, 3), many]) {
+      const chunks: Buffer[] = [];
+      await writePackedReportsJson(list, async (chunk) => {
+        chunks.push(chunk);
+        return true;
+      });
+      expect(Buffer.concat(chunks).equals(await packedReportsJson(list))).toBe(true);
+      // One slice per 100 reports: no chunk holds the whole list.
+      expect(chunks).toHaveLength(Math.max(1, Math.ceil(list.length / 100)));
+    }
+    let calls = 0;
+    await writePackedReportsJson(many, async () => {
+      calls += 1;
+      return false;
+    });
+    expect(calls).toBe(1);
   });
 
   it('are a fraction of the JSON (the preset dictionary pays off on small reports)', () => {

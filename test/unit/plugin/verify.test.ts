@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { packReport } from '../../../server/domain/report-encoding.js';
 import type { RestoreReport } from '../../../server/domain/resources.js';
 import { orderReportsForChain, verifyReportChain } from '../../../server/evidence/evidence.js';
 import { verifyPdfAttestation } from '../../../server/reports/pdf-attestation.js';
@@ -130,6 +131,33 @@ describe('kubectl restoretest verify -f', () => {
     const result = await runPlugin(['verify']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: give exactly one of NAME, -f FILE or --pdf FILE');
+  });
+});
+
+describe('reports stored packed (spec.details, issue 17)', () => {
+  const stored = (reports: RestoreReport[]) => reports.map((report) => packReport(report) as unknown as RestoreReport);
+
+  it('verify in both verifiers, also in a chain that starts with reports stored before packing', () => {
+    const reports = orderReportsForChain(history());
+    expect(both(stored(reports)).ok).toBe(true);
+    expect(both([...reports.slice(0, 2), ...stored(reports.slice(2))]).ok).toBe(true);
+  });
+
+  it('an edit inside spec.details is detected and named by both', () => {
+    const reports = stored(orderReportsForChain(history()));
+    const spec = reports[3]!.spec as unknown as { details: string };
+    spec.details = spec.details.replace('"status":"pass"', '"status":"fail"');
+    expect(spec.details).toContain('"status":"fail"');
+    const result = both(reports);
+    expect(result.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual([reports[3]!.metadata.name]);
+    expect(result.reports[3]!.problems[0]).toContain('digest mismatch');
+  });
+
+  it('verify -f of a packed export (kubectl get rrep -o yaml) exits 0', async () => {
+    const file = writeReports(stored(orderReportsForChain(history())), 'packed.json');
+    const result = await runPlugin(['verify', '-f', file, '--public-key', keyFile]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('5/5 reports verified');
   });
 });
 

@@ -1,5 +1,5 @@
 // The Kasten and Trilio providers against a fake CustomObjectsApi: backup selection (latest, named,
-// unusable, several sources), where the restore object is created and what it targets, adoption of
+// unusable), where the restore object is created and what it targets, adoption of
 // an existing one, and the tools' states as Rehearsal's. The same providers run against a real
 // apiserver with the simulators in test/integration/provider-conformance.test.ts.
 import { describe, expect, it } from '@jest/globals';
@@ -83,10 +83,10 @@ describe('Kasten provider', () => {
     });
   });
 
-  it('refuses several source namespaces, and a named RestorePoint that does not exist', async () => {
+  it('refuses a named RestorePoint that does not exist, and a namespace without any', async () => {
     const { api } = fakeApi({ 'get restorepoints nope': notFound(), 'list restorepoints': { items: [] } });
     const provider = new KastenProvider(api);
-    await expect(provider.selectBackup(['a', 'b'], 'latest')).rejects.toThrow(/one application namespace/);
+    await expect(provider.selectBackup(['a', 'b'], 'latest')).rejects.toThrow(/no usable Kasten restore point in namespace a/);
     await expect(provider.selectBackup(['shop'], 'nope')).rejects.toMatchObject({ reason: 'BackupNotFound' });
     await expect(provider.selectBackup(['shop'], 'latest')).rejects.toBeInstanceOf(ProviderError);
   });
@@ -202,5 +202,28 @@ describe('Trilio provider', () => {
       },
     });
     expect(progress).toMatchObject({ state: 'failed', message: 'target unreachable', errors: 1 });
+  });
+
+  it('counts items from status.restoreApplication: snapshot less excluded, less failed and skipped', () => {
+    const resource = (kind: string, ...objects: string[]) => ({ groupVersionKind: { group: '', version: 'v1', kind }, objects });
+    const restore = {
+      metadata: { name: 'x' },
+      status: {
+        status: 'Completed' as const,
+        restoreApplication: {
+          custom: {
+            snapshot: { resources: [resource('ConfigMap', 'a', 'b'), resource('Secret', 's'), resource('Event', 'e1', 'e2')] },
+            status: { excludedResources: [resource('Event', 'e1', 'e2')], skippedResources: [resource('Secret', 's')] },
+          },
+          helmCharts: [{ snapshot: { resources: [resource('Service', 'web')] }, status: {} }],
+        },
+      },
+    };
+    expect(trilioProgress(restore)).toMatchObject({ state: 'succeeded', itemsRestored: 3, totalItems: 4, warnings: 1, errors: 0 });
+    const failed = structuredClone(restore);
+    failed.status.restoreApplication.custom.status = { ...failed.status.restoreApplication.custom.status, failedResources: [resource('ConfigMap', 'a')] } as never;
+    expect(trilioProgress(failed)).toMatchObject({ state: 'partiallyFailed', itemsRestored: 2, totalItems: 4, errors: 1 });
+    // No restoreApplication: no counts (completeness is then not tested).
+    expect(trilioProgress({ metadata: { name: 'x' }, status: { status: 'Completed' } }).totalItems).toBeUndefined();
   });
 });

@@ -1,0 +1,275 @@
+// The Velero simulator's model (NOT VELERO; see simulator.ts): its failure-injection annotations,
+// what a simulated backup holds (the snapshot) and how a restore recreates it, the Velero objects it
+// reads, and Velero's restore validation plus the simulator's sandbox tripwire. Pure.
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { KubernetesObject } from '@kubernetes/client-node';
+
+export const SIMULATOR_RESTORE_OUTCOME = 'simulator.rehearsal.dev/restore-outcome';
+export const SIMULATOR_OMIT_KINDS = 'simulator.rehearsal.dev/omit-kinds';
+export const SIMULATOR_RESTORE_DELAY_MS = 'simulator.rehearsal.dev/restore-delay-ms';
+export const SIMULATOR_BACKUP_OUTCOME = 'simulator.rehearsal.dev/backup-outcome';
+export const SIMULATOR_TRIPWIRE_PREFIX = 'simulator tripwire:';
+
+export const SNAPSHOT_SECRET_PREFIX = 'velero-sim-backup-';
+export const SNAPSHOT_DATA_KEY = 'snapshot.json.gz';
+export const MANAGED_BY = 'velero-simulator';
+export const LABEL_BACKUP_NAME = 'velero.io/backup-name';
+export const LABEL_RESTORE_NAME = 'velero.io/restore-name';
+export const GROUP = 'velero.io';
+export const VERSION = 'v1';
+/** Secrets hold at most 1 MiB; leave room for metadata. */
+export const MAX_SNAPSHOT_BYTES = 900 * 1024;
+
+export interface SnapshotKind {
+  apiVersion: string;
+  kind: string;
+}
+
+/** What a simulated backup holds, in the order a restore creates it (Velero's priorities, roughly). */
+export const SNAPSHOT_KINDS: readonly SnapshotKind[] = [
+  { apiVersion: 'v1', kind: 'ServiceAccount' },
+  { apiVersion: 'v1', kind: 'Secret' },
+  { apiVersion: 'v1', kind: 'ConfigMap' },
+  { apiVersion: 'v1', kind: 'PersistentVolumeClaim' },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
+  { apiVersion: 'v1', kind: 'Service' },
+  { apiVersion: 'apps/v1', kind: 'Deployment' },
+  { apiVersion: 'apps/v1', kind: 'StatefulSet' },
+  { apiVersion: 'apps/v1', kind: 'DaemonSet' },
+  { apiVersion: 'batch/v1', kind: 'CronJob' },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy' },
+];
+
+export interface SnapshotItem extends KubernetesObject {
+  apiVersion: string;
+  kind: string;
+  metadata: NonNullable<KubernetesObject['metadata']> & { name: string; namespace: string };
+  [field: string]: unknown;
+}
+
+export interface BackupSnapshot {
+  formatVersion: 1;
+  backupName: string;
+  namespaces: string[];
+  items: SnapshotItem[];
+}
+
+export interface SimObject {
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    annotations?: Record<string, string>;
+    deletionTimestamp?: string;
+  };
+  spec?: Record<string, unknown>;
+  status?: { phase?: string } & Record<string, unknown>;
+}
+
+export interface BackupObject extends SimObject {
+  spec?: { includedNamespaces?: string[]; excludedNamespaces?: string[]; ttl?: string };
+}
+
+export interface RestoreObject extends SimObject {
+  spec?: {
+    backupName?: string;
+    scheduleName?: string;
+    includedNamespaces?: string[];
+    namespaceMapping?: Record<string, string>;
+    includeClusterResources?: boolean;
+  };
+}
+
+export interface DownloadObject extends SimObject {
+  spec?: { target?: { kind?: string; name?: string } };
+}
+
+
+export const TERMINAL = new Set(['Completed', 'PartiallyFailed', 'Failed', 'FailedValidation', 'Deleting', 'Processed']);
+/** Velero's DownloadURLTTL. */
+export const DOWNLOAD_URL_TTL_MS = 10 * 60 * 1000;
+
+/** Kubernetes timestamps have whole seconds (metav1.Time). */
+export function kubeTimestamp(date: Date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Go duration ("720h0m0s", "24h", "90m") in milliseconds; undefined when unreadable. */
+export function parseGoDuration(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const units: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+  let total = 0;
+  let rest = value.trim();
+  if (rest === '' || rest === '0') return rest === '0' ? 0 : undefined;
+  while (rest.length > 0) {
+    const match = /^(\d+(?:\.\d+)?)(ms|h|m|s)/.exec(rest);
+    if (!match) return undefined;
+    total += Number(match[1]) * (units[match[2] as string] as number);
+    rest = rest.slice(match[0].length);
+  }
+  return total;
+}
+
+export function globMatches(pattern: string, namespace: string): boolean {
+  if (pattern === '*') return true;
+  if (!/[*?[]/.test(pattern)) return pattern === namespace;
+  const source = pattern
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${source}$`).test(namespace);
+}
+
+export function statusCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+export function describeError(error: unknown): string {
+  const body = (error as { body?: unknown } | undefined)?.body;
+  if (typeof body === 'string') {
+    try {
+      const message = (JSON.parse(body) as { message?: string }).message;
+      if (message) return message;
+    } catch {
+      // not JSON: fall through
+    }
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('simulator stopped'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('simulator stopped'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function snapshotSecretName(backupName: string): string {
+  return `${SNAPSHOT_SECRET_PREFIX}${backupName}`;
+}
+
+export function encodeSnapshot(snapshot: BackupSnapshot): string {
+  return gzipSync(Buffer.from(JSON.stringify(snapshot))).toString('base64');
+}
+
+export function decodeSnapshot(data: string): BackupSnapshot {
+  return JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as BackupSnapshot;
+}
+
+/** Objects the cluster creates in every namespace by itself; Velero would only report them as existing. */
+export function isClusterManaged(item: SnapshotItem): boolean {
+  if (item.kind === 'ConfigMap' && item.metadata.name === 'kube-root-ca.crt') return true;
+  if (item.kind === 'ServiceAccount' && item.metadata.name === 'default') return true;
+  if (item.kind === 'Secret' && (item as { type?: string }).type === 'kubernetes.io/service-account-token')
+    return true;
+  return false;
+}
+
+export function labelValue(value: string): string {
+  return value.length <= 63 ? value : value.slice(0, 63).replace(/[^a-zA-Z0-9]+$/, '');
+}
+
+/** The object as the restore creates it in `targetNamespace`: cluster-assigned fields removed. */
+export function prepareForRestore(
+  item: SnapshotItem,
+  targetNamespace: string,
+  backupName: string,
+  restoreName: string,
+): SnapshotItem {
+  const copy = structuredClone(item) as SnapshotItem & { spec?: Record<string, unknown> };
+  const source = item.metadata;
+  const annotations = { ...(source.annotations ?? {}) };
+  for (const key of Object.keys(annotations)) {
+    if (key.startsWith('pv.kubernetes.io/') || key === 'volume.kubernetes.io/selected-node')
+      delete annotations[key];
+  }
+  copy.metadata = {
+    name: source.name,
+    namespace: targetNamespace,
+    labels: {
+      ...(source.labels ?? {}),
+      [LABEL_BACKUP_NAME]: labelValue(backupName),
+      [LABEL_RESTORE_NAME]: labelValue(restoreName),
+    },
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+  };
+  delete (copy as { status?: unknown }).status;
+  const spec = copy.spec;
+  if (item.kind === 'Service' && spec) {
+    if (spec.clusterIP !== 'None') {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    } else {
+      spec.clusterIPs = ['None'];
+    }
+    delete spec.healthCheckNodePort;
+    if (Array.isArray(spec.ports)) {
+      spec.ports = (spec.ports as Record<string, unknown>[]).map(({ nodePort: _nodePort, ...port }) => port);
+    }
+  }
+  if (item.kind === 'PersistentVolumeClaim' && spec) delete spec.volumeName;
+  return copy;
+}
+
+/** Velero's own checks plus the sandbox tripwire; empty = valid. */
+export function validateRestore(
+  spec: NonNullable<RestoreObject['spec']>,
+  backup: BackupObject | undefined,
+): string[] {
+  const errors: string[] = [];
+  if (!spec.backupName) {
+    errors.push(
+      spec.scheduleName ? 'the simulator does not support scheduleName' : 'backupName is required',
+    );
+    return errors;
+  }
+  if (!backup) {
+    errors.push(`Error retrieving backup: backups.velero.io "${spec.backupName}" not found`);
+    return errors;
+  }
+  const backupPhase = backup.status?.phase ?? 'New';
+  if (backupPhase !== 'Completed' && backupPhase !== 'PartiallyFailed') {
+    errors.push(
+      `backup ${spec.backupName} is ${backupPhase}; only Completed or PartiallyFailed backups can be restored`,
+    );
+  }
+  const included = spec.includedNamespaces ?? [];
+  const mapping = spec.namespaceMapping ?? {};
+  if (included.length === 0 || included.some((namespace) => /[*?[]/.test(namespace))) {
+    errors.push(
+      `${SIMULATOR_TRIPWIRE_PREFIX} includedNamespaces must name every source namespace explicitly`,
+    );
+  }
+  const backupNamespaces = new Set([...(backup.spec?.includedNamespaces ?? []), ...included]);
+  const targets = new Set<string>();
+  for (const source of included) {
+    const target = mapping[source];
+    if (!target || target === source) {
+      errors.push(`${SIMULATOR_TRIPWIRE_PREFIX} namespace ${source} is not mapped to another namespace`);
+      continue;
+    }
+    if (backupNamespaces.has(target)) {
+      errors.push(
+        `${SIMULATOR_TRIPWIRE_PREFIX} namespace ${source} is mapped onto ${target}, a namespace of the backup`,
+      );
+    }
+    if (targets.has(target))
+      errors.push(`${SIMULATOR_TRIPWIRE_PREFIX} two namespaces are mapped onto ${target}`);
+    targets.add(target);
+  }
+  if (spec.includeClusterResources !== false) {
+    errors.push(`${SIMULATOR_TRIPWIRE_PREFIX} includeClusterResources must be false`);
+  }
+  return errors;
+}
