@@ -166,7 +166,7 @@ export interface paths {
          * List RestoreReports
          * @description RestoreReports completed in the last `days` days, newest first, exactly as stored in the
          *     cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
-         *     `namespace` alone; `latest` keeps only the most recent report of each test.
+         *     `namespace` alone, and by `result`; `latest` keeps only the most recent report of each test.
          *
          *     Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
          *     answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
@@ -532,6 +532,25 @@ export interface components {
             sourceNamespaces: string[];
             /** @description spec.sla.maxRTO, or empty when no SLA is configured. */
             rtoTarget: string;
+            /** @description Backup restored: a backup's name, or "latest". */
+            backupName?: string;
+            /** @description IANA time zone of the schedule. */
+            timezone?: string;
+            /** @description Prefix of the sandbox namespaces. */
+            namespacePrefix?: string;
+            /** @description Longest life of a sandbox (a failed or partial run's sandbox is kept that long after the run started). */
+            ttl?: string;
+            /** @description strict or none. */
+            networkIsolation?: string;
+            /** @description Name of the HealthCheckPolicy; empty for the built-in checks. */
+            healthCheckPolicy?: string;
+            /** @description Whether an RTO over rtoTarget raises an alert (false without an SLA). */
+            alertOnExceed?: boolean;
+            /**
+             * Format: int32
+             * @description Reports kept.
+             */
+            historyLimit?: number;
         };
         /** @enum {string} */
         Provider: "velero" | "kasten" | "trilio";
@@ -883,6 +902,11 @@ export interface components {
                 measuredSeconds?: number;
                 measured?: string;
             };
+            /**
+             * @description Until when the sandboxes of a run that did not pass are kept for inspection (start + ttl,
+             *     decisions §3); absent when the run passed (deleted at once) or had no sandbox.
+             */
+            sandboxExpiresAt?: string;
             /** @description A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
             resultCap?: components["schemas"]["ResultCap"];
             failure?: {
@@ -1906,6 +1930,8 @@ export interface operations {
                 limit?: number;
                 /** @description The token from the previous answer's Link rel="next" (opaque). */
                 continue?: string;
+                /** @description Only reports with this result (with latest: the latest reports that have it). */
+                result?: components["schemas"]["RunResult"];
             };
             header?: never;
             path?: never;

@@ -17,6 +17,7 @@ import { LIST_REPORTS_FILTERED, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { RestoreReportResource } from './dto.js';
 import { sendPreparedJson } from './prepared-json.js';
+import type { RunResult } from '../domain/resources.js';
 import { sendStreamedJson } from './streamed-json.js';
 import type { ProblemDetails } from './problem.js';
 import { nextPageLink } from './services/page-link.js';
@@ -48,7 +49,7 @@ export class ReportsController extends Controller {
   /**
    * RestoreReports completed in the last `days` days, newest first, exactly as stored in the
    * cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
-   * `namespace` alone; `latest` keeps only the most recent report of each test.
+   * `namespace` alone, and by `result`; `latest` keeps only the most recent report of each test.
    *
    * Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
    * answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
@@ -59,6 +60,7 @@ export class ReportsController extends Controller {
    * @param namespace Namespace of `test` (default: the server's namespace); without `test`, only reports in this namespace.
    * @param days Look-back in days.
    * @param latest Only the most recent report per test (not paged).
+   * @param result Only reports with this result (with latest: the latest reports that have it).
    * @param limit Most reports in one answer.
    * @param continueToken The token from the previous answer's Link rel="next" (opaque).
    * @pattern test ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
@@ -93,10 +95,12 @@ export class ReportsController extends Controller {
     @Query() latest: boolean = false,
     @Query() limit: number = 500,
     @Query('continue') continueToken?: string,
+    @Query() result?: RunResult,
   ): Promise<RestoreReportResource[]> {
     const query = {
       ...(test !== undefined ? { test } : {}),
       ...(namespace !== undefined ? { namespace } : {}),
+      ...(result !== undefined ? { result } : {}),
       days,
       latest,
       limit,
@@ -109,8 +113,8 @@ export class ReportsController extends Controller {
       return sendStreamedJson(request, (write) => this.api.reports.write(page.keys, write));
     }
     // The page's boundaries are part of the key: a cached body always matches the Link beside it.
-    const key = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&days=${days}&latest=${latest}&limit=${limit}&continue=${continueToken ?? ''}&page=${page.keys.length}:${page.keys[0] ?? ''}:${page.keys.at(-1) ?? ''}`;
-    const list = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&days=${days}`;
+    const key = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&result=${result ?? ''}&days=${days}&latest=${latest}&limit=${limit}&continue=${continueToken ?? ''}&page=${page.keys.length}:${page.keys[0] ?? ''}:${page.keys.at(-1) ?? ''}`;
+    const list = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&result=${result ?? ''}&days=${days}`;
     return sendPreparedJson(
       request,
       latest

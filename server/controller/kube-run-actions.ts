@@ -199,6 +199,8 @@ export class KubeRunActions implements RunActions {
       ...(checks ? { checksCompletedAt: checks.completedAt } : {}),
       ...(run.failure ? { failure: run.failure } : {}),
       criticalChecks: (configured ?? []).filter((check) => check.critical === true).map((check) => check.name),
+      // The same instant cleanUp keeps a sandbox of a run that did not pass until.
+      sandboxExpiresAt: runDeadline(run, this.deps.bounds(test)),
     });
   }
 

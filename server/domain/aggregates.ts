@@ -5,6 +5,7 @@
 import type { RestoreTest } from './resources.js';
 import type { Alert, DailySummary, Summary, TestResponse, UpcomingTest } from './views.js';
 import { formatDuration } from './duration.js';
+import { TEST_INPUT_DEFAULTS } from './test-input.js';
 import { asReportIndex, testKeyOf, type IndexedRun, type ReportSource } from './report-index.js';
 import { measuredRtoSeconds, rtoTargetSeconds, rtoVerdict } from './run-facts.js';
 import { MILLISECONDS_PER_HOUR, dayLabel, dayNumber, parseInstant } from './utc-days.js';
@@ -156,6 +157,14 @@ export function testResponse(test: RestoreTest): TestResponse {
     nextRunAt: test.spec.schedule?.suspend ? '' : (status.nextRunAt ?? ''),
     sourceNamespaces: (test.spec.backupSource?.namespaces ?? []).map((source) => source.name),
     rtoTarget: test.spec.sla?.maxRTO ?? '',
+    backupName: test.spec.backupSource?.backupName || TEST_INPUT_DEFAULTS.backupName,
+    timezone: test.spec.schedule?.timezone || TEST_INPUT_DEFAULTS.timezone,
+    namespacePrefix: test.spec.sandbox?.namespacePrefix || TEST_INPUT_DEFAULTS.namespacePrefix,
+    ttl: test.spec.sandbox?.ttl || TEST_INPUT_DEFAULTS.ttl,
+    networkIsolation: test.spec.sandbox?.networkIsolation || TEST_INPUT_DEFAULTS.networkIsolation,
+    healthCheckPolicy: test.spec.healthCheckPolicy ?? '',
+    alertOnExceed: test.spec.sla?.maxRTO ? (test.spec.sla.alertOnExceed ?? TEST_INPUT_DEFAULTS.alertOnExceed) : false,
+    historyLimit: test.spec.historyLimit ?? TEST_INPUT_DEFAULTS.historyLimit,
   };
 }
 

@@ -45,6 +45,8 @@ export interface RunObservations {
   failure?: { reason: string; message: string };
   /** Names of the configured checks marked critical (decisions §4). */
   criticalChecks?: readonly string[];
+  /** When the run's sandboxes go if it does not pass (its start + ttl; kept until then). */
+  sandboxExpiresAt?: Date;
 }
 
 function seconds(from: string | undefined, to: Date | undefined): number | undefined {
@@ -178,6 +180,9 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
           : {}),
       },
     },
+    ...(capped.result !== 'pass' && (run.sandboxNamespaces ?? []).length > 0 && observed.sandboxExpiresAt
+      ? { sandboxExpiresAt: observed.sandboxExpiresAt.toISOString() }
+      : {}),
     ...(capped.cap ? { resultCap: capped.cap } : {}),
     ...(observed.failure ? { failure: observed.failure } : {}),
   };

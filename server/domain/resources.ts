@@ -380,6 +380,11 @@ export interface RestoreReportSpec {
       checksCompletedAt?: string;
     };
   };
+  /**
+   * Until when the sandboxes of a run that did not pass are kept for inspection (start + ttl,
+   * decisions §3); absent when the run passed (deleted at once) or had no sandbox.
+   */
+  sandboxExpiresAt?: string;
   /** A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
   resultCap?: ResultCap;
   failure?: { reason: string; message: string };

@@ -289,8 +289,8 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
 /**
  * PUT semantics (decisions §3): every field CreateTestInput can express is replaced, an omitted
  * optional field returning to its default; what it cannot express is kept from the existing spec
- * (inline health checks, sandbox quota and limit range, schedule.suspend, the provider namespace),
- * so a PUT from the dashboard never erases settings made with kubectl.
+ * (inline health checks, notifications, sandbox quota and limit range, schedule.suspend, the
+ * provider namespace), so a PUT from the dashboard never erases settings made with kubectl.
  */
 export function specForUpdate(existing: RestoreTestSpec, input: ValidTestInput): RestoreTestSpec {
   const spec = inputToSpec(input);
@@ -302,5 +302,6 @@ export function specForUpdate(existing: RestoreTestSpec, input: ValidTestInput):
     spec.sandbox!.resourceQuota = existing.sandbox.resourceQuota;
   if (existing.sandbox?.limitRange !== undefined) spec.sandbox!.limitRange = existing.sandbox.limitRange;
   if (existing.healthChecks !== undefined) spec.healthChecks = existing.healthChecks;
+  if (existing.notifications !== undefined) spec.notifications = existing.notifications;
   return spec;
 }

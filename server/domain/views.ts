@@ -128,6 +128,28 @@ export interface TestResponse {
   sourceNamespaces: string[];
   /** spec.sla.maxRTO, or empty when no SLA is configured. */
   rtoTarget: string;
+  // The rest of what CreateTestInput expresses, defaults applied, so a client can send back what it
+  // read (PUT returns omitted fields to their defaults, decisions §3). Always sent by this server;
+  // optional in the schema because they were added later (older servers and fixtures lack them).
+  /** Backup restored: a backup's name, or "latest". */
+  backupName?: string;
+  /** IANA time zone of the schedule. */
+  timezone?: string;
+  /** Prefix of the sandbox namespaces. */
+  namespacePrefix?: string;
+  /** Longest life of a sandbox (a failed or partial run's sandbox is kept that long after the run started). */
+  ttl?: string;
+  /** strict or none. */
+  networkIsolation?: string;
+  /** Name of the HealthCheckPolicy; empty for the built-in checks. */
+  healthCheckPolicy?: string;
+  /** Whether an RTO over rtoTarget raises an alert (false without an SLA). */
+  alertOnExceed?: boolean;
+  /**
+   * Reports kept.
+   * @isInt
+   */
+  historyLimit?: number;
 }
 
 export interface Summary {

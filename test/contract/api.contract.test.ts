@@ -218,6 +218,14 @@ describe('tests: read', () => {
       nextRunAt: '2026-03-16T02:00:00Z',
       sourceNamespaces: ['payments', 'payments-db'],
       rtoTarget: '15m',
+      backupName: 'latest',
+      timezone: 'UTC',
+      namespacePrefix: 'rehearsal',
+      ttl: '1h',
+      networkIsolation: 'strict',
+      healthCheckPolicy: '',
+      alertOnExceed: true,
+      historyLimit: 90,
     });
   });
 
@@ -361,6 +369,56 @@ describe('tests: create', () => {
 });
 
 describe('tests: replace', () => {
+  it('takes back what GET returned without changing the spec (TestResponse carries every input field)', async () => {
+    const created = await server.api.POST('/api/v1/tests', {
+      body: {
+        name: 'round-trip',
+        namespace: 'team-b',
+        provider: 'kasten',
+        backupName: 'orders-weekly',
+        sourceNamespaces: ['orders', 'orders-db'],
+        cron: '15 1 * * 1-5',
+        timezone: 'Europe/Berlin',
+        namespacePrefix: 'rt',
+        ttl: '3h',
+        networkIsolation: 'none',
+        healthCheckPolicy: 'orders-checks',
+        maxRTO: '20m',
+        alertOnExceed: true,
+        historyLimit: 30,
+      },
+    });
+    expect(created.response.status).toBe(201);
+    const before = structuredClone(server.cluster.getTest('team-b', 'round-trip')!.spec);
+    const read = (
+      await server.api.GET('/api/v1/tests/{name}', {
+        params: { path: { name: 'round-trip' }, query: { namespace: 'team-b' } },
+      })
+    ).data!;
+    const { data, response } = await server.api.PUT('/api/v1/tests/{name}', {
+      params: { path: { name: 'round-trip' }, query: { namespace: 'team-b' } },
+      body: {
+        name: read.name,
+        namespace: read.namespace,
+        provider: read.provider as 'kasten',
+        backupName: read.backupName,
+        sourceNamespaces: read.sourceNamespaces,
+        cron: read.schedule,
+        timezone: read.timezone,
+        namespacePrefix: read.namespacePrefix,
+        ttl: read.ttl,
+        networkIsolation: read.networkIsolation as 'none',
+        healthCheckPolicy: read.healthCheckPolicy,
+        maxRTO: read.rtoTarget,
+        alertOnExceed: read.alertOnExceed,
+        historyLimit: read.historyLimit,
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(read);
+    expect(server.cluster.getTest('team-b', 'round-trip')!.spec).toEqual(before);
+  });
+
   it('replaces what the body expresses and keeps what it cannot', async () => {
     const { data, response } = await server.api.PUT('/api/v1/tests/{name}', {
       params: { path: { name: 'kubectl-tuned' } },
@@ -563,6 +621,30 @@ describe('reports', () => {
     expect(latest.data!.map((report) => report.spec.testRef.name)).toEqual(['shop', 'payments']);
     const teamA = await server.api.GET('/api/v1/reports', { params: { query: { namespace: 'team-a' } } });
     expect(teamA.data).toHaveLength(2);
+  });
+
+  it('filters by result, paged like the whole list', async () => {
+    const passed = await server.api.GET('/api/v1/reports', { params: { query: { result: 'pass' } } });
+    expect(passed.data!.map((report) => `${report.spec.testRef.name}:${report.spec.result}`)).toEqual([
+      'payments:pass',
+      'shop:pass',
+      'payments:pass',
+      'payments:pass',
+    ]);
+    const first = await server.api.GET('/api/v1/reports', { params: { query: { result: 'pass', limit: 3 } } });
+    expect(first.data).toHaveLength(3);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.response.headers.get('link') ?? '')![1]!;
+    expect(new URLSearchParams(next.split('?')[1]).get('result')).toBe('pass');
+    const rest = (await (await server.fetch(next)).json()) as { metadata: { name: string } }[];
+    expect([...first.data!, ...rest].map((report) => report.metadata.name)).toEqual(passed.data!.map((report) => report.metadata.name));
+    const failedOfShop = await server.api.GET('/api/v1/reports', {
+      params: { query: { test: 'shop', namespace: 'team-a', result: 'fail' } },
+    });
+    expect(failedOfShop.data!.map((report) => report.spec.score)).toEqual([40]);
+    const latestPartial = await server.api.GET('/api/v1/reports', { params: { query: { latest: true, result: 'partial' } } });
+    expect(latestPartial.data).toEqual([]);
+    const bad = await server.api.GET('/api/v1/reports', { params: { query: { result: 'maybe' as never } } });
+    expect(expectProblem(bad.error, 400, 'invalid-request').errors![0]!.field).toBe('result');
   });
 
   it('answers 404 for an unknown test and 400 for malformed parameters', async () => {

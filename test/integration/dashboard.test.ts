@@ -9,7 +9,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CoreV1Api } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
+import { parse as parseYaml } from 'yaml';
 import { createRehearsalClient, type RehearsalApiClient } from '../../openapi/client.js';
 import type { RestoreReport } from '../../server/domain/resources.js';
 import type { Rehearsal } from '../../server/rehearsal.js';
@@ -29,8 +31,8 @@ import {
 } from '../helpers/engine-fixture.js';
 import { kubectl } from '../helpers/install-crds.js';
 import { closedLoopbackPort, deleteNamespaces, testKubeconfigPath, waitFor } from '../helpers/kube.js';
-import { REHEARSAL_NAMESPACE, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
-import { startInProcess } from '../helpers/rehearsal-server.js';
+import { REHEARSAL_NAMESPACE, rehearsalKubeconfig, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
+import { startInProcess, startProcess } from '../helpers/rehearsal-server.js';
 import { shopChecks } from '../helpers/sample-app.js';
 import { createBackup } from '../velero/simulator.js';
 
@@ -65,7 +67,9 @@ async function createLegacyHistory(): Promise<void> {
   template.metadata.uid = created.metadata!.uid;
   const start = new Date(Date.now() - 45 * 86_400_000);
   for (let i = 0; i < 3; i += 1) {
-    const report = makeReport(template, i * 2, start, { result: i === 1 ? 'partial' : 'pass', rtoSeconds: 120 + i * 30 });
+    const report = makeReport(template, i * 2, start, { result: i === 2 ? 'partial' : 'pass', rtoSeconds: 120 + i * 30 });
+    // The newest was capped by a failed check (decisions §4): the detail page names it from resultCap.
+    if (i === 2) report.spec.resultCap = { check: 'orders-api', critical: false, result: 'partial' };
     report.metadata.namespace = fixture.testNamespace;
     report.spec.testRef.namespace = fixture.testNamespace;
     await fixture.custom.createNamespacedCustomObject({
@@ -123,6 +127,36 @@ async function screenshot(page: Page, name: string): Promise<void> {
   if (!SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** `kubectl restoretest dashboard --no-browser` with a kubeconfig: its URL, and stop (SIGINT) → exit code. */
+async function startDashboardProxy(kubeconfig: string): Promise<{ url: string; stop: () => Promise<number | null> }> {
+  const plugin = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'cmd/kubectl-restoretest/main.ts', 'dashboard', '--kubeconfig', kubeconfig, '--no-browser'],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const stop = async (): Promise<number | null> => {
+    if (plugin.exitCode !== null) return plugin.exitCode;
+    const exited = new Promise<number | null>((resolve) => plugin.once('exit', resolve));
+    plugin.kill('SIGINT');
+    return exited;
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      plugin.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const found = /Dashboard: (\S+)/.exec(out);
+        if (found) resolve(found[1]!);
+      });
+      plugin.once('exit', (code) => reject(new Error(`the plugin exited with ${code}: ${out}`)));
+    });
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 beforeAll(async () => {
@@ -231,6 +265,40 @@ describe('the dashboard in Chromium', () => {
     await page.context().close();
   });
 
+  it('editing one field in the form keeps every other field (kubectl get rtest -o yaml)', async () => {
+    const name = 'edited-in-browser';
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, name, {
+        backupSource: { backupName: fixture.backup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+        schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin', suspend: true },
+        sandbox: { namespacePrefix: 'edit', ttl: '2h', networkIsolation: 'none' },
+        healthCheckPolicy: 'shop-policy',
+        sla: { maxRTO: '12m', alertOnExceed: true },
+        historyLimit: 25,
+      }),
+    );
+    const specOf = () =>
+      (parseYaml(kubectl(testKubeconfigPath(), ['get', 'rtest', name, '-n', fixture.testNamespace, '-o', 'yaml'])) as { spec: Record<string, unknown> }).spec;
+    const before = specOf();
+    await waitFor(async () => (await api.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace: fixture.testNamespace } } })).response.ok, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      description: `${name} in the server's cache`,
+    });
+    const page = await open(`edit-test/${fixture.testNamespace}/${name}`);
+    await settled(page);
+    expect(await page.inputValue('#field-timezone')).toBe('Europe/Berlin');
+    expect(await page.inputValue('#field-historyLimit')).toBe('25');
+    expect(await page.isChecked('#field-alertOnExceed')).toBe(true);
+    await page.fill('#field-cron', '30 4 * * *');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(new RegExp(`#/tests/.+/${name}$`));
+    const after = specOf();
+    expect(after).toEqual({ ...before, schedule: { ...(before.schedule as object), cron: '30 4 * * *' } });
+    await page.context().close();
+  });
+
   it("shows the server's field errors next to their fields", async () => {
     const page = await open('new-test');
     await page.fill('#field-name', 'bad-cron');
@@ -285,20 +353,73 @@ describe('the dashboard in Chromium', () => {
     await page.context().close();
   });
 
-  it('Reports lists and filters what the API returns, and exports JSON', async () => {
-    const { data: reports } = await api.GET('/api/v1/reports', { params: { query: { days: 7 } } });
-    const page = await open('reports');
+  it('Test detail of runs that did not pass: the capping check, the sandbox expiry and the diagnosis from the API', async () => {
+    const page = await open(`tests/${fixture.testNamespace}/${LEGACY}`);
     await settled(page);
-    expect(await page.textContent('[data-testid="reports-count"]')).toBe(`${reports!.length} reports`);
+    expect(await page.textContent('[data-testid="result-cap"]')).toContain('Result capped at partial by the check orders-api');
+    await page.context().close();
+
+    const { data: reports } = await api.GET('/api/v1/reports', { params: { query: { test: FAILING, namespace: fixture.testNamespace } } });
+    const latest = reports![0]!;
+    expect(latest.spec.result).toBe('fail');
+    expect(latest.spec.sandboxNamespaces.length).toBeGreaterThan(0);
+    // The engine wrote it: the run's start + the test's ttl (30s).
+    expect(Date.parse(latest.spec.sandboxExpiresAt!)).toBe(Date.parse(latest.spec.startedAt) + 30_000);
+    const failing = await open(`tests/${fixture.testNamespace}/${FAILING}`, 'dark');
+    await settled(failing);
+    const expires = new Date(latest.spec.sandboxExpiresAt!).toISOString().replace('T', ' ').slice(0, 16);
+    expect(await failing.textContent('[data-testid="sandbox-kept"]')).toContain(`Kept for inspection until ${expires} UTC`);
+    expect(await failing.locator('[data-testid="result-cap"]').count()).toBe(0);
+    const diagnosis = await api.GET('/api/v1/tests/{name}/diagnosis', { params: { path: { name: FAILING }, query: { namespace: fixture.testNamespace, run: latest.spec.runId } } });
+    const panel = (await failing.textContent('[data-testid="diagnosis"]'))!;
+    if (diagnosis.response.ok) {
+      expect(panel).toContain(`from ${diagnosis.data!.sandboxes.join(', ')}`);
+      for (const hint of diagnosis.data!.hints) expect(panel).toContain(hint.title);
+    } else {
+      expect(diagnosis.response.status).toBe(404);
+      expect(panel).toContain(`No diagnosis was stored for run ${latest.spec.runId}`);
+    }
+    await expectAccessible(failing);
+    await failing.context().close();
+  });
+
+  it('Reports pages and filters through the API (limit, continue, result, test) and exports the page shown', async () => {
+    const shownNames = () => page.locator('[data-testid="reports-table"] tbody tr td.mono').allTextContents();
+    const { data: reports } = await api.GET('/api/v1/reports', { params: { query: { days: 7, limit: 50 } } });
+    expect(reports!.length).toBeGreaterThan(2);
+    let page = await open('reports');
+    await settled(page);
+    expect(await page.textContent('[data-testid="reports-count"]')).toBe(`Reports 1–${reports!.length}`);
+    expect(await shownNames()).toEqual(reports!.map((r) => r.metadata.name));
     await page.getByRole('button', { name: 'fail', exact: true }).click();
-    expect(await page.textContent('[data-testid="reports-count"]')).toBe(`${reports!.filter((r) => r.spec.result === 'fail').length} reports`);
+    const { data: failed } = await api.GET('/api/v1/reports', { params: { query: { days: 7, limit: 50, result: 'fail' } } });
+    await page.waitForFunction((n) => document.querySelector('[data-testid="reports-count"]')?.textContent === `Reports 1–${n}`, failed!.length);
+    expect(await shownNames()).toEqual(failed!.map((r) => r.metadata.name));
     await page.getByRole('button', { name: 'all', exact: true }).click();
+    await page.fill('input[list="report-tests"]', `${fixture.testNamespace}/${PASSING}`);
+    const { data: ofPassing } = await api.GET('/api/v1/reports', { params: { query: { days: 7, limit: 50, test: PASSING, namespace: fixture.testNamespace } } });
+    await page.waitForFunction((n) => document.querySelector('[data-testid="reports-count"]')?.textContent === `Reports 1–${n}`, ofPassing!.length);
+    expect(await shownNames()).toEqual(ofPassing!.map((r) => r.metadata.name));
     await expectAccessible(page);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export this page as JSON' }).click()]);
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'rh-export-')), 'reports.json');
     await download.saveAs(file);
     const exported = JSON.parse(readFileSync(file, 'utf8')) as { metadata: { name: string } }[];
-    expect(exported.map((r) => r.metadata.name).sort()).toEqual(reports!.map((r) => r.metadata.name).sort());
+    expect(exported.map((r) => r.metadata.name)).toEqual(ofPassing!.map((r) => r.metadata.name));
+    await page.context().close();
+
+    // Two per page: the first two, then the page the API's Link names, then back.
+    const first = await api.GET('/api/v1/reports', { params: { query: { days: 7, limit: 2 } } });
+    const second = (await (await fetch(`${base}${/^<([^>]+)>; rel="next"$/.exec(first.response.headers.get('link')!)![1]}`)).json()) as RestoreReport[];
+    page = await open('reports?limit=2');
+    await settled(page);
+    expect(await shownNames()).toEqual(first.data!.map((r) => r.metadata.name));
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="reports-count"]')?.textContent?.startsWith('Reports 3–'));
+    expect(await shownNames()).toEqual(second.map((r) => r.metadata.name));
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="reports-count"]')?.textContent?.startsWith('Reports 1–2'));
+    expect(await shownNames()).toEqual(first.data!.map((r) => r.metadata.name));
     await page.context().close();
   });
 
@@ -400,6 +521,7 @@ describe('the dashboard in Chromium', () => {
       ['tests', 'tests'],
       ['new-test', 'test-form'],
       [`tests/${fixture.testNamespace}/${PASSING}`, 'test-detail'],
+      [`tests/${fixture.testNamespace}/${FAILING}`, 'test-detail-failed'],
       ['reports', 'reports'],
       ['alerts', 'alerts'],
       ['upcoming', 'upcoming'],
@@ -416,24 +538,12 @@ describe('the dashboard in Chromium', () => {
         await page.context().close();
       }
     }
-  });
+  }, 600_000); // 20 pages with axe-core: minutes on a loaded 2-core machine
 
   it('kubectl restoretest dashboard serves it through kube-apiserver with the kubeconfig user, until Ctrl-C', async () => {
-    const plugin = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'cmd/kubectl-restoretest/main.ts', 'dashboard', '--kubeconfig', testKubeconfigPath(), '--no-browser'],
-      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const proxy = await startDashboardProxy(testKubeconfigPath());
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        plugin.stdout!.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const found = /Dashboard: (\S+)/.exec(out);
-          if (found) resolve(found[1]!);
-        });
-        plugin.once('exit', (code) => reject(new Error(`the plugin exited with ${code}: ${out}`)));
-      });
+      const { url } = proxy;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/apis\/api\.rehearsal\.dev\/v1\/dashboard\/$/);
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -451,11 +561,85 @@ describe('the dashboard in Chromium', () => {
       expect(paths).toContain('/apis/api.rehearsal.dev/v1/summary');
       await context.close();
     } finally {
-      const exited = new Promise<number | null>((resolve) => plugin.once('exit', resolve));
-      plugin.kill('SIGINT');
-      expect(await exited).toBe(0);
+      expect(await proxy.stop()).toBe(0);
     }
   });
+
+  it('a tenant with the viewer role in one namespace sees its tests there, and a clear 403 for another namespace', async () => {
+    const admin = testKubeconfigPath();
+    const namespace = fixture.testNamespace;
+    const account = 'dashboard-tenant';
+    await fixture.admin.makeApiClient(CoreV1Api).createNamespacedServiceAccount({ namespace, body: { metadata: { name: account } } });
+    const token = await serviceAccountTokenFor(fixture.admin, namespace, account);
+    const cluster = fixture.admin.getCurrentCluster()!;
+    const kubeconfig = path.join(mkdtempSync(path.join(tmpdir(), 'rh-tenant-')), 'tenant.kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'test', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
+        users: [{ name: 'tenant', user: { token } }],
+        contexts: [{ name: 'tenant', context: { cluster: 'test', user: 'tenant' } }],
+        'current-context': 'tenant',
+      }),
+      { mode: 0o600 },
+    );
+    // The aggregated API's entrance is cluster-scoped (its paths carry no namespace, see
+    // deploy/base/user-roles.yaml) and grants no data; the data is rehearsal-viewer, in one namespace.
+    const entrance = `${namespace}-tenant-entrance`;
+    kubectl(admin, ['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: entrance },
+      rules: [{ apiGroups: ['api.rehearsal.dev'], resources: ['tests', 'reports', 'license', 'evidence', 'dashboard'], verbs: ['get', 'list'] }],
+    }));
+    kubectl(admin, ['create', 'clusterrolebinding', entrance, '--clusterrole', entrance, '--serviceaccount', `${namespace}:${account}`]);
+    kubectl(admin, ['create', 'rolebinding', 'tenant-viewer', '-n', namespace, '--clusterrole', 'rehearsal-viewer', '--serviceaccount', `${namespace}:${account}`]);
+    // This suite's server accepts everyone (REHEARSAL_AUTH_MODE=none, for the pages on port 8080):
+    // the aggregated API moves to a second server, API only, that checks every caller.
+    const pki = makeServingCertificate(mkdtempSync(path.join(tmpdir(), 'rh-tenant-pki-')));
+    const aggregationPort = await closedLoopbackPort();
+    const checking = await startProcess({
+      kubeconfigPath: await rehearsalKubeconfig('dashboard-tenant.kubeconfig'),
+      veleroNamespace: fixture.veleroNamespace,
+      port: await closedLoopbackPort(),
+      logFile: path.join(tmpdir(), `rh-dashboard-tenant-${process.pid}.log`),
+      extra: {
+        REHEARSAL_AUTH_MODE: 'kubernetes',
+        REHEARSAL_CONTROLLER: 'false',
+        REHEARSAL_AGGREGATION_PORT: String(aggregationPort),
+        REHEARSAL_TLS_CERT_FILE: pki.certFile,
+        REHEARSAL_TLS_KEY_FILE: pki.keyFile,
+      },
+    });
+    await registerAggregatedApi(admin, aggregationPort, pki.caPem);
+    const proxy = await startDashboardProxy(kubeconfig);
+    try {
+      const { data: reports } = await api.GET('/api/v1/reports', { params: { query: { test: PASSING, namespace } } });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await waitFor(
+        async () => {
+          await page.goto(`${proxy.url}#/tests/${namespace}/${PASSING}`);
+          await settled(page);
+          return (await page.locator('[data-testid="latest-score"]').count()) > 0;
+        },
+        { timeoutMs: 20_000, intervalMs: 500, description: 'the tenant bindings to take effect' },
+      );
+      expect(await page.textContent('[data-testid="latest-score"]')).toBe(String(reports![0]!.spec.score));
+      await page.goto(`${proxy.url}#/tests/${REHEARSAL_NAMESPACE}/${PASSING}`);
+      await page.locator('.panel.error').waitFor();
+      expect(await page.textContent('.panel.error h2')).toBe('Not allowed');
+      expect(await page.textContent('.panel.error')).toContain(`Missing: get restoretests.rehearsal.dev in ${REHEARSAL_NAMESPACE}.`);
+      await context.close();
+    } finally {
+      await proxy.stop();
+      await checking.stop();
+      kubectl(admin, ['delete', 'clusterrolebinding', entrance, '--ignore-not-found']);
+      kubectl(admin, ['delete', 'clusterrole', entrance, '--ignore-not-found']);
+    }
+  }, 400_000); // a second server process starts cold (over 60 s on a loaded 2-core machine)
 
   it('says what is wrong for an unknown test (404) instead of a blank page', async () => {
     const page = await open(`tests/${fixture.testNamespace}/no-such-test`);

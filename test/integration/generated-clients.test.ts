@@ -124,7 +124,7 @@ describe('clients generated from openapi/openapi.json', () => {
     if (result.code !== 0) throw new Error(`${label} smoke failed: ${describeRun(result)}`);
     for (const step of [
       // The seed's int fields have integer types in the generated client (decisions §11).
-      `types: 19 int fields of the seed are ${lang === 'go' ? 'Go integers' : 'Python int'}`,
+      `types: 20 int fields of the seed are ${lang === 'go' ? 'Go integers' : 'Python int'}`,
       'getHealth: 200',
       'listTests: 200',
       'createTest: 201',

@@ -485,6 +485,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
         checksCompletedAt: '2025-03-02T02:09:00Z',
       },
     },
+    sandboxExpiresAt: '2025-03-02T03:00:01Z',
     resultCap: { check: 'orders', critical: true, result: 'fail' },
     failure: { reason: 'RestoreFailed', message: 'velero Restore shop-k3m9x2 Failed' },
     evidence: {

@@ -49,7 +49,7 @@ def expect_status(operation: str, response: Response[Any], want: HTTPStatus) -> 
 # The fields the seed specification types int (decisions §11): the generated models must
 # annotate them int (optional ones: int | None | Unset), never float.
 INTEGER_FIELDS: dict[type, list[str]] = {
-    TestResponse: ["last_score"],
+    TestResponse: ["last_score", "history_limit"],
     Summary: ["average_score", "total_tests", "tests_last_night", "total_failures", "total_partial", "namespaces_covered"],
     DailySummary: ["score", "tests", "failures"],
     Alert: ["score", "prev_score"],

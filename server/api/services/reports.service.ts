@@ -3,6 +3,7 @@
 // summaries; the answer is the selected reports' stored JSON, joined (ApiCache.reportsJson).
 // Without `latest` the list is paged (report-pages.ts), so no answer holds more than `limit`.
 import type { IndexedRun } from '../../domain/report-index.js';
+import type { RunResult } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import { IncrementalJsonList } from '../incremental-json-list.js';
 import type { ApiCache } from '../ports.js';
@@ -16,6 +17,8 @@ export interface ReportQuery {
   test?: string;
   /** Namespace of `test`; without `test`, only reports in this namespace. */
   namespace?: string;
+  /** Only reports with this result. */
+  result?: RunResult;
   /** Reports completed in the last `days` days. */
   days: number;
   /** Only the most recent report of each test (one per test, not paged). */
@@ -97,7 +100,7 @@ export class ReportsService {
   }
 
   private latestPage(query: ReportQuery): ReportKeysPage {
-    const key = `${query.test ?? ''}|${query.namespace ?? ''}|${query.days}`;
+    const key = `${query.test ?? ''}|${query.namespace ?? ''}|${query.result ?? ''}|${query.days}`;
     const version = this.cache.reportIndex.version;
     const nowMs = this.now().getTime();
     const known = this.latestSelections.get(key);
@@ -150,6 +153,7 @@ export class ReportsService {
       for (const run of runs) newest.set(run.testKey, run); // runs are oldest first
       runs = [...newest.values()].sort((a, b) => a.completedAt - b.completedAt || (a.key < b.key ? -1 : 1));
     }
+    if (query.result) runs = runs.filter((run) => run.report.spec.result === query.result);
     return [...runs].reverse();
   }
 

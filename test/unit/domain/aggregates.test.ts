@@ -352,6 +352,43 @@ describe('testResponse (seed-spec §2 mapping)', () => {
       nextRunAt: '2026-04-01T03:00:00Z',
       sourceNamespaces: ['payments', 'payments-db'],
       rtoTarget: '15m',
+      backupName: 'latest',
+      timezone: 'UTC',
+      namespacePrefix: 'rehearsal',
+      ttl: '1h',
+      networkIsolation: 'strict',
+      healthCheckPolicy: '',
+      alertOnExceed: false,
+      historyLimit: 90,
+    });
+  });
+
+  it('carries every field CreateTestInput expresses, as the spec sets them', () => {
+    const test = makeTest({
+      name: 'orders',
+      maxRTO: '20m',
+      alertOnExceed: true,
+      spec: {
+        provider: 'kasten',
+        backupSource: { backupName: 'orders-weekly', namespaces: [{ name: 'orders' }] },
+        schedule: { cron: '@daily', timezone: 'Europe/Berlin' },
+        sandbox: { namespacePrefix: 'rt', ttl: '3h', networkIsolation: 'none' },
+        healthCheckPolicy: 'orders-checks',
+        historyLimit: 30,
+      },
+    });
+    expect(testResponse(test)).toMatchObject({
+      provider: 'kasten',
+      schedule: '@daily',
+      rtoTarget: '20m',
+      backupName: 'orders-weekly',
+      timezone: 'Europe/Berlin',
+      namespacePrefix: 'rt',
+      ttl: '3h',
+      networkIsolation: 'none',
+      healthCheckPolicy: 'orders-checks',
+      alertOnExceed: true,
+      historyLimit: 30,
     });
   });
 
@@ -368,6 +405,14 @@ describe('testResponse (seed-spec §2 mapping)', () => {
       nextRunAt: '',
       sourceNamespaces: ['fresh'],
       rtoTarget: '',
+      backupName: 'latest',
+      timezone: 'UTC',
+      namespacePrefix: 'rehearsal',
+      ttl: '1h',
+      networkIsolation: 'strict',
+      healthCheckPolicy: '',
+      alertOnExceed: false,
+      historyLimit: 90,
     });
   });
 

@@ -161,6 +161,19 @@ describe('buildReportSpec', () => {
     expect(failed.resultCap).toEqual({ check: 'orders', critical: true, result: 'fail' });
     expect(buildReportSpec(observe(), 'velero').resultCap).toBeUndefined();
   });
+
+  it('says until when the sandbox of a run that did not pass is kept; a passing run has none', () => {
+    const expires = new Date('2026-11-22T03:00:00.200Z');
+    const failedCheck = [{ name: 'http', kind: 'httpGet' as const, status: 'fail' as const, message: 'HTTP 500', duration: '0.1s' }];
+    expect(buildReportSpec(observe({ checks: failedCheck, sandboxExpiresAt: expires }), 'velero').sandboxExpiresAt).toBe(
+      '2026-11-22T03:00:00.200Z',
+    );
+    const failedRestore = observe({ restore: undefined, failure: { reason: 'RestoreFailed', message: 'no' }, sandboxExpiresAt: expires });
+    expect(buildReportSpec(failedRestore, 'velero').sandboxExpiresAt).toBe('2026-11-22T03:00:00.200Z');
+    expect(buildReportSpec(observe({ sandboxExpiresAt: expires }), 'velero').sandboxExpiresAt).toBeUndefined();
+    const noSandbox = observe({ run: { ...run, sandboxNamespaces: [] }, checks: failedCheck, sandboxExpiresAt: expires });
+    expect(buildReportSpec(noSandbox, 'velero').sandboxExpiresAt).toBeUndefined();
+  });
 });
 
 describe('completeness against the restore’s own count', () => {

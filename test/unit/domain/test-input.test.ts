@@ -257,6 +257,7 @@ describe('specForUpdate (PUT semantics)', () => {
     healthCheckPolicy: 'old-policy',
     healthChecks: { checks: [{ name: 'db', kind: 'tcpSocket', tcpSocket: { service: 'db', port: 5432 } }] },
     historyLimit: 10,
+    notifications: { channels: [{ name: 'ops', type: 'slack', urlSecretRef: { name: 'slack', key: 'url' } }] },
   };
 
   it('replaces what the input can express (omitted = default) and keeps what it cannot', () => {
@@ -277,6 +278,7 @@ describe('specForUpdate (PUT semantics)', () => {
       },
       healthChecks: { checks: [{ name: 'db', kind: 'tcpSocket', tcpSocket: { service: 'db', port: 5432 } }] },
       historyLimit: 90,
+      notifications: { channels: [{ name: 'ops', type: 'slack', urlSecretRef: { name: 'slack', key: 'url' } }] },
     });
   });
 

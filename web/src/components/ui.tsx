@@ -119,28 +119,35 @@ export function Segmented<T extends string | number>({
   );
 }
 
-/** Previous / next over client-side pages (nothing when everything fits on one page). */
+/**
+ * Previous / next (nothing when everything fits on one page). With `pages` the count is known
+ * (pages in the browser); with `hasNext` only whether another follows (pages from the API).
+ */
 export function Pager({
   label,
   page,
   pages,
+  hasNext,
   onPage,
 }: {
   label: string;
   page: number;
-  pages: number;
+  pages?: number;
+  hasNext?: boolean;
   onPage: (page: number) => void;
 }) {
-  if (pages <= 1) return null;
+  const more = pages !== undefined ? page < pages - 1 : hasNext === true;
+  if (page === 0 && !more) return null;
   return (
     <nav class="pager" aria-label={label}>
       <button type="button" disabled={page === 0} onClick={() => onPage(page - 1)}>
         Previous
       </button>
       <span>
-        Page {page + 1} of {pages}
+        Page {page + 1}
+        {pages !== undefined ? ` of ${pages}` : ''}
       </span>
-      <button type="button" disabled={page >= pages - 1} onClick={() => onPage(page + 1)}>
+      <button type="button" disabled={!more} onClick={() => onPage(page + 1)}>
         Next
       </button>
     </nav>

@@ -1,25 +1,62 @@
-// Reports: newest first, filtered by test, result and age, paged, exported as JSON or YAML.
+// Reports: newest first, paged by the API (limit + the continue token of its Link rel="next",
+// decisions §11), filtered by test, result and age through the API's own query parameters, so a
+// 90-day view of 90,000 reports never travels to the browser. Export writes the page shown.
 import { useMemo, useState } from 'preact/hooks';
 import { api, unwrap } from '../api.js';
 import { Async, Badge, PageHeader, Pager, Segmented } from '../components/ui.js';
 import { download } from '../download.js';
 import { toYaml } from '../export.js';
-import { dateTime, resultClass, type Report } from '../format.js';
-import { href, useLoad } from '../hooks.js';
+import { dateTime, resultClass, type Report, type TestResponse } from '../format.js';
+import { href, useLoad, useRoute } from '../hooks.js';
+import { nextToken } from '../paging.js';
 
 const RESULTS = ['all', 'pass', 'partial', 'fail'] as const;
 const DAYS = [1, 7, 30, 90] as const;
-const PAGE = 50;
+const PER_PAGE = [50, 200, 1000] as const;
+
+/** A typed test: "namespace/name", or a name only one namespace has. */
+function resolveTest(typed: string, tests: TestResponse[]): { name: string; namespace: string } | undefined {
+  const value = typed.trim();
+  if (value.includes('/')) {
+    const [namespace = '', name = ''] = value.split('/');
+    return tests.find((t) => t.namespace === namespace && t.name === name);
+  }
+  const named = tests.filter((t) => t.name === value);
+  return named.length === 1 ? named[0] : undefined;
+}
 
 export function ReportsPage() {
-  const [days, setDays] = useState<(typeof DAYS)[number]>(7);
-  const [test, setTest] = useState('');
+  const route = useRoute();
+  const [days, setDays] = useState<number>(7);
+  const [typed, setTyped] = useState('');
   const [result, setResult] = useState<(typeof RESULTS)[number]>('all');
-  const [page, setPage] = useState(0);
-  const reports = useLoad(
-    async () => unwrap(await api.GET('/api/v1/reports', { params: { query: { days } } })),
-    [days],
-  );
+  const [limit, setLimit] = useState<number>(Number(route.query.get('limit')) || PER_PAGE[0]);
+  // tokens[i] = the continue token of page i (page 0 has none): "Previous" goes back through them.
+  const [tokens, setTokens] = useState<(string | undefined)[]>([undefined]);
+  const page = tokens.length - 1;
+  const tests = useLoad(async () => unwrap(await api.GET('/api/v1/tests')), []);
+  const test = typed.trim() && tests.data ? resolveTest(typed, tests.data) : undefined;
+  const unknownTest = typed.trim() !== '' && tests.data !== undefined && test === undefined;
+  const restart = (): void => setTokens([undefined]);
+
+  const reports = useLoad(async () => {
+    // The page and its size travel with the rows: while the next page loads, the rows shown are
+    // still numbered as the page they are.
+    if (unknownTest) return { list: [] as Report[], next: undefined, page, limit };
+    const answer = await api.GET('/api/v1/reports', {
+      params: {
+        query: {
+          days,
+          limit,
+          ...(test ? { test: test.name, namespace: test.namespace } : {}),
+          ...(result !== 'all' ? { result } : {}),
+          ...(tokens[page] ? { continue: tokens[page] } : {}),
+        },
+      },
+    });
+    return { list: unwrap(answer), next: nextToken(answer.response.headers.get('link')), page, limit };
+  }, [days, limit, test?.namespace, test?.name, unknownTest, result, tokens]);
+
   return (
     <>
       <PageHeader title="Reports" />
@@ -29,34 +66,64 @@ export function ReportsPage() {
             Test{' '}
             <input
               type="search"
-              value={test}
-              placeholder="name contains…"
-              onInput={(e) => (setTest(e.currentTarget.value), setPage(0))}
+              list="report-tests"
+              size={28}
+              value={typed}
+              placeholder="name or namespace/name"
+              aria-describedby="report-test-hint"
+              onInput={(e) => (setTyped(e.currentTarget.value), restart())}
             />
           </label>
+          <datalist id="report-tests">
+            {(tests.data ?? []).map((t) => (
+              <option key={`${t.namespace}/${t.name}`} value={`${t.namespace}/${t.name}`} />
+            ))}
+          </datalist>
           <Segmented
             label="Result"
             options={RESULTS}
             value={result}
-            onChange={(r) => (setResult(r), setPage(0))}
+            onChange={(r) => (setResult(r), restart())}
           />
           <Segmented
             label="Completed within"
             options={DAYS}
-            value={days}
-            onChange={(d) => (setDays(d), setPage(0))}
+            value={days as (typeof DAYS)[number]}
+            onChange={(d) => (setDays(d), restart())}
             format={(d) => (d === 1 ? '24 h' : `${d} days`)}
           />
+          <Segmented
+            label="Per page"
+            options={PER_PAGE}
+            value={limit as (typeof PER_PAGE)[number]}
+            onChange={(n) => (setLimit(n), restart())}
+            format={(n) => `${n} per page`}
+          />
         </div>
+        <p
+          id="report-test-hint"
+          class={unknownTest ? 'bad' : 'muted'}
+          role={unknownTest ? 'alert' : undefined}
+        >
+          {unknownTest
+            ? `No test "${typed.trim()}"${typed.includes('/') ? '' : ' (or more than one namespace has one: type namespace/name)'}.`
+            : test
+              ? `Reports of ${test.namespace}/${test.name}.`
+              : 'All tests.'}
+        </p>
         <Async state={reports}>
-          {(list) => (
+          {(loaded) => (
             <ReportTable
-              reports={list}
-              test={test}
-              result={result}
-              page={page}
-              setPage={setPage}
-              days={days}
+              reports={loaded.list}
+              first={loaded.page * loaded.limit}
+              page={loaded.page}
+              hasNext={loaded.next !== undefined}
+              onPage={(p) =>
+                setTokens((t) =>
+                  p < loaded.page ? t.slice(0, p + 1) : [...t.slice(0, loaded.page + 1), loaded.next],
+                )
+              }
+              exportName={`rehearsal-reports-${days}d${test ? `-${test.name}` : ''}${result !== 'all' ? `-${result}` : ''}-page${page + 1}`}
             />
           )}
         </Async>
@@ -67,42 +134,39 @@ export function ReportsPage() {
 
 function ReportTable(props: {
   reports: Report[];
-  test: string;
-  result: string;
+  first: number;
   page: number;
-  setPage: (p: number) => void;
-  days: number;
+  hasNext: boolean;
+  onPage: (page: number) => void;
+  exportName: string;
 }) {
-  const { reports, test, result, page, setPage, days } = props;
-  const filtered = useMemo(() => {
-    const needle = test.trim().toLowerCase();
-    return reports.filter(
-      (r) =>
-        (result === 'all' || r.spec.result === result) &&
-        (!needle || r.spec.testRef.name.toLowerCase().includes(needle)),
-    );
-  }, [reports, test, result]);
-  const pages = Math.max(1, Math.ceil(filtered.length / PAGE));
-  const shown = filtered.slice(page * PAGE, page * PAGE + PAGE);
-  const base = `rehearsal-reports-${days}d`;
+  const { reports, first, page, hasNext, onPage, exportName } = props;
+  const yaml = useMemo(() => () => toYaml(reports), [reports]);
   return (
     <>
       <div class="toolbar">
         <span class="muted" data-testid="reports-count">
-          {filtered.length} reports
+          {reports.length === 0
+            ? 'No reports'
+            : `Reports ${first + 1}–${first + reports.length}${hasNext ? ', more on the next page' : ''}`}
         </span>
         <button
           type="button"
-          onClick={() => download(`${base}.json`, JSON.stringify(filtered, null, 2), 'application/json')}
+          disabled={reports.length === 0}
+          onClick={() => download(`${exportName}.json`, JSON.stringify(reports, null, 2), 'application/json')}
         >
-          Export JSON
+          Export this page as JSON
         </button>
-        <button type="button" onClick={() => download(`${base}.yaml`, toYaml(filtered), 'application/yaml')}>
-          Export YAML
+        <button
+          type="button"
+          disabled={reports.length === 0}
+          onClick={() => download(`${exportName}.yaml`, yaml(), 'application/yaml')}
+        >
+          Export this page as YAML
         </button>
       </div>
       <div class="table-wrap">
-        <table>
+        <table data-testid="reports-table">
           <thead>
             <tr>
               <th>Completed</th>
@@ -114,8 +178,8 @@ function ReportTable(props: {
             </tr>
           </thead>
           <tbody>
-            {shown.map((r) => (
-              <tr key={r.metadata.name}>
+            {reports.map((r) => (
+              <tr key={`${r.metadata.namespace}/${r.metadata.name}`}>
                 <td>{dateTime(r.spec.completedAt)}</td>
                 <td>
                   <a href={href('tests', r.spec.testRef.namespace, r.spec.testRef.name)}>
@@ -137,7 +201,7 @@ function ReportTable(props: {
           </tbody>
         </table>
       </div>
-      <Pager label="Pages of reports" page={page} pages={pages} onPage={setPage} />
+      <Pager label="Pages of reports" page={page} hasNext={hasNext} onPage={onPage} />
     </>
   );
 }

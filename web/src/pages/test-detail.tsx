@@ -1,8 +1,10 @@
-// One test: its latest run in detail (score by level, RTO phases against the SLA, checks,
-// completeness, evidence verified in the browser), and score and RTO history across its reports.
+// One test: its latest run in detail (score by level, RTO phases against the SLA, checks, which check
+// capped the result, completeness, evidence verified in the browser, until when the sandbox is kept,
+// the diagnosis of a run that did not pass), and score and RTO history across its reports.
 import { useState } from 'preact/hooks';
 import { api, downloadUrl, unwrap } from '../api.js';
 import { History, RtoBar, type Phase } from '../components/charts.js';
+import { DiagnosisPanel } from '../components/diagnosis.js';
 import { TriggerButton } from '../components/trigger.js';
 import { Async, Badge, Card, PageHeader } from '../components/ui.js';
 import { importKeys, verifyReport, type Verdict } from '../evidence.js';
@@ -35,7 +37,13 @@ export function TestDetailPage({ namespace, name }: { namespace: string; name: s
     [namespace, name],
   );
   const reports = useLoad(
-    async () => unwrap(await api.GET('/api/v1/reports', { params: { query: { test: name, namespace } } })),
+    // Every report the test keeps (historyLimit is at most 1,000), not just the API's default 30 days.
+    async () =>
+      unwrap(
+        await api.GET('/api/v1/reports', {
+          params: { query: { test: name, namespace, days: 3650, limit: 1000 } },
+        }),
+      ),
     [namespace, name],
   );
   const license = useLoad(async () => unwrap(await api.GET('/api/v1/license')), []);
@@ -98,8 +106,17 @@ function Runs({ reports }: { reports: Report[] }) {
   return (
     <>
       <LatestRun report={latest} previous={reports[1]} />
+      {latest.spec.result !== 'pass' ? (
+        <DiagnosisPanel
+          namespace={latest.spec.testRef.namespace}
+          name={latest.spec.testRef.name}
+          runId={latest.spec.runId}
+        />
+      ) : null}
       <section class="panel">
-        <h2>History ({reports.length} runs)</h2>
+        <h2 data-testid="history-title">
+          History ({reports.length} {reports.length === 1 ? 'run' : 'runs'})
+        </h2>
         <div class="grid two">
           <History values={oldestFirst.map((r) => r.spec.score)} label="Score" max={100} />
           <History
@@ -120,7 +137,6 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
     const keys = await importKeys(published.map((k) => k.publicKeyPem));
     return verifyReport(report, keys, previous);
   }, [report.metadata.name]);
-  const failedChecks = s.checks.filter((c) => c.status === 'fail' || c.status === 'error');
   return (
     <>
       <section class="panel">
@@ -142,10 +158,11 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
             {s.failure.reason}: {s.failure.message}
           </p>
         ) : null}
-        {failedChecks.length > 0 && s.result !== 'pass' ? (
-          <p class="warn">
-            Result capped by failed check{failedChecks.length > 1 ? 's' : ''}:{' '}
-            {failedChecks.map((c) => c.name).join(', ')}.
+        {s.resultCap ? (
+          <p class="warn" data-testid="result-cap">
+            Result capped at {s.resultCap.result} by{' '}
+            {s.resultCap.critical ? 'the critical check' : 'the check'} <strong>{s.resultCap.check}</strong>{' '}
+            (the score alone would allow more).
           </p>
         ) : null}
         <h3>Score by level</h3>
@@ -229,11 +246,15 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
             }
           </Async>
         </div>
-        <p>
+        <p data-testid="sandbox-kept">
           Sandbox: {s.sandboxNamespaces.join(', ') || '—'}.{' '}
-          {s.result === 'pass'
-            ? 'Deleted when the run passed.'
-            : "Kept for inspection until the test's ttl after the run started, then removed by the janitor."}
+          {s.sandboxNamespaces.length === 0
+            ? null
+            : s.result === 'pass'
+              ? 'Deleted when the run passed.'
+              : s.sandboxExpiresAt
+                ? `Kept for inspection until ${dateTime(s.sandboxExpiresAt)}${Date.parse(s.sandboxExpiresAt) <= Date.now() ? ' (expired: the janitor removes it)' : ''}.`
+                : "Kept for inspection until the test's ttl after the run started."}
         </p>
         <h3>Completeness</h3>
         <ul class="plain">

@@ -1,6 +1,7 @@
 // Create or edit a RestoreTest: every CreateTestInput field. The server validates (one 400 lists
-// every offending field); its messages appear next to their fields. Editing replaces the test (PUT):
-// fields TestResponse does not carry start from their defaults, as the API documents.
+// every offending field); its messages appear next to their fields. Editing replaces the test (PUT)
+// with every field as TestResponse carries it, so saving one change leaves the others as they were
+// (settings CreateTestInput cannot express, e.g. inline checks, the server keeps).
 import { useState } from 'preact/hooks';
 import { api, ApiError, describeError, unwrap, type components } from '../api.js';
 import { Async, PageHeader } from '../components/ui.js';
@@ -36,6 +37,14 @@ function fromTest(test: TestResponse): Values {
     sourceNamespaces: test.sourceNamespaces.join(', '),
     cron: test.schedule,
     maxRTO: test.rtoTarget,
+    backupName: test.backupName ?? '',
+    timezone: test.timezone ?? '',
+    namespacePrefix: test.namespacePrefix ?? '',
+    ttl: test.ttl ?? '',
+    networkIsolation: test.networkIsolation ?? '',
+    healthCheckPolicy: test.healthCheckPolicy ?? '',
+    alertOnExceed: test.alertOnExceed ? 'true' : '',
+    historyLimit: test.historyLimit === undefined ? '' : String(test.historyLimit),
   };
 }
 

@@ -54,7 +54,7 @@ var integerFields = []struct {
 	model  any
 	fields []string
 }{
-	{rehearsalapi.TestResponse{}, []string{"LastScore"}},
+	{rehearsalapi.TestResponse{}, []string{"LastScore", "HistoryLimit"}},
 	{rehearsalapi.Summary{}, []string{"AverageScore", "TotalTests", "TestsLastNight", "TotalFailures", "TotalPartial", "NamespacesCovered"}},
 	{rehearsalapi.DailySummary{}, []string{"Score", "Tests", "Failures"}},
 	{rehearsalapi.Alert{}, []string{"Score", "PrevScore"}},

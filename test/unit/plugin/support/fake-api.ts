@@ -157,6 +157,14 @@ export class FakeApi {
       nextRunAt: '2026-03-16T02:00:00Z',
       sourceNamespaces: input.sourceNamespaces,
       rtoTarget: input.maxRTO ?? '',
+      backupName: input.backupName || 'latest',
+      timezone: input.timezone || 'UTC',
+      namespacePrefix: input.namespacePrefix || 'rehearsal',
+      ttl: input.ttl || '1h',
+      networkIsolation: input.networkIsolation || 'strict',
+      healthCheckPolicy: input.healthCheckPolicy ?? '',
+      alertOnExceed: input.alertOnExceed ?? false,
+      historyLimit: input.historyLimit ?? 90,
     });
     this.on('GET', '/openapi.json', () => ({ status: 200, body: loadDocument() }));
     this.on('GET', '/api/v1/tests', () => ({ status: 200, body: this.tests }));
