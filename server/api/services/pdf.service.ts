@@ -15,6 +15,7 @@ import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import { canonicalJson, orderReportsForChain, verifyReportChain } from '../../evidence/evidence.js';
 import { renderComplianceReport } from '../../reports/pdf/compliance-report.pdf.js';
 import { buildTestReportData, type ChainSummary } from '../../reports/pdf/report-data.js';
+import { buildRunsFile } from '../../reports/pdf/runs-file.js';
 import { renderTestReport } from '../../reports/pdf/test-report.pdf.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import type { ApiCache, EvidenceKeySource, EvidenceProblems } from '../ports.js';
@@ -87,8 +88,11 @@ export class PdfService {
         ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
         ...(this.deps.evidenceProblems ? { evidenceProblems: this.deps.evidenceProblems } : {}),
       });
+      // The whole population as an embedded CSV, built in slices; its digest joins the evidence.
+      const runs = await buildRunsFile(evaluation.detail.eachRun(), evaluation.detail.signaturesChecked);
+      data.runsFile = runs.info;
       return {
-        pdf: await renderComplianceReport(data, signer),
+        pdf: await renderComplianceReport(data, signer, runs.bytes),
         filename: compliancePdfFilename(framework, period),
       };
     });

@@ -12,6 +12,8 @@
 //                with the population as counts per test), so the attestation also covers the
 //                listed runs' own evidence. The compliance report's per-target and per-test
 //                tables hold only the rows the pages list (at most 100 each) and the totals.
+//                When the compliance evidence has runsFile, the file it names (every run of the
+//                period, gzip'd CSV) is embedded too, and runsFile.digest is its SHA-256.
 //   digest   D = "sha256:" + lowercase hex SHA-256 of E (so `sha256sum` of the extracted file).
 //   signature S = base64 Ed25519 over the UTF-8 string D (the same scheme as RestoreReports).
 //   The attestation JSON { format, kind, reportId, digest, signature, keyId, algorithm,
@@ -61,6 +63,8 @@ export interface SealedEvidence<D extends ReportData> {
   data: D;
   bytes: Buffer;
   attestation: PdfAttestation;
+  /** The run population file whose digest the compliance evidence states (runsFile). */
+  runsFile?: Buffer;
 }
 
 /** Canonical evidence bytes of a report (E above). Throws if the data is not plain JSON. */
@@ -110,6 +114,19 @@ export function embedEvidence(writer: PdfWriter, sealed: SealedEvidence<ReportDa
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   (writer.doc.info as Record<string, unknown>)[ATTESTATION_INFO_KEY] = ascii;
+  const runs = sealed.data.kind === 'compliance' ? sealed.data.runsFile : undefined;
+  if (!runs) return;
+  if (!sealed.runsFile || evidenceDigestOf(sealed.runsFile) !== runs.digest) {
+    throw new Error(`${runs.name} is missing or does not match the digest in the signed evidence`);
+  }
+  writer.doc.file(sealed.runsFile, {
+    name: runs.name,
+    type: 'application/gzip',
+    description: `Every run in the period as CSV (${runs.rows} rows, ${runs.digest}, in the signed evidence)`,
+    creationDate: created,
+    modifiedDate: created,
+    relationship: 'Data',
+  } as PDFKit.Mixins.PDFAttachmentOptions);
 }
 
 /** The attestation page: what the document is, the signature, and how to check it. */

@@ -21,6 +21,7 @@ import type {
   ScoreLevel,
 } from '../../domain/resources.js';
 import { median, parseDuration, percentile } from './format.js';
+import type { RunsFileInfo } from './runs-file.js';
 
 export type { ControlStatus };
 
@@ -190,6 +191,8 @@ export interface ComplianceReportData extends ReportIdentity {
   byTestTotal?: number;
   /** The RTO analysis rows, at most MAX_LISTED_ROWS, over target and worst RTO first (absent: byTest). */
   rtoByTest?: RtoRow[];
+  /** The embedded gzip'd CSV of every run in the period (runs-file.ts); absent: not attached. */
+  runsFile?: RunsFileInfo;
   chain?: ChainSummary;
 }
 

@@ -10,7 +10,10 @@ import type { RestoreReport, RunResult } from '../../../server/domain/resources.
 import { verifyPdfAttestation } from '../../../server/reports/pdf-attestation.js';
 import { renderComplianceReport } from '../../../server/reports/pdf/compliance-report.pdf.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
-import { popplerAvailable, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
+import { gunzipSync } from 'node:zlib';
+import { verifyPdf } from '../../../cmd/kubectl-restoretest/verify/pdf.js';
+import { buildRunsFile, RUNS_FILE_NAME } from '../../../server/reports/pdf/runs-file.js';
+import { pdfdetach, popplerAvailable, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
 import { makeReport, makeRestoreTest, seeded } from '../../fixtures/evidence/reports.js';
 
 const TESTS = 1_000;
@@ -144,5 +147,35 @@ describe('compliance PDF rows at 1,000 RestoreTests', () => {
     expect(rows(/^\s*ns-\d{4}\s+(satisfied|at risk|not tested)\b/gim)).toBe(MAX_LISTED_ROWS);
     expect(rows(/^\s*ns-\d{4}\s+app-\d{4}\s/gm)).toBe(MAX_LISTED_ROWS);
     expect(rows(/^\s*app-\d{4}\s+\d+\s+\d+\s*\/\s*\d+\s*\/\s*\d+\s/gm)).toBe(MAX_LISTED_ROWS);
+  }, 60_000);
+
+  it("attaches every run as a gzip'd CSV whose digest is in the signed evidence", async () => {
+    const key = generateSigningKey();
+    const keys = publicKeyRing([key.publicKey]);
+    const runs = await buildRunsFile(evaluation.detail.eachRun(), evaluation.detail.signaturesChecked);
+    expect(runs.info).toMatchObject({ name: RUNS_FILE_NAME, rows: capped.population.runs });
+    const data = { ...capped, runsFile: runs.info };
+    const pdf = await renderComplianceReport(data, key, runs.bytes);
+    expect(await verifyPdfAttestation(pdf, keys)).toMatchObject({ ok: true, contentCheck: 'identical' });
+    expect(verifyPdf(pdf, keys)).toMatchObject({ ok: true, problems: [] });
+    // Bytes that do not match the digest are refused, and a PDF whose file is gone fails both verifiers.
+    await expect(renderComplianceReport(data, key, Buffer.from('other'))).rejects.toThrow(/does not match/);
+    const renamed = Buffer.from(
+      pdf.toString('latin1').replace(`/F (${RUNS_FILE_NAME})`, `/F (${RUNS_FILE_NAME.replace('gz', 'gx')})`),
+      'latin1',
+    );
+    expect((await verifyPdfAttestation(renamed, keys)).ok).toBe(false);
+    expect(verifyPdf(renamed, keys).problems.join('\n')).toContain('run population file');
+    if (!popplerAvailable()) return;
+    const path = writePdf(pdf, 'rows-1000-runs');
+    const text = pdftotext(path, '-layout').replace(/\s+/g, ' ');
+    expect(text).toContain(`attached to this PDF as ${RUNS_FILE_NAME}`);
+    expect(text).toContain(runs.info.digest);
+    const csv = gunzipSync(pdfdetach(path, 2)).toString('utf8').trimEnd().split('\n');
+    expect(csv[0]).toMatch(/^report,testNamespace,test,completedAt,result,/);
+    expect(csv).toHaveLength(capped.population.runs + 1);
+    const results = csv.slice(1).map((line) => line.split(',')[4]);
+    expect(results.filter((result) => result === 'fail')).toHaveLength(capped.population.fail);
+    expect(results.filter((result) => result === 'partial')).toHaveLength(capped.population.partial);
   }, 60_000);
 });
