@@ -152,10 +152,10 @@ function readAttestationJson(pdf: PdfObjects): string {
   return decodeLiteralString(objectBody(pdf, Number(ref[1])).body);
 }
 
-function readEmbeddedEvidence(pdf: PdfObjects): Buffer {
+function readEmbeddedEvidence(pdf: PdfObjects, name = EVIDENCE_FILE_NAME): Buffer {
   for (const n of pdf.offsets.keys()) {
     const { body } = objectBody(pdf, n);
-    if (!/\/Type\s*\/Filespec/.test(body) || !body.includes(`/F (${EVIDENCE_FILE_NAME})`)) continue;
+    if (!/\/Type\s*\/Filespec/.test(body) || !body.includes(`/F (${name})`)) continue;
     const ef = /\/EF\s*<<\s*\/F\s+(\d+)\s+0\s+R/.exec(body);
     if (!ef) throw new Error('the evidence file specification has no embedded file');
     const stream = objectBody(pdf, Number(ef[1]));
@@ -170,7 +170,28 @@ function readEmbeddedEvidence(pdf: PdfObjects): Buffer {
     if (/\/Filter/.test(stream.body)) throw new Error('the embedded evidence uses an unsupported filter');
     return raw;
   }
-  throw new Error(`the PDF has no embedded ${EVIDENCE_FILE_NAME}`);
+  throw new Error(`the PDF has no embedded ${name}`);
+}
+
+/**
+ * The run population file the compliance evidence names, checked against its signed digest
+ * (undefined when the evidence names none); a problem when it is missing or differs.
+ */
+function readRunsFile(pdf: Buffer, report: ReportData, problems: string[]): Buffer | undefined {
+  const runs = report.kind === 'compliance' ? report.runsFile : undefined;
+  if (!runs || typeof runs.name !== 'string') return undefined;
+  try {
+    const bytes = readEmbeddedEvidence(indexPdf(pdf), runs.name);
+    if (evidenceDigestOf(bytes) === runs.digest) return bytes;
+    problems.push(
+      `the embedded ${runs.name} hashes to ${evidenceDigestOf(bytes)}, the signed evidence states ${runs.digest}`,
+    );
+  } catch (error) {
+    problems.push(
+      `the run population file the signed evidence names cannot be read: ${(error as Error).message}`,
+    );
+  }
+  return undefined;
 }
 
 /** Reads the attestation and the embedded evidence bytes without checking them. */
@@ -258,6 +279,7 @@ export async function verifyPdfAttestation(
     }
   }
 
+  const runsFile = evidence ? readRunsFile(pdf, evidence.report, problems) : undefined;
   const key = publicKeys.get(attestation.keyId);
   if (!key) {
     problems.push(
@@ -280,7 +302,12 @@ export async function verifyPdfAttestation(
     );
   } else {
     try {
-      const rendered = await renderSealedReport({ data: evidence.report, bytes, attestation });
+      const rendered = await renderSealedReport({
+        data: evidence.report,
+        bytes,
+        attestation,
+        ...(runsFile ? { runsFile } : {}),
+      });
       contentCheck = rendered.equals(pdf) ? 'identical' : 'differs';
       if (contentCheck === 'differs') {
         problems.push(

@@ -10,7 +10,8 @@
 //   npm run bench:memory -- [--tests 1000] [--days 90] [--limit-mb 50] [--pdf]
 //
 // --pdf adds the two PDF endpoints (off by default: a few seconds each at 90,000 reports). The
-// compliance PDF aggregates runs per test and lists only exceptions (README.md, "Compliance PDF").
+// compliance PDF aggregates runs per test, lists only exceptions and at most 100 rows per
+// per-target / per-test table (README.md, "Compliance PDF").
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -2,8 +2,10 @@
 // server/reports/pdf/attestation.ts): the Info entry RehearsalAttestation, the embedded
 // rehearsal-evidence.json, SHA-256 of its bytes = the attested digest, the bytes are RFC 8785
 // JSON whose kind/reportId/generatedAt/version/runs equal the attestation, key id trusted and the
-// Ed25519 signature over the digest valid. The server's verifier also re-renders the pages and
-// compares bytes; this one does not (it would need the server's renderer) and says so.
+// Ed25519 signature over the digest valid, and an embedded run population file the evidence
+// names (rehearsal-runs.csv.gz) hashes to the digest it states. The server's verifier also
+// re-renders the pages and compares bytes; this one does not (it would need the server's
+// renderer) and says so.
 import { inflateSync } from 'node:zlib';
 import type { KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex, signatureValid } from './evidence.js';
@@ -94,20 +96,37 @@ export function extractAttestation(bytes: Buffer): { attestation: string; eviden
   const ref = /\/RehearsalAttestation\s+(\d+)\s+0\s+R/.exec(object(pdf, Number(info[1])).body);
   if (!ref) throw new Error('the PDF has no RehearsalAttestation entry: not a signed Rehearsal report');
   const attestation = literalString(object(pdf, Number(ref[1])).body);
+  return { attestation, evidence: embeddedFile(pdf, 'rehearsal-evidence.json') };
+}
+
+/** The bytes of the embedded file named `name`. */
+function embeddedFile(pdf: Pdf, name: string): Buffer {
   for (const n of pdf.offsets.keys()) {
     const { body } = object(pdf, n);
-    if (!/\/Type\s*\/Filespec/.test(body) || !body.includes('/F (rehearsal-evidence.json)')) continue;
+    if (!/\/Type\s*\/Filespec/.test(body) || !body.includes(`/F (${name})`)) continue;
     const ef = /\/EF\s*<<\s*\/F\s+(\d+)\s+0\s+R/.exec(body);
-    if (!ef) throw new Error('the evidence file specification has no embedded file');
+    if (!ef) throw new Error(`the file specification of ${name} has no embedded file`);
     const stream = object(pdf, Number(ef[1]));
     const length = /\/Length\s+(\d+)/.exec(stream.body);
-    if (!length || stream.streamStart === undefined) throw new Error('the embedded evidence stream has no length');
+    if (!length || stream.streamStart === undefined) throw new Error(`the embedded ${name} stream has no length`);
     const raw = Buffer.from(pdf.text.slice(stream.streamStart, stream.streamStart + Number(length[1])), 'latin1');
-    if (/\/Filter\s*\/FlateDecode/.test(stream.body)) return { attestation, evidence: inflateSync(raw) };
-    if (/\/Filter/.test(stream.body)) throw new Error('the embedded evidence uses an unsupported filter');
-    return { attestation, evidence: raw };
+    if (/\/Filter\s*\/FlateDecode/.test(stream.body)) return inflateSync(raw);
+    if (/\/Filter/.test(stream.body)) throw new Error(`the embedded ${name} uses an unsupported filter`);
+    return raw;
   }
-  throw new Error('the PDF has no embedded rehearsal-evidence.json');
+  throw new Error(`the PDF has no embedded ${name}`);
+}
+
+/** The run population file (compliance evidence runsFile): present and hashing to its signed digest. */
+function checkRunsFile(bytes: Buffer, report: Record<string, unknown>, problems: string[]): void {
+  const runs = report.kind === 'compliance' ? (report.runsFile as { name?: unknown; digest?: unknown } | undefined) : undefined;
+  if (!runs || typeof runs.name !== 'string') return;
+  try {
+    const computed = `sha256:${sha256Hex(embeddedFile(indexPdf(bytes), runs.name))}`;
+    if (computed !== runs.digest) problems.push(`the embedded ${runs.name} hashes to ${computed}, the signed evidence states ${String(runs.digest)}`);
+  } catch (error) {
+    problems.push(`the run population file the signed evidence names cannot be read: ${(error as Error).message}`);
+  }
 }
 
 export function verifyPdf(bytes: Buffer, keys: ReadonlyMap<string, KeyObject>): PdfResult {
@@ -155,6 +174,7 @@ export function verifyPdf(bytes: Buffer, keys: ReadonlyMap<string, KeyObject>): 
           problems.push(`attestation ${field} ${JSON.stringify(stated)} differs from the signed evidence (${JSON.stringify(signed)})`);
         }
       }
+      checkRunsFile(bytes, report, problems);
     }
   } catch {
     problems.push('the embedded evidence is not JSON');

@@ -3,7 +3,9 @@
 // statuses, evidence sentences, reasons and exceptions are the domain's; this only reshapes them
 // for the auditor layout and adds what the renderer needs from the resources (the RestoreTests for
 // the scope table, a RestoreReport's problems for the integrity summary). Bounded for any history:
-// runs are aggregated per RestoreTest and listed only as exceptions, at most MAX_LISTED_EXCEPTIONS.
+// runs are aggregated per RestoreTest and listed only as exceptions, at most MAX_LISTED_EXCEPTIONS;
+// per-target and per-test tables list at most MAX_LISTED_ROWS rows (compliance-report-rows.ts),
+// with every count and summary computed over all of them first.
 import { createHash } from 'node:crypto';
 import { FRAMEWORKS } from '../../domain/compliance-catalogue.js';
 import type {
@@ -14,7 +16,6 @@ import type {
   RemediationState,
 } from '../../domain/compliance.js';
 import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
-import type { ControlStatus } from '../../domain/views.js';
 import { canonicalJson } from '../../evidence/evidence.js';
 import {
   plainJson,
@@ -27,6 +28,17 @@ import {
   type ScopeTarget,
   type ScopeTest,
 } from '../../reports/pdf/report-data.js';
+import {
+  controlTargets,
+  coverageRows,
+  listedAggregates,
+  listedCoverage,
+  listedRto,
+  listedTargets,
+  listedTests,
+  MAX_LISTED_ROWS,
+  SATISFIED_NAMES,
+} from './compliance-report-rows.js';
 
 export interface ComplianceReportInput {
   evaluation: ComplianceEvaluation;
@@ -36,6 +48,8 @@ export interface ComplianceReportInput {
   reportOf: (key: string) => RestoreReport | undefined;
   /** How many exception runs to list (default MAX_LISTED_EXCEPTIONS). */
   maxExceptions?: number;
+  /** How many rows each per-target / per-test table lists (default MAX_LISTED_ROWS). */
+  maxRows?: number;
   /** Problems of whole chains no single run shows (a missing tail), listed first. */
   chainProblems?: readonly string[];
   productVersion: string;
@@ -303,7 +317,10 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
     problems.push(...(found.length ? found : [`${splitKey(run.report).name}: evidence does not verify`]));
   }
   const tests = scopeTests(input.tests);
-  const controls: ControlEntry[] = detail.controls.map((control) => ({
+  const aggregates = byTest.rows();
+  const maxRows = input.maxRows ?? MAX_LISTED_ROWS;
+  const coverage = coverageRows(detail);
+  const controls: ControlEntry[] = detail.controls.map((control, index) => ({
     id: control.id,
     title: control.title,
     role: control.role,
@@ -312,13 +329,7 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
     notEvidenced: controlNotEvidenced(control, definition.notEvidenced),
     reasons: controlReasons(control),
     remediatedExceptions: control.remediatedExceptions,
-  }));
-  const coverage = detail.scope.namespaces.map((namespace) => ({
-    namespace,
-    statuses: detail.controls.map(
-      (control): ControlStatus =>
-        control.targets.find((target) => target.namespace === namespace)?.status ?? 'not_tested',
-    ),
+    targets: controlTargets(coverage, index, SATISFIED_NAMES),
   }));
   let chain: ChainSummary | undefined;
   if (detail.signaturesChecked) {
@@ -354,9 +365,15 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
       freshnessDays: Math.max(...detail.controls.map((control) => control.freshnessDays)),
       rules: [],
     },
-    scope: { targets: scopeTargets(detail.scope.namespaces, tests, byNamespace), tests },
+    scope: {
+      targets: listedTargets(scopeTargets(detail.scope.namespaces, tests, byNamespace), coverage, maxRows),
+      tests: listedTests(tests, aggregates, maxRows),
+      targetsTotal: detail.scope.namespaces.length,
+      testsTotal: tests.length,
+    },
     controls,
-    coverage,
+    coverage: listedCoverage(coverage, maxRows),
+    coverageTotal: coverage.length,
     exceptions: listed.map((exception) =>
       exceptionEntry(exception, detail.controls, failures.get(exception.detail.report)),
     ),
@@ -369,7 +386,9 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
       partial: detail.totals.partial,
       fail: detail.totals.fail,
     },
-    byTest: byTest.rows(),
+    byTest: listedAggregates(aggregates, maxRows),
+    byTestTotal: aggregates.length,
+    rtoByTest: listedRto(aggregates, maxRows),
     ...(chain ? { chain } : {}),
   };
   return plainJson(data);

@@ -5,8 +5,9 @@
 // too many renders at once (503 pdf-busy, Retry-After).
 //
 // Bounded for any history: the compliance PDF aggregates runs per RestoreTest and lists runs only
-// as exceptions (at most MAX_LISTED_EXCEPTIONS); the test PDF lists the runs of one test, which its
-// historyLimit (≤ 1,000) bounds. At most MAX_CONCURRENT_RENDERS render at once.
+// as exceptions (at most MAX_LISTED_EXCEPTIONS) and at most MAX_LISTED_ROWS targets or tests per
+// table; the test PDF lists the runs of one test, which its historyLimit (≤ 1,000) bounds. At most
+// MAX_CONCURRENT_RENDERS render at once.
 import { createHash } from 'node:crypto';
 import type { FrameworkId } from '../../domain/compliance-catalogue.js';
 import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
@@ -14,6 +15,7 @@ import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import { canonicalJson, orderReportsForChain, verifyReportChain } from '../../evidence/evidence.js';
 import { renderComplianceReport } from '../../reports/pdf/compliance-report.pdf.js';
 import { buildTestReportData, type ChainSummary } from '../../reports/pdf/report-data.js';
+import { buildRunsFile } from '../../reports/pdf/runs-file.js';
 import { renderTestReport } from '../../reports/pdf/test-report.pdf.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import type { ApiCache, EvidenceKeySource, EvidenceProblems } from '../ports.js';
@@ -86,8 +88,11 @@ export class PdfService {
         ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
         ...(this.deps.evidenceProblems ? { evidenceProblems: this.deps.evidenceProblems } : {}),
       });
+      // The whole population as an embedded CSV, built in slices; its digest joins the evidence.
+      const runs = await buildRunsFile(evaluation.detail.eachRun(), evaluation.detail.signaturesChecked);
+      data.runsFile = runs.info;
       return {
-        pdf: await renderComplianceReport(data, signer),
+        pdf: await renderComplianceReport(data, signer, runs.bytes),
         filename: compliancePdfFilename(framework, period),
       };
     });

@@ -10,7 +10,10 @@
 //                panel extracts the exact bytes). It includes the RestoreReport digest of every
 //                run it lists (the test report: every run; the compliance report: the exceptions,
 //                with the population as counts per test), so the attestation also covers the
-//                listed runs' own evidence.
+//                listed runs' own evidence. The compliance report's per-target and per-test
+//                tables hold only the rows the pages list (at most 100 each) and the totals.
+//                When the compliance evidence has runsFile, the file it names (every run of the
+//                period, gzip'd CSV) is embedded too, and runsFile.digest is its SHA-256.
 //   digest   D = "sha256:" + lowercase hex SHA-256 of E (so `sha256sum` of the extracted file).
 //   signature S = base64 Ed25519 over the UTF-8 string D (the same scheme as RestoreReports).
 //   The attestation JSON { format, kind, reportId, digest, signature, keyId, algorithm,
@@ -30,7 +33,7 @@ import { COLOR, type PdfWriter } from './layout.js';
 import { runsCovered, type ChainSummary, type ReportData } from './report-data.js';
 
 /** Bump whenever a change to the renderers changes their output bytes for the same input. */
-export const PDF_LAYOUT_VERSION = 2;
+export const PDF_LAYOUT_VERSION = 3;
 export const EVIDENCE_FORMAT = 'rehearsal.dev/pdf-evidence/v1';
 export const ATTESTATION_FORMAT = 'rehearsal.dev/pdf-attestation/v1';
 export const EVIDENCE_FILE_NAME = 'rehearsal-evidence.json';
@@ -60,6 +63,8 @@ export interface SealedEvidence<D extends ReportData> {
   data: D;
   bytes: Buffer;
   attestation: PdfAttestation;
+  /** The run population file whose digest the compliance evidence states (runsFile). */
+  runsFile?: Buffer;
 }
 
 /** Canonical evidence bytes of a report (E above). Throws if the data is not plain JSON. */
@@ -109,6 +114,19 @@ export function embedEvidence(writer: PdfWriter, sealed: SealedEvidence<ReportDa
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
   (writer.doc.info as Record<string, unknown>)[ATTESTATION_INFO_KEY] = ascii;
+  const runs = sealed.data.kind === 'compliance' ? sealed.data.runsFile : undefined;
+  if (!runs) return;
+  if (!sealed.runsFile || evidenceDigestOf(sealed.runsFile) !== runs.digest) {
+    throw new Error(`${runs.name} is missing or does not match the digest in the signed evidence`);
+  }
+  writer.doc.file(sealed.runsFile, {
+    name: runs.name,
+    type: 'application/gzip',
+    description: `Every run in the period as CSV (${runs.rows} rows, ${runs.digest}, in the signed evidence)`,
+    creationDate: created,
+    modifiedDate: created,
+    relationship: 'Data',
+  } as PDFKit.Mixins.PDFAttachmentOptions);
 }
 
 /** The attestation page: what the document is, the signature, and how to check it. */
@@ -152,7 +170,7 @@ export function renderAttestationPage(
   writer.paragraph(
     `The digest is the SHA-256 of the file ${EVIDENCE_FILE_NAME} embedded in this PDF: the RFC 8785 canonical JSON of all the data this report was rendered from ` +
       (data.kind === 'compliance'
-        ? '(period, scope, control statuses and evidence text, run counts per RestoreTest, and the listed exception runs). Every page of this document is rendered from that file. '
+        ? '(period, control statuses and evidence text with their counts over all targets, the listed scope, coverage and per-RestoreTest rows with the totals of the unlisted ones, and the listed exception runs). Every page of this document is rendered from that file. '
         : '(period, scope, health checks, and every run with its RestoreReport evidence digest). Every page of this document is rendered from that file. ') +
       'The evidence of each run is itself an Ed25519-signed digest, hash-chained to the previous run of the same RestoreTest.',
   );

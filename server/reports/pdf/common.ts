@@ -8,6 +8,9 @@ import {
   aggregatedRun,
   type ReportData,
   type RtoRow,
+  type TestAggregate,
+  type ComplianceReportData,
+  type ControlEntry,
   type RunRecord,
 } from './report-data.js';
 
@@ -214,4 +217,77 @@ export function renderDigestAppendix(writer: PdfWriter, runs: readonly RunRecord
     runs,
     { fontSize: 7, empty: 'No runs in the period.' },
   );
+}
+
+/** namesList for `total` names of which only the first few are known. */
+export function namesOf(known: readonly string[], total: number, max: number): string {
+  if (total === 0) return '-';
+  const shown = known.slice(0, max);
+  return total <= shown.length ? shown.join(', ') : `${shown.join(', ')} and ${total - shown.length} more`;
+}
+
+/** "N more ... not listed here; the complete list: ..." under a capped table. */
+export function unlistedLine(
+  writer: PdfWriter,
+  total: number,
+  listed: number,
+  one: string,
+  many: string,
+  where: readonly string[],
+): void {
+  const more = total - listed;
+  if (more <= 0) return;
+  writer.paragraph(
+    `${more} more ${more === 1 ? `${one} is` : `${many} are`} not listed here; the complete list: ${where.join('; ')}.`,
+  );
+}
+
+/** Appendix A of the compliance report: one row of run counts per RestoreTest. */
+export function renderTestAggregates(writer: PdfWriter, rows: readonly TestAggregate[]): void {
+  const columns: Column<TestAggregate>[] = [
+    {
+      header: 'RestoreTest',
+      width: 2.2,
+      cell: (r) => ({
+        text: r.test,
+        font: 'bold',
+        sub: `${r.testNamespace}; sources: ${namesList(r.sourceNamespaces, 3)}`,
+      }),
+    },
+    { header: 'Runs', width: 0.7, align: 'right', cell: (r) => String(r.runs) },
+    {
+      header: 'Pass / partial / fail',
+      width: 1.3,
+      align: 'right',
+      cell: (r) => `${r.pass} / ${r.partial} / ${r.fail}`,
+    },
+    { header: 'Avg score', width: 0.7, align: 'right', cell: (r) => String(r.avgScore) },
+    {
+      header: 'Latest run (UTC)',
+      width: 1.4,
+      cell: (r) => ({ text: r.latestResult, status: r.latestResult, note: utcShort(r.latestAt) }),
+    },
+    {
+      header: 'Evidence not verified',
+      width: 1,
+      align: 'right',
+      cell: (r) =>
+        r.notVerified === undefined
+          ? { text: 'not checked', color: COLOR.muted }
+          : { text: String(r.notVerified), font: r.notVerified > 0 ? 'bold' : 'regular' },
+    },
+  ];
+  writer.table(columns, rows, { fontSize: 7.5, empty: 'No runs in the period.' });
+}
+
+/** Data without per-control counts (older evidence): the coverage matrix is then complete. */
+export function controlTargetsOf(
+  data: ComplianceReportData,
+  control: ControlEntry,
+): NonNullable<ControlEntry['targets']> {
+  const index = data.controls.indexOf(control);
+  const names = data.coverage
+    .filter((row) => row.statuses[index] === 'satisfied')
+    .map((row) => row.namespace);
+  return { inScope: data.coverage.length, satisfied: names.length, satisfiedNames: names.slice(0, 5) };
 }

@@ -11,10 +11,20 @@ import {
   type PdfAttestation,
   type SealedEvidence,
 } from './attestation.js';
-import { createWriter, namesList, periodText, renderCover, renderRtoTable } from './common.js';
+import {
+  controlTargetsOf,
+  createWriter,
+  namesList,
+  namesOf,
+  periodText,
+  renderCover,
+  renderRtoTable,
+  renderTestAggregates,
+  unlistedLine,
+} from './common.js';
 import { percent, plural, utcDate, utcDateTime, utcShort } from './format.js';
-import { COLOR, type Column, type PdfWriter, type StatusKey } from './layout.js';
-import type { ComplianceReportData, ControlEntry, ExceptionEntry, TestAggregate } from './report-data.js';
+import { COLOR, type Column, type StatusKey } from './layout.js';
+import type { ComplianceReportData, ControlEntry, ExceptionEntry } from './report-data.js';
 
 const STATUS_WORD: Record<ControlEntry['status'], string> = {
   satisfied: 'satisfied',
@@ -50,8 +60,9 @@ const STANDARD_LIMITATIONS = [
 export async function renderComplianceReport(
   data: ComplianceReportData,
   signer: EvidenceSigner,
+  runsFile?: Buffer,
 ): Promise<Buffer> {
-  return renderSealedComplianceReport(sealEvidence(data, signer));
+  return renderSealedComplianceReport({ ...sealEvidence(data, signer), ...(runsFile ? { runsFile } : {}) });
 }
 
 /** Renders from already sealed evidence (also used by the verifier to re-render). */
@@ -68,6 +79,9 @@ export async function renderSealedComplianceReport(
     `${data.framework.label}  |  ${period}`,
   );
   const counts = data.population;
+  const byTestTotal = data.byTestTotal ?? data.byTest.length;
+  const targetsTotal = data.scope.targetsTotal ?? data.scope.targets.length;
+  const testsTotal = data.scope.testsTotal ?? data.scope.tests.length;
   const controlCounts = { satisfied: 0, at_risk: 0, not_tested: 0 };
   for (const c of data.controls) controlCounts[c.status] += 1;
 
@@ -98,7 +112,7 @@ export async function renderSealedComplianceReport(
   // ---------------------------------------------------------------- 1. scope
   writer.section('Scope and RTO targets', { newPage: true });
   writer.paragraph(
-    `In scope are ${plural(data.scope.targets.length, 'source namespace')} (the targets of the status rules), tested by ${plural(data.scope.tests.length, 'RestoreTest')}. ` +
+    `In scope are ${plural(targetsTotal, 'source namespace')} (the targets of the status rules), tested by ${plural(testsTotal, 'RestoreTest')}. ` +
       `${data.summary.namespacesCovered} of ${data.summary.namespacesInScope} namespaces in scope had at least one run in the period.`,
   );
   writer.subheading('Targets (source namespaces)');
@@ -122,6 +136,11 @@ export async function renderSealedComplianceReport(
     data.scope.targets,
     { empty: 'No source namespaces in scope.' },
   );
+  unlistedLine(writer, targetsTotal, data.scope.targets.length, 'source namespace', 'source namespaces', [
+    'GET /api/v1/tests (source namespaces per RestoreTest)',
+    'kubectl restoretest list -A -o wide',
+    'kubectl restoretest coverage',
+  ]);
   writer.subheading('RestoreTests');
   writer.table(
     [
@@ -138,6 +157,10 @@ export async function renderSealedComplianceReport(
     data.scope.tests,
     { empty: 'No RestoreTests.' },
   );
+  unlistedLine(writer, testsTotal, data.scope.tests.length, 'RestoreTest', 'RestoreTests', [
+    'GET /api/v1/tests',
+    'kubectl restoretest list -A -o wide',
+  ]);
 
   // ---------------------------------------------------------------- 2. executive summary
   writer.section('Executive summary', { newPage: true });
@@ -231,7 +254,10 @@ export async function renderSealedComplianceReport(
   // ---------------------------------------------------------------- 5. coverage
   writer.section('Coverage matrix', { minSpaceAfter: 150 });
   writer.paragraph(
-    'Status per target (source namespace) and control over the period. A control is satisfied only when every target in scope is.',
+    'Status per target (source namespace) and control over the period. A control is satisfied only when every target in scope is.' +
+      (data.coverage.length < (data.coverageTotal ?? data.coverage.length)
+        ? ` ${data.coverage.length} of ${data.coverageTotal} targets are listed, those not tested or at risk for the most controls first; the control statuses and the executive summary count all of them.`
+        : ''),
   );
   const coverageColumns: Column<ComplianceReportData['coverage'][number]>[] = [
     { header: 'Namespace', width: 1.7, cell: (r) => ({ text: r.namespace, font: 'bold' }) },
@@ -246,13 +272,30 @@ export async function renderSealedComplianceReport(
     })),
   ];
   writer.table(coverageColumns, data.coverage, { empty: 'No targets in scope.' });
+  unlistedLine(
+    writer,
+    data.coverageTotal ?? data.coverage.length,
+    data.coverage.length,
+    'target',
+    'targets',
+    [
+      `GET /api/v1/reports?latest=true&days=${data.period.days} (the latest run per RestoreTest)`,
+      `kubectl restoretest reports -A --latest`,
+      'kubectl restoretest coverage',
+    ],
+  );
 
   // ---------------------------------------------------------------- 6. RTO
   writer.section('RTO analysis', { minSpaceAfter: 230 });
   writer.paragraph(
     `Measured RTO is the time from the restore request to the end of validation (application proven healthy). ${percent(data.summary.slaCompliance)} of runs met their RestoreTest's RTO target; a run of a test without a target counts as not within target, because a missing target is itself a gap.`,
   );
-  renderRtoTable(writer, data.byTest);
+  const rtoRows = data.rtoByTest ?? data.byTest;
+  renderRtoTable(writer, rtoRows);
+  unlistedLine(writer, byTestTotal, rtoRows.length, 'RestoreTest', 'RestoreTests', [
+    `GET /api/v1/reports?days=${data.period.days} (rto of every run)`,
+    `kubectl restoretest reports -A --days ${data.period.days} -o wide`,
+  ]);
 
   // ---------------------------------------------------------------- 7. exceptions
   writer.section('Exceptions and remediation', { minSpaceAfter: 160 });
@@ -282,7 +325,7 @@ export async function renderSealedComplianceReport(
   if (data.exceptionsTotal > data.exceptions.length) {
     writer.paragraph(
       `${plural(data.exceptionsTotal, 'exception')} in the period; the ${data.exceptions.length} listed are the unremediated, late and pending ones first, then the newest. ` +
-        'Appendix A counts every run per RestoreTest.',
+        'Appendix A counts the runs per RestoreTest.',
     );
   }
   writer.table(exceptionColumns, data.exceptions, {
@@ -309,72 +352,44 @@ export async function renderSealedComplianceReport(
   // ---------------------------------------------------------------- appendix
   writer.section('Runs per RestoreTest', { newPage: true, label: 'Appendix A' });
   writer.paragraph(
-    `All ${plural(data.population.runs, 'run')} in the period, failures included, one row per RestoreTest. ` +
+    `All ${plural(data.population.runs, 'run')} in the period, failures included, counted per RestoreTest` +
+      (byTestTotal > data.byTest.length
+        ? ` (${data.byTest.length} of ${byTestTotal} RestoreTests listed, those whose latest run failed or was partial first; the totals above count all of them). `
+        : '. ') +
+      (data.runsFile
+        ? `Every run of the period, failures included, is attached to this PDF as ${data.runsFile.name} (gzip'd CSV, ${plural(data.runsFile.rows, 'row')}: report, test, completion time, result, score, RTO, evidence verified, failure reason); its SHA-256 ${data.runsFile.digest} is part of the signed evidence. Extract it with pdfdetach -list / -save. `
+        : '') +
       'Individual runs are listed above only as exceptions; every run, with its evidence digest, is available from the API (GET /api/v1/reports) or kubectl restoretest reports. Times are UTC.',
   );
   renderTestAggregates(writer, data.byTest);
+  unlistedLine(writer, byTestTotal, data.byTest.length, 'RestoreTest', 'RestoreTests', [
+    `GET /api/v1/reports?days=${data.period.days}`,
+    `kubectl restoretest reports -A --days ${data.period.days}`,
+  ]);
 
   writer.finish();
   embedEvidence(writer, sealed);
   return writer.end();
 }
 
-function renderTestAggregates(writer: PdfWriter, rows: readonly TestAggregate[]): void {
-  const columns: Column<TestAggregate>[] = [
-    {
-      header: 'RestoreTest',
-      width: 2.2,
-      cell: (r) => ({
-        text: r.test,
-        font: 'bold',
-        sub: `${r.testNamespace}; sources: ${namesList(r.sourceNamespaces, 3)}`,
-      }),
-    },
-    { header: 'Runs', width: 0.7, align: 'right', cell: (r) => String(r.runs) },
-    {
-      header: 'Pass / partial / fail',
-      width: 1.3,
-      align: 'right',
-      cell: (r) => `${r.pass} / ${r.partial} / ${r.fail}`,
-    },
-    { header: 'Avg score', width: 0.7, align: 'right', cell: (r) => String(r.avgScore) },
-    {
-      header: 'Latest run (UTC)',
-      width: 1.4,
-      cell: (r) => ({ text: r.latestResult, status: r.latestResult, note: utcShort(r.latestAt) }),
-    },
-    {
-      header: 'Evidence not verified',
-      width: 1,
-      align: 'right',
-      cell: (r) =>
-        r.notVerified === undefined
-          ? { text: 'not checked', color: COLOR.muted }
-          : { text: String(r.notVerified), font: r.notVerified > 0 ? 'bold' : 'regular' },
-    },
-  ];
-  writer.table(columns, rows, { fontSize: 7.5, empty: 'No runs in the period.' });
-}
-
 /** One executive-summary sentence per control, in the guide's wording ("evidence supports ..."). */
 function controlStatement(control: ControlEntry, data: ComplianceReportData, period: string): string {
-  const index = data.controls.indexOf(control);
-  const satisfiedTargets = data.coverage
-    .filter((row) => row.statuses[index] === 'satisfied')
-    .map((row) => row.namespace);
-  const inScope = data.coverage.length;
+  const targets = control.targets ?? controlTargetsOf(data, control);
+  const inScope = targets.inScope;
+  const satisfiedCount = targets.satisfied;
+  const satisfiedNames = namesOf(targets.satisfiedNames, satisfiedCount, 5);
   switch (control.status) {
     case 'satisfied': {
       const which =
-        satisfiedTargets.length === inScope
+        satisfiedCount === inScope
           ? inScope === 1
             ? 'the only target'
             : `all ${inScope} targets`
-          : `${satisfiedTargets.length} of ${inScope} targets`;
-      return `${control.id} (${control.title}): evidence supports the control for ${which} (${namesList(satisfiedTargets, 5)}) over ${period}${control.remediatedExceptions > 0 ? `, with ${plural(control.remediatedExceptions, 'remediated exception')}` : ''}.`;
+          : `${satisfiedCount} of ${inScope} targets`;
+      return `${control.id} (${control.title}): evidence supports the control for ${which} (${satisfiedNames}) over ${period}${control.remediatedExceptions > 0 ? `, with ${plural(control.remediatedExceptions, 'remediated exception')}` : ''}.`;
     }
     case 'at_risk':
-      return `${control.id} (${control.title}): at risk. Evidence supports it for ${satisfiedTargets.length} of ${inScope} targets${satisfiedTargets.length > 0 ? ` (${namesList(satisfiedTargets, 5)})` : ''}; ${control.reasons.length > 0 ? control.reasons.join('; ') : 'see the control table'}.`;
+      return `${control.id} (${control.title}): at risk. Evidence supports it for ${satisfiedCount} of ${inScope} targets${satisfiedCount > 0 ? ` (${satisfiedNames})` : ''}; ${control.reasons.length > 0 ? control.reasons.join('; ') : 'see the control table'}.`;
     case 'not_tested':
       return `${control.id} (${control.title}): not tested. No target in scope had a completed run in the period.`;
   }

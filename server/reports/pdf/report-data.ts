@@ -21,6 +21,7 @@ import type {
   ScoreLevel,
 } from '../../domain/resources.js';
 import { median, parseDuration, percentile } from './format.js';
+import type { RunsFileInfo } from './runs-file.js';
 
 export type { ControlStatus };
 
@@ -91,6 +92,11 @@ export interface ControlEntry {
   /** Why the control is at risk / not tested; empty when satisfied. */
   reasons: string[];
   remediatedExceptions: number;
+  /**
+   * Targets in scope and how many are satisfied for this control, counted over every target (the
+   * coverage matrix may list only some). Absent: counted from `coverage`, which is then complete.
+   */
+  targets?: { inScope: number; satisfied: number; satisfiedNames: string[] };
 }
 
 export interface ScopeTarget {
@@ -149,10 +155,18 @@ export interface ComplianceReportData extends ReportIdentity {
     /** The rules as the compliance module states them; when empty the standard text is printed. */
     rules: string[];
   };
-  scope: { targets: ScopeTarget[]; tests: ScopeTest[] };
+  /**
+   * The rows listed, at most MAX_LISTED_ROWS each, the most worrying first; targetsTotal and
+   * testsTotal count them all (absent: the lists are complete).
+   */
+  scope: { targets: ScopeTarget[]; tests: ScopeTest[]; targetsTotal?: number; testsTotal?: number };
   controls: ControlEntry[];
-  /** Namespace × control status; statuses in the order of `controls`. */
+  /**
+   * Namespace × control status; statuses in the order of `controls`. At most MAX_LISTED_ROWS rows,
+   * the targets at risk or not tested first; coverageTotal counts every target (absent: complete).
+   */
   coverage: { namespace: string; statuses: ControlStatus[] }[];
+  coverageTotal?: number;
   /**
    * The exceptions listed, at most MAX_LISTED_EXCEPTIONS: the unremediated, late and pending ones
    * first, then the newest; shown oldest first. The rest are counted in exceptionsTotal and named by
@@ -168,8 +182,17 @@ export interface ComplianceReportData extends ReportIdentity {
   limitations: string[];
   /** Counts over every run in the period: the complete population, failures included. */
   population: RunCounts;
-  /** One row of aggregates per RestoreTest with runs in the period (not one row per run). */
+  /**
+   * One row of aggregates per RestoreTest with runs in the period (not one row per run), at most
+   * MAX_LISTED_ROWS, the failing ones first; byTestTotal counts every test with runs (absent:
+   * complete).
+   */
   byTest: TestAggregate[];
+  byTestTotal?: number;
+  /** The RTO analysis rows, at most MAX_LISTED_ROWS, over target and worst RTO first (absent: byTest). */
+  rtoByTest?: RtoRow[];
+  /** The embedded gzip'd CSV of every run in the period (runs-file.ts); absent: not attached. */
+  runsFile?: RunsFileInfo;
   chain?: ChainSummary;
 }
 
