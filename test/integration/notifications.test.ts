@@ -20,7 +20,7 @@ import {
   waitForReports,
   type EngineFixture,
 } from '../helpers/engine-fixture.js';
-import { deleteNamespaces, waitFor } from '../helpers/kube.js';
+import { deleteNamespaces, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { NotificationReceivers, verifySignature } from '../helpers/notification-receivers.js';
 import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess, startProcess } from '../helpers/rehearsal-server.js';
@@ -72,7 +72,10 @@ afterAll(async () => {
   await receivers?.close();
   await fixture?.stop();
   await deleteNamespaces(fixture.admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace]);
-});
+  // Wait until its tests and reports are gone: a delivery still pending in a terminating namespace
+  // would be resumed by the next suite's server, whose audit check must see only its own reads.
+  await waitForNamespacesGone(fixture.admin, [fixture.testNamespace], 120_000);
+}, 180_000);
 
 function startServer(): Promise<Rehearsal> {
   return startInProcess({
