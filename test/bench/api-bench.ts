@@ -31,6 +31,7 @@ import {
   testStatus,
   type BenchTestShape,
 } from './bench-data.js';
+import { packReport } from '../../server/domain/report-encoding.js';
 import { BackgroundRuns, deleteBackgroundReports } from './background-runs.js';
 import { KubeBulkClient, forEachBounded } from './kube-bulk.js';
 import { runOpenLoop, type LoadResult } from './load-generator.js';
@@ -260,7 +261,8 @@ async function loadData(kube: KubeBulkClient, now: number): Promise<LoadTimings>
     concurrency,
     async ([shape, runIndex]) => {
       const report = restoreReport(shape, runIndex, now, uids.get(shape.name)!);
-      await createOrGet(kube, 'restorereports', report);
+      // Stored as the engine's report writer stores it: the detail blocks packed into spec.details.
+      await createOrGet(kube, 'restorereports', packReport(report));
     },
     progress('RestoreReports', jobs.length, tReports),
   );

@@ -15,6 +15,7 @@ import {
   testShape,
   type BenchTestShape,
 } from './bench-data.js';
+import { packReport } from '../../server/domain/report-encoding.js';
 import type { KubeBulkClient, KubeResponse } from './kube-bulk.js';
 
 export const BACKGROUND_LABEL = 'rehearsal.dev/bench-background';
@@ -142,7 +143,7 @@ export class BackgroundRuns {
     report.spec.startedAt = iso(now - durationMs);
     report.spec.scheduledAt = iso(now - durationMs - 2_000);
     report.spec.completedAt = iso(now);
-    const created = await this.kube.request('POST', `${COLLECTION}/restorereports`, report);
+    const created = await this.kube.request('POST', `${COLLECTION}/restorereports`, packReport(report));
     if (created.status !== 201) throw new Error(`create ${name}: HTTP ${created.status}`);
     const status = await this.kube.request(
       'PATCH',
