@@ -221,15 +221,27 @@ export interface ComplianceOverview {
 
 // ---------------------------------------------------------------- run facts, computed once
 
-interface RunFacts {
-  run: IndexedRun;
-  reference: RunReference;
-  result: RunResult;
-  aborted: boolean;
-  verified: boolean;
-  verdict: RtoVerdict;
-  rtoSeconds: number | null;
-  sources: readonly string[];
+/**
+ * What the rules read of one run. The RunReference is built on first use only (the runs that end up
+ * named: exceptions' remediating passes, latest and newest runs, the worst RTO) and then shared: an
+ * eager one per run was ~7 MB of the compliance PDF's peak at 90,000 runs.
+ */
+class RunFacts {
+  private ref: RunReference | undefined = undefined;
+
+  constructor(
+    readonly run: IndexedRun,
+    readonly result: RunResult,
+    readonly aborted: boolean,
+    readonly verified: boolean,
+    readonly verdict: RtoVerdict,
+    readonly rtoSeconds: number | null,
+    readonly sources: readonly string[],
+  ) {}
+
+  get reference(): RunReference {
+    return (this.ref ??= reference(this.run));
+  }
 }
 
 interface PopulationTotals {
@@ -329,16 +341,17 @@ function* collectPopulationSteps(
   const runs: RunFacts[] = [];
   for (const run of inPeriod) {
     const report = run.report;
-    runs.push({
-      run,
-      reference: reference(run),
-      result: report.spec.result,
-      aborted: isAbortedAttempt(report),
-      verified: verify ? verify(report) : true,
-      verdict: rtoVerdict(report),
-      rtoSeconds: measuredRtoSeconds(report),
-      sources: report.spec.sourceNamespaces ?? [],
-    });
+    runs.push(
+      new RunFacts(
+        run,
+        report.spec.result,
+        isAbortedAttempt(report),
+        verify ? verify(report) : true,
+        rtoVerdict(report),
+        measuredRtoSeconds(report),
+        report.spec.sourceNamespaces ?? [],
+      ),
+    );
     if (runs.length % RUNS_PER_STEP === 0) yield;
   }
   // Scope = what the tests declare plus anything actually restored in the period: an untested
@@ -403,7 +416,17 @@ function exceptionCauses(facts: RunFacts, control: ControlDefinition): Exception
     causes.push('rto_unmeasured');
   if (facts.verdict === 'no-target' && control.rtoBound) causes.push('rto_target_undefined');
   if (!facts.verified) causes.push('evidence_unverified');
-  return causes;
+  return sharedCauses(causes);
+}
+
+/** One frozen array per combination of causes (a handful), not one per exception run. */
+const CAUSE_LISTS = new Map<string, ExceptionCause[]>();
+
+function sharedCauses(causes: ExceptionCause[]): ExceptionCause[] {
+  const key = causes.join(',');
+  let shared = CAUSE_LISTS.get(key);
+  if (!shared) CAUSE_LISTS.set(key, (shared = Object.freeze(causes) as ExceptionCause[]));
+  return shared;
 }
 
 const CAUSE_TEXT: Record<ExceptionCause, string> = {
@@ -558,7 +581,7 @@ function evaluateTarget(
     const causes = exceptionCauses(facts, control);
     const remediation = remediationOf(facts, passesByTest.get(facts.run.testKey) ?? [], population);
     exceptions.push({
-      ...facts.reference,
+      ...reference(facts.run),
       causes,
       remediation: remediation.state,
       ...(remediation.by ? { remediatedBy: remediation.by.reference } : {}),
