@@ -24,11 +24,15 @@ const interner = new Interner();
 const packed = new Map<string, PackedReport>();
 for (let i = 0; i < testCount; i += 1) {
   const shape = testShape(i, testCount);
-  tests.push(JSON.parse(JSON.stringify({ ...restoreTest(shape), status: testStatus(shape, now) })) as RestoreTest);
+  tests.push(
+    JSON.parse(JSON.stringify({ ...restoreTest(shape), status: testStatus(shape, now) })) as RestoreTest,
+  );
 }
 for (let run = days - 1; run >= 0; run -= 1) {
   for (let i = 0; i < testCount; i += 1) {
-    const report = JSON.parse(JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` }))) as RestoreReport;
+    const report = JSON.parse(
+      JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` })),
+    ) as RestoreReport;
     index.add(summarizeReport(report, interner));
     packed.set(reportKeyOf(report), packReport(report));
   }
@@ -67,7 +71,9 @@ function resetHwm(): void {
 const log = (label: string, base: number) => {
   const peak = hwm() - rssStart;
   const used = process.memoryUsage().heapUsed / 1048576;
-  console.log(`${label.padEnd(40)} phase peak rss +${peak.toFixed(1)}  heapUsed(no gc) ${(used - base).toFixed(1)}  ${forceGc ? `retained +${(heap() - base).toFixed(1)} MB` : ''} rss ${rss().toFixed(0)}`);
+  console.log(
+    `${label.padEnd(40)} phase peak rss +${peak.toFixed(1)}  heapUsed(no gc) ${(used - base).toFixed(1)}  ${forceGc ? `retained +${(heap() - base).toFixed(1)} MB` : ''} rss ${rss().toFixed(0)}`,
+  );
   resetHwm();
 };
 
@@ -87,7 +93,13 @@ async function main(): Promise<void> {
     const detail = evaluation.detail;
     log('detail', base);
     const runsOfPeriod = periodRuns(index, detail.period);
-    const data = complianceReportData({ evaluation, runs: runsOfPeriod, tests, reportOf: cache.fullReport, productVersion: 'x' });
+    const data = complianceReportData({
+      evaluation,
+      runs: runsOfPeriod,
+      tests,
+      reportOf: cache.fullReport,
+      productVersion: 'x',
+    });
     log('report data', base);
     const runs = await buildRunsFile(runsFileRows(runsOfPeriod));
     data.runsFile = runs.info;

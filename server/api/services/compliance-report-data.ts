@@ -20,9 +20,9 @@ import { canonicalJson } from '../../evidence/evidence.js';
 import type { IndexedRun } from '../../domain/report-index.js';
 import { measuredRtoSeconds, rtoVerdict } from '../../domain/run-facts.js';
 import { runVerifies, splitKey, type PeriodRuns } from './compliance-runs.js';
+import { TestAggregator } from '../../reports/pdf/test-aggregates.js';
 import {
   plainJson,
-  TestAggregator,
   type AggregatedRun,
   type ChainSummary,
   type ComplianceReportData,

@@ -14,11 +14,8 @@ import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import { canonicalJson, orderReportsForChain, verifyReportChain } from '../../evidence/evidence.js';
 import { renderComplianceReport } from '../../reports/pdf/compliance-report.pdf.js';
-import {
-  buildTestReportData,
-  type ChainSummary,
-  type ComplianceReportData,
-} from '../../reports/pdf/report-data.js';
+import type { ChainSummary, ComplianceReportData } from '../../reports/pdf/report-data.js';
+import { buildTestReportData } from '../../reports/pdf/test-report-data.js';
 import { buildRunsFile } from '../../reports/pdf/runs-file.js';
 import { renderTestReport } from '../../reports/pdf/test-report.pdf.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';

@@ -29,7 +29,8 @@
 import { canonicalJson, sha256Hex } from '../../evidence/evidence.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import { chunk, utcDateTime } from './format.js';
-import { COLOR, type PdfWriter } from './layout.js';
+import type { PdfWriter } from './layout.js';
+import { COLOR } from './layout-style.js';
 import { runsCovered, type ChainSummary, type ReportData } from './report-data.js';
 
 /** Bump whenever a change to the renderers changes their output bytes for the same input. */

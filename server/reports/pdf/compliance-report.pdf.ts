@@ -23,7 +23,7 @@ import {
   unlistedLine,
 } from './common.js';
 import { percent, plural, utcDate, utcDateTime, utcShort } from './format.js';
-import { COLOR, type Column, type StatusKey } from './layout.js';
+import { COLOR, type Column, type StatusKey } from './layout-style.js';
 import type { ComplianceReportData, ControlEntry, ExceptionEntry } from './report-data.js';
 
 const STATUS_WORD: Record<ControlEntry['status'], string> = {
