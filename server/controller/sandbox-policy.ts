@@ -34,7 +34,9 @@ export interface StrictPolicyInput {
 
 /** A selector of exactly these namespaces, by name. */
 export function namespacesNamed(names: string[]): V1LabelSelector {
-  return { matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'In', values: [...new Set(names)].sort() }] };
+  return {
+    matchExpressions: [{ key: NAMESPACE_NAME_LABEL, operator: 'In', values: [...new Set(names)].sort() }],
+  };
 }
 
 /**

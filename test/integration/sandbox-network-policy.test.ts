@@ -5,7 +5,12 @@
 // pod). These clusters run no CNI, so nothing enforces the policies: the test evaluates the written
 // selectors against the real namespace and pod objects (test/helpers/network-policy-match.ts).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api, NetworkingV1Api, type V1NetworkPolicy, type V1NetworkPolicyPeer } from '@kubernetes/client-node';
+import {
+  CoreV1Api,
+  NetworkingV1Api,
+  type V1NetworkPolicy,
+  type V1NetworkPolicyPeer,
+} from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/rehearsal.js';
 import type { RestoreReport } from '../../server/domain/resources.js';
 import { createBackup } from '../velero/simulator.js';
@@ -40,10 +45,16 @@ beforeAll(async () => {
   fixture = await createEngineFixture('netpol');
   core = fixture.admin.makeApiClient(CoreV1Api);
   await createNamespace(fixture.admin, ledger);
-  await core.createNamespacedConfigMap({ namespace: ledger, body: { metadata: { name: 'ledger' }, data: { rows: '3' } } });
+  await core.createNamespacedConfigMap({
+    namespace: ledger,
+    body: { metadata: { name: 'ledger' }, data: { rows: '3' } },
+  });
   // The cluster DNS of this test: its namespace is configured by name, its pods carry the usual label.
   await createNamespace(fixture.admin, dnsNamespace);
-  await core.createNamespacedPod({ namespace: dnsNamespace, body: podBody('coredns', { 'k8s-app': 'kube-dns' }) });
+  await core.createNamespacedPod({
+    namespace: dnsNamespace,
+    body: podBody('coredns', { 'k8s-app': 'kube-dns' }),
+  });
   rehearsal = await startInProcess({
     kubeconfigPath: await rehearsalKubeconfig('sandbox-network-policy.kubeconfig'),
     veleroNamespace: fixture.veleroNamespace,
@@ -51,15 +62,31 @@ beforeAll(async () => {
     extra: { REHEARSAL_DNS_NAMESPACE: dnsNamespace },
   });
   const backup = uniqueName('netpol-both');
-  await createBackup(fixture.admin, { name: backup, namespaces: [fixture.source, ledger], veleroNamespace: fixture.veleroNamespace });
+  await createBackup(fixture.admin, {
+    name: backup,
+    namespaces: [fixture.source, ledger],
+    veleroNamespace: fixture.veleroNamespace,
+  });
   const name = uniqueTestName('netpol');
   await createRestoreTest(
     fixture,
     restoreTestBody(fixture, name, {
-      backupSource: { backupName: backup, namespaces: [{ name: fixture.source }, { name: ledger }], providerNamespace: fixture.veleroNamespace },
+      backupSource: {
+        backupName: backup,
+        namespaces: [{ name: fixture.source }, { name: ledger }],
+        providerNamespace: fixture.veleroNamespace,
+      },
       sandbox: { networkIsolation: 'strict' },
       // A check that fails: the run is partial, so its sandboxes stay (until ttl) to be read.
-      healthChecks: { checks: [{ name: 'absent', kind: 'resourceExists', resourceExists: { apiVersion: 'v1', kind: 'ConfigMap', name: 'no-such-map' } }] },
+      healthChecks: {
+        checks: [
+          {
+            name: 'absent',
+            kind: 'resourceExists',
+            resourceExists: { apiVersion: 'v1', kind: 'ConfigMap', name: 'no-such-map' },
+          },
+        ],
+      },
     }),
   );
   await trigger(fixture, name);
@@ -70,7 +97,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await rehearsal?.stop();
   await fixture?.stop();
-  if (fixture) await deleteNamespaces(fixture.admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace, ...cleanup]);
+  if (fixture)
+    await deleteNamespaces(fixture.admin, [
+      fixture.source,
+      fixture.testNamespace,
+      fixture.veleroNamespace,
+      ...cleanup,
+    ]);
 });
 
 async function readNamespace(name: string): Promise<LabelledObject> {
@@ -78,7 +111,7 @@ async function readNamespace(name: string): Promise<LabelledObject> {
 }
 
 describe('strict sandbox NetworkPolicy (read back from a run)', () => {
-  it('selects the DNS namespace and the run\'s sandboxes by name; tenant look-alikes are not selected', async () => {
+  it("selects the DNS namespace and the run's sandboxes by name; tenant look-alikes are not selected", async () => {
     expect(report.spec.result).not.toBe('pass'); // kept, not deleted at once
     const sandboxes = report.spec.sandboxNamespaces;
     expect(sandboxes).toHaveLength(2);
@@ -101,7 +134,10 @@ describe('strict sandbox NetworkPolicy (read back from a run)', () => {
         },
       },
     });
-    await core.createNamespacedPod({ namespace: tenant, body: podBody('fake-dns', { 'k8s-app': 'kube-dns' }) });
+    await core.createNamespacedPod({
+      namespace: tenant,
+      body: podBody('fake-dns', { 'k8s-app': 'kube-dns' }),
+    });
     const tenantNamespace = await readNamespace(tenant);
     expect(tenantNamespace.metadata?.labels?.['kubernetes.io/metadata.name']).toBe(tenant);
     const tenantPod = await core.readNamespacedPod({ namespace: tenant, name: 'fake-dns' });
@@ -132,7 +168,11 @@ describe('strict sandbox NetworkPolicy (read back from a run)', () => {
       // DNS: only the configured namespace, by name, only its DNS pods, only on port 53.
       expect(dnsRule.to).toEqual([
         {
-          namespaceSelector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: [dnsNamespace] }] },
+          namespaceSelector: {
+            matchExpressions: [
+              { key: 'kubernetes.io/metadata.name', operator: 'In', values: [dnsNamespace] },
+            ],
+          },
           podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
         },
       ]);
@@ -147,10 +187,17 @@ describe('strict sandbox NetworkPolicy (read back from a run)', () => {
       expect(selects(ingressPeers, tenantNamespace, tenantPod)).toBe(false);
       // The selectors of before this change would have let both look-alikes in.
       const before: V1NetworkPolicyPeer[] = [
-        { namespaceSelector: { matchLabels: { 'rehearsal.dev/run': runId, 'rehearsal.dev/managed-by': 'rehearsal' } } },
+        {
+          namespaceSelector: {
+            matchLabels: { 'rehearsal.dev/run': runId, 'rehearsal.dev/managed-by': 'rehearsal' },
+          },
+        },
         { namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } },
       ];
-      expect(before.map((peer) => peerSelects(peer, sandbox, tenantNamespace, tenantPod))).toEqual([true, true]);
+      expect(before.map((peer) => peerSelects(peer, sandbox, tenantNamespace, tenantPod))).toEqual([
+        true,
+        true,
+      ]);
     }
   });
 });

@@ -6,7 +6,11 @@ import { describe, expect, it } from '@jest/globals';
 import type { V1NetworkPolicy, V1NetworkPolicyPeer } from '@kubernetes/client-node';
 import { loadConfig } from '../../../server/config.js';
 import { SandboxManager } from '../../../server/controller/sandbox.js';
-import { DEFAULT_SANDBOX_DNS, strictPolicies, type StrictPolicyInput } from '../../../server/controller/sandbox-policy.js';
+import {
+  DEFAULT_SANDBOX_DNS,
+  strictPolicies,
+  type StrictPolicyInput,
+} from '../../../server/controller/sandbox-policy.js';
 import type { RestoreTest } from '../../../server/domain/resources.js';
 import { peerSelects, selectorMatches, type LabelledObject } from '../../helpers/network-policy-match.js';
 
@@ -35,7 +39,12 @@ const forgedSandboxLabels = {
 function peers(policy: V1NetworkPolicy) {
   const [sameRunEgress, dnsEgress] = policy.spec!.egress!;
   const [ingress] = policy.spec!.ingress!;
-  return { sameRunIn: ingress!._from![0]!, prober: ingress!._from![1]!, sameRunOut: sameRunEgress!.to![0]!, dns: dnsEgress!.to![0]! };
+  return {
+    sameRunIn: ingress!._from![0]!,
+    prober: ingress!._from![1]!,
+    sameRunOut: sameRunEgress!.to![0]!,
+    dns: dnsEgress!.to![0]!,
+  };
 }
 
 const selects = (peer: V1NetworkPolicyPeer, ns: LabelledObject, target: LabelledObject = pod()) =>
@@ -45,7 +54,9 @@ describe('strictPolicies', () => {
   it('selects every namespace peer by its apiserver-set name', () => {
     const [policy, ...others] = strictPolicies(input);
     expect(others).toEqual([]);
-    const byName = (names: string[]) => ({ matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: names }] });
+    const byName = (names: string[]) => ({
+      matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: names }],
+    });
     expect(policy!.spec).toEqual({
       podSelector: {},
       policyTypes: ['Ingress', 'Egress'],
@@ -53,14 +64,22 @@ describe('strictPolicies', () => {
         {
           _from: [
             { namespaceSelector: byName(['rehearsal-shop-abcde', 'rehearsal-shop-abcde-1']) },
-            { namespaceSelector: byName(['rehearsal-system']), podSelector: { matchLabels: { 'app.kubernetes.io/name': 'rehearsal' } } },
+            {
+              namespaceSelector: byName(['rehearsal-system']),
+              podSelector: { matchLabels: { 'app.kubernetes.io/name': 'rehearsal' } },
+            },
           ],
         },
       ],
       egress: [
         { to: [{ namespaceSelector: byName(['rehearsal-shop-abcde', 'rehearsal-shop-abcde-1']) }] },
         {
-          to: [{ namespaceSelector: byName(['kube-system']), podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+          to: [
+            {
+              namespaceSelector: byName(['kube-system']),
+              podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+            },
+          ],
           ports: [
             { protocol: 'UDP', port: 53 },
             { protocol: 'TCP', port: 53 },
@@ -78,8 +97,15 @@ describe('strictPolicies', () => {
       expect(selects(peer, namespace('rehearsal-shop-abcde-1'))).toBe(true);
       expect(selects(peer, namespace('team-x', forgedSandboxLabels))).toBe(false);
       // Even a namespace that claims another's name in a label: kube-apiserver overwrites that one.
-      expect(selects(peer, namespace('team-x', { 'kubernetes.io/metadata.name': 'rehearsal-shop-abcde' }))).toBe(false);
-      expect(selects(peer, namespace('rehearsal-shop-fghij', { ...forgedSandboxLabels, 'rehearsal.dev/run': 'fghij' }))).toBe(false);
+      expect(
+        selects(peer, namespace('team-x', { 'kubernetes.io/metadata.name': 'rehearsal-shop-abcde' })),
+      ).toBe(false);
+      expect(
+        selects(
+          peer,
+          namespace('rehearsal-shop-fghij', { ...forgedSandboxLabels, 'rehearsal.dev/run': 'fghij' }),
+        ),
+      ).toBe(false);
     }
   });
 
@@ -88,18 +114,28 @@ describe('strictPolicies', () => {
     expect(selects(dns, namespace('kube-system'), pod({ 'k8s-app': 'kube-dns' }))).toBe(true);
     expect(selects(dns, namespace('kube-system'), pod({ 'k8s-app': 'other' }))).toBe(false);
     expect(selects(dns, namespace('team-x'), pod({ 'k8s-app': 'kube-dns' }))).toBe(false);
-    expect(selects(dns, namespace('team-x', { 'kubernetes.io/metadata.name': 'kube-system' }), pod({ 'k8s-app': 'kube-dns' }))).toBe(false);
+    expect(
+      selects(
+        dns,
+        namespace('team-x', { 'kubernetes.io/metadata.name': 'kube-system' }),
+        pod({ 'k8s-app': 'kube-dns' }),
+      ),
+    ).toBe(false);
   });
 
   it('DNS elsewhere: the configured namespace and labels', () => {
-    const { dns } = peers(strictPolicies({ ...input, dns: { namespace: 'dns-system', podLabels: { app: 'coredns' } } })[0]!);
+    const { dns } = peers(
+      strictPolicies({ ...input, dns: { namespace: 'dns-system', podLabels: { app: 'coredns' } } })[0]!,
+    );
     expect(selects(dns, namespace('dns-system'), pod({ app: 'coredns' }))).toBe(true);
     expect(selects(dns, namespace('kube-system'), pod({ 'k8s-app': 'kube-dns' }))).toBe(false);
   });
 
   it('probes get in only from the Rehearsal pods of the server namespace', () => {
     const { prober } = peers(strictPolicies(input)[0]!);
-    expect(selects(prober, namespace('rehearsal-system'), pod({ 'app.kubernetes.io/name': 'rehearsal' }))).toBe(true);
+    expect(
+      selects(prober, namespace('rehearsal-system'), pod({ 'app.kubernetes.io/name': 'rehearsal' })),
+    ).toBe(true);
     expect(selects(prober, namespace('team-x'), pod({ 'app.kubernetes.io/name': 'rehearsal' }))).toBe(false);
   });
 });
@@ -110,16 +146,29 @@ describe('the matcher used by these tests', () => {
     expect(selectorMatches({}, labels)).toBe(true);
     expect(selectorMatches({ matchLabels: { a: '1' } }, labels)).toBe(true);
     expect(selectorMatches({ matchLabels: { a: '2' } }, labels)).toBe(false);
-    expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'In', values: ['1', '3'] }] }, labels)).toBe(true);
-    expect(selectorMatches({ matchExpressions: [{ key: 'c', operator: 'In', values: ['1'] }] }, labels)).toBe(false);
-    expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] }, labels)).toBe(false);
-    expect(selectorMatches({ matchExpressions: [{ key: 'c', operator: 'NotIn', values: ['1'] }] }, labels)).toBe(true);
+    expect(
+      selectorMatches({ matchExpressions: [{ key: 'a', operator: 'In', values: ['1', '3'] }] }, labels),
+    ).toBe(true);
+    expect(selectorMatches({ matchExpressions: [{ key: 'c', operator: 'In', values: ['1'] }] }, labels)).toBe(
+      false,
+    );
+    expect(
+      selectorMatches({ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] }, labels),
+    ).toBe(false);
+    expect(
+      selectorMatches({ matchExpressions: [{ key: 'c', operator: 'NotIn', values: ['1'] }] }, labels),
+    ).toBe(true);
     expect(selectorMatches({ matchExpressions: [{ key: 'b', operator: 'Exists' }] }, labels)).toBe(true);
-    expect(selectorMatches({ matchExpressions: [{ key: 'b', operator: 'DoesNotExist' }] }, labels)).toBe(false);
+    expect(selectorMatches({ matchExpressions: [{ key: 'b', operator: 'DoesNotExist' }] }, labels)).toBe(
+      false,
+    );
   });
 
   it('an empty namespaceSelector selects every namespace (the old DNS rule)', () => {
-    const old: V1NetworkPolicyPeer = { namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } };
+    const old: V1NetworkPolicyPeer = {
+      namespaceSelector: {},
+      podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
+    };
     expect(selects(old, namespace('team-x'), pod({ 'k8s-app': 'kube-dns' }))).toBe(true);
     expect(selects({ podSelector: {} }, namespace('team-x'))).toBe(false); // podSelector alone: the policy's namespace
     expect(selects({ podSelector: {} }, namespace('rehearsal-shop-abcde'))).toBe(true);
@@ -129,20 +178,27 @@ describe('the matcher used by these tests', () => {
 describe('configuration', () => {
   it('defaults to kube-system and k8s-app=kube-dns, and takes another DNS', () => {
     expect(loadConfig({}).sandboxDns).toEqual(DEFAULT_SANDBOX_DNS);
-    expect(loadConfig({ REHEARSAL_DNS_NAMESPACE: 'dns-system', REHEARSAL_DNS_POD_LABELS: 'app=coredns,tier=dns' }).sandboxDns).toEqual({
+    expect(
+      loadConfig({ REHEARSAL_DNS_NAMESPACE: 'dns-system', REHEARSAL_DNS_POD_LABELS: 'app=coredns,tier=dns' })
+        .sandboxDns,
+    ).toEqual({
       namespace: 'dns-system',
       podLabels: { app: 'coredns', tier: 'dns' },
     });
   });
 
   it('names the bad variable', () => {
-    expect(() => loadConfig({ REHEARSAL_DNS_NAMESPACE: 'Kube System' })).toThrow(/REHEARSAL_DNS_NAMESPACE: a namespace name/);
-    expect(() => loadConfig({ REHEARSAL_DNS_POD_LABELS: 'k8s-app' })).toThrow('REHEARSAL_DNS_POD_LABELS: "k8s-app" is not key=value');
+    expect(() => loadConfig({ REHEARSAL_DNS_NAMESPACE: 'Kube System' })).toThrow(
+      /REHEARSAL_DNS_NAMESPACE: a namespace name/,
+    );
+    expect(() => loadConfig({ REHEARSAL_DNS_POD_LABELS: 'k8s-app' })).toThrow(
+      'REHEARSAL_DNS_POD_LABELS: "k8s-app" is not key=value',
+    );
   });
 });
 
 describe('SandboxManager', () => {
-  it('writes the strict policy into every sandbox with all of the run\'s sandbox names and the configured DNS', async () => {
+  it("writes the strict policy into every sandbox with all of the run's sandbox names and the configured DNS", async () => {
     const written: { namespace: string; body: V1NetworkPolicy }[] = [];
     let uid = 0;
     const manager = new SandboxManager({
@@ -161,7 +217,11 @@ describe('SandboxManager', () => {
       apiVersion: 'rehearsal.dev/v1alpha1',
       kind: 'RestoreTest',
       metadata: { name: 'shop', namespace: 'team-a' },
-      spec: { provider: 'velero', backupSource: { namespaces: [{ name: 'shop' }, { name: 'db' }] }, schedule: { cron: '0 3 * * *' } },
+      spec: {
+        provider: 'velero',
+        backupSource: { namespaces: [{ name: 'shop' }, { name: 'db' }] },
+        schedule: { cron: '0 3 * * *' },
+      },
     };
     await manager.create({
       test,
@@ -174,8 +234,15 @@ describe('SandboxManager', () => {
       proberNamespace: 'rehearsal-system',
       proberPodLabels: { 'app.kubernetes.io/name': 'rehearsal' },
     });
-    expect(written.map((entry) => entry.namespace)).toEqual(['rehearsal-shop-abcde', 'rehearsal-shop-abcde-1']);
-    const expected = strictPolicies({ ...input, dns: { namespace: 'dns-system', podLabels: { app: 'coredns' } }, labels: written[0]!.body.metadata!.labels! });
+    expect(written.map((entry) => entry.namespace)).toEqual([
+      'rehearsal-shop-abcde',
+      'rehearsal-shop-abcde-1',
+    ]);
+    const expected = strictPolicies({
+      ...input,
+      dns: { namespace: 'dns-system', podLabels: { app: 'coredns' } },
+      labels: written[0]!.body.metadata!.labels!,
+    });
     for (const entry of written) expect(entry.body).toEqual(expected[0]);
   });
 });
