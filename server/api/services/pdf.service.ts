@@ -13,7 +13,7 @@ import type { FrameworkId } from '../../domain/compliance-catalogue.js';
 import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import { canonicalJson, orderReportsForChain, verifyReportChain } from '../../evidence/evidence.js';
-import { renderComplianceReport } from '../../reports/pdf/compliance-report.pdf.js';
+import { renderComplianceReportChunks } from '../../reports/pdf/compliance-report.pdf.js';
 import type { ChainSummary, ComplianceReportData } from '../../reports/pdf/report-data.js';
 import { buildTestReportData } from '../../reports/pdf/test-report-data.js';
 import { buildRunsFile } from '../../reports/pdf/runs-file.js';
@@ -37,7 +37,8 @@ export const MAX_CONCURRENT_RENDERS = 2;
 const BUSY_RETRY_AFTER_SECONDS = 5;
 
 export interface PdfDocument {
-  pdf: Buffer;
+  /** The PDF's bytes in the chunks pdfkit wrote (sent one after another: no copy into one buffer). */
+  chunks: readonly Buffer[];
   filename: string;
 }
 
@@ -86,7 +87,7 @@ export class PdfService {
       const runsFile = await buildRunsFile(runsFileRows(runs));
       data.runsFile = runsFile.info;
       return {
-        pdf: await renderComplianceReport(data, signer, runsFile.bytes),
+        chunks: await renderComplianceReportChunks(data, signer, runsFile.bytes),
         filename: compliancePdfFilename(framework, period),
       };
     });
@@ -160,7 +161,7 @@ export class PdfService {
       ...(verified ? { verified } : {}),
       ...(chain ? { chain } : {}),
     });
-    return { pdf: await renderTestReport(data, signer), filename: testReportPdfFilename(ns, name, period) };
+    return { chunks: [await renderTestReport(data, signer)], filename: testReportPdfFilename(ns, name, period) };
   }
 
   private signer(): EvidenceSigner {

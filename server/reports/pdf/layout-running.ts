@@ -1,9 +1,25 @@
 // What a PdfWriter draws once every page exists: the table of contents in the area the cover
 // reserved, and on every page the running header (after the cover) and the footer with
 // "Page X of Y". Needs the document's pages buffered (pdfkit bufferPages).
-import type { PdfWriter, RunningText, SectionEntry } from './layout.js';
+import type { PdfWriter } from './layout.js';
 import { A4, COLOR } from './layout-style.js';
 import { pdfSafe } from './format.js';
+
+export interface SectionEntry {
+  title: string;
+  page: number;
+  destination: string;
+}
+
+export interface RunningText {
+  /** Left part of the running header (pages after the cover). */
+  headerLeft: string;
+  headerRight: string;
+  /** Left part of the footer, e.g. "Report RHR-...". */
+  footerLeft: string;
+  /** Second, smaller footer line. */
+  footerNote: string;
+}
 
 /** The contents: one line per section with dotted leaders and its page, each a link. */
 export function drawContents(

@@ -7,8 +7,9 @@
 // margins. No clock and no randomness: the same calls give the same bytes.
 
 import PDFDocument from 'pdfkit';
+import { joinSmallChunks } from './chunks.js';
 import { pdfSafe } from './format.js';
-import { drawContents, drawRunningText } from './layout-running.js';
+import { drawContents, drawRunningText, type RunningText, type SectionEntry } from './layout-running.js';
 import {
   A4,
   COLOR,
@@ -22,22 +23,6 @@ import {
   type TableOptions,
 } from './layout-style.js';
 import { drawTable } from './layout-table.js';
-
-export interface SectionEntry {
-  title: string;
-  page: number;
-  destination: string;
-}
-
-export interface RunningText {
-  /** Left part of the running header (pages after the cover). */
-  headerLeft: string;
-  headerRight: string;
-  /** Left part of the footer, e.g. "Report RHR-...". */
-  footerLeft: string;
-  /** Second, smaller footer line. */
-  footerNote: string;
-}
 
 export class PdfWriter {
   readonly doc: PDFKit.PDFDocument;
@@ -374,8 +359,6 @@ export class PdfWriter {
     drawTable(this, columns, rows, opts);
   }
 
-  // ---------------------------------------------------------------- contents, header, footer
-
   /** Reserves the area where finish() prints the table of contents (on the current page). */
   reserveContents(height: number): void {
     this.tocArea = { x: this.left, y: this.doc.y, width: this.width, page: this.pageIndex };
@@ -388,10 +371,18 @@ export class PdfWriter {
     drawRunningText(this, this.running);
   }
 
-  /** Ends the document and resolves with its bytes. */
-  end(): Promise<Buffer> {
+  /** Ends the document and resolves with its bytes in one buffer. */
+  async end(): Promise<Buffer> {
+    return Buffer.concat(await this.endChunks());
+  }
+
+  /**
+   * Ends the document and resolves with its bytes without copying them into one buffer: pdfkit's
+   * many small writes joined into pieces of 64 KiB, large ones (an embedded file) kept as they are.
+   */
+  endChunks(): Promise<Buffer[]> {
     return new Promise((resolve, reject) => {
-      this.doc.on('end', () => resolve(Buffer.concat(this.chunks)));
+      this.doc.on('end', () => resolve(joinSmallChunks(this.chunks, 64 * 1024)));
       this.doc.on('error', reject);
       this.doc.end();
     });
