@@ -1,12 +1,9 @@
 // The engine part of a Rehearsal server: a schedule reconciler, a run reconciler (its I/O behind
 // KubeRunActions) and a report writer, driven by one loop that runs while this replica leads, and
 // the evidence archive that keeps the reports the writer no longer prunes.
-import type { KubeConfig } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
 import { createTargetResolver } from './checks/target-resolver.js';
 import { KubeDependencyReader } from './checks/dependency-reader.kube.js';
 import { KubeSandboxReader } from './checks/sandbox-reader.kube.js';
-import type { Config } from './config.js';
 import { CheckTasks } from './controller/check-tasks.js';
 import { RestoreTestController } from './controller/controller.js';
 import { KubeEventRecorder } from './controller/events.js';
@@ -23,11 +20,8 @@ import type { RestoreTest } from './domain/resources.js';
 import type { RunBounds } from './domain/run-policy.js';
 import { EvidenceArchive, type EvidenceArchiveDeps } from './archive/evidence-archive.js';
 import type { EvidenceKeyStore } from './evidence/evidence-keys.js';
-import type { KubeClients } from './kube/client.js';
-import type { RehearsalCache } from './kube/rehearsal-cache.js';
-import type { RehearsalClient } from './kube/rehearsal-client.js';
-import type { Metrics } from './metrics.js';
 import type { BackupProvider } from './providers/provider.js';
+import type { RehearsalBasics } from './rehearsal-basics.js';
 import type { RunSigner } from './rehearsal-evidence.js';
 import type { RunFollowUps } from './run-follow-ups.js';
 import type { TestGauges } from './test-gauges.js';
@@ -46,15 +40,7 @@ export class EngineWakeUp {
   readonly term = (): AbortSignal => this.loop?.signal() ?? AbortSignal.abort();
 }
 
-export interface EngineDeps {
-  config: Readonly<Config>;
-  kubeConfig: KubeConfig;
-  kube: KubeClients;
-  cache: RehearsalCache;
-  client: RehearsalClient;
-  metrics: Metrics;
-  log: Logger;
-  now: () => Date;
+export interface EngineDeps extends RehearsalBasics {
   wakeUp: EngineWakeUp;
   providers: Partial<Record<string, BackupProvider>>;
   signer: RunSigner;

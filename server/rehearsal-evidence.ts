@@ -2,18 +2,13 @@
 // replica through a Secret), the signer every RestoreReport passes through before it is created,
 // and the verifier the compliance evaluation and the PDFs use. The license decides which paid
 // features answer; it sits here because it is verified with keys the same way evidence is.
-import type { KubeConfig } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
-import type { Config } from './config.js';
 import { reportTestKeyOf } from './domain/report-index.js';
 import { EvidenceKeyStore } from './evidence/evidence-keys.js';
 import { EvidenceVerifier } from './evidence/evidence-verifier.js';
 import { loadLicenseKeyRing } from './evidence/license-keys.js';
 import { LicenseWatch } from './evidence/license-watch.js';
 import { ReportSigner } from './evidence/report-signer.js';
-import type { KubeClients } from './kube/client.js';
-import type { RehearsalCache } from './kube/rehearsal-cache.js';
-import type { Metrics } from './metrics.js';
+import type { RehearsalBasics } from './rehearsal-basics.js';
 
 /** What signs a report before it is created; tests replace it (RehearsalOverrides.signer). */
 export type RunSigner = Pick<ReportSigner, 'sign'> & Partial<Pick<ReportSigner, 'recordAnchor'>>;
@@ -25,14 +20,7 @@ export interface EvidenceParts {
   license: LicenseWatch;
 }
 
-export interface EvidenceDeps {
-  config: Readonly<Config>;
-  kubeConfig: KubeConfig;
-  kube: KubeClients;
-  cache: RehearsalCache;
-  metrics: Metrics;
-  log: Logger;
-  now: () => Date;
+export interface EvidenceDeps extends RehearsalBasics {
   signer: RunSigner | undefined;
 }
 

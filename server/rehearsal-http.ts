@@ -2,31 +2,17 @@
 // aggregated-API port the Kubernetes API server proxies to. They run on every replica, leader or
 // not, and answer from the caches; the engine's parts reach them only through the API's ports.
 import type { Server } from 'node:http';
-import type { KubeConfig } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
 import { startAggregationServer, type AggregationServer } from './api/aggregation.js';
 import { RequestHeaderWatch } from './api/auth/request-header-watch.js';
 import { createApp, startHttpServer, type HttpDeps } from './api/http.js';
 import { BackupToolUnavailableError, type ScheduleSource } from './api/ports.js';
 import { startProbeListener } from './api/probe-listener.js';
-import type { Config } from './config.js';
-import type { KubeClients } from './kube/client.js';
-import type { RehearsalCache } from './kube/rehearsal-cache.js';
-import type { RehearsalClient } from './kube/rehearsal-client.js';
-import type { Metrics } from './metrics.js';
 import { ProviderError, type BackupProvider } from './providers/provider.js';
+import type { RehearsalBasics } from './rehearsal-basics.js';
 import type { EvidenceParts } from './rehearsal-evidence.js';
 import type { RunFollowUps } from './run-follow-ups.js';
 
-export interface ListenerDeps {
-  config: Readonly<Config>;
-  kubeConfig: KubeConfig;
-  kube: KubeClients;
-  cache: RehearsalCache;
-  client: RehearsalClient;
-  metrics: Metrics;
-  log: Logger;
-  now: () => Date;
+export interface ListenerDeps extends RehearsalBasics {
   /** The provider whose schedules the API lists (Velero). */
   backupTool: BackupProvider | undefined;
   followUps: RunFollowUps;

@@ -22,6 +22,7 @@ import { KastenProvider } from './providers/kasten/kasten.provider.js';
 import { TrilioProvider } from './providers/trilio/trilio.provider.js';
 import { VeleroProvider } from './providers/velero/velero.provider.js';
 import { VeleroRestoreWatch } from './providers/velero/restore-watch.js';
+import type { RehearsalBasics } from './rehearsal-basics.js';
 import { createEngine, EngineWakeUp } from './rehearsal-engine.js';
 import { createEvidenceParts, type RunSigner } from './rehearsal-evidence.js';
 import { createListeners } from './rehearsal-http.js';
@@ -94,30 +95,14 @@ export function createRehearsal(
     kasten: new KastenProvider(kube.customObjects),
     trilio: new TrilioProvider(kube.customObjects),
   };
-  const evidenceParts = createEvidenceParts({ config, kubeConfig, kube, cache, metrics, log, now, signer: overrides.signer });
+  const basics: RehearsalBasics = { config, kubeConfig, kube, cache, client, metrics, log, now };
+  const evidenceParts = createEvidenceParts({ ...basics, signer: overrides.signer });
   const { evidenceKeys, evidence, license } = evidenceParts;
-  const followUps = createRunFollowUps({
-    config,
-    kubeConfig,
-    kube,
-    cache,
-    client,
-    metrics,
-    log,
-    now,
-    backupTool: providers.velero,
-  });
+  const followUps = createRunFollowUps({ ...basics, backupTool: providers.velero });
   // Per-test gauges from the cache on every replica (survive restarts and failovers).
   const testGauges = new TestGauges(cache, metrics, now);
   const engine = createEngine({
-    config,
-    kubeConfig,
-    kube,
-    cache,
-    client,
-    metrics,
-    log,
-    now,
+    ...basics,
     wakeUp,
     providers,
     signer: evidenceParts.signer,
@@ -129,19 +114,7 @@ export function createRehearsal(
     podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds,
   });
   const { leader, archive } = engine;
-  const listeners = createListeners({
-    config,
-    kubeConfig,
-    kube,
-    cache,
-    client,
-    metrics,
-    log,
-    now,
-    backupTool: providers.velero,
-    followUps,
-    evidence: evidenceParts,
-  });
+  const listeners = createListeners({ ...basics, backupTool: providers.velero, followUps, evidence: evidenceParts });
   return {
     config,
     cache,
