@@ -73,6 +73,7 @@ export function createEngine(deps: EngineDeps): Engine {
     networking: kube.networking,
     rbac: kube.rbac,
     serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
+    dns: config.sandboxDns,
   });
   const admission = new RunAdmission(config.maxConcurrentRuns, () => cache.listTests());
   const reader = new KubeSandboxReader(kubeConfig);
