@@ -3,7 +3,9 @@
 // then writes --reports RestoreReports built and signed by the engine's own code
 // (footprint-data.ts) through the engine's write path (storeReport of the report writer), and prints
 // kube-apiserver and etcd memory at 0, N/2 and N reports after settling. The slope between 0 and N
-// is the cost per stored report. A script that prints numbers, not a test.
+// is the cost per stored report. A script that prints numbers, not a test. The apiserver's heap
+// profiles at 0 reports and after the restart are saved beside the JSON result
+// (test/.tmp/bench-footprint-<write>-{0,restarted}.heap.pb.gz; read them with go tool pprof).
 //
 //   npm run bench:footprint -- [--reports 10000] [--tests 100] [--concurrency 16] [--settle 30]
 //                              [--write current|legacy|cleared] [--cluster-dir DIR] [--keep-cluster]
@@ -133,6 +135,9 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
   const points: { reports: number; sample: MemorySample; loadSeconds: number }[] = [];
   log(`settling ${settleSeconds} s before the first sample`);
   points.push({ reports: 0, sample: await memory.settled(settleSeconds), loadSeconds: 0 });
+  const profile = (point: string): string => path.join(repoRoot, `test/.tmp/bench-footprint-${args.write}-${point}.heap.pb.gz`);
+  mkdirSync(path.join(repoRoot, 'test/.tmp'), { recursive: true });
+  await memory.saveHeapProfile(profile('0'));
   let written = 0;
   for (const target of [Math.floor(reportCount / 2), reportCount]) {
     // Run by run across all tests, so each test's chain is written in order.
@@ -154,6 +159,7 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
   log('restarting kube-apiserver (watch cache rebuilt from etcd, no bulk-load event history)');
   await memory.restartApiserver();
   points.push({ reports: -reportCount, sample: await memory.settled(settleSeconds), loadSeconds: 0 });
+  await memory.saveHeapProfile(profile('restarted'));
 
   const one = (await custom.listNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: BENCH_NAMESPACE, plural: 'restorereports', limit: 1 })) as { items: RestoreReport[] };
   const sampleReport = one.items[0]!;
