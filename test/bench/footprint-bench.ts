@@ -11,7 +11,7 @@
 //                              [--write current|legacy|cleared] [--cluster-dir DIR] [--keep-cluster]
 //
 // --write legacy creates reports as commit 70f5641 did (a plain create with fieldManager, which
-// leaves a managedFields entry listing every field): the "before" of the same binaries.
+// leaves a managedFields entry listing every field; all fields; three labels): the "before".
 // --write cleared: that create, then managedFields cleared, without packing (to tell the two apart).
 // More than 20,000 reports: hold the machine-wide lock (flock /tmp/rehearsal-bigbench.lock ...).
 import { execFile } from 'node:child_process';
@@ -24,7 +24,7 @@ import { parseArgs, promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { storeReport } from '../../server/controller/report-writer.js';
-import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
+import { LABEL_MANAGED_BY, LABEL_RUN, MANAGED_BY_VALUE, type RestoreReport, type RestoreTest } from '../../server/domain/resources.js';
 import { generateSigningKey } from '../../server/evidence/signing-key.js';
 import { loadKubeConfig } from '../../server/kube/client.js';
 import { isKind, kubeCall } from '../../server/kube/errors.js';
@@ -115,6 +115,9 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
       await storeReport(client, report, quiet);
       return;
     }
+    // As 70f5641 labelled reports: test, run and managed-by.
+    const labels = { ...report.metadata.labels, [LABEL_RUN]: report.spec.runId, [LABEL_MANAGED_BY]: MANAGED_BY_VALUE };
+    const labelled: RestoreReport = { ...report, metadata: { ...report.metadata, labels } };
     try {
       await kubeCall(() =>
         custom.createNamespacedCustomObject({
@@ -122,7 +125,7 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
           version: 'v1alpha1',
           namespace: report.metadata.namespace!,
           plural: 'restorereports',
-          body: report,
+          body: labelled,
           fieldManager: FIELD_MANAGER,
         }),
       );
