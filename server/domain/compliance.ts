@@ -221,15 +221,56 @@ export interface ComplianceOverview {
 
 // ---------------------------------------------------------------- run facts, computed once
 
-interface RunFacts {
-  run: IndexedRun;
-  reference: RunReference;
-  result: RunResult;
-  aborted: boolean;
-  verified: boolean;
-  verdict: RtoVerdict;
-  rtoSeconds: number | null;
-  sources: readonly string[];
+/**
+ * What the rules read of one run. Computed once per indexed run and verdict and reused by every
+ * later evaluation (see factsOf): with a run finishing every second, re-deriving 90,000 of them per
+ * evaluation was most of its cost and of its garbage. Immutable: every evaluation may share them.
+ */
+class RunFacts {
+  readonly result: RunResult;
+  readonly aborted: boolean;
+  readonly verdict: RtoVerdict;
+  readonly rtoSeconds: number | null;
+  /** As recorded (texts, records). */
+  readonly sources: readonly string[];
+  /** The same without repeats (grouping by namespace). */
+  readonly distinctSources: readonly string[];
+
+  constructor(
+    readonly run: IndexedRun,
+    readonly verified: boolean,
+  ) {
+    const report = run.report;
+    this.result = report.spec.result;
+    this.aborted = isAbortedAttempt(report);
+    this.verdict = rtoVerdict(report);
+    this.rtoSeconds = measuredRtoSeconds(report);
+    this.sources = report.spec.sourceNamespaces ?? [];
+    this.distinctSources =
+      new Set(this.sources).size === this.sources.length ? this.sources : [...new Set(this.sources)];
+  }
+
+  /** A new object per read: kept for only the few runs an answer names, not for all 90,000. */
+  get reference(): RunReference {
+    return reference(this.run);
+  }
+}
+
+/**
+ * The facts of each indexed run, by the IndexedRun object: the report index makes a new one when a
+ * report is added or replaced, so an entry never outlives the report version it describes, and
+ * entries of removed runs go with them. The verifier's verdict can change after a run was first
+ * seen (a chain link re-checked, keys rotated): it is asked on every evaluation, and an entry with
+ * the other verdict is replaced.
+ */
+const FACTS = new WeakMap<IndexedRun, RunFacts>();
+
+function factsOf(run: IndexedRun, verified: boolean): RunFacts {
+  const known = FACTS.get(run);
+  if (known && known.verified === verified) return known;
+  const facts = new RunFacts(run, verified);
+  FACTS.set(run, facts);
+  return facts;
 }
 
 interface PopulationTotals {
@@ -326,32 +367,19 @@ function* collectPopulationSteps(
   const to = now.getTime();
   const from = to - periodDays * MILLISECONDS_PER_DAY;
   const inPeriod = asReportIndex(reports).runsBetween(from, to);
-  const runs: RunFacts[] = [];
-  for (const run of inPeriod) {
-    const report = run.report;
-    runs.push({
-      run,
-      reference: reference(run),
-      result: report.spec.result,
-      aborted: isAbortedAttempt(report),
-      verified: verify ? verify(report) : true,
-      verdict: rtoVerdict(report),
-      rtoSeconds: measuredRtoSeconds(report),
-      sources: report.spec.sourceNamespaces ?? [],
-    });
-    if (runs.length % RUNS_PER_STEP === 0) yield;
-  }
   // Scope = what the tests declare plus anything actually restored in the period: an untested
   // declared namespace must show up as not tested, never silently drop out.
   const scope = new Set<string>();
   for (const test of tests)
     for (const source of test.spec.backupSource?.namespaces ?? []) scope.add(source.name);
+  const runs: RunFacts[] = [];
   const runsByNamespace = new Map<string, RunFacts[]>();
   const totals: PopulationTotals = { pass: 0, partial: 0, fail: 0, aborted: 0, scoreSum: 0, met: 0 };
-  let counted = 0;
-  for (const facts of runs) {
+  for (const run of inPeriod) {
+    const facts = factsOf(run, verify ? verify(run.report) : true);
+    runs.push(facts);
     totals[facts.result] += 1;
-    totals.scoreSum += facts.run.report.spec.score;
+    totals.scoreSum += run.report.spec.score;
     if (facts.verdict === 'met') totals.met += 1;
     if (facts.aborted) totals.aborted += 1;
     else if (
@@ -360,13 +388,13 @@ function* collectPopulationSteps(
     ) {
       totals.worstRto = facts;
     }
-    for (const source of new Set(facts.sources)) {
+    for (const source of facts.distinctSources) {
       scope.add(source);
       const list = runsByNamespace.get(source);
       if (list) list.push(facts);
       else runsByNamespace.set(source, [facts]);
     }
-    if (++counted % RUNS_PER_STEP === 0) yield;
+    if (runs.length % RUNS_PER_STEP === 0) yield;
   }
   return {
     from,
@@ -468,12 +496,8 @@ function latestRunReasons(facts: RunFacts, causes: ExceptionCause[]): TargetReas
   return reasons;
 }
 
-function remediationOf(
-  exception: RunFacts,
-  passesOfTest: readonly RunFacts[],
-  population: Population,
-): { state: RemediationState; by?: RunFacts } {
-  // passesOfTest is oldest first: binary search for the first pass after the exception.
+/** The first qualifying pass of the same test after the exception (passesOfTest is oldest first). */
+function remediatingPass(exception: RunFacts, passesOfTest: readonly RunFacts[]): RunFacts | undefined {
   let low = 0;
   let high = passesOfTest.length;
   while (low < high) {
@@ -481,16 +505,87 @@ function remediationOf(
     if (passesOfTest[middle]!.run.completedAt <= exception.run.completedAt) low = middle + 1;
     else high = middle;
   }
-  const next = passesOfTest[low];
-  if (next) {
-    return {
-      state: next.run.completedAt - exception.run.completedAt <= population.windowMs ? 'remediated' : 'late',
-      by: next,
-    };
-  }
-  return {
-    state: population.to - exception.run.completedAt <= population.windowMs ? 'pending' : 'unremediated',
+  return passesOfTest[low];
+}
+
+function remediationState(
+  exception: RunFacts,
+  by: RunFacts | undefined,
+  population: Population,
+): RemediationState {
+  if (by)
+    return by.run.completedAt - exception.run.completedAt <= population.windowMs ? 'remediated' : 'late';
+  return population.to - exception.run.completedAt <= population.windowMs ? 'pending' : 'unremediated';
+}
+
+/** What a message lists of some exceptions: the first three, described, and how many there are. */
+interface ListedExceptions {
+  count: number;
+  first: [RunFacts, ExceptionCause[]][];
+}
+
+function listException(list: ListedExceptions, facts: RunFacts, control: ControlDefinition): void {
+  list.count += 1;
+  // Causes are worked out only for the few runs a message names: at scale most runs of a failing
+  // target are exceptions, and describing each would dominate the cost.
+  if (list.first.length < 3) list.first.push([facts, exceptionCauses(facts, control)]);
+}
+
+function listed(list: ListedExceptions): string {
+  return (
+    list.first.map(([facts, causes]) => describeRun(facts, causes)).join('; ') +
+    (list.count > 3 ? `; ${list.count - 3} more` : '')
+  );
+}
+
+/**
+ * Every exception of a target with its remediation, for the auditor PDF: built when first read (the
+ * JSON answer needs only the counts, and 90,000 exception records per evaluation were most of its
+ * garbage). A value property from then on, so the detail stays plain data.
+ */
+function defineExceptions(
+  target: TargetControlDetail,
+  runs: readonly RunFacts[],
+  control: ControlDefinition,
+  passesByTest: ReadonlyMap<string, RunFacts[]>,
+  population: Population,
+): void {
+  const build = (): ExceptionDetail[] => {
+    const exceptions: ExceptionDetail[] = [];
+    for (const facts of runs) {
+      if (qualifies(facts, control)) continue;
+      const by = remediatingPass(facts, passesByTest.get(facts.run.testKey) ?? []);
+      exceptions.push({
+        ...facts.reference,
+        causes: exceptionCauses(facts, control),
+        remediation: remediationState(facts, by, population),
+        ...(by ? { remediatedBy: by.reference } : {}),
+      });
+    }
+    return exceptions;
   };
+  Object.defineProperty(target, 'exceptions', {
+    enumerable: true,
+    configurable: true,
+    get(): ExceptionDetail[] {
+      const value = build();
+      Object.defineProperty(target, 'exceptions', {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      return value;
+    },
+    set(value: ExceptionDetail[]): void {
+      Object.defineProperty(target, 'exceptions', {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    },
+  });
 }
 
 function evaluateTarget(
@@ -499,7 +594,8 @@ function evaluateTarget(
   population: Population,
 ): TargetControlDetail {
   const runs = population.runsByNamespace.get(namespace) ?? [];
-  const aborted = runs.filter((facts) => facts.aborted).length;
+  let aborted = 0;
+  for (const facts of runs) if (facts.aborted) aborted += 1;
   const base: TargetControlDetail = {
     namespace,
     status: 'not_tested',
@@ -547,53 +643,41 @@ function evaluateTarget(
   if (!latestQualifies) reasons.push(...latestRunReasons(latest, exceptionCauses(latest, control)));
 
   reasons.push(...tails);
-  const exceptions: ExceptionDetail[] = [];
-  // Descriptions are built only for the few runs a message lists (see `listed`): at scale most runs
-  // of a failing target are exceptions, and formatting each would dominate the cost.
-  const late: [RunFacts, ExceptionCause[]][] = [];
-  const unremediated: [RunFacts, ExceptionCause[]][] = [];
-  const pending: [RunFacts, ExceptionCause[]][] = [];
+  const late: ListedExceptions = { count: 0, first: [] };
+  const unremediated: ListedExceptions = { count: 0, first: [] };
+  const pending: ListedExceptions = { count: 0, first: [] };
+  let remediated = 0;
   for (const facts of runs) {
     if (qualifies(facts, control)) continue;
-    const causes = exceptionCauses(facts, control);
-    const remediation = remediationOf(facts, passesByTest.get(facts.run.testKey) ?? [], population);
-    exceptions.push({
-      ...facts.reference,
-      causes,
-      remediation: remediation.state,
-      ...(remediation.by ? { remediatedBy: remediation.by.reference } : {}),
-    });
-    if (remediation.state === 'late') late.push([facts, causes]);
-    if (remediation.state === 'unremediated') unremediated.push([facts, causes]);
+    const by = remediatingPass(facts, passesByTest.get(facts.run.testKey) ?? []);
+    const state = remediationState(facts, by, population);
+    if (state === 'remediated') remediated += 1;
+    else if (state === 'late') listException(late, facts, control);
+    else if (state === 'unremediated') listException(unremediated, facts, control);
     // The latest run's own problem is already a reason; "pending" would only repeat it.
-    if (remediation.state === 'pending' && facts !== latest) pending.push([facts, causes]);
+    else if (facts !== latest) listException(pending, facts, control);
   }
   const windowDays = population.windowMs / MILLISECONDS_PER_DAY;
-  const listed = (items: [RunFacts, ExceptionCause[]][]): string =>
-    items
-      .slice(0, 3)
-      .map(([facts, causes]) => describeRun(facts, causes))
-      .join('; ') + (items.length > 3 ? `; ${items.length - 3} more` : '');
-  if (late.length) {
+  if (late.count) {
     reasons.push({
       code: 'late_remediation',
-      message: `${plural(late.length, 'exception')} remediated later than ${windowDays} d: ${listed(late)}`,
+      message: `${plural(late.count, 'exception')} remediated later than ${windowDays} d: ${listed(late)}`,
     });
   }
-  if (unremediated.length) {
+  if (unremediated.count) {
     reasons.push({
       code: 'unremediated_exception',
-      message: `${plural(unremediated.length, 'exception')} not remediated within ${windowDays} d: ${listed(unremediated)}`,
+      message: `${plural(unremediated.count, 'exception')} not remediated within ${windowDays} d: ${listed(unremediated)}`,
     });
   }
-  if (pending.length) {
+  if (pending.count) {
     reasons.push({
       code: 'remediation_pending',
-      message: `${plural(pending.length, 'exception')} awaiting a qualifying pass of the same test: ${listed(pending)}`,
+      message: `${plural(pending.count, 'exception')} awaiting a qualifying pass of the same test: ${listed(pending)}`,
     });
   }
 
-  return {
+  const target: TargetControlDetail = {
     ...base,
     status: reasons.length === 0 ? 'satisfied' : 'at_risk',
     reasons: reasons.sort((a, b) => REASON_ORDER.indexOf(a.code) - REASON_ORDER.indexOf(b.code)),
@@ -602,9 +686,11 @@ function evaluateTarget(
       ? { newestQualifyingPass: newestPass.reference, newestQualifyingPassAgeDays: ageDays }
       : {}),
     latestRun: { ...latest.reference, qualifying: latestQualifies },
-    exceptions,
-    remediatedExceptions: exceptions.filter((exception) => exception.remediation === 'remediated').length,
+    exceptions: [],
+    remediatedExceptions: remediated,
   };
+  defineExceptions(target, runs, control, passesByTest, population);
+  return target;
 }
 
 /** Per control: not tested if no target was tested; satisfied only if every target is; else at risk. */

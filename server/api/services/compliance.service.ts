@@ -12,7 +12,7 @@ import type { RestoreTest } from '../../domain/resources.js';
 import type { ComplianceResponse } from '../../domain/views.js';
 import type { ApiCache, EvidenceVerifier } from '../ports.js';
 import { AsyncReadModelMemo, runSteps, testScopeFingerprint } from './read-model-memo.js';
-import { tailProblems } from './evidence-tails.js';
+import { TailProblemMemo } from './evidence-tails.js';
 import { requireSynced } from './readiness.js';
 
 /**
@@ -36,17 +36,28 @@ export const COMPLIANCE_MEMO_TTL_MS = 5 * 60_000;
  */
 export const COMPLIANCE_MAX_STALE_MS = 10_000;
 
+/**
+ * After a data change, an answer younger than this is served as it is: at most one re-evaluation
+ * per 5 s per framework and period. With a run finishing every second, each evaluation ending
+ * started the next one, and back-to-back evaluations of 90,000 runs took more CPU than the event
+ * loop had; answers then aged past the bound above and callers queued. The bound is unchanged.
+ */
+export const COMPLIANCE_MIN_REFRESH_MS = 5_000;
+
 export class ComplianceService {
   private readonly frameworks = new AsyncReadModelMemo<ComplianceResponse>(
     COMPLIANCE_MEMO_TTL_MS,
     64,
     COMPLIANCE_MAX_STALE_MS,
+    COMPLIANCE_MIN_REFRESH_MS,
   );
   private readonly overviews = new AsyncReadModelMemo<ComplianceOverview>(
     COMPLIANCE_MEMO_TTL_MS,
     64,
     COMPLIANCE_MAX_STALE_MS,
+    COMPLIANCE_MIN_REFRESH_MS,
   );
+  private readonly tails = new TailProblemMemo();
   /** The scope fingerprint of the tests at a cache version (status writes change the version often). */
   private scope = { cacheVersion: '', fingerprint: '' };
 
@@ -66,7 +77,7 @@ export class ComplianceService {
 
   /** Tests whose newest reports were deleted (evidence anchors), evidence exceptions in every framework. */
   missingTails(tests: readonly RestoreTest[] = this.cache.listTests()): MissingTail[] {
-    return tailProblems(this.cache, tests);
+    return this.tails.problems(this.cache, tests);
   }
 
   /**
