@@ -128,6 +128,7 @@ export function createRehearsal(
     networking: kube.networking,
     rbac: kube.rbac,
     serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
+    dns: config.sandboxDns,
   });
   // The engine's loop is built further down; its queue is what watch events wake.
   const loopHolder: { loop?: RestoreTestController } = {};
