@@ -1,7 +1,6 @@
 // The population a compliance evaluation reads: the runs of the period with the facts the rules
 // need, grouped by namespace and counted in one stepwise pass. Each run's facts are kept between
 // evaluations (the server re-evaluates after every new report).
-import type { ReportSummary } from './report-summary.js';
 import type { RestoreTest, RunResult } from './resources.js';
 import { asReportIndex, type IndexedRun, type ReportSource } from './report-index.js';
 import { isAbortedAttempt, measuredRtoSeconds, rtoVerdict, type RtoVerdict } from './run-facts.js';
@@ -12,6 +11,7 @@ import type {
   RtoAnalysisRow,
   RunRecord,
   RunReference,
+  RunVerifier,
   TargetControlDetail,
 } from './compliance-types.js';
 
@@ -156,7 +156,7 @@ export function* collectPopulationSteps(
   now: Date,
   tests: readonly RestoreTest[],
   reports: ReportSource,
-  verify: ((report: ReportSummary) => boolean) | undefined,
+  verify: RunVerifier | undefined,
   remediationWindowDays: number,
   missingTails: readonly MissingTail[] = [],
 ): Generator<void, Population> {
@@ -172,7 +172,7 @@ export function* collectPopulationSteps(
   const runsByNamespace = new Map<string, RunFacts[]>();
   const totals: PopulationTotals = { pass: 0, partial: 0, fail: 0, aborted: 0, scoreSum: 0, met: 0 };
   for (const run of inPeriod) {
-    const facts = factsOf(run, verify ? verify(run.report) : true);
+    const facts = factsOf(run, verify ? verify(run.report, run) : true);
     runs.push(facts);
     totals[facts.result] += 1;
     totals.scoreSum += run.report.spec.score;

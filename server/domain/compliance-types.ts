@@ -159,7 +159,7 @@ export interface ComplianceInput {
   /** Reports outside the period are ignored, so a pre-filtered window is fine. */
   reports: ReportSource;
   /** Whether a report's evidence signature verifies; absent = signatures not checked. */
-  verify?: (report: ReportSummary) => boolean;
+  verify?: RunVerifier;
   remediationWindowDays?: number;
   /**
    * Namespaces the backup tool backs up that no passing restore test covers (coverage view);
@@ -183,3 +183,9 @@ export interface MissingTail {
 
 /** The response's figures over the whole population (the same for every framework). */
 export type HeadlineFigures = Omit<ComplianceResponse, 'framework' | 'period' | 'generatedAt' | 'controls'>;
+
+/**
+ * Whether a run's evidence verifies. `keys`: the run's report key and test key as the index holds
+ * them (the same as reportKeyOf / reportTestKeyOf of the report).
+ */
+export type RunVerifier = (report: ReportSummary, keys: { key: string; testKey: string }) => boolean;

@@ -6,7 +6,6 @@
 // The parts: compliance-population.ts (the runs and their facts), compliance-rules.ts (statuses),
 // compliance-evidence.ts (the sentence), compliance-detail.ts (the PDF's RTO table, limitations,
 // run records), compliance-types.ts (the shapes). This file assembles them, in steps.
-import type { ReportSummary } from './report-summary.js';
 import type { RestoreTest } from './resources.js';
 import type { ComplianceResponse } from './views.js';
 import {
@@ -35,6 +34,7 @@ import type {
   HeadlineFigures,
   MissingTail,
   RunRecord,
+  RunVerifier,
 } from './compliance-types.js';
 
 export type * from './compliance-types.js';
@@ -219,7 +219,7 @@ export function* complianceOverviewSteps(
   now: Date,
   tests: readonly RestoreTest[],
   reports: ReportSource,
-  verify?: (report: ReportSummary) => boolean,
+  verify?: RunVerifier,
   untestedBackedUp?: readonly string[],
   missingTails?: readonly MissingTail[],
 ): Generator<void, ComplianceOverview> {
