@@ -69,7 +69,7 @@ export function createListeners(deps: ListenerDeps): Listeners {
     ...(backupSchedules ? { schedules: backupSchedules } : {}),
     ...(coverage ? { coverage } : {}),
     diagnoses: followUps.diagnoses,
-    verifyEvidence: (report) => evidence.verify(report),
+    verifyEvidence: (report, keys) => evidence.verify(report, keys),
     evidenceProblems: (report) => evidence.problems(report),
     license,
     evidenceKeys: {
