@@ -40,9 +40,11 @@ export function createEvidenceParts({ config, kubeConfig, kube, cache, metrics, 
       log: log.child({ component: 'evidence' }),
       metrics,
     });
-  const evidence = new EvidenceVerifier(() => evidenceKeys.keyRing(), {
-    reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey),
-  });
+  const evidence = new EvidenceVerifier(
+    () => evidenceKeys.keyRing(),
+    { reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey) },
+    () => cache.synced,
+  );
   // A report's chain links are checked against the test's other reports: a change to any of them
   // rechecks the test's links on next use.
   cache.onReportChange((event, _key, current, previous) => {

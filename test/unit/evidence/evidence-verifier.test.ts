@@ -89,6 +89,38 @@ describe('EvidenceVerifier', () => {
     );
   });
 
+  it('re-verifies a changed chain in the background when asked to, not inside the next verify()', async () => {
+    const reports = history();
+    const store = { reports, ring: publicKeyRing([key.publicKey]) };
+    let reads = 0;
+    let background = true;
+    const verifier = new EvidenceVerifier(
+      () => store.ring,
+      {
+        reportsOfTest: (testKey) => {
+          reads += testKey === TEST_KEY ? 1 : 0;
+          return testKey === TEST_KEY ? store.reports : [];
+        },
+      },
+      () => background,
+    );
+    expect(verifier.verify(reports[3]!)).toBe(true);
+    expect(reads).toBe(1);
+    store.reports = reports.filter((_report, i) => i !== 2);
+    verifier.invalidateTest(TEST_KEY);
+    expect(reads).toBe(1); // not synchronously
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toBe(2); // re-verified in the background
+    expect(verifier.verify(reports[3]!)).toBe(false); // the verdict is the re-verified one
+    expect(reads).toBe(2); // and the memo serves it
+    background = false; // e.g. while the initial sync streams in: lazily, as without the option
+    verifier.invalidateTest(TEST_KEY);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toBe(2);
+    expect(verifier.verify(reports[3]!)).toBe(false);
+    expect(reads).toBe(3);
+  });
+
   it('accepts the oldest report pointing at a pruned predecessor', () => {
     const reports = history().slice(2);
     const { verifier } = setup(reports);
