@@ -30,6 +30,9 @@ export interface ArchivedHistory {
   rawBytes: number;
   buildSeconds: number;
   uploadSeconds: number;
+  /** --archive-real: the server's own first pass (moving and deleting), instead of the build. */
+  serverPassSeconds?: number;
+  liveDeleted?: number;
 }
 
 /**
@@ -84,9 +87,15 @@ export function startArchiveStore(workDir: string): Promise<S3Server> {
   return startS3Server(path.resolve(workDir));
 }
 
-/** The server's environment for the archive on `s3` (every window setting at its default). */
-export function archiveEnv(s3: S3Server): Record<string, string> {
+/**
+ * The server's environment for the archive on `s3`, its live window the newest `live` runs of each
+ * daily test: REHEARSAL_ARCHIVE_KEEP_LIVE, and an age limit just past it (runs are a day apart).
+ * Segment sizes and the interval at their defaults.
+ */
+export function archiveEnv(s3: S3Server, live: number): Record<string, string> {
   return {
+    REHEARSAL_ARCHIVE_KEEP_LIVE: String(live),
+    REHEARSAL_ARCHIVE_AFTER: `${(live + 1) * 24}h`,
     REHEARSAL_ARCHIVE_S3_ENDPOINT: s3.endpoint,
     REHEARSAL_ARCHIVE_S3_BUCKET: s3.bucket,
     REHEARSAL_ARCHIVE_PREFIX: ARCHIVE_PREFIX,
@@ -145,6 +154,23 @@ export async function archiveHistory(options: {
   // Builds run on this thread between uploads: the rest of the wall time is the upload.
   result.uploadSeconds = Math.round((totalMs - buildMs) / 10) / 100;
   return result;
+}
+
+/** Waits (up to 30 min) for the server's first archive pass that moved reports; its log line. */
+export async function firstArchivePass(
+  output: () => string,
+  log: (message: string) => void,
+): Promise<{ segments: number; reports: number; bytes: number; rawBytes: number; liveDeleted: number; milliseconds: number }> {
+  const started = performance.now();
+  for (;;) {
+    const line = output()
+      .split('\n')
+      .find((entry) => entry.includes('"evidence archive pass"'));
+    if (line) return JSON.parse(line) as Awaited<ReturnType<typeof firstArchivePass>>;
+    if (performance.now() - started > 1_800_000) throw new Error('no archive pass within 30 min');
+    if (output().includes('evidence archive pass failed')) log('an archive pass failed (see the server log); waiting for the next');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 /** The server's own account of its archive load ("evidence archive loaded", log level info). */
