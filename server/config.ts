@@ -88,6 +88,9 @@ const schema = z.object({
   REHEARSAL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Labels on the Rehearsal API pods; strict NetworkPolicies admit probes from them. */
   REHEARSAL_PROBER_POD_LABELS: z.string().default('app.kubernetes.io/name=rehearsal'),
+  /** The cluster DNS strict sandboxes may query: its namespace (selected by name) and pod labels. */
+  REHEARSAL_DNS_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'a namespace name').default('kube-system'),
+  REHEARSAL_DNS_POD_LABELS: z.string().default('k8s-app=kube-dns'),
   /** Coverage: the shortest window in which a backed-up namespace must have a passing run (h/m/s). */
   REHEARSAL_COVERAGE_MIN_WINDOW: z
     .string()
@@ -223,6 +226,8 @@ export interface Config {
   clusterName: string | undefined;
   logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
   proberPodLabels: Record<string, string>;
+  /** The cluster DNS strict sandboxes may query (controller/sandbox-policy.ts). */
+  sandboxDns: { namespace: string; podLabels: Record<string, string> };
   /** Seconds; the shortest RPO window of the coverage view. */
   coverageMinimumWindowSeconds: number;
   coverageRefreshSeconds: number;
@@ -260,11 +265,11 @@ function parseLicenseKeyFiles(text: string | undefined): LicensePublicKeyFile[] 
     });
 }
 
-function parseLabels(text: string): Record<string, string> {
+function parseLabels(text: string, variable: string): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const pair of text.split(',').filter(Boolean)) {
     const [key, value] = pair.split('=');
-    if (!key || value === undefined) throw new ConfigError(`REHEARSAL_PROBER_POD_LABELS: "${pair}" is not key=value`);
+    if (!key || value === undefined) throw new ConfigError(`${variable}: "${pair}" is not key=value`);
     labels[key.trim()] = value.trim();
   }
   return labels;
@@ -382,7 +387,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     licensePublicKeys: licenseKeys,
     clusterName: raw.REHEARSAL_CLUSTER_NAME || undefined,
     logLevel: raw.REHEARSAL_LOG_LEVEL,
-    proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS),
+    proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS, 'REHEARSAL_PROBER_POD_LABELS'),
+    sandboxDns: { namespace: raw.REHEARSAL_DNS_NAMESPACE, podLabels: parseLabels(raw.REHEARSAL_DNS_POD_LABELS, 'REHEARSAL_DNS_POD_LABELS') },
     coverageMinimumWindowSeconds: parseDuration(raw.REHEARSAL_COVERAGE_MIN_WINDOW) ?? 86_400,
     coverageRefreshSeconds: raw.REHEARSAL_COVERAGE_REFRESH_SECONDS,
     notifications: parseNotifications(raw.REHEARSAL_NOTIFICATIONS),

@@ -2,20 +2,15 @@
 // needs no more than one hook: notifications and failure diagnostics (on the leader, like the
 // engine; both are driven by the reports in the cache), and the backup coverage tracker (on every
 // replica, for the API and its gauge).
-import { StorageV1Api, type KubeConfig } from '@kubernetes/client-node';
-import type { Logger } from 'pino';
+import { StorageV1Api } from '@kubernetes/client-node';
 import { BackupToolUnavailableError, type CoverageSource } from './api/ports.js';
-import type { Config } from './config.js';
 import { inventoryReader } from './coverage/backup-inventory.js';
 import { CoverageTracker } from './coverage/coverage-tracker.js';
 import { DiagnosticsCollector } from './diagnostics/diagnostics-collector.js';
 import { DiagnosisStore } from './diagnostics/diagnosis-store.js';
 import { SandboxObserver } from './diagnostics/sandbox-observer.js';
 import { DEFAULT_RETRY_POLICY } from './domain/notification-deliveries.js';
-import type { KubeClients } from './kube/client.js';
-import type { RehearsalCache } from './kube/rehearsal-cache.js';
-import type { RehearsalClient } from './kube/rehearsal-client.js';
-import type { Metrics } from './metrics.js';
+import type { RehearsalBasics } from './rehearsal-basics.js';
 import { sendToChannel } from './notifications/channel-sender.js';
 import { Notifier } from './notifications/notifier.js';
 import { secretValueReader } from './notifications/secret-values.js';
@@ -26,15 +21,7 @@ const FOLLOW_UP_WINDOW_MS = 3_600_000;
 /** Requests re-read the backup tool at most this often (the timer keeps the gauge current). */
 const MAX_INVENTORY_AGE_MS = 30_000;
 
-export interface FollowUpDeps {
-  config: Readonly<Config>;
-  kubeConfig: KubeConfig;
-  kube: KubeClients;
-  cache: RehearsalCache;
-  client: RehearsalClient;
-  metrics: Metrics;
-  log: Logger;
-  now: () => Date;
+export interface FollowUpDeps extends RehearsalBasics {
   /** The provider whose backups define coverage (Velero); absent → no coverage. */
   backupTool: BackupProvider | undefined;
 }

@@ -374,7 +374,9 @@ export interface paths {
         };
         /**
          * Upcoming runs
-         * @description Tests with a scheduled next run, soonest first; suspended tests are left out.
+         * @description Tests with a scheduled next run: first the overdue ones (`overdue: true`, a run due over a
+         *     minute ago that has not started: engine down, or waiting for a run slot), most overdue first;
+         *     then the rest soonest first. Suspended tests are left out.
          */
         get: operations["listUpcoming"];
         put?: never;
@@ -1031,9 +1033,16 @@ export interface components {
         UpcomingTest: {
             name: string;
             namespace: string;
+            /** @description When the next run is (or was) due; for a scheduled run waiting for a slot, its cron instant. */
             nextRunAt: string;
             /** Format: int32 */
             lastScore: number;
+            /**
+             * @description True: the run due at nextRunAt has not started more than a minute after its time (the engine
+             *     was down, or the run still waits in the queue). Overdue entries come first. Always sent by
+             *     this server; optional for clients of older servers.
+             */
+            overdue?: boolean;
         };
         /** @enum {string} */
         CoverageStatus: "tested" | "stale" | "untested";

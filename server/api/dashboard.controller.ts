@@ -25,8 +25,11 @@ import type { ProblemDetails } from './problem.js';
  * nearly every computation.
  */
 const WINDOW_TTL_MS = 1_000;
-/** Upcoming runs depend on the tests alone (their status.nextRunAt): reuse until one changes. */
-const TESTS_ONLY_TTL_MS = 60_000;
+/**
+ * Upcoming runs depend on the tests (status.nextRunAt, a queued run) and on the clock (a run becomes
+ * overdue a minute after its time): reuse until a test changes, at most a few seconds.
+ */
+const UPCOMING_TTL_MS = 5_000;
 
 @Route('api/v1')
 @Tags('Dashboard')
@@ -101,7 +104,9 @@ export class DashboardController extends Controller {
   }
 
   /**
-   * Tests with a scheduled next run, soonest first; suspended tests are left out.
+   * Tests with a scheduled next run: first the overdue ones (`overdue: true`, a run due over a
+   * minute ago that has not started: engine down, or waiting for a run slot), most overdue first;
+   * then the rest soonest first. Suspended tests are left out.
    * @summary Upcoming runs
    */
   @Get('upcoming')
@@ -111,7 +116,7 @@ export class DashboardController extends Controller {
   public listUpcoming(@Request() request: ExpressRequest): Promise<UpcomingTest[]> {
     return sendPreparedJson(
       request,
-      this.api.responses.json('upcoming', TESTS_ONLY_TTL_MS, () => this.api.dashboard.upcoming()),
+      this.api.responses.json('upcoming', UPCOMING_TTL_MS, () => this.api.dashboard.upcoming()),
     );
   }
 }

@@ -141,6 +141,7 @@ export function createApp(deps: HttpDeps): express.Express {
       license,
       ...(deps.evidenceKeys ? { keys: deps.evidenceKeys } : {}),
       ...(deps.evidenceProblems ? { evidenceProblems: deps.evidenceProblems } : {}),
+      ...(deps.verifyEvidence ? { verifyEvidence: deps.verifyEvidence } : {}),
       now: deps.now,
       namespace: deps.config.namespace,
       productVersion: PRODUCT_VERSION,

@@ -31,9 +31,10 @@ import { attachment, type PdfDocument } from './services/pdf.service.js';
 function send(controller: Controller, document: PdfDocument): Readable {
   controller.setHeader('Content-Type', 'application/pdf');
   controller.setHeader('Content-Disposition', attachment(document.filename));
-  controller.setHeader('Content-Length', String(document.pdf.length));
+  const length = document.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  controller.setHeader('Content-Length', String(length));
   controller.setHeader('Cache-Control', 'no-store');
-  return Readable.from(document.pdf);
+  return Readable.from(document.chunks);
 }
 
 @Route('api/v1')

@@ -7,10 +7,7 @@ import type { Logger } from 'pino';
 import { buildReportSpec, type RunObservations } from '../domain/report-builder.js';
 import {
   API_VERSION,
-  LABEL_MANAGED_BY,
-  LABEL_RUN,
   LABEL_TEST,
-  MANAGED_BY_VALUE,
   type RestoreReport,
   type RestoreTest,
 } from '../domain/resources.js';
@@ -55,7 +52,10 @@ export function reportObject(
     metadata: {
       name: reportName(test.metadata.name, run.id),
       namespace: test.metadata.namespace ?? '',
-      labels: { [LABEL_TEST]: test.metadata.name, [LABEL_RUN]: run.id, [LABEL_MANAGED_BY]: MANAGED_BY_VALUE },
+      // One label: the test, what `kubectl get rrep -l rehearsal.dev/test=<test>` selects by. The
+      // run id is in the name and spec.runId; each further label costs the apiserver ~150 bytes
+      // per report (issue 17, test/bench/README.md "Footprint").
+      labels: { [LABEL_TEST]: test.metadata.name },
       ownerReferences: [
         {
           apiVersion: API_VERSION,

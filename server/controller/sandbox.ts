@@ -11,9 +11,9 @@ import {
   type CoreV1Api,
   type NetworkingV1Api,
   type RbacAuthorizationV1Api,
-  type V1NetworkPolicy,
 } from '@kubernetes/client-node';
 import { isKind, kubeCall } from '../kube/errors.js';
+import { DEFAULT_SANDBOX_DNS, strictPolicies, type SandboxDns } from './sandbox-policy.js';
 import {
   ANNOTATION_EXPIRES_AT,
   LABEL_MANAGED_BY,
@@ -67,6 +67,8 @@ export interface SandboxManagerOptions {
   rbac: Pick<RbacAuthorizationV1Api, 'createNamespacedRoleBinding'>;
   /** Who the reader RoleBinding is for: the server's own ServiceAccount. */
   serviceAccount: { namespace: string; name: string };
+  /** The cluster DNS that strict sandboxes may query (default: kube-system, k8s-app=kube-dns). */
+  dns?: SandboxDns;
 }
 
 export function sandboxLabels(test: RestoreTest, runId: string): Record<string, string> {
@@ -112,7 +114,14 @@ export class SandboxManager {
         }),
       );
       if ((spec.networkIsolation ?? 'strict') === 'strict') {
-        for (const policy of strictPolicies(plan, labels)) {
+        const policies = strictPolicies({
+          sandboxes: plan.entries.map((entry) => entry.sandbox),
+          proberNamespace: plan.proberNamespace,
+          proberPodLabels: plan.proberPodLabels,
+          dns: this.options.dns ?? DEFAULT_SANDBOX_DNS,
+          labels,
+        });
+        for (const policy of policies) {
           await this.ignoreExisting(() =>
             this.networking.createNamespacedNetworkPolicy({ namespace: sandbox, body: policy }),
           );
@@ -225,35 +234,3 @@ export class SandboxManager {
 }
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-
-/**
- * networkIsolation: strict (decisions §3): deny by default; allow traffic among the run's own
- * sandboxes, DNS egress, and ingress from the Rehearsal API pods so probes still work.
- */
-function strictPolicies(plan: SandboxPlan, labels: Record<string, string>): V1NetworkPolicy[] {
-  const sameRun = { namespaceSelector: { matchLabels: { [LABEL_RUN]: plan.runId, [LABEL_MANAGED_BY]: MANAGED_BY_VALUE } } };
-  const prober = {
-    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': plan.proberNamespace } },
-    podSelector: { matchLabels: plan.proberPodLabels },
-  };
-  return [
-    {
-      metadata: { name: 'rehearsal-isolation', labels },
-      spec: {
-        podSelector: {},
-        policyTypes: ['Ingress', 'Egress'],
-        ingress: [{ _from: [sameRun, prober] }],
-        egress: [
-          { to: [sameRun] },
-          {
-            to: [{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
-            ports: [
-              { protocol: 'UDP', port: 53 as never },
-              { protocol: 'TCP', port: 53 as never },
-            ],
-          },
-        ],
-      },
-    },
-  ];
-}

@@ -169,14 +169,33 @@ export function testResponse(test: RestoreTest): TestResponse {
 }
 
 /**
- * Tests with a scheduled next run, soonest first (ties by namespace, then name). Suspended tests and
- * tests without a parseable status.nextRunAt are left out.
+ * A due run that has not started this long after its time is overdue. The engine queues a due run
+ * within a second; the margin keeps a leader hand-over or a short wait for a run slot from being
+ * reported as a problem.
  */
-export function upcoming(tests: readonly RestoreTest[]): UpcomingTest[] {
+export const OVERDUE_AFTER_SECONDS = 60;
+
+/** The run a test waits for: a scheduled run queued for a slot, else status.nextRunAt. */
+function dueRun(test: RestoreTest): string | undefined {
+  const run = test.status?.currentRun;
+  if (run && run.stage === 'Queued' && run.trigger === 'schedule') return run.scheduledAt;
+  return test.status?.nextRunAt;
+}
+
+/**
+ * Tests with a scheduled next run (ties by namespace, then name). Overdue first (what an SRE looks
+ * for; README decisions): a run
+ * due more than OVERDUE_AFTER_SECONDS ago that has not started — the engine was down (nextRunAt
+ * stayed in the past) or a scheduled run still waits in the queue — marked `overdue: true`, most
+ * overdue first; then the others soonest first. Suspended tests and tests without a parseable
+ * time are left out.
+ */
+export function upcoming(tests: readonly RestoreTest[], now: Date): UpcomingTest[] {
+  const overdueBefore = now.getTime() - OVERDUE_AFTER_SECONDS * 1000;
   const scheduled: { at: number; entry: UpcomingTest }[] = [];
   for (const test of tests) {
     if (test.spec.schedule?.suspend) continue;
-    const nextRunAt = test.status?.nextRunAt;
+    const nextRunAt = dueRun(test);
     const at = parseInstant(nextRunAt);
     if (at === null || nextRunAt === undefined) continue;
     scheduled.push({
@@ -186,6 +205,7 @@ export function upcoming(tests: readonly RestoreTest[]): UpcomingTest[] {
         namespace: test.metadata.namespace ?? '',
         nextRunAt,
         lastScore: test.status?.lastScore ?? 0,
+        overdue: at < overdueBefore,
       },
     });
   }
@@ -193,7 +213,10 @@ export function upcoming(tests: readonly RestoreTest[]): UpcomingTest[] {
   const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   scheduled.sort(
     (a, b) =>
-      a.at - b.at || byText(a.entry.namespace, b.entry.namespace) || byText(a.entry.name, b.entry.name),
+      Number(b.entry.overdue) - Number(a.entry.overdue) ||
+      a.at - b.at ||
+      byText(a.entry.namespace, b.entry.namespace) ||
+      byText(a.entry.name, b.entry.name),
   );
   return scheduled.map((each) => each.entry);
 }

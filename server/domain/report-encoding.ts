@@ -1,82 +1,120 @@
 // How a RestoreReport is stored in etcd (issue 17, footprint). The apiserver keeps every stored
 // custom resource in its watch cache as a tree of Go maps: each field costs ~100 bytes and each
-// object ~300, whatever its JSON length, so a report's ~150 fields cost ~20 KB there per
-// apiserver. A string costs its length. So only what kubectl and the CRD need stay fields (the
-// printer columns and selectable fields, the identity of the run, the CEL-validated result, the
-// evidence block); every other field of the spec is stored as one compact JSON string,
-// spec.details. The report the engine, the API, the PDFs and the verifiers work with is the
-// expanded one: `expandReportSpec(packReportSpec(spec))` equals `spec`, and the evidence digest is
-// computed over the expanded spec (server/evidence/evidence.ts), so packing changes no signature
-// and reports stored before it (no spec.details) are read and verified unchanged.
+// object ~300, whatever its JSON length, and a string costs its length. So only what kubectl and
+// the CRD need stay fields — the printer columns and selectable fields (testRef.name, result,
+// score, rto.measured, completedAt), the run's identity (runId, startedAt) and what the CRD's CEL
+// rules check (resultCap, failure) — and every other field of the spec, the evidence block
+// included, is stored as one string, spec.details, deflated against a preset dictionary
+// (report-dictionary.ts) and base64-encoded: "z1:<base64>". bench:footprint measured it
+// (test/bench/README.md "Footprint").
+//
+// The report the engine, the API, the PDFs and the verifiers work with is the expanded one:
+// `expandReportSpec(packReportSpec(spec))` equals `spec`, and the evidence digest is computed over
+// the expanded spec (server/evidence/evidence.ts), so the stored form changes no signature. Every
+// form ever stored is read back:
+//   - expanded (before issue 17): no spec.details;
+//   - JSON details (first issue-17 form): details is the JSON object of the other fields, the
+//     evidence block and the whole testRef are fields;
+//   - "z1:" details (this form).
+import { inflateRawSync, deflateRawSync } from 'node:zlib';
+import { DETAILS_DICTIONARY_Z1 } from './report-dictionary.js';
 import type { RestoreReport, RestoreReportSpec } from './resources.js';
 
 /** Spec fields stored as fields; every other top-level field goes into spec.details. */
-const KEPT_FIELDS: ReadonlySet<string> = new Set([
-  'testRef',
-  'runId',
-  'startedAt',
-  'completedAt',
-  'score',
-  'result',
-  'resultCap',
-  'failure',
-  'evidence',
-]);
+const KEPT_FIELDS: ReadonlySet<string> = new Set(['runId', 'startedAt', 'completedAt', 'score', 'result', 'resultCap', 'failure']);
+/**
+ * Objects of which only some fields stay fields: testRef.name (selectable field and printer
+ * column), rto.measured (printer column). Their other fields (testRef's namespace and uid, the
+ * RTO's details) go into details.
+ */
+const KEPT_NESTED: Readonly<Record<string, ReadonlySet<string>>> = {
+  testRef: new Set(['name']),
+  rto: new Set(['measured']),
+};
 /** maxLength of spec.details in the CRD. A larger report (never seen: reports are a few KB) is stored expanded. */
 export const MAX_DETAILS_LENGTH = 49_152;
-/** Kept from inside `rto`: the RTO printer column (.spec.rto.measured). */
-const KEPT_RTO_FIELDS: ReadonlySet<string> = new Set(['measured']);
+/** Prefix of the deflated form of spec.details (the JSON form starts with "{"). */
+export const DEFLATED_DETAILS_PREFIX = 'z1:';
+/** Bound on an inflated spec.details: no stored string may expand into more (a deflate bomb). */
+const MAX_INFLATED_LENGTH = 1 << 20;
+const DICTIONARY = Buffer.from(DETAILS_DICTIONARY_Z1, 'utf8');
 
-/** A spec as stored: the kept fields, and the others as JSON in `details` (absent: stored expanded). */
+/** A spec as stored: the kept fields, and the others in `details` (absent: stored expanded). */
 export type StoredReportSpec = Partial<RestoreReportSpec> & { details?: string };
 
 /** A report as read from the apiserver: stored packed (with spec.details) or expanded. */
 export type StoredRestoreReport = Omit<RestoreReport, 'spec'> & { spec: StoredReportSpec };
 
-/** The spec as it is stored: kept fields as fields, the rest as one JSON string (when it fits). */
-export function packReportSpec(spec: RestoreReportSpec): StoredReportSpec {
-  const kept: Record<string, unknown> = {};
-  const details: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(spec)) {
-    if (value === undefined) continue;
-    if (key === 'rto') {
-      const rto = value as Record<string, unknown>;
-      const keptRto = Object.fromEntries(Object.entries(rto).filter(([k, v]) => KEPT_RTO_FIELDS.has(k) && v !== undefined));
-      const restRto = Object.fromEntries(Object.entries(rto).filter(([k, v]) => !KEPT_RTO_FIELDS.has(k) && v !== undefined));
-      if (Object.keys(keptRto).length > 0) kept.rto = keptRto;
-      details.rto = restRto;
-    } else if (KEPT_FIELDS.has(key)) {
-      kept[key] = value;
-    } else {
-      details[key] = value;
-    }
+type Fields = Record<string, unknown>;
+
+function isObject(value: unknown): value is Fields {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function split(value: Fields, keep: (key: string) => boolean): [Fields, Fields] {
+  const kept: Fields = {};
+  const rest: Fields = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined) continue;
+    (keep(key) ? kept : rest)[key] = field;
   }
-  const json = JSON.stringify(details);
-  if (json.length > MAX_DETAILS_LENGTH) return spec;
-  return { ...kept, details: json } as StoredReportSpec;
+  return [kept, rest];
+}
+
+/** The details string of the fields not kept: JSON deflated against the dictionary, base64. */
+export function encodeDetails(fields: Fields): string {
+  const deflated = deflateRawSync(JSON.stringify(fields), { level: 9, dictionary: DICTIONARY });
+  return DEFLATED_DETAILS_PREFIX + deflated.toString('base64');
+}
+
+/** The fields in a details string (either form); {} when it is not a JSON object (tampered). */
+export function decodeDetails(details: string): Fields {
+  let json: string;
+  try {
+    json = details.startsWith(DEFLATED_DETAILS_PREFIX)
+      ? inflateRawSync(Buffer.from(details.slice(DEFLATED_DETAILS_PREFIX.length), 'base64'), {
+          dictionary: DICTIONARY,
+          maxOutputLength: MAX_INFLATED_LENGTH,
+        }).toString('utf8')
+      : details;
+    const parsed: unknown = JSON.parse(json);
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The spec as it is stored: kept fields as fields, the rest as spec.details (when it fits). */
+export function packReportSpec(spec: RestoreReportSpec): StoredReportSpec {
+  const [kept, rest] = split(spec as unknown as Fields, (key) => KEPT_FIELDS.has(key));
+  for (const [key, fields] of Object.entries(KEPT_NESTED)) {
+    const value = rest[key];
+    if (!isObject(value)) continue;
+    const [keptPart, restPart] = split(value, (field) => fields.has(field));
+    if (Object.keys(keptPart).length > 0) kept[key] = keptPart;
+    if (Object.keys(restPart).length > 0) rest[key] = restPart;
+    else delete rest[key];
+  }
+  const details = encodeDetails(rest);
+  if (details.length > MAX_DETAILS_LENGTH) return spec;
+  return { ...kept, details } as StoredReportSpec;
 }
 
 /**
  * The report's spec with spec.details expanded back into fields. A spec without details (stored
  * before packing, or already expanded) is returned as is. Where a field is both a field and in
- * details (only a hand-made object can have that) the field wins, the same rule for every reader,
- * so what the server shows is what the verifier checked. Details that are not a JSON object are
- * left out: the report then lacks fields its digest covers and fails verification.
+ * details (only a hand-made object can have that) the field wins — inside an object such as rto
+ * or testRef too — the same rule for every reader (cmd/kubectl-restoretest/verify/evidence.ts),
+ * so what the server shows is what the verifier checked. Details that do not decode to a JSON
+ * object add nothing: the report then lacks fields its digest covers and fails verification.
  */
 export function expandReportSpec(spec: StoredReportSpec): RestoreReportSpec {
   if (typeof spec.details !== 'string') return spec as RestoreReportSpec;
-  const { details, ...kept } = spec;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(details);
-  } catch {
-    parsed = undefined;
-  }
-  const packed = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  const expanded: Record<string, unknown> = { ...packed, ...kept };
-  const packedRto = packed.rto;
-  if (packedRto !== null && typeof packedRto === 'object' && !Array.isArray(packedRto)) {
-    expanded.rto = { ...packedRto, ...(kept.rto ?? {}) };
+  const { details, ...kept } = spec as Fields;
+  const packed = decodeDetails(details as string);
+  const expanded: Fields = { ...packed, ...kept };
+  for (const [key, value] of Object.entries(kept)) {
+    if (isObject(value) && isObject(packed[key])) expanded[key] = { ...packed[key], ...value };
   }
   return expanded as unknown as RestoreReportSpec;
 }

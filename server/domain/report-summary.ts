@@ -21,6 +21,12 @@ export interface ReportSummarySpec {
   restore?: { phase: string };
   rto: Pick<RestoreReportSpec['rto'], 'measured' | 'measuredSeconds' | 'target' | 'withinSLA'>;
   failure?: { reason: string; message: string };
+  /**
+   * The 32 bytes of spec.evidence.digest as a latin1 string (48 bytes in V8, against 88 for the
+   * "sha256:<hex>" text): the compliance PDF's run file names each run's digest. Read it with
+   * reportEvidenceDigest, which also takes a full report.
+   */
+  evidenceDigestBytes?: string;
 }
 
 export interface ReportSummary {
@@ -116,8 +122,25 @@ export function summarizeReport(
       ...(spec.failure
         ? { failure: { reason: interner.string(spec.failure.reason), message: spec.failure.message } }
         : {}),
+      ...packedDigest(spec.evidence?.digest),
     },
   };
+}
+
+const DIGEST = /^sha256:([0-9a-f]{64})$/;
+
+function packedDigest(digest: string | undefined): { evidenceDigestBytes?: string } {
+  const hex = digest === undefined ? undefined : DIGEST.exec(digest)?.[1];
+  return hex ? { evidenceDigestBytes: Buffer.from(hex, 'hex').toString('latin1') } : {};
+}
+
+/** spec.evidence.digest ("sha256:<hex>") of a summary or a full report; undefined when unsigned. */
+export function reportEvidenceDigest(report: {
+  spec: Pick<ReportSummarySpec, 'evidenceDigestBytes'> & { evidence?: { digest?: string } };
+}): string | undefined {
+  const bytes = report.spec.evidenceDigestBytes;
+  if (bytes !== undefined) return `sha256:${Buffer.from(bytes, 'latin1').toString('hex')}`;
+  return report.spec.evidence?.digest;
 }
 
 /** The same text as one flat (sequential) string, holding nothing else alive. */

@@ -225,9 +225,16 @@ export interface ComplianceResponse {
 export interface UpcomingTest {
   name: string;
   namespace: string;
+  /** When the next run is (or was) due; for a scheduled run waiting for a slot, its cron instant. */
   nextRunAt: string;
   /** @isInt */
   lastScore: number;
+  /**
+   * True: the run due at nextRunAt has not started more than a minute after its time (the engine
+   * was down, or the run still waits in the queue). Overdue entries come first. Always sent by
+   * this server; optional for clients of older servers.
+   */
+  overdue?: boolean;
 }
 
 export interface ScheduleInfo {

@@ -65,13 +65,16 @@ export class EvidenceVerifier {
     private readonly source: VerifiableReports,
   ) {}
 
-  /** true when the report verifies (see the header). */
-  verify(report: ReportSummary | RestoreReport): boolean {
+  /**
+   * true when the report verifies (see the header). `keys`: its key and its test's as the caller
+   * holds them (equal to reportKeyOf / reportTestKeyOf; spares building them per call).
+   */
+  verify(report: ReportSummary | RestoreReport, keys?: { key: string; testKey: string }): boolean {
     this.checkKeys();
-    const testKey = reportTestKeyOf(report);
+    const testKey = keys?.testKey ?? reportTestKeyOf(report);
     const test = this.testEntry(testKey);
     if (!test.chainVerified) this.verifyTest(testKey, test);
-    const found = test.reports.get(reportKeyOf(report));
+    const found = test.reports.get(keys?.key ?? reportKeyOf(report));
     if (found?.allOk !== undefined && found.resourceVersion === report.metadata.resourceVersion)
       return found.allOk;
     // Not in the store (yet): a whole report is judged on its own; a summary has nothing to check.

@@ -27,16 +27,17 @@
 //   - labels and annotations: selectors and bookkeeping that tools may legitimately change; every
 //     fact they repeat (test, run id, source namespaces) is also in spec.
 //   - spec.evidence itself (it holds the result of signing).
-// Storage: since issue 17 the writer stores most spec fields as one JSON string, spec.details
-// (domain/report-encoding.ts). "spec" above is always the expanded spec (details parsed back into
-// fields), so the digest of a report does not depend on how it is stored, reports stored before
-// that verify unchanged, and editing spec.details changes the digest like editing any field.
+// Storage: since issue 17 the writer stores most spec fields, spec.evidence included, as one
+// string, spec.details (domain/report-encoding.ts). "spec" and "spec.evidence" above are always
+// those of the expanded spec (details decoded back into fields), so the digest of a report does
+// not depend on how it is stored, reports stored before that verify unchanged, and editing
+// spec.details changes the digest (or the evidence block) like editing any field.
 // JSON values that are `undefined` are absent, exactly as after a JSON round trip through the
 // API server, so a report read back from the cluster verifies like the object that was signed.
 
 import { createHash, verify, type KeyObject } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { expandReportSpec } from '../domain/report-encoding.js';
+import { expandReport, expandReportSpec } from '../domain/report-encoding.js';
 import type { EvidenceAnchor, RestoreReport, RestoreReportSpec } from '../domain/resources.js';
 import type { EvidenceSigner } from './signing-key.js';
 import { tailAgainstAnchor } from './evidence-anchor.js';
@@ -64,9 +65,11 @@ export function sha256Hex(data: string | Uint8Array): string {
 /** The part of a report the digest covers (see the header comment). */
 export function evidenceContent(
   report: RestoreReport,
-  sequence: number | undefined = report.spec.evidence?.sequence,
+  sequence?: number,
 ): EvidenceContent {
-  const { evidence: _evidence, ...spec } = expandReportSpec(report.spec);
+  // The report's own sequence by default (inside spec.details when read as stored).
+  const { evidence, ...spec } = expandReportSpec(report.spec);
+  sequence ??= evidence?.sequence;
   const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
   const owner = owners.find((o) => o.controller === true) ?? owners[0];
   return {
@@ -81,7 +84,7 @@ export function evidenceContent(
 export function computeEvidenceDigest(
   report: RestoreReport,
   previousDigest: string | undefined,
-  sequence: number | undefined = report.spec.evidence?.sequence,
+  sequence?: number,
 ): string {
   return `sha256:${sha256Hex(canonicalJson(evidenceContent(report, sequence)) + (previousDigest ?? ''))}`;
 }
@@ -162,6 +165,7 @@ export function reportEvidenceProblems(
   report: RestoreReport,
   publicKeys: ReadonlyMap<string, KeyObject>,
 ): string[] {
+  report = expandReport(report);
   const evidence = report.spec.evidence;
   if (!evidence) return ['no evidence block: the report is not signed'];
   const problems: string[] = [];
@@ -234,10 +238,11 @@ export function short(digest: string): string {
  * therefore indistinguishable from pruning; deleting any other report is detected.
  */
 export function verifyReportChain(
-  reports: readonly RestoreReport[],
+  stored: readonly RestoreReport[],
   publicKeys: ReadonlyMap<string, KeyObject>,
   options: ChainVerifyOptions = {},
 ): ChainVerification {
+  const reports = stored.map(expandReport);
   const results: ReportVerification[] = reports.map((r) => ({
     name: r.metadata.name,
     ok: true,

@@ -70,6 +70,12 @@ export class ControlPlaneMemory {
     };
   }
 
+  /** Saves the apiserver's heap profile (after a GC) for `go tool pprof`: what the live heap is made of. */
+  async saveHeapProfile(file: string): Promise<void> {
+    const { stdout } = await run(this.kubectl, ['--kubeconfig', this.kubeconfig, 'get', '--raw', '/debug/pprof/heap?gc=1'], { maxBuffer: 256 << 20, encoding: 'buffer' });
+    writeFileSync(file, stdout);
+  }
+
   /**
    * Restarts kube-apiserver with the same arguments. Its watch cache is then rebuilt from one LIST:
    * the stored objects only, without the history of watch events a bulk load leaves behind (up

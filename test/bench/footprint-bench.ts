@@ -3,13 +3,15 @@
 // then writes --reports RestoreReports built and signed by the engine's own code
 // (footprint-data.ts) through the engine's write path (storeReport of the report writer), and prints
 // kube-apiserver and etcd memory at 0, N/2 and N reports after settling. The slope between 0 and N
-// is the cost per stored report. A script that prints numbers, not a test.
+// is the cost per stored report. A script that prints numbers, not a test. The apiserver's heap
+// profiles at 0 reports and after the restart are saved beside the JSON result
+// (test/.tmp/bench-footprint-<write>-{0,restarted}.heap.pb.gz; read them with go tool pprof).
 //
 //   npm run bench:footprint -- [--reports 10000] [--tests 100] [--concurrency 16] [--settle 30]
 //                              [--write current|legacy|cleared] [--cluster-dir DIR] [--keep-cluster]
 //
 // --write legacy creates reports as commit 70f5641 did (a plain create with fieldManager, which
-// leaves a managedFields entry listing every field): the "before" of the same binaries.
+// leaves a managedFields entry listing every field; all fields; three labels): the "before".
 // --write cleared: that create, then managedFields cleared, without packing (to tell the two apart).
 // More than 20,000 reports: hold the machine-wide lock (flock /tmp/rehearsal-bigbench.lock ...).
 import { execFile } from 'node:child_process';
@@ -22,7 +24,7 @@ import { parseArgs, promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { storeReport } from '../../server/controller/report-writer.js';
-import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
+import { LABEL_MANAGED_BY, LABEL_RUN, MANAGED_BY_VALUE, type RestoreReport, type RestoreTest } from '../../server/domain/resources.js';
 import { generateSigningKey } from '../../server/evidence/signing-key.js';
 import { loadKubeConfig } from '../../server/kube/client.js';
 import { isKind, kubeCall } from '../../server/kube/errors.js';
@@ -113,6 +115,9 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
       await storeReport(client, report, quiet);
       return;
     }
+    // As 70f5641 labelled reports: test, run and managed-by.
+    const labels = { ...report.metadata.labels, [LABEL_RUN]: report.spec.runId, [LABEL_MANAGED_BY]: MANAGED_BY_VALUE };
+    const labelled: RestoreReport = { ...report, metadata: { ...report.metadata, labels } };
     try {
       await kubeCall(() =>
         custom.createNamespacedCustomObject({
@@ -120,7 +125,7 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
           version: 'v1alpha1',
           namespace: report.metadata.namespace!,
           plural: 'restorereports',
-          body: report,
+          body: labelled,
           fieldManager: FIELD_MANAGER,
         }),
       );
@@ -133,6 +138,9 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
   const points: { reports: number; sample: MemorySample; loadSeconds: number }[] = [];
   log(`settling ${settleSeconds} s before the first sample`);
   points.push({ reports: 0, sample: await memory.settled(settleSeconds), loadSeconds: 0 });
+  const profile = (point: string): string => path.join(repoRoot, `test/.tmp/bench-footprint-${args.write}-${point}.heap.pb.gz`);
+  mkdirSync(path.join(repoRoot, 'test/.tmp'), { recursive: true });
+  await memory.saveHeapProfile(profile('0'));
   let written = 0;
   for (const target of [Math.floor(reportCount / 2), reportCount]) {
     // Run by run across all tests, so each test's chain is written in order.
@@ -154,6 +162,7 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
   log('restarting kube-apiserver (watch cache rebuilt from etcd, no bulk-load event history)');
   await memory.restartApiserver();
   points.push({ reports: -reportCount, sample: await memory.settled(settleSeconds), loadSeconds: 0 });
+  await memory.saveHeapProfile(profile('restarted'));
 
   const one = (await custom.listNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: BENCH_NAMESPACE, plural: 'restorereports', limit: 1 })) as { items: RestoreReport[] };
   const sampleReport = one.items[0]!;

@@ -191,8 +191,8 @@ describe('dashboard', () => {
   it('lists upcoming runs soonest first, without suspended tests', async () => {
     const { data } = await server.api.GET('/api/v1/upcoming');
     expect(data).toEqual([
-      { name: 'shop', namespace: 'team-a', nextRunAt: '2026-03-15T14:00:00Z', lastScore: 40 },
-      { name: 'payments', namespace: 'rehearsal-system', nextRunAt: '2026-03-16T02:00:00Z', lastScore: 95 },
+      { name: 'shop', namespace: 'team-a', nextRunAt: '2026-03-15T14:00:00Z', lastScore: 40, overdue: false },
+      { name: 'payments', namespace: 'rehearsal-system', nextRunAt: '2026-03-16T02:00:00Z', lastScore: 95, overdue: false },
     ]);
   });
 });

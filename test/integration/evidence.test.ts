@@ -17,7 +17,8 @@ import {
 } from '@kubernetes/client-node';
 import pino from 'pino';
 import { LABEL_TEST, type RestoreReport } from '../../server/domain/resources.js';
-import { EvidenceKeyStore, parsePublishedKeys } from '../../server/evidence/evidence-keys.js';
+import { EvidenceKeyStore } from '../../server/evidence/evidence-keys.js';
+import { parsePublishedKeys } from '../../server/evidence/published-keys.js';
 import { loadKubeConfig } from '../../server/kube/client.js';
 import type { Rehearsal } from '../../server/rehearsal.js';
 import { orderReportsForChain, verifyReportChain } from '../../server/evidence/evidence.js';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import type { BackupSnapshot } from './simulator.js';
+import type { BackupSnapshot } from './simulator-model.js';
 
 /** Velero's BackupResourceList: "<apiVersion>/<Kind>" → sorted "namespace/name" entries. */
 export function resourceListOf(snapshot: BackupSnapshot): Record<string, string[]> {

@@ -47,51 +47,29 @@
 //    simulator.rehearsal.dev/backup-outcome: Failed | PartiallyFailed
 //        the backup itself ends in that phase (Failed stores no data).
 //
-//  Files: simulator.ts (the server loop), simulator-model.ts (annotations, snapshot shape, restore
-//  validation), simulator-snapshots.ts (where backups are kept), simulator-object-store.ts
-//  (DownloadRequest answers), simulator-backups.ts (createBackup for tests and the demo).
+//  Files: simulator.ts (the server loop), simulator-phases.ts (each object's run through its
+//  phases), simulator-kube.ts (reads and patches of the velero.io objects), simulator-model.ts
+//  (annotations, snapshot shape, restore validation), simulator-snapshots.ts (where backups are
+//  kept), simulator-object-store.ts (DownloadRequest answers), simulator-backups.ts (createBackup
+//  for tests and the demo).
 //
 //  Timing: `stepDelayMs` (default 400 ms) between phase transitions, so a backup or restore takes
 //  about 1–2 s in the demo; tests pass small values. Identity: whatever KubeConfig it is given.
 // ============================================================================================
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  KubeConfig,
-  KubernetesObjectApi,
-  PatchStrategy,
-  setHeaderOptions,
-} from '@kubernetes/client-node';
-import { resourceListOf, SimulatedObjectStore } from './simulator-object-store.js';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { SimulatedObjectStore } from './simulator-object-store.js';
 import {
   abortableSleep,
   describeError,
-  DOWNLOAD_URL_TTL_MS,
-  encodeSnapshot,
-  GROUP,
-  kubeTimestamp,
-  LABEL_BACKUP_NAME,
-  LABEL_RESTORE_NAME,
-  labelValue,
   MANAGED_BY,
-  MAX_SNAPSHOT_BYTES,
-  parseGoDuration,
-  prepareForRestore,
-  SIMULATOR_BACKUP_OUTCOME,
-  SIMULATOR_OMIT_KINDS,
-  SIMULATOR_RESTORE_DELAY_MS,
-  SIMULATOR_RESTORE_OUTCOME,
-  SNAPSHOT_KINDS,
-  snapshotSecretName,
-  statusCode,
   TERMINAL,
-  validateRestore,
-  VERSION,
   type BackupObject,
   type DownloadObject,
   type RestoreObject,
   type SimObject,
 } from './simulator-model.js';
+import { VeleroObjects } from './simulator-kube.js';
+import { processBackup, processDownload, processRestore, type PhaseContext } from './simulator-phases.js';
 import { SnapshotStore } from './simulator-snapshots.js';
 
 // The simulator's parts, importable from here as before.
@@ -111,9 +89,7 @@ export interface VeleroSimulatorOptions {
 
 export class VeleroSimulator {
   readonly namespace: string;
-  private readonly custom: CustomObjectsApi;
-  private readonly core: CoreV1Api;
-  private readonly objects: KubernetesObjectApi;
+  private readonly kube: VeleroObjects;
   private readonly pollIntervalMs: number;
   private readonly stepDelayMs: number;
   private readonly log: (line: string) => void;
@@ -126,22 +102,31 @@ export class VeleroSimulator {
   private running = false;
   private readonly store = new SimulatedObjectStore();
   private readonly snapshots: SnapshotStore;
+  /** What the phase runs use; it reads the abort signal of the current start() at each use. */
+  private readonly phaseContext: PhaseContext;
 
   constructor(kubeConfig: KubeConfig, options: VeleroSimulatorOptions = {}) {
     this.namespace = options.namespace ?? 'velero';
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.stepDelayMs = options.stepDelayMs ?? 400;
     this.log = options.log ?? (() => undefined);
-    this.custom = kubeConfig.makeApiClient(CustomObjectsApi);
-    this.core = kubeConfig.makeApiClient(CoreV1Api);
-    this.objects = KubernetesObjectApi.makeApiClient(kubeConfig);
-    this.snapshots = new SnapshotStore(this.core, this.objects, this.namespace);
+    this.kube = new VeleroObjects(kubeConfig, this.namespace);
+    this.snapshots = new SnapshotStore(this.kube.core, this.kube.objects, this.namespace);
+    this.phaseContext = {
+      kube: this.kube,
+      snapshots: this.snapshots,
+      store: this.store,
+      stepDelayMs: this.stepDelayMs,
+      pause: (ms = this.stepDelayMs) => abortableSleep(ms, this.abort.signal),
+      stopped: () => this.abort.signal.aborted,
+      log: (line) => this.log(line),
+    };
   }
 
   /** Creates the Velero namespace when missing and starts serving. */
   async start(): Promise<void> {
     if (this.running) return;
-    await this.ensureNamespace(this.namespace, { 'app.kubernetes.io/managed-by': MANAGED_BY });
+    await this.kube.ensureNamespace(this.namespace, { 'app.kubernetes.io/managed-by': MANAGED_BY });
     await this.store.start();
     this.running = true;
     this.abort = new AbortController();
@@ -179,13 +164,14 @@ export class VeleroSimulator {
 
   private async pollOnce(): Promise<void> {
     const [backups, restores, downloads] = await Promise.all([
-      this.listCustom<BackupObject>('backups'),
-      this.listCustom<RestoreObject>('restores'),
-      this.listCustom<DownloadObject>('downloadrequests'),
+      this.kube.list<BackupObject>('backups'),
+      this.kube.list<RestoreObject>('restores'),
+      this.kube.list<DownloadObject>('downloadrequests'),
     ]);
-    for (const backup of backups) this.dispatch('backup', backup, () => this.processBackup(backup));
-    for (const restore of restores) this.dispatch('restore', restore, () => this.processRestore(restore));
-    for (const download of downloads) this.dispatch('download', download, () => this.processDownload(download));
+    const context = this.phaseContext;
+    for (const backup of backups) this.dispatch('backup', backup, () => processBackup(context, backup));
+    for (const restore of restores) this.dispatch('restore', restore, () => processRestore(context, restore));
+    for (const download of downloads) this.dispatch('download', download, () => processDownload(context, download));
   }
 
   private dispatch(type: string, object: SimObject, work: () => Promise<void>): void {
@@ -212,225 +198,5 @@ export class VeleroSimulator {
       })
       .finally(() => this.active.delete(key));
     this.active.set(key, task);
-  }
-
-  private pause(ms: number = this.stepDelayMs): Promise<void> {
-    return abortableSleep(ms, this.abort.signal);
-  }
-
-  // ------------------------------------------------------------------ backups
-
-  private async processBackup(backup: BackupObject): Promise<void> {
-    const name = backup.metadata.name;
-    const annotations = backup.metadata.annotations ?? {};
-    const started = new Date();
-    const ttlMs = parseGoDuration(backup.spec?.ttl) ?? 720 * 3_600_000;
-    await this.patchStatus('backups', name, {
-      phase: 'InProgress',
-      startTimestamp: kubeTimestamp(started),
-      expiration: kubeTimestamp(new Date(started.getTime() + ttlMs)),
-      version: 1,
-      formatVersion: '1.1.0',
-    });
-    this.log(`backup ${name}: InProgress`);
-    await this.pause();
-
-    const outcome = annotations[SIMULATOR_BACKUP_OUTCOME];
-    if (outcome === 'Failed') {
-      await this.patchStatus('backups', name, {
-        phase: 'Failed',
-        failureReason: `simulated failure (annotation ${SIMULATOR_BACKUP_OUTCOME})`,
-        completionTimestamp: kubeTimestamp(),
-      });
-      this.log(`backup ${name}: Failed (injected)`);
-      return;
-    }
-
-    const snapshot = await this.snapshots.take(name, backup.spec ?? {});
-    const encoded = encodeSnapshot(snapshot);
-    if (encoded.length > MAX_SNAPSHOT_BYTES) {
-      await this.patchStatus('backups', name, {
-        phase: 'Failed',
-        failureReason: `snapshot of ${snapshot.items.length} objects is too large for the simulator (${encoded.length} bytes)`,
-        completionTimestamp: kubeTimestamp(),
-      });
-      return;
-    }
-    await this.snapshots.store(backup, encoded);
-    await this.pause();
-    const total = snapshot.items.length;
-    const partially = outcome === 'PartiallyFailed';
-    await this.patchStatus('backups', name, {
-      phase: partially ? 'PartiallyFailed' : 'Completed',
-      completionTimestamp: kubeTimestamp(),
-      progress: { totalItems: total, itemsBackedUp: total },
-      warnings: 0,
-      errors: partially ? 1 : 0,
-    });
-    this.log(`backup ${name}: ${partially ? 'PartiallyFailed' : 'Completed'} (${total} items)`);
-  }
-
-  // ------------------------------------------------------------------ restores
-
-  private async processRestore(restore: RestoreObject): Promise<void> {
-    const name = restore.metadata.name;
-    const spec = restore.spec ?? {};
-    const backup = spec.backupName
-      ? await this.getCustom<BackupObject>('backups', spec.backupName)
-      : undefined;
-    const validationErrors = validateRestore(spec, backup);
-    if (validationErrors.length > 0 || !backup || !spec.backupName) {
-      await this.patchStatus('restores', name, {
-        phase: 'FailedValidation',
-        validationErrors,
-        completionTimestamp: kubeTimestamp(),
-      });
-      this.log(`restore ${name}: FailedValidation (${validationErrors.join('; ')})`);
-      return;
-    }
-    const backupName = spec.backupName;
-    const annotations = backup.metadata.annotations ?? {};
-    await this.patchStatus('restores', name, { phase: 'InProgress', startTimestamp: kubeTimestamp() });
-    this.log(`restore ${name}: InProgress`);
-    const delay = Number(annotations[SIMULATOR_RESTORE_DELAY_MS]);
-    await this.pause(Number.isFinite(delay) && delay >= 0 ? delay : this.stepDelayMs);
-
-    const failWith = async (failureReason: string) => {
-      await this.patchStatus('restores', name, {
-        phase: 'Failed',
-        failureReason,
-        completionTimestamp: kubeTimestamp(),
-      });
-      this.log(`restore ${name}: Failed (${failureReason})`);
-    };
-    if (annotations[SIMULATOR_RESTORE_OUTCOME] === 'Failed') {
-      return failWith(`simulated failure (annotation ${SIMULATOR_RESTORE_OUTCOME} on backup ${backupName})`);
-    }
-    const snapshot = await this.snapshots.load(backupName);
-    if (!snapshot) {
-      return failWith(
-        `backup data of ${backupName} not found (Secret ${this.namespace}/${snapshotSecretName(backupName)} is missing)`,
-      );
-    }
-
-    const mapping = spec.namespaceMapping ?? {};
-    const included = new Set(spec.includedNamespaces ?? []);
-    const omitted = new Set(
-      (annotations[SIMULATOR_OMIT_KINDS] ?? '')
-        .split(',')
-        .map((kind) => kind.trim())
-        .filter(Boolean),
-    );
-    const items = snapshot.items.filter((item) => included.has(item.metadata.namespace));
-    const total = items.length;
-    let restored = 0;
-    let warnings = 0;
-    let errors = 0;
-    await this.patchStatus('restores', name, { progress: { totalItems: total, itemsRestored: 0 } });
-
-    for (const target of new Set([...included].map((source) => mapping[source] as string))) {
-      await this.ensureNamespace(target, {
-        [LABEL_BACKUP_NAME]: labelValue(backupName),
-        [LABEL_RESTORE_NAME]: labelValue(name),
-      });
-    }
-    for (const { kind } of SNAPSHOT_KINDS) {
-      const ofKind = items.filter((item) => item.kind === kind);
-      if (ofKind.length === 0) continue;
-      for (const item of ofKind) {
-        if (omitted.has(kind)) {
-          errors += 1;
-          this.log(
-            `restore ${name}: ${kind} ${item.metadata.namespace}/${item.metadata.name} omitted (injected)`,
-          );
-          continue;
-        }
-        const target = mapping[item.metadata.namespace] as string;
-        if (this.abort.signal.aborted) throw new Error('simulator stopped');
-        try {
-          await this.objects.create(prepareForRestore(item, target, backupName, name));
-          restored += 1;
-        } catch (error) {
-          if (statusCode(error) === 409) warnings += 1;
-          else {
-            errors += 1;
-            this.log(
-              `restore ${name}: could not create ${kind} ${target}/${item.metadata.name}: ${describeError(error)}`,
-            );
-          }
-        }
-      }
-      await this.patchStatus('restores', name, { progress: { totalItems: total, itemsRestored: restored } });
-    }
-    if (annotations[SIMULATOR_RESTORE_OUTCOME] === 'PartiallyFailed' && errors === 0) errors = 1;
-    await this.pause();
-    const phase = errors > 0 ? 'PartiallyFailed' : 'Completed';
-    await this.patchStatus('restores', name, {
-      phase,
-      warnings,
-      errors,
-      progress: { totalItems: total, itemsRestored: restored },
-      completionTimestamp: kubeTimestamp(),
-    });
-    this.log(
-      `restore ${name}: ${phase} (${restored}/${total} items, ${warnings} warnings, ${errors} errors)`,
-    );
-  }
-
-  // ------------------------------------------------------------------ download requests
-
-  private async processDownload(request: DownloadObject): Promise<void> {
-    const target = request.spec?.target ?? {};
-    const snapshot =
-      target.kind === 'BackupResourceList' && target.name ? await this.snapshots.load(target.name) : undefined;
-    await this.patchStatus('downloadrequests', request.metadata.name, {
-      phase: 'Processed',
-      downloadURL: this.store.publish(snapshot ? resourceListOf(snapshot) : undefined),
-      expiration: kubeTimestamp(new Date(Date.now() + DOWNLOAD_URL_TTL_MS)),
-    });
-    this.log(`download ${request.metadata.name}: ${target.kind} of ${target.name} ${snapshot ? 'served' : 'not found'}`);
-  }
-
-  // ------------------------------------------------------------------ Kubernetes access
-
-  private async ensureNamespace(name: string, labels: Record<string, string>): Promise<void> {
-    try {
-      await this.core.createNamespace({ body: { metadata: { name, labels } } });
-    } catch (error) {
-      if (statusCode(error) !== 409) throw error;
-    }
-  }
-
-  private async listCustom<T>(plural: string): Promise<T[]> {
-    const list = (await this.custom.listNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      namespace: this.namespace,
-      plural,
-    })) as { items?: T[] };
-    return list.items ?? [];
-  }
-
-  private async getCustom<T>(plural: string, name: string): Promise<T | undefined> {
-    try {
-      return (await this.custom.getNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        namespace: this.namespace,
-        plural,
-        name,
-      })) as T;
-    } catch (error) {
-      if (statusCode(error) === 404) return undefined;
-      throw error;
-    }
-  }
-
-  /** Velero's Backup and Restore CRDs have no status subresource: status is merged into the object. */
-  private async patchStatus(plural: string, name: string, status: Record<string, unknown>): Promise<void> {
-    await this.custom.patchNamespacedCustomObject(
-      { group: GROUP, version: VERSION, namespace: this.namespace, plural, name, body: { status } },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-    );
   }
 }

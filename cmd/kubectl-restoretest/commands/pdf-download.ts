@@ -1,7 +1,8 @@
 // Downloads one of the licensed PDFs (compliance, per-test report) to a file. A 402 names the
 // license tier (read from GET /api/v1/license, best effort) so the user knows what is missing.
 import { writeFile } from 'node:fs/promises';
-import { LicenseRequiredError, type RehearsalApi } from '../api.js';
+import type { RehearsalApi } from '../api.js';
+import { LicenseRequiredError } from '../api-errors.js';
 import { CliError } from '../errors.js';
 import type { CommandContext } from './command.js';
 

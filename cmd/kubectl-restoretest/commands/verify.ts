@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from '../errors.js';
-import { chainOrder, keysFromPem, verifyChain, type EvidenceAnchor, type SignedReport } from '../verify/evidence.js';
+import { chainOrder, expandedReport, keysFromPem, verifyChain, type EvidenceAnchor, type SignedReport } from '../verify/evidence.js';
 import { verifyPdf } from '../verify/pdf.js';
 import { checkName } from '../validate.js';
 import { defineCommand, type CommandContext, type Session } from './command.js';
@@ -95,7 +95,7 @@ function reportsFromFile(text: string, file: string): FileContents {
       const anchor = object.status?.evidenceAnchor;
       if (isAnchor(anchor)) anchors.set(`${object.metadata.namespace ?? ''}/${object.metadata.name}`, anchor);
     } else {
-      reports.push(object as SignedReport);
+      reports.push(expandedReport(object as SignedReport));
     }
   }
   return { reports, anchors };

@@ -45,6 +45,12 @@ export function age(timestamp: string | undefined, now: Date): string {
   return humanDuration(now.getTime() - at);
 }
 
+/** How long ago a run that has not started was due ("overdue 3h"). */
+export function overdue(timestamp: string, now: Date): string {
+  const at = Date.parse(timestamp);
+  return Number.isNaN(at) ? 'overdue' : `overdue ${humanDuration(now.getTime() - at)}`;
+}
+
 /** How far ahead an instant is ("in 4h"); "now" once it is due. */
 export function until(timestamp: string | undefined, now: Date): string {
   if (!timestamp) return NONE;

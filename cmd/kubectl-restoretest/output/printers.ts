@@ -1,7 +1,7 @@
 // The columns of every table. -o table shows what an SRE scans for; -o wide adds detail; -o name
 // prints kubectl-style resource/name lines where the rows are Kubernetes objects.
 import type { components } from '../../../openapi/client.js';
-import { age, NONE, orNone, paintResult, percent, until } from './format.js';
+import { age, NONE, orNone, overdue, paintResult, percent, until } from './format.js';
 
 type Schemas = components['schemas'];
 export type TestResponse = Schemas['TestResponse'];
@@ -168,7 +168,8 @@ export const upcomingPrinter: Printer<UpcomingTest> = {
   row: (test, options) =>
     withNamespace(options, test.namespace, [
       test.name,
-      until(test.nextRunAt, options.now),
+      // Overdue runs come first from the API; the column says how late they are.
+      test.overdue ? overdue(test.nextRunAt, options.now) : until(test.nextRunAt, options.now),
       String(test.lastScore),
       ...(options.wide ? [orNone(test.nextRunAt)] : []),
     ]),

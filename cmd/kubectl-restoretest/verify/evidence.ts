@@ -10,7 +10,9 @@
 // status.evidenceAnchor (sequence + digest of its newest report), when known, must be the newest
 // report of the set: deleting the newest reports leaves a chain that links, but is too short.
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import canonicalize from 'canonicalize';
+import { DETAILS_DICTIONARY_Z1 } from './report-dictionary.js';
 
 export interface Evidence {
   digest: string;
@@ -80,35 +82,54 @@ export function keysFromPem(pem: string): Map<string, KeyObject> {
   return keys;
 }
 
+const DEFLATED_DETAILS_PREFIX = 'z1:';
+const DICTIONARY = Buffer.from(DETAILS_DICTIONARY_Z1, 'utf8');
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The fields in spec.details: JSON, or "z1:" + base64 of that JSON deflated against the dictionary. */
+function detailsFields(details: string): Record<string, unknown> {
+  try {
+    const json = details.startsWith(DEFLATED_DETAILS_PREFIX)
+      ? inflateRawSync(Buffer.from(details.slice(DEFLATED_DETAILS_PREFIX.length), 'base64'), { dictionary: DICTIONARY, maxOutputLength: 1 << 20 }).toString('utf8')
+      : details;
+    const parsed: unknown = JSON.parse(json);
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The spec a digest covers: a report stored packed (since issue 17: the fields not needed by
- * kubectl as one JSON string, spec.details) expanded back into fields, as the server's
- * domain/report-encoding.ts does (a field outside details wins over the same one inside; details
- * that are not a JSON object add nothing). Reports without details are used as they are.
+ * kubectl, the evidence block included, in one string, spec.details) expanded back into fields,
+ * as the server's domain/report-encoding.ts does (a field outside details wins over the same one
+ * inside, inside an object such as rto or testRef too; details that do not decode to a JSON object
+ * add nothing). Reports without details are used as they are.
  */
 export function expandedSpec(spec: SignedReport['spec']): SignedReport['spec'] {
   if (typeof spec.details !== 'string') return spec;
   const { details, ...kept } = spec;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(details);
-  } catch {
-    parsed = undefined;
-  }
-  const packed = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const packed = detailsFields(details);
   const expanded: Record<string, unknown> = { ...packed, ...kept };
-  const packedRto = packed.rto;
-  if (packedRto !== null && typeof packedRto === 'object' && !Array.isArray(packedRto)) {
-    expanded.rto = { ...packedRto, ...((kept.rto as object | undefined) ?? {}) };
+  for (const [key, value] of Object.entries(kept)) {
+    if (isObject(value) && isObject(packed[key])) expanded[key] = { ...packed[key], ...value };
   }
   return expanded as SignedReport['spec'];
 }
 
+/** The report with its spec expanded (see expandedSpec): every check reads the expanded report. */
+export function expandedReport<R extends SignedReport>(report: R): R {
+  return typeof report.spec.details === 'string' ? { ...report, spec: expandedSpec(report.spec) } : report;
+}
+
 export function computeDigest(report: SignedReport, previousDigest: string | undefined): string {
-  const { evidence: _evidence, ...spec } = expandedSpec(report.spec);
+  const { evidence, ...spec } = expandedSpec(report.spec);
   const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
   const owner = owners.find((o) => o.controller === true) ?? owners[0];
-  const sequence = report.spec.evidence?.sequence;
+  const sequence = evidence?.sequence;
   const content = {
     metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
     owner: owner ? { name: owner.name, uid: owner.uid } : null,
@@ -188,10 +209,11 @@ export function checkTail(reports: readonly SignedReport[], anchor: EvidenceAnch
 
 /** Verifies the reports of one RestoreTest in the order given (oldest first), and its anchor if known. */
 export function verifyChain(
-  reports: readonly SignedReport[],
+  stored: readonly SignedReport[],
   keys: ReadonlyMap<string, KeyObject>,
   anchor?: EvidenceAnchor,
 ): ChainResult {
+  const reports = stored.map(expandedReport);
   const results: ReportResult[] = reports.map((r) => ({ name: r.metadata.name, ok: true, problems: [] }));
   const problems: string[] = [];
   const notes: string[] = [];

@@ -510,6 +510,7 @@ const models: TsoaRoute.Models = {
             "namespace": {"dataType":"string","required":true},
             "nextRunAt": {"dataType":"string","required":true},
             "lastScore": {"dataType":"integer","required":true},
+            "overdue": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },

@@ -17,9 +17,12 @@ import type {
 } from '../../domain/compliance.js';
 import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
 import { canonicalJson } from '../../evidence/evidence.js';
+import type { IndexedRun } from '../../domain/report-index.js';
+import { measuredRtoSeconds, rtoVerdict } from '../../domain/run-facts.js';
+import { runVerifies, splitKey, type PeriodRuns } from './compliance-runs.js';
+import { TestAggregator } from '../../reports/pdf/test-aggregates.js';
 import {
   plainJson,
-  TestAggregator,
   type AggregatedRun,
   type ChainSummary,
   type ComplianceReportData,
@@ -42,6 +45,8 @@ import {
 
 export interface ComplianceReportInput {
   evaluation: ComplianceEvaluation;
+  /** The evaluated period's runs (periodRuns, taken in the same tick as the evaluation). */
+  runs: PeriodRuns;
   /** The RestoreTests the evaluation saw (the scope table). */
   tests: readonly RestoreTest[];
   /** The report behind a run of the detail ("namespace/name"), for its evidence problems. */
@@ -78,25 +83,18 @@ const CAUSE_TEXT: Record<ExceptionCause, string> = {
 /** Worst first: the follow-up an auditor must see when controls disagree. */
 const REMEDIATION_ORDER: readonly RemediationState[] = ['unremediated', 'late', 'pending', 'remediated'];
 
-function splitKey(key: string): { namespace: string; name: string } {
-  const slash = key.indexOf('/');
-  return slash < 0
-    ? { namespace: '', name: key }
-    : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
-}
-
 function limited(items: readonly string[], max = MAX_LISTED): string[] {
   return items.length <= max ? [...items] : [...items.slice(0, max), `... and ${items.length - max} more`];
 }
 
 /** "RHR-SOC2-20260401-7c1e9a0b": framework, UTC date, and 8 hex of a digest of what the report covers. */
-export function complianceReportId(evaluation: ComplianceEvaluation): string {
+export function complianceReportId(evaluation: ComplianceEvaluation, runs: PeriodRuns): string {
   const { detail } = evaluation;
   // Hashed run by run: the key list of 90,000 runs is not built as one string.
   const hash = createHash('sha256').update(
     canonicalJson({ framework: detail.framework, period: detail.period, generatedAt: detail.generatedAt }),
   );
-  for (const run of detail.eachRun()) hash.update(`\n${run.report}`);
+  for (const run of runs.runs) hash.update(`\n${run.key}`);
   const digest = hash.digest('hex');
   return `RHR-${detail.framework.toUpperCase()}-${detail.generatedAt.slice(0, 10).replaceAll('-', '')}-${digest.slice(0, 8)}`;
 }
@@ -146,12 +144,13 @@ interface NamespaceRuns {
   runs: Map<string, number>;
 }
 
-function countNamespaceRun(counts: NamespaceRuns, run: ComplianceRun): void {
-  for (const namespace of run.sourceNamespaces) {
+function countNamespaceRun(counts: NamespaceRuns, run: IndexedRun): void {
+  const testName = splitKey(run.testKey).name;
+  for (const namespace of run.report.spec.sourceNamespaces ?? []) {
     counts.runs.set(namespace, (counts.runs.get(namespace) ?? 0) + 1);
     let names = counts.tests.get(namespace);
     if (!names) counts.tests.set(namespace, (names = new Set()));
-    names.add(splitKey(run.test).name);
+    names.add(testName);
   }
 }
 
@@ -174,8 +173,6 @@ function scopeTargets(
     };
   });
 }
-
-type ComplianceRun = ComplianceEvaluation['detail']['runs'][number];
 
 interface MergedException {
   detail: ExceptionDetail;
@@ -271,20 +268,22 @@ function exceptionEntry(
   };
 }
 
-function aggregatedRun(run: ComplianceRun, signaturesChecked: boolean): AggregatedRun {
-  const test = splitKey(run.test);
+function aggregatedRun(run: IndexedRun, verified: boolean | undefined): AggregatedRun {
+  const spec = run.report.spec;
+  const test = splitKey(run.testKey);
+  const rtoSeconds = measuredRtoSeconds(run.report);
   return {
-    name: splitKey(run.report).name,
+    name: run.report.metadata.name,
     test: test.name,
     testNamespace: test.namespace,
-    sourceNamespaces: run.sourceNamespaces,
-    completedAt: run.completedAt,
-    result: run.result,
-    score: run.score,
-    ...(run.rtoSeconds !== null ? { rtoSeconds: run.rtoSeconds } : {}),
-    ...(run.rtoTarget !== null ? { rtoTarget: run.rtoTarget } : {}),
-    breached: run.rtoVerdict === 'breached',
-    ...(signaturesChecked ? { verified: run.evidenceVerified } : {}),
+    sourceNamespaces: spec.sourceNamespaces ?? [],
+    completedAt: spec.completedAt,
+    result: spec.result,
+    score: spec.score,
+    ...(rtoSeconds !== null ? { rtoSeconds } : {}),
+    ...(spec.rto?.target !== undefined ? { rtoTarget: spec.rto.target } : {}),
+    breached: rtoVerdict(run.report) === 'breached',
+    ...(verified !== undefined ? { verified } : {}),
   };
 }
 
@@ -304,17 +303,19 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
   // text means unpacking and re-checking a report.
   const problems: string[] = [...(input.chainProblems ?? [])];
   let unverified = 0;
-  // One pass over the population, one record at a time (none is kept).
-  for (const run of detail.eachRun()) {
-    if (run.failure && listedKeys.has(run.report)) failures.set(run.report, run.failure);
+  // One pass over the population, straight from the index (no record per run is kept).
+  for (const run of input.runs.runs) {
+    const failure = run.report.spec.failure;
+    if (failure && listedKeys.has(run.key)) failures.set(run.key, failure);
     countNamespaceRun(byNamespace, run);
-    byTest.add(aggregatedRun(run, detail.signaturesChecked));
-    if (!detail.signaturesChecked || run.evidenceVerified) continue;
+    const verified = detail.signaturesChecked ? runVerifies(input.runs, run) : undefined;
+    byTest.add(aggregatedRun(run, verified));
+    if (verified !== false) continue;
     unverified += 1;
     if (problems.length > MAX_PROBLEMS) continue;
-    const report = input.reportOf(run.report);
+    const report = input.reportOf(run.key);
     const found = report && input.evidenceProblems ? input.evidenceProblems(report) : [];
-    problems.push(...(found.length ? found : [`${splitKey(run.report).name}: evidence does not verify`]));
+    problems.push(...(found.length ? found : [`${run.report.metadata.name}: evidence does not verify`]));
   }
   const tests = scopeTests(input.tests);
   const aggregates = byTest.rows();
@@ -345,7 +346,7 @@ export function complianceReportData(input: ComplianceReportInput): ComplianceRe
   }
   const data: ComplianceReportData = {
     kind: 'compliance',
-    reportId: complianceReportId(input.evaluation),
+    reportId: complianceReportId(input.evaluation, input.runs),
     generatedAt: detail.generatedAt,
     productVersion: input.productVersion,
     ...(input.cluster ? { cluster: input.cluster } : {}),

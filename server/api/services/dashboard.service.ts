@@ -33,6 +33,6 @@ export class DashboardService {
 
   upcoming(): UpcomingTest[] {
     requireSynced(this.cache);
-    return upcoming(this.cache.listTests());
+    return upcoming(this.cache.listTests(), this.now());
   }
 }

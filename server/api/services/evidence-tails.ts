@@ -2,8 +2,8 @@
 // perfectly, so no single report fails to verify; only the test's status.evidenceAnchor (the newest
 // report there should be) tells. The PDFs print these in their integrity summaries and compliance
 // counts them as evidence exceptions of the test's source namespaces.
-import { testKeyOf } from '../../domain/report-index.js';
-import type { RestoreTest } from '../../domain/resources.js';
+import { testKeyOf, type IndexedRun } from '../../domain/report-index.js';
+import type { EvidenceAnchor, RestoreTest } from '../../domain/resources.js';
 import { tailAgainstAnchor } from '../../evidence/evidence-anchor.js';
 import type { ApiCache } from '../ports.js';
 
@@ -46,4 +46,56 @@ export function tailProblems(
     if (problem) found.push(problem);
   }
   return found;
+}
+
+interface TailCheck {
+  latest: IndexedRun;
+  anchor: EvidenceAnchor;
+  /** The problem text, or undefined when the tail is intact. */
+  problem: string | undefined;
+}
+
+/**
+ * tailProblems, each test's check remembered while its newest run and its anchor are unchanged.
+ * The check unpacks the test's newest whole report: 1,000 tests meant 1,000 unpacks before every
+ * compliance evaluation, synchronously, while a run finishing changes one test at a time.
+ */
+export class TailProblemMemo {
+  private checks = new Map<string, TailCheck>();
+
+  problems(
+    cache: Pick<ApiCache, 'reportIndex' | 'fullReport'>,
+    tests: readonly RestoreTest[],
+  ): TailProblem[] {
+    const checks = new Map<string, TailCheck>();
+    const found: TailProblem[] = [];
+    for (const test of tests) {
+      const anchor = test.status?.evidenceAnchor;
+      if (!anchor) continue;
+      const key = testKeyOf(test);
+      const latest = cache.reportIndex.latestRunOfTest(key);
+      let problem: string | undefined;
+      const known = this.checks.get(key);
+      if (latest && known && known.latest === latest && sameAnchor(known.anchor, anchor)) {
+        problem = known.problem;
+      } else {
+        problem = tailProblemOf(cache, test)?.problem;
+      }
+      // Without a newest run there is nothing to unpack: checked afresh, not remembered.
+      if (latest) checks.set(key, { latest, anchor: { ...anchor }, problem });
+      if (problem !== undefined) {
+        found.push({
+          test: key,
+          sourceNamespaces: (test.spec.backupSource?.namespaces ?? []).map((source) => source.name),
+          problem,
+        });
+      }
+    }
+    this.checks = checks; // tests that are gone are forgotten
+    return found;
+  }
+}
+
+function sameAnchor(a: EvidenceAnchor, b: EvidenceAnchor): boolean {
+  return a.digest === b.digest && a.sequence === b.sequence && a.report === b.report;
 }

@@ -13,14 +13,16 @@ import type { FrameworkId } from '../../domain/compliance-catalogue.js';
 import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
 import { canonicalJson, orderReportsForChain, verifyReportChain } from '../../evidence/evidence.js';
-import { renderComplianceReport } from '../../reports/pdf/compliance-report.pdf.js';
-import { buildTestReportData, type ChainSummary } from '../../reports/pdf/report-data.js';
+import { renderComplianceReportChunks } from '../../reports/pdf/compliance-report.pdf.js';
+import type { ChainSummary, ComplianceReportData } from '../../reports/pdf/report-data.js';
+import { buildTestReportData } from '../../reports/pdf/test-report-data.js';
 import { buildRunsFile } from '../../reports/pdf/runs-file.js';
 import { renderTestReport } from '../../reports/pdf/test-report.pdf.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';
-import type { ApiCache, EvidenceKeySource, EvidenceProblems } from '../ports.js';
+import type { ApiCache, EvidenceKeySource, EvidenceProblems, EvidenceVerifier } from '../ports.js';
 import { ProblemError } from '../problem.js';
 import { complianceReportData } from './compliance-report-data.js';
+import { periodRuns, runsFileRows, type PeriodRuns } from './compliance-runs.js';
 import type { ComplianceService } from './compliance.service.js';
 import { PDF_EXPORT, PDF_REPORTS, type LicenseService } from './license.service.js';
 import { tailProblemOf, tailProblems } from './evidence-tails.js';
@@ -35,7 +37,8 @@ export const MAX_CONCURRENT_RENDERS = 2;
 const BUSY_RETRY_AFTER_SECONDS = 5;
 
 export interface PdfDocument {
-  pdf: Buffer;
+  /** The PDF's bytes in the chunks pdfkit wrote (sent one after another: no copy into one buffer). */
+  chunks: readonly Buffer[];
   filename: string;
 }
 
@@ -45,6 +48,8 @@ export interface PdfServiceDeps {
   license: LicenseService;
   keys?: EvidenceKeySource;
   evidenceProblems?: EvidenceProblems;
+  /** The verifier the ComplianceService judges runs with (the same one: the CSV states its verdicts). */
+  verifyEvidence?: EvidenceVerifier;
   now: () => Date;
   namespace: string;
   productVersion: string;
@@ -75,27 +80,44 @@ export class PdfService {
     requireSynced(this.deps.cache);
     const signer = this.signer();
     return this.slots.run(async () => {
-      const now = this.deps.now();
-      const tests = this.deps.cache.listTests();
-      const tails = tailProblems(this.deps.cache, tests);
-      const evaluation = this.deps.compliance.evaluate(framework, period, now, tails);
-      const data = complianceReportData({
-        evaluation,
-        tests,
-        reportOf: (key) => this.deps.cache.fullReport(key),
-        chainProblems: tails.map((tail) => tail.problem),
-        productVersion: this.deps.productVersion,
-        ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
-        ...(this.deps.evidenceProblems ? { evidenceProblems: this.deps.evidenceProblems } : {}),
-      });
-      // The whole population as an embedded CSV, built in slices; its digest joins the evidence.
-      const runs = await buildRunsFile(evaluation.detail.eachRun(), evaluation.detail.signaturesChecked);
-      data.runsFile = runs.info;
+      const { data, runs } = this.complianceData(framework, period);
+      // The whole population as an embedded CSV, written from the index in slices; its digest
+      // joins the evidence. The evaluation is no longer referenced here: its memory is free for
+      // the rendering.
+      const runsFile = await buildRunsFile(runsFileRows(runs));
+      data.runsFile = runsFile.info;
       return {
-        pdf: await renderComplianceReport(data, signer, runs.bytes),
+        chunks: await renderComplianceReportChunks(data, signer, runsFile.bytes),
         filename: compliancePdfFilename(framework, period),
       };
     });
+  }
+
+  /** Evaluates and maps in one tick (the runs are the evaluation's), keeping only the PDF's data. */
+  private complianceData(
+    framework: FrameworkId,
+    period: number,
+  ): { data: ComplianceReportData; runs: PeriodRuns } {
+    const now = this.deps.now();
+    const tests = this.deps.cache.listTests();
+    const tails = tailProblems(this.deps.cache, tests);
+    const evaluation = this.deps.compliance.evaluate(framework, period, now, tails);
+    const runs = periodRuns(
+      this.deps.cache.reportIndex,
+      evaluation.detail.period,
+      evaluation.detail.signaturesChecked ? this.deps.verifyEvidence : undefined,
+    );
+    const data = complianceReportData({
+      evaluation,
+      runs,
+      tests,
+      reportOf: (key) => this.deps.cache.fullReport(key),
+      chainProblems: tails.map((tail) => tail.problem),
+      productVersion: this.deps.productVersion,
+      ...(this.deps.cluster ? { cluster: this.deps.cluster } : {}),
+      ...(this.deps.evidenceProblems ? { evidenceProblems: this.deps.evidenceProblems } : {}),
+    });
+    return { data, runs };
   }
 
   async testReport(name: string, namespace: string | undefined, period: number): Promise<PdfDocument> {
@@ -139,7 +161,7 @@ export class PdfService {
       ...(verified ? { verified } : {}),
       ...(chain ? { chain } : {}),
     });
-    return { pdf: await renderTestReport(data, signer), filename: testReportPdfFilename(ns, name, period) };
+    return { chunks: [await renderTestReport(data, signer)], filename: testReportPdfFilename(ns, name, period) };
   }
 
   private signer(): EvidenceSigner {

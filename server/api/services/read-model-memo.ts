@@ -40,6 +40,11 @@ interface PendingEntry<T> extends MemoEntry<T | undefined> {
  * evaluation after evaluation. Bound: every answer served was computed within the last
  * `maxStaleMs` (plus one evaluation, when it waited for the one in flight) and reflects every change
  * made before its computation started (its generatedAt).
+ *
+ * `minRefreshMs` (< maxStaleMs): after a data change, an answer younger than this is served
+ * without starting a new computation. With data changing every second, recomputing as soon as the
+ * previous computation ended kept a core busy with back-to-back evaluations; this caps them at one
+ * per `minRefreshMs` per key and leaves the bound above as it is.
  */
 export class AsyncReadModelMemo<T> {
   private readonly entries = new Map<string, PendingEntry<T>>();
@@ -48,6 +53,7 @@ export class AsyncReadModelMemo<T> {
     private readonly ttlMs: number,
     private readonly maxEntries = 64,
     private readonly maxStaleMs = 0,
+    private readonly minRefreshMs = 0,
   ) {}
 
   get(key: string, version: string, nowMs: number, compute: () => Promise<T>): T | Promise<T> {
@@ -59,8 +65,10 @@ export class AsyncReadModelMemo<T> {
       nowMs >= entry.computedAtMs &&
       nowMs - entry.computedAtMs <= this.maxStaleMs
     ) {
-      // Within the staleness bound: the previous answer, while (at most) one newer one is computed.
-      if (!entry.pending) this.start(key, entry, version, nowMs, compute);
+      // Within the staleness bound: the previous answer, while (at most) one newer one is computed,
+      // started once the previous one is minRefreshMs old.
+      if (!entry.pending && nowMs - entry.computedAtMs >= this.minRefreshMs)
+        this.start(key, entry, version, nowMs, compute);
       return entry.value;
     }
     // With a staleness bound, one computation at a time: when data changes faster than an

@@ -29,11 +29,12 @@
 import { canonicalJson, sha256Hex } from '../../evidence/evidence.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import { chunk, utcDateTime } from './format.js';
-import { COLOR, type PdfWriter } from './layout.js';
+import type { PdfWriter } from './layout.js';
+import { COLOR } from './layout-style.js';
 import { runsCovered, type ChainSummary, type ReportData } from './report-data.js';
 
 /** Bump whenever a change to the renderers changes their output bytes for the same input. */
-export const PDF_LAYOUT_VERSION = 3;
+export const PDF_LAYOUT_VERSION = 4;
 export const EVIDENCE_FORMAT = 'rehearsal.dev/pdf-evidence/v1';
 export const ATTESTATION_FORMAT = 'rehearsal.dev/pdf-attestation/v1';
 export const EVIDENCE_FILE_NAME = 'rehearsal-evidence.json';
@@ -119,14 +120,24 @@ export function embedEvidence(writer: PdfWriter, sealed: SealedEvidence<ReportDa
   if (!sealed.runsFile || evidenceDigestOf(sealed.runsFile) !== runs.digest) {
     throw new Error(`${runs.name} is missing or does not match the digest in the signed evidence`);
   }
-  writer.doc.file(sealed.runsFile, {
-    name: runs.name,
-    type: 'application/gzip',
-    description: `Every run in the period as CSV (${runs.rows} rows, ${runs.digest}, in the signed evidence)`,
-    creationDate: created,
-    modifiedDate: created,
-    relationship: 'Data',
-  } as PDFKit.Mixins.PDFAttachmentOptions);
+  // Stored as is: the file is gzip already, and deflating it again (pdfkit compresses every stream
+  // of a compressing document) gained nothing and held another copy of it (MBs at 90,000 runs).
+  // pdfkit decides per stream when the stream object is created, inside file().
+  const doc = writer.doc as PDFKit.PDFDocument & { compress: boolean };
+  const compress = doc.compress;
+  doc.compress = false;
+  try {
+    doc.file(sealed.runsFile, {
+      name: runs.name,
+      type: 'application/gzip',
+      description: `Every run in the period as CSV (${runs.rows} rows, ${runs.digest}, in the signed evidence)`,
+      creationDate: created,
+      modifiedDate: created,
+      relationship: 'Data',
+    } as PDFKit.Mixins.PDFAttachmentOptions);
+  } finally {
+    doc.compress = compress;
+  }
 }
 
 /** The attestation page: what the document is, the signature, and how to check it. */

@@ -2,10 +2,10 @@
 // the appendix of run evidence digests.
 
 import { durationText, shortDigest, utcDateTime, utcShort } from './format.js';
-import { A4, COLOR, MARGIN, PdfWriter, type Column, type StatusKey } from './layout.js';
+import { PdfWriter } from './layout.js';
+import { A4, COLOR, MARGIN, type Column, type StatusKey } from './layout-style.js';
+import { aggregateByTest, aggregatedRun } from './test-aggregates.js';
 import {
-  aggregateByTest,
-  aggregatedRun,
   type ReportData,
   type RtoRow,
   type TestAggregate,

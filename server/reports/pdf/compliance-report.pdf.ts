@@ -23,7 +23,9 @@ import {
   unlistedLine,
 } from './common.js';
 import { percent, plural, utcDate, utcDateTime, utcShort } from './format.js';
-import { COLOR, type Column, type StatusKey } from './layout.js';
+import type { PdfWriter } from './layout.js';
+import { COLOR, type Column, type StatusKey } from './layout-style.js';
+import { defaultStatusRules, STANDARD_LIMITATIONS } from './compliance-texts.js';
 import type { ComplianceReportData, ControlEntry, ExceptionEntry } from './report-data.js';
 
 const STATUS_WORD: Record<ControlEntry['status'], string> = {
@@ -32,43 +34,30 @@ const STATUS_WORD: Record<ControlEntry['status'], string> = {
   not_tested: 'not tested',
 };
 
-/** The standard rule text (shared/guides/compliance-controls.md), printed when the data has none. */
-export function defaultStatusRules(data: ComplianceReportData): string[] {
-  const w = data.statusRules.remediationWindowDays;
-  const f = data.statusRules.freshnessDays;
-  return [
-    'A run is one RestoreReport: one restore of a backup into an isolated sandbox namespace, followed by health checks. Every run in the period counts, failures included.',
-    'Qualifying pass: result pass, measured RTO within the RestoreTest\'s target, and evidence signature that verifies. For RTO-bound controls a run without an RTO target does not qualify ("RTO target undefined").',
-    `Exception: any other run in the period. It is remediated when a qualifying pass of the same RestoreTest follows within ${w} days.`,
-    'A target is a source namespace in scope. Not tested: no completed run in the period.',
-    `Satisfied (per target): at least one qualifying pass in the period, the newest younger than ${f} days at evaluation time, the latest run is a qualifying pass, and every exception was remediated within ${w} days.`,
-    'At risk (per target): anything else, with the reasons: stale evidence, latest run failed or partial, RTO over target, late remediation, no RTO target, evidence that does not verify.',
-    'Per control: not tested if no target in scope was tested; satisfied if every target in scope is satisfied; otherwise at risk (partial coverage is at risk).',
-  ];
-}
-
-const STANDARD_LIMITATIONS = [
-  'A sandbox namespace in the same cluster is only logical segregation: the restores ran in the cluster that hosts the source namespaces, separated by namespace and network policy, not on segregated infrastructure.',
-  'A measured RTO is the time one test restore took (restore request until the application was proven healthy). It is not a guarantee of recovery time in an incident, where data volume, load and people differ.',
-  'A restore test shows that a backup of the listed namespaces could be restored and passed the configured health checks at that time. Health checks are only as deep as configured: where only the default checks ran, pods and service endpoints were verified, not the data.',
-  'Cluster-scoped resources, data outside the cluster and systems other than the listed namespaces are not evidenced by this report.',
-  'The population of runs is complete back to the oldest RestoreReport still retained (historyLimit). Removing the oldest reports cannot be told apart from pruning; removing or editing any other report is detected by the hash chain.',
-  "Controls that are the customer's own duties (policies, business impact analysis, physical security, staff training) are never marked satisfied by this report.",
-];
-
 /** Renders the compliance evidence report. Deterministic for a given data object and signer. */
 export async function renderComplianceReport(
   data: ComplianceReportData,
   signer: EvidenceSigner,
   runsFile?: Buffer,
 ): Promise<Buffer> {
-  return renderSealedComplianceReport({ ...sealEvidence(data, signer), ...(runsFile ? { runsFile } : {}) });
+  return Buffer.concat(await renderComplianceReportChunks(data, signer, runsFile));
+}
+
+/** The same bytes in the chunks pdfkit wrote: the API streams them (no copy of a 5 MB PDF into one). */
+export function renderComplianceReportChunks(
+  data: ComplianceReportData,
+  signer: EvidenceSigner,
+  runsFile?: Buffer,
+): Promise<Buffer[]> {
+  return drawComplianceReport({ ...sealEvidence(data, signer), ...(runsFile ? { runsFile } : {}) }).endChunks();
 }
 
 /** Renders from already sealed evidence (also used by the verifier to re-render). */
-export async function renderSealedComplianceReport(
-  sealed: SealedEvidence<ComplianceReportData>,
-): Promise<Buffer> {
+export function renderSealedComplianceReport(sealed: SealedEvidence<ComplianceReportData>): Promise<Buffer> {
+  return drawComplianceReport(sealed).end();
+}
+
+function drawComplianceReport(sealed: SealedEvidence<ComplianceReportData>): PdfWriter {
   const data = sealed.data;
   const attestation: PdfAttestation = sealed.attestation;
   const period = `${utcDate(data.period.from)}..${utcDate(data.period.to)} UTC`;
@@ -357,7 +346,7 @@ export async function renderSealedComplianceReport(
         ? ` (${data.byTest.length} of ${byTestTotal} RestoreTests listed, those whose latest run failed or was partial first; the totals above count all of them). `
         : '. ') +
       (data.runsFile
-        ? `Every run of the period, failures included, is attached to this PDF as ${data.runsFile.name} (gzip'd CSV, ${plural(data.runsFile.rows, 'row')}: report, test, completion time, result, score, RTO, evidence verified, failure reason); its SHA-256 ${data.runsFile.digest} is part of the signed evidence. Extract it with pdfdetach -list / -save. `
+        ? `Every run of the period, failures included, is attached to this PDF as ${data.runsFile.name} (gzip'd CSV, ${plural(data.runsFile.rows, 'row')}: report, test, completion time, result, score, RTO, evidence verified, the report's evidence digest, failure reason); its SHA-256 ${data.runsFile.digest} is part of the signed evidence. Extract it with pdfdetach -list / -save. `
         : '') +
       'Individual runs are listed above only as exceptions; every run, with its evidence digest, is available from the API (GET /api/v1/reports) or kubectl restoretest reports. Times are UTC.',
   );
@@ -369,7 +358,7 @@ export async function renderSealedComplianceReport(
 
   writer.finish();
   embedEvidence(writer, sealed);
-  return writer.end();
+  return writer;
 }
 
 /** One executive-summary sentence per control, in the guide's wording ("evidence supports ..."). */

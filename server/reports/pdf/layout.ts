@@ -7,115 +7,22 @@
 // margins. No clock and no randomness: the same calls give the same bytes.
 
 import PDFDocument from 'pdfkit';
+import { joinSmallChunks } from './chunks.js';
 import { pdfSafe } from './format.js';
-
-export const A4 = { width: 595.28, height: 841.89 };
-export const MARGIN = { top: 64, bottom: 64, left: 54, right: 54 };
-
-export const COLOR = {
-  ink: '#1D2430',
-  muted: '#5B6573',
-  faint: '#8A94A3',
-  rule: '#CDD3DB',
-  hairline: '#E3E7EC',
-  headerFill: '#EDF0F4',
-  zebra: '#F8F9FB',
-  accent: '#1F3A5F',
-  accentSoft: '#E8EEF6',
-  calloutFill: '#F4F6F9',
-};
-
-export type StatusKey =
-  | 'satisfied'
-  | 'at_risk'
-  | 'not_tested'
-  | 'pass'
-  | 'partial'
-  | 'fail'
-  | 'error'
-  | 'skip'
-  | 'verified'
-  | 'unverified'
-  | 'unsigned'
-  | 'remediated'
-  | 'late'
-  | 'pending'
-  | 'unremediated';
-
-/** Restrained colours; the word is always printed as well, so the report works in greyscale. */
-export const STATUS_STYLE: Record<StatusKey, { label: string; fg: string; bg: string }> = {
-  satisfied: { label: 'SATISFIED', fg: '#1B6B34', bg: '#E2F1E6' },
-  at_risk: { label: 'AT RISK', fg: '#8A4B00', bg: '#FCEFD8' },
-  not_tested: { label: 'NOT TESTED', fg: '#4F5866', bg: '#E9ECEF' },
-  pass: { label: 'PASS', fg: '#1B6B34', bg: '#E2F1E6' },
-  partial: { label: 'PARTIAL', fg: '#8A4B00', bg: '#FCEFD8' },
-  fail: { label: 'FAIL', fg: '#9E2A24', bg: '#F8E3E1' },
-  error: { label: 'ERROR', fg: '#9E2A24', bg: '#F8E3E1' },
-  skip: { label: 'SKIP', fg: '#4F5866', bg: '#E9ECEF' },
-  verified: { label: 'VERIFIED', fg: '#1B6B34', bg: '#E2F1E6' },
-  unverified: { label: 'NOT VERIFIED', fg: '#9E2A24', bg: '#F8E3E1' },
-  unsigned: { label: 'UNSIGNED', fg: '#4F5866', bg: '#E9ECEF' },
-  remediated: { label: 'REMEDIATED', fg: '#1B6B34', bg: '#E2F1E6' },
-  late: { label: 'LATE', fg: '#8A4B00', bg: '#FCEFD8' },
-  pending: { label: 'PENDING', fg: '#8A4B00', bg: '#FCEFD8' },
-  unremediated: { label: 'UNREMEDIATED', fg: '#9E2A24', bg: '#F8E3E1' },
-};
-
-type FontName = 'regular' | 'bold' | 'italic' | 'mono';
-const FONTS: Record<FontName, string> = {
-  regular: 'Helvetica',
-  bold: 'Helvetica-Bold',
-  italic: 'Helvetica-Oblique',
-  mono: 'Courier',
-};
-
-export interface CellSpec {
-  text: string;
-  font?: FontName;
-  color?: string;
-  /** A second, smaller, muted line (e.g. a control's title under its id). */
-  sub?: string;
-  /** Draw as a status pill instead of text. */
-  status?: StatusKey;
-  /** Text after a status pill, on the next line (e.g. "2 remediated"). */
-  note?: string;
-}
-export type Cell = string | CellSpec;
-
-export interface Column<R> {
-  header: string;
-  /** Relative width; the columns share the content width in these proportions. */
-  width: number;
-  align?: 'left' | 'right' | 'center';
-  cell: (row: R, index: number) => Cell;
-}
-
-export interface TableOptions {
-  fontSize?: number;
-  /** Tighter cell padding for long listings. */
-  compact?: boolean;
-  zebra?: boolean;
-  /** Shown instead of an empty table. */
-  empty?: string;
-}
-
-interface SectionEntry {
-  title: string;
-  page: number;
-  destination: string;
-}
-
-export interface RunningText {
-  /** Left part of the running header (pages after the cover). */
-  headerLeft: string;
-  headerRight: string;
-  /** Left part of the footer, e.g. "Report RHR-...". */
-  footerLeft: string;
-  /** Second, smaller footer line. */
-  footerNote: string;
-}
-
-const PILL_H = 11;
+import { drawContents, drawRunningText, type RunningText, type SectionEntry } from './layout-running.js';
+import {
+  A4,
+  COLOR,
+  FONTS,
+  MARGIN,
+  PILL_H,
+  STATUS_STYLE,
+  type Column,
+  type FontName,
+  type StatusKey,
+  type TableOptions,
+} from './layout-style.js';
+import { drawTable } from './layout-table.js';
 
 export class PdfWriter {
   readonly doc: PDFKit.PDFDocument;
@@ -447,156 +354,10 @@ export class PdfWriter {
     this.doc.y += 4;
   }
 
-  // ---------------------------------------------------------------- tables
-
+  /** A table with repeated header rows (layout-table.ts). */
   table<R>(columns: ReadonlyArray<Column<R>>, rows: readonly R[], opts: TableOptions = {}): void {
-    const size = opts.fontSize ?? 8;
-    const CELL_PAD_X = opts.compact ? 4 : 5;
-    const CELL_PAD_Y = opts.compact ? 3 : 4;
-    const totalWeight = columns.reduce((sum, c) => sum + c.width, 0);
-    const widths = columns.map((c) => (c.width / totalWeight) * this.width);
-    const xs = widths.map((_, i) => this.left + widths.slice(0, i).reduce((a, b) => a + b, 0));
-    const headerHeight =
-      Math.max(
-        ...columns.map((c, i) =>
-          this.measure(c.header, 'bold', size - 0.5, widths[i]! - 2 * CELL_PAD_X, 0.5),
-        ),
-      ) +
-      2 * CELL_PAD_Y;
-
-    const drawHeader = (): void => {
-      const y = this.doc.y;
-      this.doc.rect(this.left, y, this.width, headerHeight).fill(COLOR.headerFill);
-      columns.forEach((c, i) => {
-        this.font('bold', size - 0.5, COLOR.ink);
-        this.doc.text(pdfSafe(c.header), xs[i]! + CELL_PAD_X, y + CELL_PAD_Y, {
-          width: widths[i]! - 2 * CELL_PAD_X,
-          align: c.align ?? 'left',
-          lineGap: 0.5,
-        });
-      });
-      this.doc
-        .moveTo(this.left, y + headerHeight)
-        .lineTo(this.left + this.width, y + headerHeight)
-        .lineWidth(0.8)
-        .strokeColor(COLOR.rule)
-        .stroke();
-      this.doc.y = y + headerHeight;
-    };
-
-    if (rows.length === 0) {
-      this.ensureSpace(headerHeight + 24);
-      drawHeader();
-      this.font('italic', size, COLOR.muted);
-      this.doc.text(pdfSafe(opts.empty ?? 'None.'), this.left + CELL_PAD_X, this.doc.y + CELL_PAD_Y + 1, {
-        width: this.width - 2 * CELL_PAD_X,
-      });
-      this.doc.x = this.left;
-      this.doc.y += 10;
-      return;
-    }
-
-    const maxRowHeight = this.bottom - MARGIN.top - headerHeight - 4;
-    const cellHeight = (cell: CellSpec, width: number): number => {
-      const inner = width - 2 * CELL_PAD_X;
-      let h = 0;
-      if (cell.status)
-        h = PILL_H + (cell.note ? 2 + this.measure(cell.note, 'regular', size - 1, inner, 0.5) : 0);
-      else
-        h = this.measure(
-          cell.text || ' ',
-          cell.font ?? 'regular',
-          cell.font === 'mono' ? size - 0.5 : size,
-          inner,
-          1,
-        );
-      if (cell.sub) h += 1.5 + this.measure(cell.sub, 'regular', size - 1, inner, 0.5);
-      return h;
-    };
-
-    // Lay out every row first, so the header is never left alone at the bottom of a page.
-    const laidOut = rows.map((row, rowIndex) => {
-      const cells = columns.map((c): CellSpec => {
-        const v = c.cell(row, rowIndex);
-        return typeof v === 'string' ? { text: v } : v;
-      });
-      // Text beside a pill is nudged down to share the pill's centre line.
-      const nudge = cells.some((c) => c.status) ? Math.max(0, (PILL_H - size) / 2 + 0.4) : 0;
-      const contentHeight = Math.max(
-        ...cells.map((cell, i) => cellHeight(cell, widths[i]!) + (cell.status ? 0 : nudge)),
-      );
-      return { cells, nudge, rowHeight: Math.min(contentHeight + 2 * CELL_PAD_Y, maxRowHeight) };
-    });
-    // Short tables stay on one page; long ones need room for the header and their first row.
-    const total = headerHeight + laidOut.reduce((sum, r) => sum + r.rowHeight, 0);
-    this.ensureSpace(total <= 220 ? total : headerHeight + laidOut[0]!.rowHeight);
-    drawHeader();
-    laidOut.forEach(({ cells, nudge, rowHeight }, rowIndex) => {
-      if (this.doc.y + rowHeight > this.bottom) {
-        this.newPage();
-        drawHeader();
-      }
-      const y = this.doc.y;
-      if (opts.zebra !== false && rowIndex % 2 === 1)
-        this.doc.rect(this.left, y, this.width, rowHeight).fill(COLOR.zebra);
-      cells.forEach((cell, i) => {
-        const x = xs[i]! + CELL_PAD_X;
-        const inner = widths[i]! - 2 * CELL_PAD_X;
-        const clip = rowHeight - 2 * CELL_PAD_Y;
-        let cy = y + CELL_PAD_Y + (cell.status ? 0 : nudge);
-        const align = columns[i]!.align ?? 'left';
-        if (cell.status) {
-          const pw = this.pillWidth(cell.status);
-          const px = align === 'right' ? x + inner - pw : align === 'center' ? x + (inner - pw) / 2 : x;
-          this.pill(cell.status, px, cy);
-          cy += PILL_H + 2;
-          if (cell.note) {
-            this.font('regular', size - 1, COLOR.muted);
-            this.doc.text(pdfSafe(cell.note), x, cy, {
-              width: inner,
-              align,
-              lineGap: 0.5,
-              height: Math.max(1, y + CELL_PAD_Y + clip - cy),
-              ellipsis: true,
-            });
-            cy = this.doc.y;
-          }
-        } else {
-          const fontName = cell.font ?? 'regular';
-          this.font(fontName, fontName === 'mono' ? size - 0.5 : size, cell.color ?? COLOR.ink);
-          this.doc.text(pdfSafe(cell.text || ' '), x, cy, {
-            width: inner,
-            align,
-            lineGap: 1,
-            height: Math.max(1, y + CELL_PAD_Y + clip - cy),
-            ellipsis: true,
-          });
-          cy = this.doc.y;
-        }
-        if (cell.sub && cy < y + CELL_PAD_Y + clip) {
-          this.font('regular', size - 1, COLOR.muted);
-          this.doc.text(pdfSafe(cell.sub), x, cy + 1.5, {
-            width: inner,
-            align,
-            lineGap: 0.5,
-            height: Math.max(1, y + CELL_PAD_Y + clip - cy - 1.5),
-            ellipsis: true,
-          });
-        }
-      });
-      this.doc
-        .moveTo(this.left, y + rowHeight)
-        .lineTo(this.left + this.width, y + rowHeight)
-        .lineWidth(0.4)
-        .strokeColor(COLOR.hairline)
-        .stroke();
-      this.doc.y = y + rowHeight;
-    });
-    this.doc.x = this.left;
-    this.doc.y += 10;
+    drawTable(this, columns, rows, opts);
   }
-
-  // ---------------------------------------------------------------- contents, header, footer
 
   /** Reserves the area where finish() prints the table of contents (on the current page). */
   reserveContents(height: number): void {
@@ -606,101 +367,22 @@ export class PdfWriter {
 
   /** Writes contents, running headers and footers on every page. Call once, before end(). */
   finish(): void {
-    const range = this.doc.bufferedPageRange();
-    const total = range.count;
-    if (this.tocArea) {
-      const area = this.tocArea;
-      this.doc.switchToPage(area.page);
-      let y = area.y;
-      for (const s of this.sections) {
-        const pageText = String(s.page + 1);
-        this.font('regular', 9.5, COLOR.ink);
-        const titleWidth = this.doc.widthOfString(pdfSafe(s.title));
-        this.doc.text(pdfSafe(s.title), area.x, y, {
-          width: area.width - 40,
-          lineBreak: false,
-          goTo: s.destination,
-        });
-        const numberWidth = this.doc.widthOfString(pageText);
-        const dotsStart = area.x + titleWidth + 6;
-        const dotsEnd = area.x + area.width - numberWidth - 6;
-        if (dotsEnd > dotsStart) {
-          this.doc
-            .moveTo(dotsStart, y + 8)
-            .lineTo(dotsEnd, y + 8)
-            .dash(0.6, { space: 2.4 })
-            .lineWidth(0.6)
-            .strokeColor(COLOR.faint)
-            .stroke()
-            .undash();
-        }
-        this.font('regular', 9.5, COLOR.ink);
-        this.doc.text(pageText, area.x + area.width - 40, y, {
-          width: 40,
-          align: 'right',
-          lineBreak: false,
-          goTo: s.destination,
-        });
-        y += 15;
-      }
-    }
-    for (let i = range.start; i < range.start + total; i += 1) {
-      this.doc.switchToPage(i);
-      const savedBottom = this.doc.page.margins.bottom;
-      this.doc.page.margins.bottom = 0; // drawing inside the bottom margin must not add a page
-      if (i > range.start) {
-        this.font('regular', 7.5, COLOR.muted);
-        this.doc.text(pdfSafe(this.running.headerLeft), this.left, 34, {
-          width: this.width * 0.45,
-          height: 9,
-          ellipsis: true,
-        });
-        this.doc.text(pdfSafe(this.running.headerRight), this.left + this.width * 0.45, 34, {
-          width: this.width * 0.55,
-          align: 'right',
-          height: 9,
-          ellipsis: true,
-        });
-        this.doc
-          .moveTo(this.left, 46)
-          .lineTo(this.left + this.width, 46)
-          .lineWidth(0.5)
-          .strokeColor(COLOR.rule)
-          .stroke();
-      }
-      const fy = A4.height - 44;
-      this.doc
-        .moveTo(this.left, fy - 6)
-        .lineTo(this.left + this.width, fy - 6)
-        .lineWidth(0.5)
-        .strokeColor(COLOR.rule)
-        .stroke();
-      this.font('regular', 7.5, COLOR.muted);
-      this.doc.text(pdfSafe(this.running.footerLeft), this.left, fy, {
-        width: this.width * 0.75,
-        height: 9,
-        ellipsis: true,
-      });
-      this.font('regular', 6.8, COLOR.faint);
-      this.doc.text(pdfSafe(this.running.footerNote), this.left, fy + 10, {
-        width: this.width * 0.75,
-        height: 9,
-        ellipsis: true,
-      });
-      this.font('bold', 7.5, COLOR.ink);
-      this.doc.text(`Page ${i - range.start + 1} of ${total}`, this.left + this.width * 0.75, fy, {
-        width: this.width * 0.25,
-        align: 'right',
-        lineBreak: false,
-      });
-      this.doc.page.margins.bottom = savedBottom;
-    }
+    if (this.tocArea) drawContents(this, this.tocArea, this.sections);
+    drawRunningText(this, this.running);
   }
 
-  /** Ends the document and resolves with its bytes. */
-  end(): Promise<Buffer> {
+  /** Ends the document and resolves with its bytes in one buffer. */
+  async end(): Promise<Buffer> {
+    return Buffer.concat(await this.endChunks());
+  }
+
+  /**
+   * Ends the document and resolves with its bytes without copying them into one buffer: pdfkit's
+   * many small writes joined into pieces of 64 KiB, large ones (an embedded file) kept as they are.
+   */
+  endChunks(): Promise<Buffer[]> {
     return new Promise((resolve, reject) => {
-      this.doc.on('end', () => resolve(Buffer.concat(this.chunks)));
+      this.doc.on('end', () => resolve(joinSmallChunks(this.chunks, 64 * 1024)));
       this.doc.on('error', reject);
       this.doc.end();
     });

@@ -4,7 +4,8 @@
 //
 // The renderers never compute compliance: control statuses, evidence sentences, reasons and
 // exceptions come from server/domain/compliance.ts through the API layer, which fills
-// ComplianceReportData. Only plain statistics (counts, medians) are derived here.
+// ComplianceReportData. Only plain statistics (counts, medians) are derived on this side
+// (test-aggregates.ts); test-report-data.ts builds the per-test report's data from the resources.
 
 import type { ControlStatus } from '../../domain/views.js';
 import type {
@@ -12,15 +13,11 @@ import type {
   CheckResult,
   CheckStatus,
   HealthCheck,
-  HealthCheckPolicy,
   Provider,
-  RestoreReport,
-  RestoreTest,
   RunResult,
   RunTrigger,
   ScoreLevel,
 } from '../../domain/resources.js';
-import { median, parseDuration, percentile } from './format.js';
 import type { RunsFileInfo } from './runs-file.js';
 
 export type { ControlStatus };
@@ -270,118 +267,6 @@ export interface TestReportData extends ReportIdentity {
 
 export type ReportData = ComplianceReportData | TestReportData;
 
-// ------------------------------------------------------------------ builders (pure mapping)
-
-/** Drops undefined values so the object is exactly what a JSON round trip would give. */
-export function plainJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** A RunRecord from a RestoreReport. `verified` is that report's verifyReportChain outcome. */
-export function runRecordFromReport(report: RestoreReport, verified?: boolean): RunRecord {
-  const s = report.spec;
-  const record: RunRecord = {
-    name: report.metadata.name,
-    test: s.testRef.name,
-    testNamespace: s.testRef.namespace,
-    runId: s.runId,
-    trigger: s.trigger,
-    sourceNamespaces: [...s.sourceNamespaces],
-    provider: s.backup.provider,
-    backupName: s.backup.name,
-    backupCompletedAt: s.backup.completedAt,
-    backupAge: s.backup.age,
-    scheduledAt: s.scheduledAt,
-    startedAt: s.startedAt,
-    completedAt: s.completedAt,
-    result: s.result,
-    score: s.score,
-    rto: s.rto.measured,
-    rtoSeconds: s.rto.measuredSeconds ?? parseDuration(s.rto.measured),
-    rtoTarget: s.rto.target,
-    withinSLA: s.rto.withinSLA,
-    checksPassed: s.checks.filter((c) => c.status === 'pass').length,
-    checksTotal: s.checks.length,
-    failure: s.failure,
-    evidenceDigest: s.evidence?.digest,
-    evidenceVerified: verified,
-  };
-  return plainJson(record);
-}
-
-export interface TestReportInput extends ReportIdentity {
-  test: RestoreTest;
-  /** The HealthCheckPolicy the test names, when it names one. */
-  policy?: HealthCheckPolicy;
-  /** The test's reports in the period (any order). */
-  reports: RestoreReport[];
-  /** report name → verified, from verifyReportChain. */
-  verified?: ReadonlyMap<string, boolean>;
-  chain?: ChainSummary;
-}
-
-/** TestReportData from the resources, with the defaults of decisions §3 made explicit. */
-export function buildTestReportData(input: TestReportInput): TestReportData {
-  const { test, policy } = input;
-  const spec = test.spec;
-  const inline = spec.healthChecks?.checks ?? [];
-  const healthChecks: TestReportData['healthChecks'] = spec.healthCheckPolicy
-    ? {
-        source: 'policy',
-        policyName: spec.healthCheckPolicy,
-        description: policy?.spec.description,
-        checks: policy?.spec.checks ?? [],
-      }
-    : inline.length > 0
-      ? { source: 'inline', checks: inline }
-      : { source: 'default', checks: [] };
-  const runs = [...input.reports]
-    .sort(
-      (a, b) =>
-        a.spec.startedAt.localeCompare(b.spec.startedAt) || a.metadata.name.localeCompare(b.metadata.name),
-    )
-    .map((r): TestRunRecord => ({
-      ...runRecordFromReport(r, input.verified?.get(r.metadata.name)),
-      checks: r.spec.checks,
-      levels: r.spec.levels,
-    }));
-  return plainJson({
-    kind: 'test',
-    reportId: input.reportId,
-    generatedAt: input.generatedAt,
-    productVersion: input.productVersion,
-    cluster: input.cluster,
-    period: input.period,
-    test: {
-      name: test.metadata.name,
-      namespace: test.metadata.namespace ?? '',
-      uid: test.metadata.uid,
-      provider: spec.provider,
-      schedule: {
-        cron: spec.schedule.cron,
-        timezone: spec.schedule.timezone ?? 'UTC',
-        suspend: spec.schedule.suspend ?? false,
-      },
-      backupSource: {
-        backupName: spec.backupSource.backupName || 'latest',
-        namespaces: spec.backupSource.namespaces.map((n) => n.name),
-        providerNamespace: spec.backupSource.providerNamespace,
-      },
-      sandbox: {
-        namespacePrefix: spec.sandbox?.namespacePrefix ?? 'rehearsal',
-        ttl: spec.sandbox?.ttl ?? '1h',
-        networkIsolation: spec.sandbox?.networkIsolation ?? 'strict',
-        resourceQuota: spec.sandbox?.resourceQuota?.hard,
-      },
-      sla: { maxRTO: spec.sla?.maxRTO, alertOnExceed: spec.sla?.alertOnExceed ?? false },
-      historyLimit: spec.historyLimit ?? 90,
-    },
-    healthChecks,
-    runs,
-    chain: input.chain,
-  } satisfies TestReportData);
-}
-
 // ------------------------------------------------------------------ statistics used by both
 
 export interface RtoRow {
@@ -409,108 +294,9 @@ export interface CheckBreakdownRow {
   lastFailureMessage?: string;
 }
 
-/** Per RestoreTest aggregates of runs given oldest first; rows sorted by namespace/name. */
-export function aggregateByTest(runs: Iterable<AggregatedRun>): TestAggregate[] {
-  const aggregator = new TestAggregator();
-  for (const run of runs) aggregator.add(run);
-  return aggregator.rows();
-}
-
-interface TestTotals {
-  latest: AggregatedRun;
-  counts: Record<RunResult, number>;
-  runs: number;
-  scoreSum: number;
-  seconds: number[];
-  worst?: AggregatedRun;
-  breaches: number;
-  notVerified: number;
-  checked: boolean;
-  sources: Set<string>;
-}
-
-/** aggregateByTest fed one run at a time: keeps numbers per test, never the runs. */
-export class TestAggregator {
-  private readonly tests = new Map<string, TestTotals>();
-
-  /** Runs must come oldest first (the latest run of a test is the last one added). */
-  add(run: AggregatedRun): void {
-    const key = `${run.testNamespace}/${run.test}`;
-    let totals = this.tests.get(key);
-    if (!totals) {
-      totals = {
-        latest: run,
-        counts: { pass: 0, partial: 0, fail: 0 },
-        runs: 0,
-        scoreSum: 0,
-        seconds: [],
-        breaches: 0,
-        notVerified: 0,
-        checked: false,
-        sources: new Set(),
-      };
-      this.tests.set(key, totals);
-    }
-    totals.latest = run;
-    totals.runs += 1;
-    totals.counts[run.result] += 1;
-    totals.scoreSum += run.score;
-    if (run.breached && run.rtoTarget !== undefined) totals.breaches += 1;
-    if (run.verified !== undefined) totals.checked = true;
-    if (run.verified === false) totals.notVerified += 1;
-    for (const source of run.sourceNamespaces) totals.sources.add(source);
-    if (run.rtoSeconds !== undefined) {
-      totals.seconds.push(run.rtoSeconds);
-      if (totals.worst === undefined || run.rtoSeconds > totals.worst.rtoSeconds!) totals.worst = run;
-    }
-  }
-
-  rows(): TestAggregate[] {
-    return [...this.tests.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([, totals]) => {
-        const { latest, worst, seconds } = totals;
-        return {
-          test: latest.test,
-          testNamespace: latest.testNamespace,
-          sourceNamespaces: [...totals.sources].sort(),
-          runs: totals.runs,
-          pass: totals.counts.pass,
-          partial: totals.counts.partial,
-          fail: totals.counts.fail,
-          avgScore: Math.round(totals.scoreSum / totals.runs),
-          measured: seconds.length,
-          breaches: totals.breaches,
-          latestResult: latest.result,
-          latestAt: latest.completedAt,
-          ...(latest.rtoTarget !== undefined ? { target: latest.rtoTarget } : {}),
-          ...(seconds.length
-            ? { medianSeconds: median(seconds)!, p95Seconds: percentile(seconds, 95)! }
-            : {}),
-          ...(worst
-            ? { worstSeconds: worst.rtoSeconds, worstRun: worst.name, worstAt: worst.completedAt }
-            : {}),
-          ...(totals.checked ? { notVerified: totals.notVerified } : {}),
-        };
-      });
-  }
-}
-
-/** The run's aggregate facts, from a PDF run record. */
-export function aggregatedRun(run: RunRecord): AggregatedRun {
-  return {
-    name: run.name,
-    test: run.test,
-    testNamespace: run.testNamespace,
-    sourceNamespaces: run.sourceNamespaces,
-    completedAt: run.completedAt,
-    result: run.result,
-    score: run.score,
-    ...(run.rtoSeconds !== undefined ? { rtoSeconds: run.rtoSeconds } : {}),
-    ...(run.rtoTarget !== undefined ? { rtoTarget: run.rtoTarget } : {}),
-    breached: run.withinSLA === false,
-    ...(run.evidenceVerified !== undefined ? { verified: run.evidenceVerified } : {}),
-  };
+/** Drops undefined values so the object is exactly what a JSON round trip would give. */
+export function plainJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 /** How many runs a report covers: the attestation's `runs`. */

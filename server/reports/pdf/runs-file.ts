@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createHash } from 'node:crypto';
 import { createGzip } from 'node:zlib';
-import type { RunRecord } from '../../domain/compliance.js';
+import type { RunResult } from '../../domain/resources.js';
 
 export const RUNS_FILE_NAME = 'rehearsal-runs.csv.gz';
 
@@ -15,6 +15,25 @@ export interface RunsFileInfo {
   /** "sha256:" + hex of the gzip'd bytes as embedded. */
   digest: string;
   rows: number;
+}
+
+/** One line of the file: one RestoreReport of the period. */
+export interface RunsFileRow {
+  /** RestoreReport name. */
+  report: string;
+  testNamespace: string;
+  test: string;
+  completedAt: string;
+  result: RunResult;
+  score: number;
+  rtoSeconds: number | null;
+  rtoTarget: string | null;
+  rtoVerdict: string;
+  /** Absent: signatures were not checked (the column stays empty). */
+  evidenceVerified?: boolean;
+  /** The report's spec.evidence.digest, which ties the line to the signed report; absent: unsigned. */
+  evidenceDigest?: string;
+  failureReason?: string;
 }
 
 const HEADER = [
@@ -28,6 +47,7 @@ const HEADER = [
   'rtoTarget',
   'rtoVerdict',
   'evidenceVerified',
+  'evidenceDigest',
   'failureReason',
 ];
 
@@ -40,31 +60,27 @@ function field(value: string | number | boolean | null | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function line(run: RunRecord, signaturesChecked: boolean): string {
-  const slash = run.test.indexOf('/');
-  const runSlash = run.report.indexOf('/');
+function line(run: RunsFileRow): string {
   return `${[
-    run.report.slice(runSlash + 1),
-    run.test.slice(0, Math.max(slash, 0)),
-    run.test.slice(slash + 1),
+    run.report,
+    run.testNamespace,
+    run.test,
     run.completedAt,
     run.result,
     run.score,
     run.rtoSeconds,
     run.rtoTarget,
     run.rtoVerdict,
-    signaturesChecked ? run.evidenceVerified : '',
-    run.failure?.reason,
+    run.evidenceVerified,
+    run.evidenceDigest,
+    run.failureReason,
   ]
     .map(field)
     .join(',')}\n`;
 }
 
 /** Builds the gzip'd CSV of the runs (oldest first, as given) and its digest. */
-export async function buildRunsFile(
-  runs: Iterable<RunRecord>,
-  signaturesChecked: boolean,
-): Promise<{ bytes: Buffer; info: RunsFileInfo }> {
+export async function buildRunsFile(runs: Iterable<RunsFileRow>): Promise<{ bytes: Buffer; info: RunsFileInfo }> {
   const gzip = createGzip({ level: 9 });
   const chunks: Buffer[] = [];
   gzip.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -72,7 +88,7 @@ export async function buildRunsFile(
   let rows = 0;
   let slice: string[] = [`${HEADER.join(',')}\n`];
   for (const run of runs) {
-    slice.push(line(run, signaturesChecked));
+    slice.push(line(run));
     rows += 1;
     if (slice.length >= SLICE) {
       if (!gzip.write(slice.join(''))) await once(gzip, 'drain');

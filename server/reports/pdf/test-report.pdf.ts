@@ -15,7 +15,7 @@ import {
   rtoRows,
 } from './common.js';
 import { durationText, median, percent, plural, utcDate, utcDateTime, utcShort } from './format.js';
-import { COLOR, type Column } from './layout.js';
+import { COLOR, type Column } from './layout-style.js';
 import {
   resultCounts,
   type CheckBreakdownRow,

@@ -165,19 +165,32 @@ export async function measureKymaros(options: {
           outcome.endpoints.push({ path, collapse: `restart failed: ${exit}`, loadAverage1m: load1m() });
           continue;
         }
-        await waitUntilSettled(manager.child.pid!, 300_000);
+        await settledOrGone(manager.child.pid!, 300_000);
       }
       outcome.endpoints.push(await measureEndpoint(manager, path, options));
       log(
         `  ${JSON.stringify(outcome.endpoints.at(-1)!.result?.latencyMs ?? outcome.endpoints.at(-1)!.collapse)}`,
       );
       // A backlog must not leak into the next endpoint: wait until it is quiet again.
-      if (alive(manager)) await waitUntilSettled(manager.child.pid!, 120_000);
+      if (alive(manager)) await settledOrGone(manager.child.pid!, 120_000);
     }
     if (alive(manager)) outcome.rssAfterLoad = rssOf(manager.child.pid!);
     return outcome;
   } finally {
     await stopManager(manager);
     outcome.exit ??= manager.exit();
+  }
+}
+
+/**
+ * waitUntilSettled for a process that may die meanwhile (a collapse ends in the kernel's OOM kill or
+ * the address-space cap): its death is the next endpoint's restart, not an error of the bench.
+ */
+async function settledOrGone(pid: number, maxMs: number): Promise<number | null> {
+  try {
+    return await waitUntilSettled(pid, maxMs);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
   }
 }

@@ -8,6 +8,9 @@ import {
   controlNotEvidenced,
   MAX_LISTED,
 } from '../../../server/api/services/compliance-report-data.js';
+import { gunzipSync } from 'node:zlib';
+import { periodRuns, runsFileRows } from '../../../server/api/services/compliance-runs.js';
+import { buildRunsFile } from '../../../server/reports/pdf/runs-file.js';
 import { evaluateCompliance } from '../../../server/domain/compliance.js';
 import { ReportIndex, reportKeyOf } from '../../../server/domain/report-index.js';
 import type { RestoreReport, RunResult } from '../../../server/domain/resources.js';
@@ -91,20 +94,26 @@ function evaluateUncached(framework: 'soc2' | 'iso27001', options: { tamper?: bo
     ...(options.verify === false ? {} : { verify: (report: ReportSummary) => verifier.verify(report) }),
   });
   const byKey = new Map(reports.map((report) => [reportKeyOf(report), report]));
+  const runs = periodRuns(
+    index,
+    evaluation.detail.period,
+    options.verify === false ? undefined : (report) => verifier.verify(report),
+  );
   const data = complianceReportData({
     evaluation,
+    runs,
     tests,
     reportOf: (reportKey) => byKey.get(reportKey),
     productVersion: '0.1.0',
     cluster: 'prod-eu-west-1',
     evidenceProblems: (report) => verifier.problems(report),
   });
-  return { evaluation, data, reports };
+  return { evaluation, runs, data, reports };
 }
 
 describe('complianceReportData', () => {
   it('carries the response figures and the evaluation period unchanged', () => {
-    const { evaluation, data } = evaluate('soc2');
+    const { evaluation, runs, data } = evaluate('soc2');
     const { response, detail } = evaluation;
     expect(data).toMatchObject({
       kind: 'compliance',
@@ -149,7 +158,7 @@ describe('complianceReportData', () => {
       latestResult: 'partial',
     });
     expect(data.reportId).toMatch(/^RHR-SOC2-20260401-[0-9a-f]{8}$/);
-    expect(complianceReportId(evaluation)).toBe(data.reportId);
+    expect(complianceReportId(evaluation, runs)).toBe(data.reportId);
   });
 
   it('prints each control with the domain’s status and evidence, reasons per target, and what it does not evidence', () => {
@@ -245,11 +254,12 @@ describe('complianceReportData', () => {
   });
 
   it('lists at most maxExceptions exception runs, the unremediated, late and pending first, and counts the rest', () => {
-    const { evaluation, data: all } = evaluate('iso27001');
+    const { evaluation, runs, data: all } = evaluate('iso27001');
     expect(all.exceptions.length).toBe(all.exceptionsTotal);
     expect(all.exceptionsTotal).toBeGreaterThan(3);
     const data = complianceReportData({
       evaluation,
+      runs,
       tests,
       reportOf: () => undefined,
       productVersion: '0.1.0',
@@ -273,11 +283,12 @@ describe('complianceReportData', () => {
   });
 
   it('prints a missing tail first among the integrity problems', () => {
-    const { evaluation } = evaluate('soc2');
+    const { evaluation, runs } = evaluate('soc2');
     const tail =
       "rehearsal-system/orders-nightly: missing tail: the test's evidence anchor names orders-nightly-x";
     const data = complianceReportData({
       evaluation,
+      runs,
       tests,
       reportOf: () => undefined,
       productVersion: '0.1.0',
@@ -290,6 +301,25 @@ describe('complianceReportData', () => {
     const control = evaluate('soc2').evaluation.detail.controls[0]!;
     expect(controlNotEvidenced(control, [])).toContain('The written procedure');
     expect(MAX_LISTED).toBe(12);
+  });
+
+  it("attaches every run with its verdict and its report's evidence digest", async () => {
+    const { runs, data, reports } = evaluate('soc2', { tamper: true });
+    const file = await buildRunsFile(runsFileRows(runs));
+    const [header, ...lines] = gunzipSync(file.bytes).toString('utf8').trimEnd().split('\n');
+    const columns = header!.split(',');
+    expect(columns).toEqual(expect.arrayContaining(['report', 'evidenceVerified', 'evidenceDigest']));
+    expect(lines).toHaveLength(data.population.runs);
+    const byName = new Map(reports.map((report) => [report.metadata.name, report]));
+    const at = (line: string, column: string) => line.split(',')[columns.indexOf(column)];
+    for (const line of lines) {
+      const report = byName.get(at(line, 'report')!)!;
+      expect(at(line, 'evidenceDigest')).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(at(line, 'evidenceDigest')).toBe(report.spec.evidence!.digest);
+    }
+    // The tampered report (orders' newest) is the one line that does not verify.
+    const unverified = lines.filter((line) => at(line, 'evidenceVerified') === 'false');
+    expect(unverified.map((line) => at(line, 'test'))).toEqual(['orders-nightly']);
   });
 
   it('renders into a signed PDF with the figures of the response', async () => {

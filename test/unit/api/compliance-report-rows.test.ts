@@ -3,6 +3,7 @@
 // per-control evidence still count every target and run (equal to the uncapped computation).
 import { describe, expect, it } from '@jest/globals';
 import { complianceReportData } from '../../../server/api/services/compliance-report-data.js';
+import { periodRuns, runsFileRows } from '../../../server/api/services/compliance-runs.js';
 import { MAX_LISTED_ROWS } from '../../../server/api/services/compliance-report-rows.js';
 import { evaluateCompliance } from '../../../server/domain/compliance.js';
 import { ReportIndex } from '../../../server/domain/report-index.js';
@@ -41,22 +42,19 @@ function population() {
       reports.push(report);
     }
   });
-  const evaluation = evaluateCompliance({
-    framework: 'soc2',
-    periodDays: 30,
-    now: NOW,
-    tests,
-    reports: ReportIndex.from(reports),
-  });
-  const input = { evaluation, tests, reportOf: () => undefined, productVersion: '0.1.0' };
+  const index = ReportIndex.from(reports);
+  const evaluation = evaluateCompliance({ framework: 'soc2', periodDays: 30, now: NOW, tests, reports: index });
+  const runs = periodRuns(index, evaluation.detail.period);
+  const input = { evaluation, runs, tests, reportOf: () => undefined, productVersion: '0.1.0' };
   return {
     capped: complianceReportData(input),
     uncapped: complianceReportData({ ...input, maxRows: Number.MAX_SAFE_INTEGER }),
     evaluation,
+    runs,
   };
 }
 
-const { capped, uncapped, evaluation } = population();
+const { capped, uncapped, evaluation, runs: allRuns } = population();
 
 describe('compliance PDF rows at 1,000 RestoreTests', () => {
   it('computes every summary figure and per-control count over all rows, before the cap', () => {
@@ -152,7 +150,7 @@ describe('compliance PDF rows at 1,000 RestoreTests', () => {
   it("attaches every run as a gzip'd CSV whose digest is in the signed evidence", async () => {
     const key = generateSigningKey();
     const keys = publicKeyRing([key.publicKey]);
-    const runs = await buildRunsFile(evaluation.detail.eachRun(), evaluation.detail.signaturesChecked);
+    const runs = await buildRunsFile(runsFileRows(allRuns));
     expect(runs.info).toMatchObject({ name: RUNS_FILE_NAME, rows: capped.population.runs });
     const data = { ...capped, runsFile: runs.info };
     const pdf = await renderComplianceReport(data, key, runs.bytes);

@@ -121,6 +121,53 @@ describe('AsyncReadModelMemo', () => {
     }
   });
 
+  it('with minRefreshMs: after a data change, recomputes only once the answer is that old', async () => {
+    const memo = new AsyncReadModelMemo<string>(300_000, 64, 10_000, 5_000);
+    await memo.get('k', 'v1', 0, async () => 'a1');
+    let computed = 0;
+    const compute = async () => {
+      computed += 1;
+      return `a${computed + 1}`;
+    };
+    expect(memo.get('k', 'v2', 1_000, compute)).toBe('a1'); // 1 s old: served, nothing started
+    expect(memo.get('k', 'v3', 4_999, compute)).toBe('a1');
+    expect(computed).toBe(0);
+    expect(memo.get('k', 'v4', 5_000, compute)).toBe('a1'); // 5 s old: one re-evaluation starts
+    expect(computed).toBe(1);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(memo.get('k', 'v4', 5_001, compute)).toBe('a2'); // of v4, computed at 5,000
+    expect(memo.get('k', 'v5', 9_999, compute)).toBe('a2');
+    expect(computed).toBe(1);
+    // Past the bound nothing stale is served: the caller waits for the new answer.
+    const waited = memo.get('k', 'v6', 15_001, compute);
+    expect(waited).toBeInstanceOf(Promise);
+    expect(await waited).toBe('a3');
+  });
+
+  it('with minRefreshMs: an answer of older data was computed within the bound (random schedules)', async () => {
+    const maxStaleMs = 2_000;
+    for (let seed = 1; seed <= 10; seed += 1) {
+      let state = seed;
+      const next = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      const memo = new AsyncReadModelMemo<{ version: number; computedAt: number }>(60_000, 64, maxStaleMs, 1_000);
+      let version = 0;
+      let now = 0;
+      for (let step = 0; step < 300; step += 1) {
+        now += Math.floor(next() * 700);
+        if (next() < 0.4) version += 1;
+        const at = now;
+        const current = version;
+        const answer = await memo.get('k', String(current), at, async () => {
+          await Promise.resolve();
+          return { version: current, computedAt: at };
+        });
+        const ok = answer.version === current || (answer.version < current && at - answer.computedAt <= maxStaleMs);
+        expect({ seed, step, ok }).toEqual({ seed, step, ok: true });
+      }
+    }
+  });
+
   it('with maxStaleMs: one computation at a time while the data keeps changing', async () => {
     const memo = new AsyncReadModelMemo<string>(300_000, 64, 10_000);
     const first = deferred<string>();

@@ -6,6 +6,7 @@ import {
   summary,
   testResponse,
   upcoming,
+  OVERDUE_AFTER_SECONDS,
 } from '../../../server/domain/aggregates.js';
 import { ReportIndex } from '../../../server/domain/report-index.js';
 import { makeReport, makeTest } from './fixtures.js';
@@ -303,7 +304,7 @@ describe('alerts (newest first, one per run)', () => {
   });
 });
 
-describe('upcoming (by nextRunAt ascending)', () => {
+describe('upcoming (overdue first, then by nextRunAt ascending)', () => {
   it('orders, breaks ties by namespace then name, and leaves out unscheduled and suspended tests', () => {
     const tests = [
       makeTest({ name: 'x', status: { nextRunAt: '2026-04-01T02:00:00Z', lastScore: 88 } }),
@@ -317,11 +318,54 @@ describe('upcoming (by nextRunAt ascending)', () => {
       makeTest({ name: 's', suspend: true, status: { nextRunAt: '2026-03-31T12:30:00Z' } }),
       makeTest({ name: 'bad', status: { nextRunAt: 'soon' } }),
     ];
-    expect(upcoming(tests)).toEqual([
-      { name: 'w', namespace: 'apps', nextRunAt: '2026-03-31T13:00:00Z', lastScore: 70 },
-      { name: 'y', namespace: 'rehearsal-system', nextRunAt: '2026-03-31T13:00:00Z', lastScore: 0 },
-      { name: 'x', namespace: 'rehearsal-system', nextRunAt: '2026-04-01T02:00:00Z', lastScore: 88 },
+    expect(upcoming(tests, NOW)).toEqual([
+      { name: 'w', namespace: 'apps', nextRunAt: '2026-03-31T13:00:00Z', lastScore: 70, overdue: false },
+      { name: 'y', namespace: 'rehearsal-system', nextRunAt: '2026-03-31T13:00:00Z', lastScore: 0, overdue: false },
+      { name: 'x', namespace: 'rehearsal-system', nextRunAt: '2026-04-01T02:00:00Z', lastScore: 88, overdue: false },
     ]);
+  });
+
+  it('lists overdue runs first, most overdue first, and marks them', () => {
+    const queued = (scheduledAt: string, trigger: 'schedule' | 'manual' = 'schedule') => ({
+      id: 'r1234',
+      trigger,
+      scheduledAt,
+      queuedAt: scheduledAt,
+      stage: 'Queued' as const,
+    });
+    const tests = [
+      makeTest({ name: 'soon', status: { nextRunAt: '2026-03-31T12:30:00Z' } }),
+      // The engine was down: nextRunAt stayed at an instant that passed.
+      makeTest({ name: 'missed-3h', status: { nextRunAt: '2026-03-31T09:00:00Z', lastScore: 91 } }),
+      makeTest({ name: 'missed-2m', status: { nextRunAt: '2026-03-31T11:58:00Z' } }),
+      // Within the minute after its time: due now, not (yet) overdue.
+      makeTest({ name: 'due-now', status: { nextRunAt: '2026-03-31T11:59:30Z' } }),
+      // A scheduled run waiting for a run slot: nextRunAt already names the following instant.
+      makeTest({ name: 'queued', status: { nextRunAt: '2026-04-01T02:00:00Z', currentRun: queued('2026-03-31T10:00:00Z') } }),
+      // A manual run waiting in the queue is no missed schedule: its next scheduled run is shown.
+      makeTest({ name: 'manual', status: { nextRunAt: '2026-04-01T02:00:00Z', currentRun: queued('2026-03-31T10:00:00Z', 'manual') } }),
+      // Running, not queued: the next instant is what is upcoming.
+      makeTest({
+        name: 'running',
+        status: { nextRunAt: '2026-04-01T03:00:00Z', currentRun: { ...queued('2026-03-31T10:00:00Z'), stage: 'Restoring' } },
+      }),
+      makeTest({ name: 'paused', suspend: true, status: { nextRunAt: '2026-03-30T02:00:00Z' } }),
+    ];
+    expect(upcoming(tests, NOW).map((entry) => [entry.name, entry.nextRunAt, entry.overdue])).toEqual([
+      ['missed-3h', '2026-03-31T09:00:00Z', true],
+      ['queued', '2026-03-31T10:00:00Z', true],
+      ['missed-2m', '2026-03-31T11:58:00Z', true],
+      ['due-now', '2026-03-31T11:59:30Z', false],
+      ['soon', '2026-03-31T12:30:00Z', false],
+      ['manual', '2026-04-01T02:00:00Z', false],
+      ['running', '2026-04-01T03:00:00Z', false],
+    ]);
+    expect(upcoming(tests, NOW)[0]).toEqual({ name: 'missed-3h', namespace: 'rehearsal-system', nextRunAt: '2026-03-31T09:00:00Z', lastScore: 91, overdue: true });
+    // The boundary: exactly OVERDUE_AFTER_SECONDS late is not yet overdue; a millisecond more is.
+    const edge = (at: string) => upcoming([makeTest({ name: 'e', status: { nextRunAt: at } })], NOW)[0]!.overdue;
+    expect(OVERDUE_AFTER_SECONDS).toBe(60);
+    expect(edge('2026-03-31T11:59:00.000Z')).toBe(false);
+    expect(edge('2026-03-31T11:58:59.999Z')).toBe(true);
   });
 });
 

@@ -1,9 +1,23 @@
-// The stored form of a RestoreReport (issue 17): most spec fields as one JSON string, so the
-// apiserver's watch cache holds one string instead of ~150 small maps. Round trip, what stays a
-// field (printer columns, selectable fields, CEL-validated result, evidence), old reports unchanged,
-// and the signed digest independent of the storage form.
+// The stored form of a RestoreReport (issue 17): most spec fields, the evidence block included, as
+// one deflated string, so the apiserver's watch cache holds one short string instead of ~150 small
+// maps. Round trip, what stays a field (printer columns, selectable fields, CEL-validated result),
+// reports stored in the earlier forms (expanded; JSON details) read unchanged, and the signed
+// digest independent of the storage form.
+import { randomBytes } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
-import { expandReport, expandReportSpec, MAX_DETAILS_LENGTH, packReport, packReportSpec } from '../../../server/domain/report-encoding.js';
+import { DETAILS_DICTIONARY_Z1 as CMD_DICTIONARY } from '../../../cmd/kubectl-restoretest/verify/report-dictionary.js';
+import { expandedSpec } from '../../../cmd/kubectl-restoretest/verify/evidence.js';
+import { DETAILS_DICTIONARY_Z1 } from '../../../server/domain/report-dictionary.js';
+import {
+  decodeDetails,
+  DEFLATED_DETAILS_PREFIX,
+  expandReport,
+  expandReportSpec,
+  MAX_DETAILS_LENGTH,
+  packReport,
+  packReportSpec,
+} from '../../../server/domain/report-encoding.js';
 import type { RestoreReport } from '../../../server/domain/resources.js';
 import { computeEvidenceDigest, reportEvidenceProblems } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
@@ -16,6 +30,17 @@ const reports = (): RestoreReport[] =>
 /** What the apiserver hands back: the stored object after a JSON round trip. */
 const throughApiserver = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/** The first issue-17 form, as the writer stored it before: evidence and testRef fields, details JSON. */
+function jsonDetailsForm(report: RestoreReport): RestoreReport {
+  const kept = new Set(['testRef', 'runId', 'startedAt', 'completedAt', 'score', 'result', 'resultCap', 'failure', 'evidence']);
+  const spec: Record<string, unknown> = {};
+  const details: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(report.spec)) (kept.has(key) ? spec : details)[key] = value;
+  const { measured, ...rto } = report.spec.rto;
+  details.rto = rto;
+  return { ...report, spec: { ...spec, rto: { measured }, details: JSON.stringify(details) } } as unknown as RestoreReport;
+}
+
 describe('report encoding', () => {
   it('round-trips every report exactly', () => {
     for (const report of reports()) {
@@ -23,23 +48,54 @@ describe('report encoding', () => {
     }
   });
 
-  it('keeps the printer-column, selectable and evidence fields as fields, everything else in details', () => {
+  it('keeps the printer-column, selectable and CEL-checked fields as fields, everything else deflated in details', () => {
     const report = reports()[0]!;
     const stored = packReportSpec(report.spec);
-    expect(Object.keys(stored).sort()).toEqual(['completedAt', 'details', 'evidence', 'result', 'rto', 'runId', 'score', 'startedAt', 'testRef']);
+    expect(Object.keys(stored).sort()).toEqual(['completedAt', 'details', 'result', 'rto', 'runId', 'score', 'startedAt', 'testRef']);
+    expect(stored.testRef).toEqual({ name: report.spec.testRef.name });
     expect(stored.rto).toEqual({ measured: report.spec.rto.measured });
-    const details = JSON.parse(stored.details!) as Record<string, unknown>;
-    expect(Object.keys(details)).toEqual(expect.arrayContaining(['levels', 'checks', 'completeness', 'backup', 'trigger', 'sourceNamespaces']));
+    expect(stored.details!.startsWith(DEFLATED_DETAILS_PREFIX)).toBe(true);
+    const details = decodeDetails(stored.details!);
+    expect(Object.keys(details)).toEqual(expect.arrayContaining(['levels', 'checks', 'completeness', 'backup', 'trigger', 'sourceNamespaces', 'evidence']));
     expect(details.rto).toEqual({ ...report.spec.rto, measured: undefined });
-    // What the watch cache pays for: JSON values that become Go maps/fields, not bytes.
+    expect(details.testRef).toEqual({ namespace: report.spec.testRef.namespace, uid: report.spec.testRef.uid });
+    expect(details.evidence).toEqual(report.spec.evidence);
+    // What the watch cache pays for: JSON values that become Go maps/fields, and string bytes.
     const nodes = (value: unknown): number =>
       value !== null && typeof value === 'object' ? 1 + Object.values(value).reduce<number>((n, v) => n + nodes(v), 0) : 1;
-    expect(nodes(stored)).toBeLessThan(nodes(report.spec) / 3);
+    expect(nodes(stored)).toBeLessThan(nodes(report.spec) / 5);
+    const json = JSON.stringify({ ...report.spec, testRef: undefined, runId: undefined });
+    expect(stored.details!.length).toBeLessThan(json.length / 2);
+    // The dictionary earns its place: deflate alone would be larger.
+    const plain = deflateRawSync(JSON.stringify(details)).toString('base64').length;
+    expect(stored.details!.length - DEFLATED_DETAILS_PREFIX.length).toBeLessThan(plain * 0.8);
+  });
+
+  it('reads reports stored in the first issue-17 form (JSON details, evidence a field), and they verify', () => {
+    const ring = publicKeyRing([key.publicKey]);
+    for (const report of reports()) {
+      const stored = throughApiserver(jsonDetailsForm(report));
+      expect((stored.spec as unknown as { details: string }).details.startsWith('{')).toBe(true);
+      expect(expandReport(stored)).toEqual(throughApiserver(report));
+      expect(reportEvidenceProblems(stored, ring)).toEqual([]);
+      expect(expandedSpec(stored.spec as never)).toEqual(throughApiserver(report.spec));
+    }
+  });
+
+  it('the plugin expands every stored form exactly as the server does, with the same frozen dictionary', () => {
+    expect(CMD_DICTIONARY).toBe(DETAILS_DICTIONARY_Z1);
+    for (const report of reports()) {
+      for (const stored of [packReport(report), jsonDetailsForm(report), report]) {
+        const spec = throughApiserver(stored.spec);
+        expect(expandedSpec(spec as never)).toEqual(expandReportSpec(spec));
+      }
+    }
   });
 
   it('stores a report too large for spec.details expanded, as before', () => {
     const report = reports()[0]!;
-    const huge = { ...report.spec, checks: report.spec.checks.map((check) => ({ ...check, message: 'x'.repeat(MAX_DETAILS_LENGTH) })) };
+    // Incompressible messages: the limit is on the stored string.
+    const huge = { ...report.spec, checks: report.spec.checks.map((check) => ({ ...check, message: randomBytes(MAX_DETAILS_LENGTH).toString('base64') })) };
     expect(packReportSpec(huge)).toBe(huge);
   });
 
@@ -59,17 +115,28 @@ describe('report encoding', () => {
     }
   });
 
-  it('a field outside details wins, and details that are not an object add nothing (so the digest fails)', () => {
+  it('a field outside details wins, and details that do not decode to an object add nothing (so the digest fails)', () => {
     const report = reports()[0]!;
     const stored = packReportSpec(report.spec);
-    const details = JSON.parse(stored.details!) as Record<string, unknown>;
+    const details = decodeDetails(stored.details!);
     expect(expandReportSpec({ ...stored, details: JSON.stringify({ ...details, score: 1 }) }).score).toBe(report.spec.score);
+    const inner = expandReportSpec({ ...stored, details: JSON.stringify({ ...details, rto: { ...(details.rto as object), measured: '1s' } }) });
+    expect(inner.rto.measured).toBe(report.spec.rto.measured);
     const broken = expandReportSpec({ ...stored, details: '[1,2]' });
     expect(broken.levels).toBeUndefined();
     expect(broken.score).toBe(report.spec.score);
     expect(expandReportSpec({ ...stored, details: '{not json' }).checks).toBeUndefined();
+    expect(expandReportSpec({ ...stored, details: `${DEFLATED_DETAILS_PREFIX}AAAA` }).checks).toBeUndefined();
     const ring = publicKeyRing([key.publicKey]);
-    const tampered = { ...report, spec: { ...stored, details: '{}' } } as unknown as RestoreReport;
+    const tampered = { ...report, spec: { ...stored, details: JSON.stringify({ ...details, checks: [] }) } } as unknown as RestoreReport;
     expect(reportEvidenceProblems(tampered, ring)[0]).toContain('digest mismatch');
+    const unsigned = { ...report, spec: { ...stored, details: '{}' } } as unknown as RestoreReport;
+    expect(reportEvidenceProblems(unsigned, ring)).toEqual(['no evidence block: the report is not signed']);
+  });
+
+  it('bounds what a details string may inflate to', () => {
+    const bomb = DEFLATED_DETAILS_PREFIX + deflateRawSync(`{"x":"${'a'.repeat(4 << 20)}"}`, { dictionary: Buffer.from(DETAILS_DICTIONARY_Z1) }).toString('base64');
+    expect(bomb.length).toBeLessThan(MAX_DETAILS_LENGTH);
+    expect(decodeDetails(bomb)).toEqual({});
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { alerts, daily, summary } from '../../../server/domain/aggregates.js';
 import { evaluateCompliance } from '../../../server/domain/compliance.js';
 import { ReportIndex } from '../../../server/domain/report-index.js';
-import { Interner, summarizeReport } from '../../../server/domain/report-summary.js';
+import { Interner, reportEvidenceDigest, summarizeReport } from '../../../server/domain/report-summary.js';
 import { makeReport, makeTest } from './fixtures.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -56,6 +56,18 @@ describe('report summaries', () => {
       expect(fromSummaries.detail.runs).toEqual(fromWhole.detail.runs);
       expect(fromSummaries.detail.runs.length).toBeGreaterThan(0);
     }
+  });
+
+  it('keep the evidence digest in 32 bytes and give it back as the report states it', () => {
+    const { reports } = population();
+    const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
+    const signed = { ...reports[0]!, spec: { ...reports[0]!.spec, evidence: { ...reports[0]!.spec.evidence!, digest } } };
+    const summary = summarizeReport(signed);
+    expect(summary.spec.evidenceDigestBytes).toHaveLength(32);
+    expect(reportEvidenceDigest(summary)).toBe(digest);
+    expect(reportEvidenceDigest(signed)).toBe(digest);
+    const unsigned = { ...signed, spec: { ...signed.spec, evidence: undefined } };
+    expect(reportEvidenceDigest(summarizeReport(unsigned))).toBeUndefined();
   });
 
   it('keep only the read models’ fields, sharing repeated values', () => {

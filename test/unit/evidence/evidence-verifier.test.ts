@@ -4,6 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { KeyObject } from 'node:crypto';
 import type { RestoreReport } from '../../../server/domain/resources.js';
 import { EvidenceVerifier } from '../../../server/evidence/evidence-verifier.js';
+import { reportKeyOf, reportTestKeyOf } from '../../../server/domain/report-index.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { withEvidence } from '../../../server/evidence/evidence.js';
 import {
@@ -61,6 +62,17 @@ describe('EvidenceVerifier', () => {
       ),
     ]);
     expect(verifier.verify(reports[2]!)).toBe(true);
+  });
+
+  it('gives the same verdicts when the caller passes the report and test keys it holds', () => {
+    const reports = history();
+    reports[1] = { ...reports[1]!, spec: { ...reports[1]!.spec, score: 91 } }; // edited after signing
+    const { verifier } = setup(reports);
+    const withKeys = reports.map((report) =>
+      verifier.verify(report, { key: reportKeyOf(report), testKey: reportTestKeyOf(report) }),
+    );
+    expect(withKeys).toEqual(reports.map((report) => verifier.verify(report)));
+    expect(withKeys).toEqual([true, false, true, true, true]); // only the edited one fails
   });
 
   it('flags the successor of a deleted report once the test is invalidated', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packReport } from '../../../server/domain/report-encoding.js';
+import { decodeDetails, encodeDetails, packReport } from '../../../server/domain/report-encoding.js';
 import type { RestoreReport } from '../../../server/domain/resources.js';
 import { orderReportsForChain, verifyReportChain } from '../../../server/evidence/evidence.js';
 import { verifyPdfAttestation } from '../../../server/reports/pdf-attestation.js';
@@ -146,8 +146,9 @@ describe('reports stored packed (spec.details, issue 17)', () => {
   it('an edit inside spec.details is detected and named by both', () => {
     const reports = stored(orderReportsForChain(history()));
     const spec = reports[3]!.spec as unknown as { details: string };
-    spec.details = spec.details.replace('"status":"pass"', '"status":"fail"');
-    expect(spec.details).toContain('"status":"fail"');
+    const edited = JSON.stringify(decodeDetails(spec.details)).replace('"status":"pass"', '"status":"fail"');
+    expect(edited).toContain('"status":"fail"');
+    spec.details = encodeDetails(JSON.parse(edited) as Record<string, unknown>);
     const result = both(reports);
     expect(result.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual([reports[3]!.metadata.name]);
     expect(result.reports[3]!.problems[0]).toContain('digest mismatch');
@@ -155,6 +156,19 @@ describe('reports stored packed (spec.details, issue 17)', () => {
 
   it('verify -f of a packed export (kubectl get rrep -o yaml) exits 0', async () => {
     const file = writeReports(stored(orderReportsForChain(history())), 'packed.json');
+    const result = await runPlugin(['verify', '-f', file, '--public-key', keyFile]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('5/5 reports verified');
+  });
+
+  it('verify -f of an export in the first stored form (JSON details, evidence a field) exits 0', async () => {
+    const jsonForm = (report: RestoreReport): RestoreReport => {
+      const { testRef, runId, startedAt, completedAt, score, result, evidence, rto, ...rest } = report.spec;
+      const { measured, ...rtoRest } = rto;
+      const details = JSON.stringify({ ...rest, rto: rtoRest });
+      return { ...report, spec: { testRef, runId, startedAt, completedAt, score, result, evidence, rto: { measured }, details } } as unknown as RestoreReport;
+    };
+    const file = writeReports(orderReportsForChain(history()).map(jsonForm), 'packed-json.json');
     const result = await runPlugin(['verify', '-f', file, '--public-key', keyFile]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('5/5 reports verified');

@@ -1,4 +1,4 @@
-// Alerts (failed runs, score regressions, SLA breaches) and upcoming runs.
+// Alerts (failed runs, score regressions, SLA breaches) and upcoming runs (overdue ones first, marked).
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api.js';
 import { Async, Badge, PageHeader, Segmented } from '../components/ui.js';
@@ -92,8 +92,10 @@ export function UpcomingPage() {
                   </thead>
                   <tbody data-testid="upcoming">
                     {list.slice(0, 500).map((u) => (
-                      <tr key={`${u.namespace}/${u.name}`}>
-                        <td>{dateTime(u.nextRunAt)}</td>
+                      <tr key={`${u.namespace}/${u.name}`} data-overdue={u.overdue ? 'true' : undefined}>
+                        <td>
+                          {dateTime(u.nextRunAt)} {u.overdue ? <Badge tone="bad">overdue</Badge> : null}
+                        </td>
                         <td>
                           <a href={href('tests', u.namespace, u.name)}>{u.name}</a>
                         </td>

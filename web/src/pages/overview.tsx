@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api.js';
 import { Heatmap, TrendChart } from '../components/charts.js';
-import { Async, Card, PageHeader, Segmented } from '../components/ui.js';
+import { Async, Badge, Card, PageHeader, Segmented } from '../components/ui.js';
 import { dateTime, resultClass, scoreClass } from '../format.js';
 import { href, useLoad } from '../hooks.js';
 
@@ -98,7 +98,8 @@ export function OverviewPage() {
               <ul class="plain">
                 {list.slice(0, 5).map((u) => (
                   <li key={`${u.namespace}/${u.name}`}>
-                    {dateTime(u.nextRunAt)} — <a href={href('tests', u.namespace, u.name)}>{u.name}</a>{' '}
+                    {dateTime(u.nextRunAt)} {u.overdue ? <Badge tone="bad">overdue</Badge> : null} —{' '}
+                    <a href={href('tests', u.namespace, u.name)}>{u.name}</a>{' '}
                     <span class="muted">
                       {u.namespace}, last score {u.lastScore}
                     </span>

@@ -89,8 +89,22 @@ func checkIntegerFields() error {
 	return nil
 }
 
+// checkOptionalFields: fields added after the seed are optional, so clients of older servers
+// still decode their answers; the generated type is a pointer (nil when absent).
+func checkOptionalFields() error {
+	field, ok := reflect.TypeOf(rehearsalapi.UpcomingTest{}).FieldByName("Overdue")
+	if !ok || field.Type.Kind() != reflect.Pointer || field.Type.Elem().Kind() != reflect.Bool {
+		return fmt.Errorf("types: UpcomingTest.Overdue should be an optional bool (*bool)")
+	}
+	fmt.Println("types: UpcomingTest.Overdue is *bool")
+	return nil
+}
+
 func run(ctx context.Context, opts options) error {
 	if err := checkIntegerFields(); err != nil {
+		return err
+	}
+	if err := checkOptionalFields(); err != nil {
 		return err
 	}
 	clientOptions := []rehearsalapi.ClientOption{

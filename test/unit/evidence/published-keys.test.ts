@@ -1,7 +1,7 @@
 // The published public keys (ConfigMap rehearsal-evidence-public-keys, keys.json): parsing that
 // refuses entries whose keyId does not match their key, and promotion on rotation.
 import { describe, expect, it } from '@jest/globals';
-import { parsePublishedKeys, promoteKey, publishedKeysOf } from '../../../server/evidence/evidence-keys.js';
+import { parsePublishedKeys, promoteKey, publishedKeysOf } from '../../../server/evidence/published-keys.js';
 import { exportPublicKeyPem, generateSigningKey } from '../../../server/evidence/signing-key.js';
 
 const first = generateSigningKey();

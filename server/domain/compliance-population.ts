@@ -1,0 +1,210 @@
+// The population a compliance evaluation reads: the runs of the period with the facts the rules
+// need, grouped by namespace and counted in one stepwise pass. Each run's facts are kept between
+// evaluations (the server re-evaluates after every new report).
+import type { RestoreTest, RunResult } from './resources.js';
+import { asReportIndex, type IndexedRun, type ReportSource } from './report-index.js';
+import { isAbortedAttempt, measuredRtoSeconds, rtoVerdict, type RtoVerdict } from './run-facts.js';
+import { MILLISECONDS_PER_DAY } from './utc-days.js';
+import type {
+  HeadlineFigures,
+  MissingTail,
+  RtoAnalysisRow,
+  RunRecord,
+  RunReference,
+  RunVerifier,
+  TargetControlDetail,
+} from './compliance-types.js';
+
+/** W of the guide: an exception is remediated by a qualifying pass of the same test within this. */
+export const REMEDIATION_WINDOW_DAYS = 30;
+
+/**
+ * What the rules read of one run. Computed once per indexed run and verdict and reused by every
+ * later evaluation (see factsOf): with a run finishing every second, re-deriving 90,000 of them per
+ * evaluation was most of its cost and of its garbage. Immutable: every evaluation may share them.
+ */
+export class RunFacts {
+  readonly result: RunResult;
+  readonly aborted: boolean;
+  readonly verdict: RtoVerdict;
+  readonly rtoSeconds: number | null;
+  /** As recorded (texts, records). */
+  readonly sources: readonly string[];
+  /** The same without repeats (grouping by namespace). */
+  readonly distinctSources: readonly string[];
+
+  constructor(
+    readonly run: IndexedRun,
+    readonly verified: boolean,
+  ) {
+    const report = run.report;
+    this.result = report.spec.result;
+    this.aborted = isAbortedAttempt(report);
+    this.verdict = rtoVerdict(report);
+    this.rtoSeconds = measuredRtoSeconds(report);
+    this.sources = report.spec.sourceNamespaces ?? [];
+    this.distinctSources =
+      new Set(this.sources).size === this.sources.length ? this.sources : [...new Set(this.sources)];
+  }
+
+  /** A new object per read: kept for only the few runs an answer names, not for all 90,000. */
+  get reference(): RunReference {
+    return reference(this.run);
+  }
+}
+
+/**
+ * The facts of each indexed run, by the IndexedRun object: the report index makes a new one when a
+ * report is added or replaced, so an entry never outlives the report version it describes, and
+ * entries of removed runs go with them. The verifier's verdict can change after a run was first
+ * seen (a chain link re-checked, keys rotated): it is asked on every evaluation, and an entry with
+ * the other verdict is replaced.
+ */
+const FACTS = new WeakMap<IndexedRun, RunFacts>();
+
+function factsOf(run: IndexedRun, verified: boolean): RunFacts {
+  const known = FACTS.get(run);
+  if (known && known.verified === verified) return known;
+  const facts = new RunFacts(run, verified);
+  FACTS.set(run, facts);
+  return facts;
+}
+
+export interface PopulationTotals {
+  pass: number;
+  partial: number;
+  fail: number;
+  aborted: number;
+  scoreSum: number;
+  /** Runs whose RTO met their target. */
+  met: number;
+  /** The completed (not aborted) run with the longest measured RTO; the newest of equals. */
+  worstRto?: RunFacts;
+}
+
+export interface Population {
+  from: number;
+  to: number;
+  periodDays: number;
+  now: Date;
+  runs: RunFacts[];
+  /** The runs covering each namespace, oldest first (grouped once: scope x runs would not scale). */
+  runsByNamespace: Map<string, RunFacts[]>;
+  /** Counts over every run, taken in the same stepwise pass as the grouping. */
+  totals: PopulationTotals;
+  scope: string[];
+  signaturesChecked: boolean;
+  windowMs: number;
+  missingTails: readonly MissingTail[];
+  /**
+   * Per-target results by the only control properties the rules read (RTO-bound, freshness): most
+   * controls share them, so 16 controls across five frameworks need two evaluations, not sixteen.
+   */
+  targetsByRule: Map<string, TargetControlDetail[]>;
+  /** Framework-independent parts, computed once per population (the overview needs all five). */
+  shared: {
+    headline?: HeadlineFigures;
+    rto?: RtoAnalysisRow[];
+    runs?: RunRecord[];
+    rtoClause?: string;
+    runsClause?: string;
+  };
+}
+
+export function once<K extends keyof Population['shared']>(
+  population: Population,
+  key: K,
+  compute: () => NonNullable<Population['shared'][K]>,
+): NonNullable<Population['shared'][K]> {
+  const cached = population.shared[key];
+  if (cached !== undefined) return cached as NonNullable<Population['shared'][K]>;
+  const value = compute();
+  population.shared[key] = value;
+  return value;
+}
+
+function reference(run: IndexedRun): RunReference {
+  const spec = run.report.spec;
+  return {
+    report: run.key,
+    test: run.testKey,
+    runId: spec.runId,
+    // As recorded in the report: it is the evidence (and formatting 90,000 dates per request is not free).
+    completedAt: spec.completedAt,
+    result: spec.result,
+    score: spec.score,
+  };
+}
+
+/**
+ * Runs per step of the cooperative evaluation: an evaluation over 90,000 runs takes 0.3-0.9 s of
+ * CPU; the API runs its steps between other requests (ComplianceService), so no request waits
+ * behind a whole evaluation. Synchronous callers (PDFs, tests) drain the steps at once.
+ */
+const RUNS_PER_STEP = 2_000;
+
+/** Runs a stepwise evaluation to its end, synchronously. */
+export function drainSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export function* collectPopulationSteps(
+  periodDays: number,
+  now: Date,
+  tests: readonly RestoreTest[],
+  reports: ReportSource,
+  verify: RunVerifier | undefined,
+  remediationWindowDays: number,
+  missingTails: readonly MissingTail[] = [],
+): Generator<void, Population> {
+  const to = now.getTime();
+  const from = to - periodDays * MILLISECONDS_PER_DAY;
+  const inPeriod = asReportIndex(reports).runsBetween(from, to);
+  // Scope = what the tests declare plus anything actually restored in the period: an untested
+  // declared namespace must show up as not tested, never silently drop out.
+  const scope = new Set<string>();
+  for (const test of tests)
+    for (const source of test.spec.backupSource?.namespaces ?? []) scope.add(source.name);
+  const runs: RunFacts[] = [];
+  const runsByNamespace = new Map<string, RunFacts[]>();
+  const totals: PopulationTotals = { pass: 0, partial: 0, fail: 0, aborted: 0, scoreSum: 0, met: 0 };
+  for (const run of inPeriod) {
+    const facts = factsOf(run, verify ? verify(run.report, run) : true);
+    runs.push(facts);
+    totals[facts.result] += 1;
+    totals.scoreSum += run.report.spec.score;
+    if (facts.verdict === 'met') totals.met += 1;
+    if (facts.aborted) totals.aborted += 1;
+    else if (
+      facts.rtoSeconds !== null &&
+      (!totals.worstRto || facts.rtoSeconds >= totals.worstRto.rtoSeconds!)
+    ) {
+      totals.worstRto = facts;
+    }
+    for (const source of facts.distinctSources) {
+      scope.add(source);
+      const list = runsByNamespace.get(source);
+      if (list) list.push(facts);
+      else runsByNamespace.set(source, [facts]);
+    }
+    if (runs.length % RUNS_PER_STEP === 0) yield;
+  }
+  return {
+    from,
+    to,
+    periodDays,
+    now,
+    runs,
+    runsByNamespace,
+    totals,
+    scope: [...scope].sort(),
+    signaturesChecked: verify !== undefined,
+    windowMs: remediationWindowDays * MILLISECONDS_PER_DAY,
+    missingTails,
+    targetsByRule: new Map(),
+    shared: {},
+  };
+}

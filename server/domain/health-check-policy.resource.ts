@@ -1,0 +1,99 @@
+// The health checks of a RestoreTest, and the HealthCheckPolicy that holds a reusable set of them
+// (crds/rehearsal.dev_healthcheckpolicies.yaml). A check is one object with exactly one kind's
+// field set, mirroring the CRD, so the schema can require that field with CEL. Pure types only.
+import type { API_VERSION, ObjectMeta } from './resource-common.js';
+
+export interface PodsReadyCheck {
+  /** Label selector (matchLabels) within the sandbox; empty = every pod. */
+  selector?: Record<string, string>;
+  /** Minimum number of Ready pods; default: every selected pod must be Ready. */
+  minReady?: number;
+}
+
+export interface HttpGetCheck {
+  service: string;
+  port: number;
+  path?: string; // default "/"
+  scheme?: 'http' | 'https'; // default http
+  expectedStatus?: number; // default 200
+  /** Regular expression the response body must match. */
+  bodyMatch?: string;
+}
+
+export interface TcpSocketCheck {
+  service: string;
+  port: number;
+}
+
+export interface SecretKeyRef {
+  name: string;
+  key: string;
+}
+
+export interface SqlQueryCheck {
+  engine: 'postgres' | 'mysql';
+  service: string;
+  port?: number; // default 5432 / 3306
+  database: string;
+  /** Credentials come from a Secret restored into the sandbox. */
+  credentialsSecret: { name: string; usernameKey?: string; passwordKey?: string };
+  query: string;
+  /** At least this many rows (default 1). */
+  expectedMinRows?: number;
+  /** The first column of the first row, as a string, must equal this. */
+  expectedValue?: string;
+}
+
+export interface ResourceExistsCheck {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** Which source namespace's sandbox to look in; default: the first. */
+  sourceNamespace?: string;
+}
+
+export interface ExecCheck {
+  selector?: Record<string, string>;
+  container?: string;
+  command: string[];
+  expectedExitCode?: number; // default 0
+}
+
+export type CheckKind = 'podsReady' | 'httpGet' | 'tcpSocket' | 'sqlQuery' | 'resourceExists' | 'exec';
+export const CHECK_KINDS: readonly CheckKind[] = [
+  'podsReady',
+  'httpGet',
+  'tcpSocket',
+  'sqlQuery',
+  'resourceExists',
+  'exec',
+];
+
+export interface HealthCheck {
+  name: string;
+  kind: CheckKind;
+  /** Duration string, default 30s. */
+  timeout?: string;
+  /** Which source namespace's sandbox the check targets; default: the first. */
+  sourceNamespace?: string;
+  /** A failing critical check makes the run fail; any other failing check caps it at partial. */
+  critical?: boolean;
+  podsReady?: PodsReadyCheck;
+  httpGet?: HttpGetCheck;
+  tcpSocket?: TcpSocketCheck;
+  sqlQuery?: SqlQueryCheck;
+  resourceExists?: ResourceExistsCheck;
+  exec?: ExecCheck;
+}
+
+export interface HealthCheckPolicySpec {
+  description?: string;
+  checks: HealthCheck[];
+}
+
+export interface HealthCheckPolicy {
+  apiVersion: typeof API_VERSION;
+  kind: 'HealthCheckPolicy';
+  metadata: ObjectMeta;
+  spec: HealthCheckPolicySpec;
+}

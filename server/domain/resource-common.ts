@@ -1,0 +1,57 @@
+// What every Rehearsal custom resource shares: the API group and version, the labels and
+// annotations the engine puts on what it creates, object metadata and conditions, and the values
+// that RestoreTest and RestoreReport both carry (provider, trigger, result). Pure types only.
+
+export const GROUP = 'rehearsal.dev';
+export const VERSION = 'v1alpha1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+export const LABEL_TEST = 'rehearsal.dev/test';
+export const LABEL_TEST_NAMESPACE = 'rehearsal.dev/test-namespace';
+export const LABEL_RUN = 'rehearsal.dev/run';
+export const LABEL_MANAGED_BY = 'rehearsal.dev/managed-by';
+export const MANAGED_BY_VALUE = 'rehearsal';
+export const LABEL_SOURCE_NAMESPACE = 'rehearsal.dev/source-namespace';
+/** Set by the API's trigger endpoint (value: a unique request id); survives restarts. */
+export const ANNOTATION_TRIGGER = 'rehearsal.dev/trigger-request';
+/** On sandbox namespaces: when the janitor may delete it (RFC 3339). */
+export const ANNOTATION_EXPIRES_AT = 'rehearsal.dev/expires-at';
+
+export type Provider = 'velero' | 'kasten' | 'trilio';
+export const PROVIDERS: readonly Provider[] = ['velero', 'kasten', 'trilio'];
+
+export type RunResult = 'pass' | 'partial' | 'fail';
+export type RunTrigger = 'schedule' | 'manual';
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  /** @isInt */
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  observedGeneration?: number;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}

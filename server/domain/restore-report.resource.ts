@@ -1,0 +1,140 @@
+// The RestoreReport resource (crds/rehearsal.dev_restorereports.yaml): the scored, signed record
+// of one run. This is the expanded shape every reader works with; how it is packed for storage is
+// report-encoding.ts's business. Pure types only.
+import type { CheckKind } from './health-check-policy.resource.js';
+import type { API_VERSION, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
+
+export type CheckStatus = 'pass' | 'fail' | 'skip' | 'error';
+
+export type ScoreLevelName =
+  | 'restoreIntegrity'
+  | 'completeness'
+  | 'podStartup'
+  | 'healthChecks'
+  | 'crossNamespace'
+  | 'rtoWithinSLA';
+
+export interface ScoreLevel {
+  name: ScoreLevelName;
+  /**
+   * Points earned (partial credit rounded down).
+   * @isInt
+   */
+  points: number;
+  /** @isInt */
+  maxPoints: number;
+  /** false when the level could not be evaluated (e.g. the restore failed). */
+  tested: boolean;
+  detail: string;
+}
+
+export interface CheckResult {
+  name: string;
+  kind: CheckKind;
+  status: CheckStatus;
+  message: string;
+  /** Duration string. */
+  duration: string;
+}
+
+export interface ResultCap {
+  check: string;
+  critical: boolean;
+  result: 'partial' | 'fail';
+}
+
+export interface KindCompleteness {
+  kind: string;
+  /** @isInt */
+  backedUp: number;
+  /** @isInt */
+  restored: number;
+}
+
+/** A reference from a restored object to a Service in another namespace (decisions §4). */
+export interface DependencyEntry {
+  /** `<Kind>/<source namespace>/<name>` of the restored object holding the reference. */
+  from: string;
+  /** `<service>.<namespace>` as referenced. */
+  to: string;
+  status: 'restored' | 'reachable' | 'missing' | 'unreachable' | 'production';
+  message?: string;
+}
+
+export interface RestoreReportSpec {
+  testRef: { name: string; namespace: string; uid?: string };
+  runId: string;
+  trigger: RunTrigger;
+  scheduledAt: string;
+  startedAt: string;
+  completedAt: string;
+  sourceNamespaces: string[];
+  backup: {
+    provider: Provider;
+    name: string;
+    completedAt?: string;
+    /** Run start - backup completion, duration string. */
+    age?: string;
+  };
+  sandboxNamespaces: string[];
+  restore?: {
+    name: string;
+    namespace: string;
+    phase: string;
+    /** @isInt */
+    warnings: number;
+    /** @isInt */
+    errors: number;
+    /** @isInt */
+    itemsRestored?: number;
+  };
+  /** @isInt */
+  score: number;
+  result: RunResult;
+  levels: ScoreLevel[];
+  checks: CheckResult[];
+  completeness: KindCompleteness[];
+  /** Cross-namespace references found in the restored objects; failed ones first, at most 32. */
+  dependencies?: DependencyEntry[];
+  rto: {
+    measured?: string;
+    measuredSeconds?: number;
+    target?: string;
+    withinSLA?: boolean;
+    phases: {
+      restoreRequestedAt?: string;
+      restoreCompletedAt?: string;
+      podsReadyAt?: string;
+      checksCompletedAt?: string;
+    };
+  };
+  /**
+   * Until when the sandboxes of a run that did not pass are kept for inspection (start + ttl,
+   * decisions §3); absent when the run passed (deleted at once) or had no sandbox.
+   */
+  sandboxExpiresAt?: string;
+  /** A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
+  resultCap?: ResultCap;
+  failure?: { reason: string; message: string };
+  /** Tamper evidence (issue: signed evidence). Absent until signing is enabled. */
+  evidence?: {
+    digest: string;
+    previousDigest?: string;
+    /**
+     * Position in the test's chain (1 = first signed with a sequence); part of the digest.
+     * @isInt
+     */
+    sequence?: number;
+    signature: string;
+    keyId: string;
+    algorithm: 'Ed25519';
+    canonicalization: 'RFC8785';
+  };
+}
+
+export interface RestoreReport {
+  apiVersion: typeof API_VERSION;
+  kind: 'RestoreReport';
+  metadata: ObjectMeta;
+  spec: RestoreReportSpec;
+}

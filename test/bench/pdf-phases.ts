@@ -1,0 +1,111 @@
+// Profiling aid (not a test): where the compliance PDF's memory goes, phase by phase, in-process
+// over the memory bench's population. Run with --expose-gc and the Deployment's flags:
+//   node --expose-gc --optimize-for-size --max-semi-space-size=4 --import tsx test/bench/pdf-phases.ts
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ComplianceService } from '../../server/api/services/compliance.service.js';
+import { complianceReportData } from '../../server/api/services/compliance-report-data.js';
+import { periodRuns, runsFileRows } from '../../server/api/services/compliance-runs.js';
+import { tailProblems } from '../../server/api/services/evidence-tails.js';
+import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
+import { Interner, summarizeReport } from '../../server/domain/report-summary.js';
+import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
+import { generateSigningKey } from '../../server/evidence/signing-key.js';
+import { packReport, unpackReport, type PackedReport } from '../../server/kube/packed-report.js';
+import { renderComplianceReport } from '../../server/reports/pdf/compliance-report.pdf.js';
+import { buildRunsFile } from '../../server/reports/pdf/runs-file.js';
+import type { ApiCache } from '../../server/api/ports.js';
+import { restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
+
+const testCount = Number(process.env.BENCH_TESTS ?? 1000);
+const days = Number(process.env.BENCH_DAYS ?? 90);
+const now = Date.now();
+const tests: RestoreTest[] = [];
+const index = new ReportIndex();
+const interner = new Interner();
+const packed = new Map<string, PackedReport>();
+for (let i = 0; i < testCount; i += 1) {
+  const shape = testShape(i, testCount);
+  tests.push(
+    JSON.parse(JSON.stringify({ ...restoreTest(shape), status: testStatus(shape, now) })) as RestoreTest,
+  );
+}
+for (let run = days - 1; run >= 0; run -= 1) {
+  for (let i = 0; i < testCount; i += 1) {
+    const report = JSON.parse(
+      JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` })),
+    ) as RestoreReport;
+    index.add(summarizeReport(report, interner));
+    packed.set(reportKeyOf(report), packReport(report));
+  }
+}
+const cache = {
+  synced: true,
+  version: '1',
+  reportIndex: index,
+  fullReport: (key: string) => {
+    const found = packed.get(key);
+    return found && unpackReport(found);
+  },
+  listTests: () => tests,
+  getTest: () => undefined,
+} as unknown as ApiCache;
+
+const gc = (globalThis as { gc?: () => void }).gc!;
+function heap(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed / 1048576;
+}
+function rss(): number {
+  return process.memoryUsage().rss / 1048576;
+}
+const forceGc = !process.env.NO_GC;
+let rssStart = 0;
+function hwm(): number {
+  return Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+}
+function resetHwm(): void {
+  writeFileSync('/proc/self/clear_refs', '5');
+  rssStart = rss();
+}
+const log = (label: string, base: number) => {
+  const peak = hwm() - rssStart;
+  const used = process.memoryUsage().heapUsed / 1048576;
+  console.log(
+    `${label.padEnd(40)} phase peak rss +${peak.toFixed(1)}  heapUsed(no gc) ${(used - base).toFixed(1)}  ${forceGc ? `retained +${(heap() - base).toFixed(1)} MB` : ''} rss ${rss().toFixed(0)}`,
+  );
+  resetHwm();
+};
+
+async function main(): Promise<void> {
+  const service = new ComplianceService(cache, () => new Date(now));
+  const key = generateSigningKey();
+  for (let round = 0; round < 2; round += 1) {
+    const base = heap();
+    console.log(`round ${round}: heap ${base.toFixed(1)} MB, rss ${rss().toFixed(0)}`);
+    resetHwm();
+    gc();
+    log('a full gc', base);
+    const t0 = performance.now();
+    const tails = tailProblems(cache, tests);
+    const evaluation = service.evaluate('soc2', 90, new Date(now), tails);
+    log(`evaluate (${Math.round(performance.now() - t0)} ms)`, base);
+    const detail = evaluation.detail;
+    log('detail', base);
+    const runsOfPeriod = periodRuns(index, detail.period);
+    const data = complianceReportData({
+      evaluation,
+      runs: runsOfPeriod,
+      tests,
+      reportOf: cache.fullReport,
+      productVersion: 'x',
+    });
+    log('report data', base);
+    const runs = await buildRunsFile(runsFileRows(runsOfPeriod));
+    data.runsFile = runs.info;
+    log('runs file', base);
+    const pdf = await renderComplianceReport(data, key, runs.bytes);
+    log(`pdf ${Math.round(pdf.length / 1024)} KiB (${Math.round(performance.now() - t0)} ms)`, base);
+  }
+}
+void main();
