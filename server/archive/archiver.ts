@@ -17,6 +17,9 @@ import type { RehearsalClient } from '../kube/rehearsal-client.js';
 import type { ArchiveStore, TestArchive } from './archive-store.js';
 import { buildSegment } from './segment.js';
 
+/** Live copies deleted at once after a segment is stored. */
+const DELETE_CONCURRENCY = 8;
+
 export interface ArchiverDeps {
   cache: Pick<RehearsalCache, 'listTests' | 'liveReportsOfTest' | 'liveSummariesOfTest' | 'isArchived' | 'addArchived' | 'removeArchived' | 'synced'>;
   client: Pick<RehearsalClient, 'deleteReport'>;
@@ -121,16 +124,26 @@ export class Archiver {
     result.liveDeleted += await this.deleteLive(moving);
   }
 
+  /**
+   * Deletes the live copies, DELETE_CONCURRENCY at a time: one after another, turning the archive
+   * on for an install with a 90-day history (76 moves per test) took ~0.1 s per report under load,
+   * hours at 1,000 tests. The order does not matter: every one of them is archived already.
+   */
   private async deleteLive(reports: readonly RestoreReport[]): Promise<number> {
     let deleted = 0;
-    for (const report of reports) {
-      try {
-        await this.deps.client.deleteReport(report.metadata.namespace ?? '', report.metadata.name);
-        deleted += 1;
-      } catch (error) {
-        if (!isKind(error, 'NotFound')) throw error;
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < reports.length) {
+        const report = reports[next++]!;
+        try {
+          await this.deps.client.deleteReport(report.metadata.namespace ?? '', report.metadata.name);
+          deleted += 1;
+        } catch (error) {
+          if (!isKind(error, 'NotFound')) throw error;
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(DELETE_CONCURRENCY, reports.length) }, () => worker()));
     return deleted;
   }
 

@@ -33,6 +33,19 @@ import {
 } from './bench-data.js';
 import { packReport } from '../../server/domain/report-encoding.js';
 import { BackgroundRuns, deleteBackgroundReports } from './background-runs.js';
+import {
+  archiveEnv,
+  archiveHistory,
+  archiveLoadOf,
+  ensureSigningKey,
+  firstArchivePass,
+  sequencedReport,
+  startArchiveStore,
+  testUids,
+  type ArchivedHistory,
+} from './archive-history.js';
+import { ControlPlaneMemory, type MemorySample } from './control-plane-memory.js';
+import type { S3Server } from '../helpers/s3-server.js';
 import { KubeBulkClient, forEachBounded } from './kube-bulk.js';
 import { runOpenLoop, type LoadResult } from './load-generator.js';
 import { cpuTicks, rssOf, waitUntilSettled } from './process-stats.js';
@@ -78,6 +91,12 @@ const { values: args } = parseArgs({
     background: { type: 'boolean', default: true },
     // Where the JSON goes (bench:scale runs several sizes, possibly beside another bench run).
     output: { type: 'string', default: path.join(tmp, 'bench-api.json') },
+    // With the evidence archive (archive-history.ts): the newest N runs per test in etcd, the
+    // older --days minus N already archived on a real S3 server (s3s-fs); 0 = no archive.
+    'archive-live': { type: 'string', default: '0' },
+    // The real path instead: every run through the apiserver, then the server (controller on) moves
+    // the older ones itself in its first archive pass, which is timed.
+    'archive-real': { type: 'boolean', default: false },
   },
   strict: true,
   allowNegative: true,
@@ -88,6 +107,11 @@ const rate = Number(args.rate);
 const durationSeconds = Number(args.duration);
 const concurrency = Number(args.concurrency);
 const serverRoot = path.resolve(args['server-root'] ?? repoRoot);
+const archiveLive = Number(args['archive-live']);
+const archiving = archiveLive > 0 && archiveLive < days;
+const archiveReal = archiving && args['archive-real'];
+/** Runs per test written through the apiserver (the live window when the history is pre-archived). */
+const liveDays = archiving && !archiveReal ? archiveLive : days;
 
 function log(message: string): void {
   console.error(`[bench] ${message}`);
@@ -202,7 +226,7 @@ async function loadData(kube: KubeBulkClient, now: number): Promise<LoadTimings>
     await countObjects(kube, 'restoretests'),
     await countObjects(kube, 'restorereports'),
   ];
-  if (existingTests === testCount && existingReports === testCount * days) {
+  if (existingTests === testCount && existingReports === testCount * liveDays) {
     log(`data present (${existingTests} tests, ${existingReports} reports): load skipped`);
     return {
       reused: true,
@@ -253,14 +277,18 @@ async function loadData(kube: KubeBulkClient, now: number): Promise<LoadTimings>
 
   // Reports, oldest day first (the order an engine writes them), interleaved across tests.
   const jobs: [BenchTestShape, number][] = [];
-  for (let runIndex = days - 1; runIndex >= 0; runIndex -= 1)
+  for (let runIndex = liveDays - 1; runIndex >= 0; runIndex -= 1)
     for (const shape of shapes) jobs.push([shape, runIndex]);
   const tReports = performance.now();
   await forEachBounded(
     jobs,
     concurrency,
     async ([shape, runIndex]) => {
-      const report = restoreReport(shape, runIndex, now, uids.get(shape.name)!);
+      const owner = uids.get(shape.name)!;
+      // With the archive, the chain's sequence numbers (the archived runs precede these).
+      const report = archiving
+        ? sequencedReport(shape, runIndex, days, now, owner)
+        : restoreReport(shape, runIndex, now, owner);
       // Stored as the engine's report writer stores it: the detail blocks packed into spec.details.
       await createOrGet(kube, 'restorereports', packReport(report));
     },
@@ -285,6 +313,7 @@ interface ServerUnderTest {
   startToListeningSeconds: number;
   startToReadySeconds: number;
   logFile: string;
+  output: () => string;
 }
 
 /** The kube-apiserver's memory, when the bench runs the control plane (its pid file). */
@@ -294,6 +323,19 @@ function apiserverRss(): { vmRssMb: number; vmHwmMb: number } | undefined {
     const pid = Number(readFileSync(path.join(args['cluster-dir']!, 'pids/kube-apiserver.pid'), 'utf8').trim());
     return rssOf(pid);
   } catch {
+    return undefined;
+  }
+}
+
+/** etcd's db size and memory and the apiserver's live heap (our control plane only). */
+async function controlPlaneSample(): Promise<MemorySample | undefined> {
+  if (args.kubeconfig) return undefined;
+  const dir = args['cluster-dir']!;
+  const kubeconfig = path.join(dir, 'kubeconfig');
+  try {
+    return await new ControlPlaneMemory(dir, 'kubectl', kubeconfig).sample();
+  } catch (error) {
+    log(`control plane sample failed: ${String(error)}`);
     return undefined;
   }
 }
@@ -314,7 +356,7 @@ function deploymentRuntime(): { nodeFlags: string[]; env: Record<string, string>
   };
 }
 
-async function startServer(kubeconfig: string): Promise<ServerUnderTest> {
+async function startServer(kubeconfig: string, extraEnv: Record<string, string> = {}): Promise<ServerUnderTest> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const logFile = path.join(tmp, 'bench-api-server.log');
@@ -334,6 +376,7 @@ async function startServer(kubeconfig: string): Promise<ServerUnderTest> {
       REHEARSAL_CONTROLLER: 'false',
       REHEARSAL_NAMESPACE: BENCH_NAMESPACE,
       REHEARSAL_LOG_LEVEL: 'warn',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -368,6 +411,7 @@ async function startServer(kubeconfig: string): Promise<ServerUnderTest> {
     startToListeningSeconds: seconds((listening ?? ready) - t0),
     startToReadySeconds: seconds(ready - t0),
     logFile,
+    output: () => Buffer.concat(output).toString('utf8'),
   };
 }
 
@@ -494,6 +538,7 @@ async function main(): Promise<void> {
   const cluster = await ensureCluster();
   let server: ServerUnderTest | undefined;
   let background: BackgroundRuns | undefined;
+  let s3: S3Server | undefined;
   const kube = await KubeBulkClient.fromKubeconfig(cluster.kubeconfig, concurrency);
   try {
     await installCrds(cluster.kubeconfig);
@@ -522,8 +567,47 @@ async function main(): Promise<void> {
     } else if (args.runtime !== 'tsx') {
       throw new Error(`--runtime must be tsx or dist, not ${args.runtime}`);
     }
-    log(`starting the server (API only, auth none, ${args.runtime})`);
-    server = await startServer(cluster.kubeconfig);
+    let archived: ArchivedHistory | undefined;
+    const serverEnv: Record<string, string> = {};
+    if (archiveReal) {
+      s3 = await startArchiveStore(`${args['cluster-dir']!}-archive`);
+      await ensureSigningKey(kube);
+      Object.assign(serverEnv, archiveEnv(s3, archiveLive), {
+        REHEARSAL_LOG_LEVEL: 'info',
+        REHEARSAL_CONTROLLER: 'true',
+        REHEARSAL_ARCHIVE_INTERVAL_SECONDS: '5',
+      });
+    } else if (archiving) {
+      const workDir = `${args['cluster-dir']!}-archive`;
+      s3 = await startArchiveStore(workDir);
+      const key = await ensureSigningKey(kube);
+      log(`archiving runs ${liveDays}…${days - 1} of each test to s3s-fs (${s3.endpoint}, ${workDir})`);
+      archived = await archiveHistory({
+        s3,
+        key,
+        shapes: Array.from({ length: testCount }, (_, index) => testShape(index, testCount)),
+        uids: await testUids(kube),
+        live: liveDays,
+        days,
+        now,
+        log,
+      });
+      log(
+        `archive: ${archived.reports} reports in ${archived.segments} segments, ${Math.round(archived.bytes / 1024)} KiB ` +
+          `(${Math.round(archived.bytes / archived.reports)} B/report); build ${archived.buildSeconds} s, upload ${archived.uploadSeconds} s`,
+      );
+      // Info level: the server logs how long its archive load took ("evidence archive loaded").
+      Object.assign(serverEnv, archiveEnv(s3, archiveLive), { REHEARSAL_LOG_LEVEL: 'info' });
+    }
+    log(`starting the server (API only, auth none, ${args.runtime}${archiving ? ', evidence archive on' : ''})`);
+    server = await startServer(cluster.kubeconfig, serverEnv);
+    const archiveLoad = archiving ? archiveLoadOf(server.output()) : undefined;
+    if (archiveLoad) log(`server loaded the archive (${archiveLoad.reports} reports, ${archiveLoad.segments} segments) in ${archiveLoad.milliseconds} ms`);
+    if (archiveReal) {
+      const pass = await firstArchivePass(server.output, log);
+      archived = { segments: pass.segments, reports: pass.reports, bytes: pass.bytes, rawBytes: pass.rawBytes, buildSeconds: 0, uploadSeconds: 0, serverPassSeconds: pass.milliseconds / 1000, liveDeleted: pass.liveDeleted };
+      log(`server's first archive pass: ${pass.reports} reports in ${pass.segments} segments, ${pass.liveDeleted} live copies deleted, ${pass.milliseconds} ms`);
+    }
     const rssAtReady = rssOf(server.child.pid!);
     log(
       `server: listening+ready ${server.startToReadySeconds} s after spawn (caches synced); VmRSS ${rssAtReady.vmRssMb} MB`,
@@ -577,6 +661,7 @@ async function main(): Promise<void> {
     const backgroundStats = await background?.stop();
     const rss = rssOf(server.child.pid!);
     const apiserver = apiserverRss();
+    const controlPlane = await controlPlaneSample();
 
     console.log('');
     console.log(
@@ -599,6 +684,17 @@ async function main(): Promise<void> {
     console.log('');
     printTable(results, rss);
     if (apiserver) console.log(`kube-apiserver resident memory: VmRSS ${apiserver.vmRssMb} MB (peak VmHWM ${apiserver.vmHwmMb} MB)`);
+    if (controlPlane) {
+      const mb = (bytes: number) => Math.round(bytes / 1048576);
+      console.log(
+        `etcd: VmRSS ${mb(controlPlane.etcdRssBytes)} MB, db ${mb(controlPlane.etcdDbBytes)} MB (in use ${mb(controlPlane.etcdDbInUseBytes)} MB); apiserver live heap ${mb(controlPlane.apiserverHeapLiveBytes)} MB`,
+      );
+    }
+    if (archived) {
+      console.log(
+        `evidence archive: ${testCount * days - archived.reports} reports live in etcd, ${archived.reports} archived (${archived.segments} segments, ${Math.round(archived.bytes / 1024)} KiB); server archive load ${archiveLoad ? `${archiveLoad.milliseconds} ms` : 'not logged'}`,
+      );
+    }
 
     const output = path.resolve(args.output!);
     writeFileSync(
@@ -629,6 +725,10 @@ async function main(): Promise<void> {
             rssAfterLoad: rss,
           },
           apiserver: apiserver ?? null,
+          controlPlane: controlPlane ?? null,
+          archive: archived
+            ? { liveReports: testCount * days - archived.reports, archivedReports: archived.reports, path: archiveReal ? 'server pass' : 'pre-built', ...archived, serverLoad: archiveLoad ?? null }
+            : null,
           background: backgroundStats ?? null,
           endpoints: results.map((result) => ({
             ...result,
@@ -647,6 +747,7 @@ async function main(): Promise<void> {
     // The kept cluster must hold the loaded data only: background reports go, statuses come back.
     await background?.restore().catch((error: unknown) => log(`background clean-up failed: ${String(error)}`));
     await kube.close();
+    await s3?.stop();
     if (cluster.started && !args['keep-cluster']) {
       await run('bash', [path.join(repoRoot, 'test/cluster/down.sh'), args['cluster-dir']!]);
       log('control plane stopped');
