@@ -8,23 +8,19 @@
 //   npm run bench:domain -- [--tests 1000] [--days 90] [--iterations 20] [--unverified]
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
-import { Interner, summarizeReport } from '../../server/domain/report-summary.js';
 import {
-  packReport,
   packedReportsJson,
   writePackedReportsJson,
   unpackReport,
-  type PackedReport,
 } from '../../server/kube/packed-report.js';
-import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
 import { ComplianceService } from '../../server/api/services/compliance.service.js';
 import { DashboardService } from '../../server/api/services/dashboard.service.js';
 import { ReportsService } from '../../server/api/services/reports.service.js';
 import { testResponse } from '../../server/domain/aggregates.js';
 import type { ApiCache } from '../../server/api/ports.js';
-import { BENCH_NAMESPACE, restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
+import { BENCH_NAMESPACE } from './bench-data.js';
 import { summarize } from './load-generator.js';
+import { buildMemoryPopulation } from './memory-population.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -47,36 +43,8 @@ function megabytes(bytes: number): number {
 async function main(): Promise<void> {
   const now = Date.now();
   const heapBefore = process.memoryUsage().heapUsed;
-  const tests: RestoreTest[] = [];
-  const index = new ReportIndex();
-  const interner = new Interner();
-  const packed = new Map<string, PackedReport>();
   const tBuild = performance.now();
-  // JSON round trips: the cache holds parsed objects, not the builders' shared constants.
-  for (let i = 0; i < testCount; i += 1) {
-    const shape = testShape(i, testCount);
-    const uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    tests.push(
-      JSON.parse(
-        JSON.stringify({
-          ...restoreTest(shape),
-          metadata: { ...restoreTest(shape).metadata, uid },
-          status: testStatus(shape, now),
-        }),
-      ),
-    );
-  }
-  for (let run = days - 1; run >= 0; run -= 1) {
-    for (let i = 0; i < testCount; i += 1) {
-      const shape = testShape(i, testCount);
-      const report = JSON.parse(
-        JSON.stringify(restoreReport(shape, run, now, { uid: `uid-${i}` })),
-      ) as RestoreReport;
-      // As the server's cache holds them: a summary indexed, the whole report packed.
-      index.add(summarizeReport(report, interner));
-      packed.set(reportKeyOf(report), packReport(report));
-    }
-  }
+  const { tests, index, packed } = buildMemoryPopulation(testCount, days, now);
   const buildMs = performance.now() - tBuild;
   global.gc?.();
   const heapAfter = process.memoryUsage().heapUsed;

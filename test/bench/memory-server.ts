@@ -10,51 +10,21 @@ import { createApp } from '../../server/api/http.js';
 import type { ApiCache, EvidenceKeySource, LicenseSource, TestWriter } from '../../server/api/ports.js';
 import { loadConfig } from '../../server/config.js';
 import { featuresForTier } from '../../server/domain/license.js';
-import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
-import { Interner, summarizeReport } from '../../server/domain/report-summary.js';
-import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
 import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
 import {
-  packReport,
   packedReportsJson,
   writePackedReportsJson,
   unpackReport,
-  type PackedReport,
 } from '../../server/kube/packed-report.js';
 import { Metrics } from '../../server/metrics.js';
-import { BENCH_NAMESPACE, restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
+import { BENCH_NAMESPACE } from './bench-data.js';
+import { buildMemoryPopulation } from './memory-population.js';
 
 const testCount = Number(process.env.BENCH_TESTS ?? 1000);
 const days = Number(process.env.BENCH_DAYS ?? 90);
 const now = Date.now();
 
-const tests: RestoreTest[] = [];
-const index = new ReportIndex();
-const interner = new Interner();
-const packed = new Map<string, PackedReport>();
-for (let i = 0; i < testCount; i += 1) {
-  const shape = testShape(i, testCount);
-  const uid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-  tests.push(
-    JSON.parse(
-      JSON.stringify({
-        ...restoreTest(shape),
-        metadata: { ...restoreTest(shape).metadata, uid },
-        status: testStatus(shape, now),
-      }),
-    ) as RestoreTest,
-  );
-}
-for (let run = days - 1; run >= 0; run -= 1) {
-  for (let i = 0; i < testCount; i += 1) {
-    // A JSON round trip: the cache holds parsed objects, not the builders' shared constants.
-    const report = JSON.parse(
-      JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` })),
-    ) as RestoreReport;
-    index.add(summarizeReport(report, interner));
-    packed.set(reportKeyOf(report), packReport(report));
-  }
-}
+const { tests, index, packed } = buildMemoryPopulation(testCount, days, now);
 const byName = new Map(tests.map((test) => [`${test.metadata.namespace}/${test.metadata.name}`, test]));
 
 const cache: ApiCache = {

@@ -6,38 +6,17 @@ import { ComplianceService } from '../../server/api/services/compliance.service.
 import { complianceReportData } from '../../server/api/services/compliance-report-data.js';
 import { periodRuns, runsFileRows } from '../../server/api/services/compliance-runs.js';
 import { tailProblems } from '../../server/api/services/evidence-tails.js';
-import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
-import { Interner, summarizeReport } from '../../server/domain/report-summary.js';
-import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
 import { generateSigningKey } from '../../server/evidence/signing-key.js';
-import { packReport, unpackReport, type PackedReport } from '../../server/kube/packed-report.js';
+import { unpackReport } from '../../server/kube/packed-report.js';
 import { renderComplianceReport } from '../../server/reports/pdf/compliance-report.pdf.js';
 import { buildRunsFile } from '../../server/reports/pdf/runs-file.js';
 import type { ApiCache } from '../../server/api/ports.js';
-import { restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
+import { buildMemoryPopulation } from './memory-population.js';
 
 const testCount = Number(process.env.BENCH_TESTS ?? 1000);
 const days = Number(process.env.BENCH_DAYS ?? 90);
 const now = Date.now();
-const tests: RestoreTest[] = [];
-const index = new ReportIndex();
-const interner = new Interner();
-const packed = new Map<string, PackedReport>();
-for (let i = 0; i < testCount; i += 1) {
-  const shape = testShape(i, testCount);
-  tests.push(
-    JSON.parse(JSON.stringify({ ...restoreTest(shape), status: testStatus(shape, now) })) as RestoreTest,
-  );
-}
-for (let run = days - 1; run >= 0; run -= 1) {
-  for (let i = 0; i < testCount; i += 1) {
-    const report = JSON.parse(
-      JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` })),
-    ) as RestoreReport;
-    index.add(summarizeReport(report, interner));
-    packed.set(reportKeyOf(report), packReport(report));
-  }
-}
+const { tests, index, packed } = buildMemoryPopulation(testCount, days, now);
 const cache = {
   synced: true,
   version: '1',
