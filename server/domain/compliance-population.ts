@@ -171,7 +171,9 @@ export function* collectPopulationSteps(
   const runs: RunFacts[] = [];
   const runsByNamespace = new Map<string, RunFacts[]>();
   const totals: PopulationTotals = { pass: 0, partial: 0, fail: 0, aborted: 0, scoreSum: 0, met: 0 };
-  for (const run of inPeriod) {
+  // Indexed loops: in this generator for...of allocated per element (~90,000 runs per evaluation).
+  for (let index = 0; index < inPeriod.length; index += 1) {
+    const run = inPeriod[index]!;
     const facts = factsOf(run, verify ? verify(run.report, run) : true);
     runs.push(facts);
     totals[facts.result] += 1;
@@ -184,7 +186,9 @@ export function* collectPopulationSteps(
     ) {
       totals.worstRto = facts;
     }
-    for (const source of facts.distinctSources) {
+    const sources = facts.distinctSources;
+    for (let at = 0; at < sources.length; at += 1) {
+      const source = sources[at]!;
       scope.add(source);
       const list = runsByNamespace.get(source);
       if (list) list.push(facts);

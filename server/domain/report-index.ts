@@ -261,11 +261,15 @@ export class ReportIndex {
         bucket.members.length > 0 &&
         bucket.members[0]!.completedAt >= fromMs &&
         bucket.members[bucket.members.length - 1]!.completedAt <= toMs;
+      // Indexed loops: once per compliance evaluation over ~90,000 runs, where for...of allocated
+      // per element.
+      const members = bucket.members;
       if (whole) {
-        for (const run of bucket.members) result.push(run);
+        for (let index = 0; index < members.length; index += 1) result.push(members[index]!);
         return;
       }
-      for (const run of bucket.members) {
+      for (let index = 0; index < members.length; index += 1) {
+        const run = members[index]!;
         if (run.completedAt >= fromMs && run.completedAt <= toMs) result.push(run);
       }
     };
