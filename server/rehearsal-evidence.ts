@@ -42,7 +42,10 @@ export function createEvidenceParts({ config, kubeConfig, kube, cache, metrics, 
     });
   const evidence = new EvidenceVerifier(
     () => evidenceKeys.keyRing(),
-    { reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey) },
+    {
+      reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey),
+      sharedKey: (key) => cache.reportIndex.runOf(key)?.key,
+    },
     () => cache.synced,
   );
   // A report's chain links are checked against the test's other reports: a change to any of them

@@ -221,6 +221,11 @@ export class ReportIndex {
     return true;
   }
 
+  /** The indexed run of a report (key namespace/name), if any. */
+  runOf(key: string): IndexedRun | undefined {
+    return this.byKey.get(key);
+  }
+
   /** The runs of one test (key namespace/name), oldest first. */
   runsOfTest(testKey: string): readonly IndexedRun[] {
     return this.byTest.get(testKey) ?? [];

@@ -74,6 +74,7 @@ const built = await heapUsed();
 const ring = publicKeyRing([generateSigningKey().publicKey]);
 let verifier: EvidenceVerifier | undefined = new EvidenceVerifier(() => ring, {
   reportsOfTest: (testKey) => index!.runsOfTest(testKey).map((run) => unpackReport(store!.get(run.key)!.packed)),
+  sharedKey: (key) => index!.runOf(key)?.key,
 });
 for (const run of index.runsBetween(0, now)) verifier.verify(run.report, run);
 const verified = await heapUsed();

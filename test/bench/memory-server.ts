@@ -99,6 +99,7 @@ const evidence = new EvidenceVerifier(
         const found = packed.get(run.key);
         return found ? [unpackReport(found)] : [];
       }),
+    sharedKey: (key) => index.runOf(key)?.key,
   },
   () => true,
 );
