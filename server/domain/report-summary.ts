@@ -134,7 +134,8 @@ export class Interner {
  */
 class CompactSummary implements ReportSummary, ReportSummarySpec {
   constructor(
-    readonly name: string,
+    /** Undefined when it is the usual `<test>-<runId>` (sandbox-names.ts reportName): built on read. */
+    private readonly ownName: string | undefined,
     readonly namespace: string | undefined,
     readonly resourceVersion: string | undefined,
     readonly testRef: RestoreReportSpec['testRef'],
@@ -149,6 +150,10 @@ class CompactSummary implements ReportSummary, ReportSummarySpec {
     readonly failure: { reason: string; message: string } | undefined,
     readonly evidenceDigestBytes: string | undefined,
   ) {}
+
+  get name(): string {
+    return this.ownName ?? `${this.testRef.name}-${this.runId}`;
+  }
 
   get metadata(): ReportSummary['metadata'] {
     return this;
@@ -172,7 +177,7 @@ export function summarizeReport(
   const { metadata, spec } = report;
   const rto = spec.rto;
   return new CompactSummary(
-    metadata.name,
+    metadata.name === `${spec.testRef.name}-${spec.runId}` ? undefined : metadata.name,
     interner.string(metadata.namespace),
     metadata.resourceVersion,
     interner.testRef(spec.testRef),

@@ -8,12 +8,11 @@
 //   npm run bench:memory-breakdown -- [--tests 1000] [--days 90]
 import { parseArgs } from 'node:util';
 import { evaluateCompliance } from '../../server/domain/compliance.js';
-import { ReportIndex } from '../../server/domain/report-index.js';
-import { Interner, summarizeReport, type ReportSummary } from '../../server/domain/report-summary.js';
+import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
+import { flatString, Interner, summarizeReport, type ReportSummary } from '../../server/domain/report-summary.js';
 import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
 import { EvidenceVerifier } from '../../server/evidence/evidence-verifier.js';
 import { generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
-import { objectKey } from '../../server/kube/informer.js';
 import { packReport, unpackReport, type PackedReport } from '../../server/kube/packed-report.js';
 import { restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
 
@@ -57,7 +56,7 @@ for (let run = days - 1; run >= 0; run -= 1) {
   for (let i = 0; i < testCount; i += 1) {
     // The informer's path: a parsed object, its key, the summary, the packed form.
     const report = JSON.parse(JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` }))) as RestoreReport;
-    const key = objectKey(report);
+    const key = flatString(reportKeyOf(report));
     const stored = { key, summary: summarizeReport(report, interner), packed: packReport(report) };
     packedChars += stored.packed.length;
     store.set(key, stored);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { alerts, daily, summary } from '../../../server/domain/aggregates.js';
 import { evaluateCompliance } from '../../../server/domain/compliance.js';
-import { ReportIndex } from '../../../server/domain/report-index.js';
+import { ReportIndex, reportKeyOf } from '../../../server/domain/report-index.js';
 import { Interner, reportEvidenceDigest, summarizeReport } from '../../../server/domain/report-summary.js';
 import { makeReport, makeTest } from './fixtures.js';
 
@@ -88,5 +88,14 @@ describe('report summaries', () => {
     expect(first!.spec.testRef).toBe(second!.spec.testRef);
     expect(first!.spec.sourceNamespaces).toBe(second!.spec.sourceNamespaces);
     expect(first!.spec.sourceNamespaces).toEqual(['billing', 'payments']);
+  });
+
+  it('give back the report name, whether it is the usual <test>-<runId> or not', () => {
+    const { reports } = population();
+    const usual = { ...reports[0]!, metadata: { ...reports[0]!.metadata, name: `${reports[0]!.spec.testRef.name}-${reports[0]!.spec.runId}` } };
+    const renamed = { ...reports[0]!, metadata: { ...reports[0]!.metadata, name: 'imported-report-7' } };
+    expect(summarizeReport(usual).metadata.name).toBe(usual.metadata.name);
+    expect(summarizeReport(renamed).metadata.name).toBe('imported-report-7');
+    expect(reportKeyOf(summarizeReport(renamed))).toBe(`${renamed.metadata.namespace}/imported-report-7`);
   });
 });
