@@ -48,6 +48,7 @@ export function createEvidenceParts({ config, kubeConfig, kube, cache, metrics, 
       report: (key) => cache.fullReport(key),
       digestsOfTest: (testKey) =>
         cache.reportIndex.runsOfTest(testKey).map((run) => reportEvidenceDigest(run.report)),
+      sharedKey: (key) => cache.reportIndex.runOf(key)?.key,
     },
     () => cache.synced,
   );

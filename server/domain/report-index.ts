@@ -18,6 +18,12 @@ export interface IndexedRun {
   readonly day: number;
   /** The report's summary (a full RestoreReport also fits: tests, PDFs). */
   readonly report: ReportSummary;
+  /**
+   * What a read model derived from this version of the run (the compliance evaluation's facts,
+   * compliance-population.ts): a new IndexedRun per report version, so it never goes stale. One
+   * slot here instead of a WeakMap entry per run (~50 bytes, and ephemerons the GC iterates).
+   */
+  memo?: unknown;
 }
 
 export interface DayTotals {
@@ -70,6 +76,7 @@ export function toIndexedRun(
     completedAt,
     day: dayNumber(completedAt),
     report,
+    memo: undefined,
   };
 }
 
@@ -212,6 +219,11 @@ export class ReportIndex {
       if (bucket.runs === 0) this.byDay.delete(run.day);
     }
     return true;
+  }
+
+  /** The indexed run of a report (key namespace/name), if any. */
+  runOf(key: string): IndexedRun | undefined {
+    return this.byKey.get(key);
   }
 
   /** The runs of one test (key namespace/name), oldest first. */

@@ -14,7 +14,9 @@
 // per RestoreTest and recomputed after any change to one of its reports. warm() fills the memo in
 // the background in small slices so requests do not pay for it.
 //
-// Memory: one entry per stored report (up to 90,000), so an entry is two booleans and a version.
+// Memory: one entry per stored report (up to 90,000), so an entry is one number (the version and
+// two booleans, see ReportEntry) under the key string the cache already holds (sharedKey): ~180
+// bytes a report as an object under a key of its own, now ~50 (issue 17).
 // The texts saying why a report does not verify are only for the PDFs: they are recomputed when
 // asked, and a test's texts kept for a minute after their last use (a compliance PDF asks about
 // every failing run, in time order across tests). Kept for every report, they were ~40 MB in the
@@ -43,6 +45,8 @@ export interface VerifiableReports {
   report?(key: string): RestoreReport | undefined;
   /** spec.evidence.digest of every stored report of the test (from the summaries, no unpacking). */
   digestsOfTest?(testKey: string): Iterable<string | undefined>;
+  /** The string the store holds for a report key, to key the memo with it instead of a copy. */
+  sharedKey?(key: string): string | undefined;
 }
 
 /** A stand-in for "its own checks failed" when only whether a chain verifies is wanted. */
@@ -50,12 +54,32 @@ const OWN_CHECKS_FAILED = ['own checks failed'];
 /** How long texts computed for the PDFs stay (one PDF asks about many reports of each test). */
 const TEXT_TTL_MS = 60_000;
 
-interface ReportEntry {
-  resourceVersion: string | undefined;
-  /** Its own checks (signature, digest, key) pass. */
-  ownOk: boolean;
-  /** Own checks and chain links pass; undefined until the test's chain is verified. */
-  allOk?: boolean;
+/**
+ * One report's memo as a number: (version code) * 8 + flags, where the version code is 0 for no
+ * resourceVersion and 1 + its value for a decimal one (etcd's revisions; exact below 2^50).
+ * Another resourceVersion (not decimal) keeps the object form.
+ */
+type ReportEntry = number | { resourceVersion: string; flags: number };
+
+/** Its own checks (signature, digest, key) pass. */
+const OWN_OK = 1;
+/** Own checks and chain links were verified (the test's chain); ALL_OK says how. */
+const CHAIN_KNOWN = 2;
+/** Own checks and chain links pass. */
+const ALL_OK = 4;
+const DECIMAL = /^[1-9][0-9]{0,14}$/;
+
+function entryOf(resourceVersion: string | undefined, flags: number): ReportEntry {
+  if (resourceVersion === undefined) return flags;
+  return DECIMAL.test(resourceVersion) ? (Number(resourceVersion) + 1) * 8 + flags : { resourceVersion, flags };
+}
+
+/** The entry's flags when it describes this resourceVersion, else undefined. */
+function flagsFor(entry: ReportEntry | undefined, resourceVersion: string | undefined): number | undefined {
+  if (entry === undefined) return undefined;
+  if (typeof entry === 'object') return entry.resourceVersion === resourceVersion ? entry.flags : undefined;
+  const flags = entry % 8;
+  return entryOf(resourceVersion, flags) === entry ? flags : undefined;
 }
 
 /** The newest report of one chain, as far as a successor's link and order need it. */
@@ -108,9 +132,8 @@ export class EvidenceVerifier {
     const testKey = keys?.testKey ?? reportTestKeyOf(report);
     const test = this.testEntry(testKey);
     if (!test.chainVerified) this.verifyTest(testKey, test);
-    const found = test.reports.get(keys?.key ?? reportKeyOf(report));
-    if (found?.allOk !== undefined && found.resourceVersion === report.metadata.resourceVersion)
-      return found.allOk;
+    const flags = flagsFor(test.reports.get(keys?.key ?? reportKeyOf(report)), report.metadata.resourceVersion);
+    if (flags !== undefined && (flags & CHAIN_KNOWN) !== 0) return (flags & ALL_OK) !== 0;
     // Not in the store (yet): a whole report is judged on its own; a summary has nothing to check.
     return isWholeReport(report) && this.ownOk(report);
   }
@@ -171,7 +194,8 @@ export class EvidenceVerifier {
     // The new report itself is among the test's reports: any other with its digest is a duplicate.
     if (seen !== 1) return false;
     const ownOk = this.ownOk(report);
-    test.reports.get(key)!.allOk = ownOk;
+    const flags = ownOk ? OWN_OK | CHAIN_KNOWN | ALL_OK : CHAIN_KNOWN;
+    test.reports.set(this.source.sharedKey?.(key) ?? key, entryOf(report.metadata.resourceVersion, flags));
     test.cleanTails!.set(uid, chainTail(report, evidence.digest));
     return true;
   }
@@ -247,12 +271,11 @@ export class EvidenceVerifier {
     const test = this.testEntry(reportTestKeyOf(report));
     const key = reportKeyOf(report);
     const found = test.reports.get(key);
-    if (found && found.resourceVersion === report.metadata.resourceVersion) return found.ownOk;
+    const flags = flagsFor(found, report.metadata.resourceVersion);
+    if (flags !== undefined) return (flags & OWN_OK) !== 0;
     const ownOk = reportEvidenceProblems(report, this.ring ?? new Map()).length === 0;
-    test.reports.set(found ? key : flatString(key), {
-      resourceVersion: report.metadata.resourceVersion,
-      ownOk,
-    });
+    const entry = entryOf(report.metadata.resourceVersion, ownOk ? OWN_OK : 0);
+    test.reports.set(found !== undefined ? key : (this.source.sharedKey?.(key) ?? flatString(key)), entry);
     return ownOk;
   }
 
@@ -278,11 +301,13 @@ export class EvidenceVerifier {
         reportProblems: (report) => (this.ownOk(report) ? [] : OWN_CHECKS_FAILED),
       });
       ordered.forEach((report, index) => {
-        this.ownOk(report); // makes sure the entry exists
+        const ownOk = this.ownOk(report); // makes sure the entry exists
         const key = reportKeyOf(report);
         present.add(key);
         const problems = result.reports[index]!.problems;
-        test.reports.get(key)!.allOk = problems.length === 0;
+        const allOk = problems.length === 0;
+        const flags = (ownOk ? OWN_OK : 0) | CHAIN_KNOWN | (allOk ? ALL_OK : 0);
+        test.reports.set(key, entryOf(report.metadata.resourceVersion, flags));
         if (problems.some((problem) => problem !== OWN_CHECKS_FAILED[0])) tails = undefined;
       });
       const newest = expandReport(ordered[ordered.length - 1]!);

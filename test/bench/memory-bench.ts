@@ -63,17 +63,18 @@ interface Row {
 async function main(): Promise<void> {
   mkdirSync(tmp, { recursive: true });
   const runtime = deploymentNodeFlags();
-  const child = spawn(process.execPath, [...runtime.flags, '--import', 'tsx', path.join(repoRoot, 'test/bench/memory-server.ts')], {
+  // --expose-gc only lets the server report its live heap (a full GC before it does).
+  const child = spawn(process.execPath, [...runtime.flags, '--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/bench/memory-server.ts')], {
     cwd: repoRoot,
     env: { ...process.env, ...runtime.env, BENCH_TESTS: args.tests, BENCH_DAYS: args.days },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const t0 = Date.now();
-  const ready = await new Promise<{ port: number; reports: number }>((resolve, reject) => {
+  const ready = await new Promise<{ port: number; reports: number; heapMb: number; buildMs: number }>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`memory server exited with ${code}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /ready (\d+) (\d+)/.exec(chunk.toString());
-      if (match) resolve({ port: Number(match[1]), reports: Number(match[2]) });
+      const match = /ready (\d+) (\d+) ([\d.]+) (\d+)/.exec(chunk.toString());
+      if (match) resolve({ port: Number(match[1]), reports: Number(match[2]), heapMb: Number(match[3]), buildMs: Number(match[4]) });
     });
   });
   const pid = child.pid!;
@@ -82,6 +83,8 @@ async function main(): Promise<void> {
   try {
     const first = (await (await fetch(`${origin}/api/v1/tests`)).json()) as { name: string }[];
     await new Promise((resolve) => setTimeout(resolve, 3000)); // let start-up garbage settle
+    const loaded = memory(pid);
+    console.error(`[bench] after load: RSS ${loaded.rssMb} MB, heap used ${ready.heapMb} MB (live, at ready), population built in ${ready.buildMs} ms`);
     const test = first[0]!.name;
     const requests: [string, Record<string, string>][] = [
       ['/api/v1/reports?days=90', {}],

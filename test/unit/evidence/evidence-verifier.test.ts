@@ -144,6 +144,37 @@ describe('EvidenceVerifier', () => {
     expect(verifier.verify(store.reports[0]!)).toBe(false);
   });
 
+  it.each([
+    ['large decimal', '123456789012345', '123456789012346'],
+    ['non-decimal', 'v-7', 'v-8'],
+    ['missing', undefined, '5'],
+  ])('memoizes a %s resourceVersion exactly (kept compactly)', (_kind, version, changed) => {
+    const reports = history(2).map((report) => ({ ...report, metadata: { ...report.metadata, resourceVersion: version } }));
+    const { store, verifier } = setup(reports);
+    expect(verifier.verify(reports[0]!)).toBe(true);
+    reports[0]!.spec.score = 1; // same version: memo hit
+    verifier.invalidateTest(TEST_KEY);
+    expect(verifier.verify(reports[0]!)).toBe(true);
+    store.reports = [{ ...reports[0]!, metadata: { ...reports[0]!.metadata, resourceVersion: changed } }, reports[1]!];
+    verifier.invalidateTest(TEST_KEY);
+    expect(verifier.verify(store.reports[0]!)).toBe(false);
+  });
+
+  it('keys its memo with the store\'s own key strings when the source shares them', () => {
+    const reports = history(3);
+    const held = new Map(reports.map((report) => [reportKeyOf(report), reportKeyOf(report)]));
+    const asked: string[] = [];
+    const verifier = new EvidenceVerifier(() => publicKeyRing([key.publicKey]), {
+      reportsOfTest: (testKey) => (testKey === TEST_KEY ? reports : []),
+      sharedKey: (reportKey) => {
+        asked.push(reportKey);
+        return held.get(reportKey);
+      },
+    });
+    expect(reports.map((report) => verifier.verify(report))).toEqual([true, true, true]);
+    expect(asked.sort()).toEqual([...held.keys()].sort());
+  });
+
   it('re-checks everything when the trusted keys change (a retired key revoked, a new key added)', () => {
     const reports = history(3);
     const { store, verifier } = setup(reports, publicKeyRing([key.publicKey, rotated.publicKey]));
