@@ -229,6 +229,21 @@ export class EvidenceVerifier {
     });
   }
 
+  /**
+   * Verifies the chains of the given tests ahead of use, one test per turn of the event loop (each
+   * report unpacked and checked once, its links too). Without it the first compliance evaluation
+   * after a start verified every chain inside its own steps: ~5 s of the event loop at 1,000 tests
+   * × 90 reports (bench:api).
+   */
+  async warmChains(testKeys: Iterable<string>): Promise<void> {
+    for (const testKey of testKeys) {
+      this.checkKeys();
+      const entry = this.testEntry(testKey);
+      if (!entry.chainVerified) this.verifyTest(testKey, entry);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   /** Verifies the given reports ahead of use, yielding to the event loop between slices. */
   async warm(reports: Iterable<RestoreReport>, sliceSize = 100): Promise<void> {
     let count = 0;

@@ -198,6 +198,23 @@ describe('EvidenceVerifier', () => {
     ]);
   });
 
+  it('verifies whole chains ahead of use, one test per turn of the event loop', async () => {
+    const reports = history(6);
+    let reads = 0;
+    const verifier = new EvidenceVerifier(() => publicKeyRing([key.publicKey]), {
+      reportsOfTest: (testKey) => {
+        reads += 1;
+        return testKey === TEST_KEY ? reports : [];
+      },
+    });
+    const warming = verifier.warmChains([TEST_KEY, 'rehearsal-system/other']);
+    expect(reads).toBe(1); // the first test now, the next after a turn of the event loop
+    await warming;
+    expect(reads).toBe(2);
+    expect(reports.map((report) => verifier.verify(report))).toEqual([true, true, true, true, true, true]);
+    expect(reads).toBe(2); // served from the memo: the first compliance evaluation reads nothing
+  });
+
   it('warms the memo in slices without blocking', async () => {
     const reports = history(30);
     const { verifier } = setup(reports);
