@@ -3,6 +3,7 @@
 // and the verifier the compliance evaluation and the PDFs use. The license decides which paid
 // features answer; it sits here because it is verified with keys the same way evidence is.
 import { reportTestKeyOf } from './domain/report-index.js';
+import { reportEvidenceDigest } from './domain/report-summary.js';
 import { EvidenceKeyStore } from './evidence/evidence-keys.js';
 import { EvidenceVerifier } from './evidence/evidence-verifier.js';
 import { loadLicenseKeyRing } from './evidence/license-keys.js';
@@ -42,14 +43,21 @@ export function createEvidenceParts({ config, kubeConfig, kube, cache, metrics, 
     });
   const evidence = new EvidenceVerifier(
     () => evidenceKeys.keyRing(),
-    { reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey) },
+    {
+      reportsOfTest: (testKey) => cache.fullReportsOfTest(testKey),
+      report: (key) => cache.fullReport(key),
+      digestsOfTest: (testKey) =>
+        cache.reportIndex.runsOfTest(testKey).map((run) => reportEvidenceDigest(run.report)),
+      sharedKey: (key) => cache.reportIndex.runOf(key)?.key,
+    },
     () => cache.synced,
   );
-  // A report's chain links are checked against the test's other reports: a change to any of them
-  // rechecks the test's links on next use.
-  cache.onReportChange((event, _key, current, previous) => {
+  // A report's chain links are checked against the test's other reports: a new report that extends
+  // its chain is checked on its own, any other change rechecks the test's links on next use.
+  cache.onReportChange((event, key, current, previous) => {
     const report = current ?? previous;
-    if (report) evidence.invalidateTest(reportTestKeyOf(report));
+    if (event === 'add' && current) evidence.reportAdded(key, reportTestKeyOf(current));
+    else if (report) evidence.invalidateTest(reportTestKeyOf(report));
     if (event === 'delete' && previous) evidence.forget(previous);
   });
   const license = new LicenseWatch({

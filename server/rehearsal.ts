@@ -26,6 +26,7 @@ import type { RehearsalBasics } from './rehearsal-basics.js';
 import { createEngine, EngineWakeUp } from './rehearsal-engine.js';
 import { createEvidenceParts, type RunSigner } from './rehearsal-evidence.js';
 import { createListeners } from './rehearsal-http.js';
+import { testKeyOf } from './domain/report-index.js';
 import { createRunFollowUps, type RunFollowUps } from './run-follow-ups.js';
 import { TestGauges } from './test-gauges.js';
 
@@ -138,9 +139,10 @@ export function createRehearsal(
       await evidenceKeys.start();
       // Archived reports join the cache before anything reads it (the keys verify their manifests).
       await archive?.load();
-      // Verify the stored evidence in the background, so the first compliance request does not.
+      // Verify the stored evidence (each test's chain) in the background, so the first compliance
+      // request does not.
       evidence
-        .warm(cache.allReports())
+        .warmChains(cache.listTests().map(testKeyOf))
         .catch((error: unknown) => log.error({ err: error }, 'verifying stored evidence failed'));
       followUps.start();
       if (!overrides.withoutHttp) await listeners.start();

@@ -3,8 +3,9 @@
 // their digest. The image config names the entrypoint, the non-root user and the layers' diff IDs.
 import { createHash } from 'node:crypto';
 import { Buffer } from 'node:buffer';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const [blobs, layout, ref, ...layerArgs] = process.argv.slice(2);
 const dir = join(layout, 'blobs', 'sha256');
@@ -23,6 +24,14 @@ function writeBlob(value) {
   return { digest: `sha256:${digest}`, size: bytes.length };
 }
 
+/** The Dockerfile's ENTRYPOINT (node, its V8 flags, the server), with this image's node path. */
+function entrypoint() {
+  const dockerfile = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../Dockerfile'), 'utf8');
+  const [node, ...rest] = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)[1]);
+  if (!node.endsWith('/node')) throw new Error(`unexpected ENTRYPOINT in the Dockerfile: ${node}`);
+  return ['/usr/local/bin/node', ...rest];
+}
+
 const created = '1970-01-01T00:00:00Z'; // reproducible: the same inputs give the same digests
 const config = writeBlob({
   created,
@@ -36,7 +45,7 @@ const config = writeBlob({
       'HOME=/tmp',
       'REHEARSAL_HOST=0.0.0.0',
     ],
-    Entrypoint: ['/usr/local/bin/node', '/app/dist/server/main.js'],
+    Entrypoint: entrypoint(),
     WorkingDir: '/app',
     ExposedPorts: { '8080/tcp': {}, '8081/tcp': {}, '8443/tcp': {} },
     Labels: {

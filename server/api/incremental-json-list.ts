@@ -172,12 +172,18 @@ function assemble(parts: readonly Chunk[]): PreparedJson {
   });
   raw.push(CLOSE);
   deflated.push(CLOSE_DEFLATED, FINAL_BLOCK);
-  const body = Buffer.concat(raw);
+  // CRC and length over the parts: the body is joined only if a client asks for it uncompressed.
+  let crc = 0;
+  let length = 0;
+  for (const part of raw) {
+    crc = crc32(part, crc);
+    length += part.length;
+  }
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc32(body) >>> 0, 0);
-  trailer.writeUInt32LE(body.length % 2 ** 32, 4);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE(length % 2 ** 32, 4);
   deflated.push(trailer);
   const gzip = Buffer.concat(deflated);
   // The gzip form determines the body (and is a tenth of its size): its hash is the content ETag.
-  return new PreparedJson(body, { etag: `"${hash('sha1', gzip, 'base64url')}"`, gzip });
+  return new PreparedJson(raw, { etag: `"${hash('sha1', gzip, 'base64url')}"`, gzip });
 }

@@ -18,15 +18,31 @@ const MIN_GZIP_BYTES = 1_024;
 
 export class PreparedJson {
   readonly etag: string;
+  /** The body's size in bytes (known without joining a body given in parts). */
+  readonly length: number;
   private compressed: Promise<Buffer> | undefined;
+  private whole: Buffer | undefined;
+  private parts: readonly Buffer[] | undefined;
 
-  /** `precomputed`: an ETag and gzip form the builder already has (incremental-json-list.ts). */
-  constructor(
-    readonly body: Buffer,
-    precomputed?: { etag: string; gzip: Buffer },
-  ) {
-    this.etag = precomputed?.etag ?? `"${hash('sha1', body, 'base64url')}"`;
+  /**
+   * `body`: the JSON, whole or in parts joined on first use (a list answer rebuilt after every run
+   * is mostly asked for gzip-compressed: joining its 3 MiB per rebuild was wasted). `precomputed`:
+   * an ETag and gzip form the builder already has (incremental-json-list.ts).
+   */
+  constructor(body: Buffer | readonly Buffer[], precomputed?: { etag: string; gzip: Buffer }) {
+    if (Buffer.isBuffer(body)) this.whole = body;
+    else this.parts = body;
+    this.length = Buffer.isBuffer(body) ? body.length : body.reduce((sum, part) => sum + part.length, 0);
+    this.etag = precomputed?.etag ?? `"${hash('sha1', this.body, 'base64url')}"`;
     if (precomputed) this.compressed = Promise.resolve(precomputed.gzip);
+  }
+
+  get body(): Buffer {
+    if (!this.whole) {
+      this.whole = Buffer.concat(this.parts!, this.length);
+      this.parts = undefined;
+    }
+    return this.whole;
   }
 
   static of(value: unknown): PreparedJson {
@@ -69,7 +85,7 @@ export async function sendPreparedJson<T>(
     return undefined as T;
   }
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  if (json.body.length >= MIN_GZIP_BYTES && request.acceptsEncodings('gzip', 'identity') === 'gzip') {
+  if (json.length >= MIN_GZIP_BYTES && request.acceptsEncodings('gzip', 'identity') === 'gzip') {
     const body = await json.gzipped();
     response.setHeader('Content-Encoding', 'gzip');
     response.status(200).end(body);

@@ -29,7 +29,7 @@ interface Entry {
 }
 
 function costOf(entry: Entry): number {
-  return entry.ready ? 2 * entry.ready.body.length : 0;
+  return entry.ready ? 2 * entry.ready.length : 0;
 }
 
 export class ResponseCache {
@@ -116,7 +116,7 @@ export class ResponseCache {
   ): void {
     // Large answers are compressed before they are served, so no request waits for that either.
     const pending = build().then(async (prepared) => {
-      if (2 * prepared.body.length <= this.maxEntryBytes) await prepared.gzipped();
+      if (2 * prepared.length <= this.maxEntryBytes) await prepared.gzipped();
       return prepared;
     });
     entry.pending = pending;

@@ -6,7 +6,7 @@ import { rtoTargetSeconds } from './run-facts.js';
 import { utcDate } from './utc-days.js';
 import { once, type Population } from './compliance-population.js';
 import { plural, REASON_LABEL, REASON_ORDER } from './compliance-rules.js';
-import type { ControlDetail } from './compliance-types.js';
+import type { ControlDetail, TargetReasonCode } from './compliance-types.js';
 
 function namesOrCount(names: string[]): string {
   return names.length <= 3 ? names.join(', ') : `${names.length} namespaces`;
@@ -33,16 +33,24 @@ function statusParenthetical(control: ControlDetail): string {
   const remediatedNote = remediated > 0 ? plural(remediated, 'remediated exception') : '';
   if (control.status === 'satisfied') return remediatedNote ? ` (${remediatedNote})` : '';
   if (control.status === 'not_tested') return '';
+  // One pass over the targets (not one per reason code: 10 filters of ~1,000 targets per control
+  // per evaluation were a measurable share of its garbage). Each list keeps the targets' order.
+  const byCode = new Map<TargetReasonCode, string[]>();
+  const untested: string[] = [];
+  for (const target of control.targets) {
+    if (target.status === 'not_tested') untested.push(target.namespace);
+    for (const reason of target.reasons) {
+      const namespaces = byCode.get(reason.code);
+      if (!namespaces) byCode.set(reason.code, [target.namespace]);
+      else if (namespaces[namespaces.length - 1] !== target.namespace) namespaces.push(target.namespace);
+    }
+  }
   const parts: string[] = [];
   for (const code of REASON_ORDER) {
-    const namespaces = control.targets.filter((target) =>
-      target.reasons.some((reason) => reason.code === code),
-    );
-    if (namespaces.length)
-      parts.push(`${REASON_LABEL[code]}: ${namesOrCount(namespaces.map((target) => target.namespace))}`);
+    const namespaces = byCode.get(code);
+    if (namespaces) parts.push(`${REASON_LABEL[code]}: ${namesOrCount(namespaces)}`);
   }
-  const untested = control.targets.filter((target) => target.status === 'not_tested');
-  if (untested.length) parts.push(`not tested: ${namesOrCount(untested.map((target) => target.namespace))}`);
+  if (untested.length) parts.push(`not tested: ${namesOrCount(untested)}`);
   if (remediatedNote) parts.push(remediatedNote);
   return ` (${parts.join('; ')})`;
 }

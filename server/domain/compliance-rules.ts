@@ -93,6 +93,20 @@ const CAUSE_TEXT: Record<ExceptionCause, string> = {
   evidence_unverified: 'evidence does not verify',
 };
 
+/**
+ * describeRun's text per run, for controls that are RTO-bound or not (the only control property
+ * the causes read): every evaluation names the same few runs of each target again, and building
+ * the text (causes, reference, date) was most of what an evaluation allocated per target.
+ */
+const DESCRIPTIONS = [new WeakMap<RunFacts, string>(), new WeakMap<RunFacts, string>()] as const;
+
+function describedException(facts: RunFacts, control: ControlDefinition): string {
+  const memo = DESCRIPTIONS[control.rtoBound ? 1 : 0];
+  let text = memo.get(facts);
+  if (text === undefined) memo.set(facts, (text = describeRun(facts, exceptionCauses(facts, control))));
+  return text;
+}
+
 function describeRun(facts: RunFacts, causes: ExceptionCause[]): string {
   const { reference: ref } = facts;
   const date = utcDate(new Date(facts.run.completedAt));
@@ -125,8 +139,9 @@ export const REASON_LABEL: Record<TargetReasonCode, string> = {
   remediation_pending: 'remediation pending',
 };
 
-function latestRunReasons(facts: RunFacts, causes: ExceptionCause[]): TargetReason[] {
-  const described = describeRun(facts, causes);
+function latestRunReasons(facts: RunFacts, control: ControlDefinition): TargetReason[] {
+  const causes = exceptionCauses(facts, control);
+  const described = describedException(facts, control);
   const reasons: TargetReason[] = [];
   if (causes.includes('aborted') || causes.includes('fail')) {
     reasons.push({ code: 'latest_run_failed', message: `latest run: ${described}` });
@@ -170,19 +185,19 @@ function remediationState(
 /** What a message lists of some exceptions: the first three, described, and how many there are. */
 interface ListedExceptions {
   count: number;
-  first: [RunFacts, ExceptionCause[]][];
+  first: RunFacts[];
 }
 
-function listException(list: ListedExceptions, facts: RunFacts, control: ControlDefinition): void {
+function listException(list: ListedExceptions, facts: RunFacts): void {
   list.count += 1;
   // Causes are worked out only for the few runs a message names: at scale most runs of a failing
   // target are exceptions, and describing each would dominate the cost.
-  if (list.first.length < 3) list.first.push([facts, exceptionCauses(facts, control)]);
+  if (list.first.length < 3) list.first.push(facts);
 }
 
-function listed(list: ListedExceptions): string {
+function listed(list: ListedExceptions, control: ControlDefinition): string {
   return (
-    list.first.map(([facts, causes]) => describeRun(facts, causes)).join('; ') +
+    list.first.map((facts) => describedException(facts, control)).join('; ') +
     (list.count > 3 ? `; ${list.count - 3} more` : '')
   );
 }
@@ -234,14 +249,20 @@ function defineExceptions(
   });
 }
 
+const NO_PASSES: readonly RunFacts[] = [];
+/** Shared by every target while no test misses its tail (never modified: spread, not pushed to). */
+const NO_REASONS: TargetReason[] = [];
+
 export function evaluateTarget(
   namespace: string,
   control: ControlDefinition,
   population: Population,
 ): TargetControlDetail {
   const runs = population.runsByNamespace.get(namespace) ?? [];
+  // Indexed loops here and below: this runs for every target of every rule per evaluation (2,000
+  // calls over 90,000 runs), and for...of here allocated per element (measured: 25 → 16 MB a rule).
   let aborted = 0;
-  for (const facts of runs) if (facts.aborted) aborted += 1;
+  for (let i = 0; i < runs.length; i += 1) if (runs[i]!.aborted) aborted += 1;
   const base: TargetControlDetail = {
     namespace,
     status: 'not_tested',
@@ -253,17 +274,22 @@ export function evaluateTarget(
     remediatedExceptions: 0,
   };
   // A deleted tail is an evidence exception of every namespace its test restores.
-  const tails: TargetReason[] = population.missingTails
-    .filter((tail) => tail.sourceNamespaces.includes(namespace))
-    .map((tail) => ({ code: 'evidence_unverified', message: tail.problem }));
+  const tails: TargetReason[] =
+    population.missingTails.length === 0
+      ? NO_REASONS
+      : population.missingTails
+          .filter((tail) => tail.sourceNamespaces.includes(namespace))
+          .map((tail) => ({ code: 'evidence_unverified', message: tail.problem }));
   if (runs.length === aborted) {
     // No completed run left: deleting every report must not read as merely "not tested".
     return tails.length ? { ...base, status: 'at_risk', reasons: tails } : base;
   }
 
-  const passes = runs.filter((facts) => qualifies(facts, control));
+  const passes: RunFacts[] = [];
+  for (let i = 0; i < runs.length; i += 1) if (qualifies(runs[i]!, control)) passes.push(runs[i]!);
   const passesByTest = new Map<string, RunFacts[]>();
-  for (const pass of passes) {
+  for (let i = 0; i < passes.length; i += 1) {
+    const pass = passes[i]!;
     const list = passesByTest.get(pass.run.testKey);
     if (list) list.push(pass);
     else passesByTest.set(pass.run.testKey, [pass]);
@@ -286,40 +312,41 @@ export function evaluateTarget(
 
   const latest = runs[runs.length - 1]!;
   const latestQualifies = qualifies(latest, control);
-  if (!latestQualifies) reasons.push(...latestRunReasons(latest, exceptionCauses(latest, control)));
+  if (!latestQualifies) reasons.push(...latestRunReasons(latest, control));
 
   reasons.push(...tails);
   const late: ListedExceptions = { count: 0, first: [] };
   const unremediated: ListedExceptions = { count: 0, first: [] };
   const pending: ListedExceptions = { count: 0, first: [] };
   let remediated = 0;
-  for (const facts of runs) {
+  for (let i = 0; i < runs.length; i += 1) {
+    const facts = runs[i]!;
     if (qualifies(facts, control)) continue;
-    const by = remediatingPass(facts, passesByTest.get(facts.run.testKey) ?? []);
+    const by = remediatingPass(facts, passesByTest.get(facts.run.testKey) ?? NO_PASSES);
     const state = remediationState(facts, by, population);
     if (state === 'remediated') remediated += 1;
-    else if (state === 'late') listException(late, facts, control);
-    else if (state === 'unremediated') listException(unremediated, facts, control);
+    else if (state === 'late') listException(late, facts);
+    else if (state === 'unremediated') listException(unremediated, facts);
     // The latest run's own problem is already a reason; "pending" would only repeat it.
-    else if (facts !== latest) listException(pending, facts, control);
+    else if (facts !== latest) listException(pending, facts);
   }
   const windowDays = population.windowMs / MILLISECONDS_PER_DAY;
   if (late.count) {
     reasons.push({
       code: 'late_remediation',
-      message: `${plural(late.count, 'exception')} remediated later than ${windowDays} d: ${listed(late)}`,
+      message: `${plural(late.count, 'exception')} remediated later than ${windowDays} d: ${listed(late, control)}`,
     });
   }
   if (unremediated.count) {
     reasons.push({
       code: 'unremediated_exception',
-      message: `${plural(unremediated.count, 'exception')} not remediated within ${windowDays} d: ${listed(unremediated)}`,
+      message: `${plural(unremediated.count, 'exception')} not remediated within ${windowDays} d: ${listed(unremediated, control)}`,
     });
   }
   if (pending.count) {
     reasons.push({
       code: 'remediation_pending',
-      message: `${plural(pending.count, 'exception')} awaiting a qualifying pass of the same test: ${listed(pending)}`,
+      message: `${plural(pending.count, 'exception')} awaiting a qualifying pass of the same test: ${listed(pending, control)}`,
     });
   }
 

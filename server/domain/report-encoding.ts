@@ -16,7 +16,7 @@
 //   - JSON details (first issue-17 form): details is the JSON object of the other fields, the
 //     evidence block and the whole testRef are fields;
 //   - "z1:" details (this form).
-import { inflateRawSync, deflateRawSync } from 'node:zlib';
+import { RawDeflater, RawInflater } from './raw-zlib.js';
 import { DETAILS_DICTIONARY_Z1 } from './report-dictionary.js';
 import type { RestoreReport, RestoreReportSpec } from './resources.js';
 
@@ -38,6 +38,13 @@ export const DEFLATED_DETAILS_PREFIX = 'z1:';
 /** Bound on an inflated spec.details: no stored string may expand into more (a deflate bomb). */
 const MAX_INFLATED_LENGTH = 1 << 20;
 const DICTIONARY = Buffer.from(DETAILS_DICTIONARY_Z1, 'utf8');
+/**
+ * One zlib state each way for every details string (raw-zlib.ts): the informer expands each report
+ * it ingests (90,000 at start-up), and a zlib stream per report left a native copy of the
+ * dictionary behind each call until a full GC.
+ */
+let inflater: RawInflater | undefined;
+let deflater: RawDeflater | undefined;
 
 /** A spec as stored: the kept fields, and the others in `details` (absent: stored expanded). */
 export type StoredReportSpec = Partial<RestoreReportSpec> & { details?: string };
@@ -63,8 +70,8 @@ function split(value: Fields, keep: (key: string) => boolean): [Fields, Fields] 
 
 /** The details string of the fields not kept: JSON deflated against the dictionary, base64. */
 export function encodeDetails(fields: Fields): string {
-  const deflated = deflateRawSync(JSON.stringify(fields), { level: 9, dictionary: DICTIONARY });
-  return DEFLATED_DETAILS_PREFIX + deflated.toString('base64');
+  deflater ??= new RawDeflater({ level: 9, dictionary: DICTIONARY });
+  return DEFLATED_DETAILS_PREFIX + deflater.view(Buffer.from(JSON.stringify(fields), 'utf8')).toString('base64');
 }
 
 /** The fields in a details string (either form); {} when it is not a JSON object (tampered). */
@@ -72,10 +79,9 @@ export function decodeDetails(details: string): Fields {
   let json: string;
   try {
     json = details.startsWith(DEFLATED_DETAILS_PREFIX)
-      ? inflateRawSync(Buffer.from(details.slice(DEFLATED_DETAILS_PREFIX.length), 'base64'), {
-          dictionary: DICTIONARY,
-          maxOutputLength: MAX_INFLATED_LENGTH,
-        }).toString('utf8')
+      ? (inflater ??= new RawInflater({ dictionary: DICTIONARY, maxOutputLength: MAX_INFLATED_LENGTH }))
+          .view(Buffer.from(details.slice(DEFLATED_DETAILS_PREFIX.length), 'base64'))
+          .toString('utf8')
       : details;
     const parsed: unknown = JSON.parse(json);
     return isObject(parsed) ? parsed : {};

@@ -18,6 +18,12 @@ export interface IndexedRun {
   readonly day: number;
   /** The report's summary (a full RestoreReport also fits: tests, PDFs). */
   readonly report: ReportSummary;
+  /**
+   * What a read model derived from this version of the run (the compliance evaluation's facts,
+   * compliance-population.ts): a new IndexedRun per report version, so it never goes stale. One
+   * slot here instead of a WeakMap entry per run (~50 bytes, and ephemerons the GC iterates).
+   */
+  memo?: unknown;
 }
 
 export interface DayTotals {
@@ -70,6 +76,7 @@ export function toIndexedRun(
     completedAt,
     day: dayNumber(completedAt),
     report,
+    memo: undefined,
   };
 }
 
@@ -214,6 +221,11 @@ export class ReportIndex {
     return true;
   }
 
+  /** The indexed run of a report (key namespace/name), if any. */
+  runOf(key: string): IndexedRun | undefined {
+    return this.byKey.get(key);
+  }
+
   /** The runs of one test (key namespace/name), oldest first. */
   runsOfTest(testKey: string): readonly IndexedRun[] {
     return this.byTest.get(testKey) ?? [];
@@ -261,11 +273,15 @@ export class ReportIndex {
         bucket.members.length > 0 &&
         bucket.members[0]!.completedAt >= fromMs &&
         bucket.members[bucket.members.length - 1]!.completedAt <= toMs;
+      // Indexed loops: once per compliance evaluation over ~90,000 runs, where for...of allocated
+      // per element.
+      const members = bucket.members;
       if (whole) {
-        for (const run of bucket.members) result.push(run);
+        for (let index = 0; index < members.length; index += 1) result.push(members[index]!);
         return;
       }
-      for (const run of bucket.members) {
+      for (let index = 0; index < members.length; index += 1) {
+        const run = members[index]!;
         if (run.completedAt >= fromMs && run.completedAt <= toMs) result.push(run);
       }
     };

@@ -47,6 +47,11 @@ export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly lists = new Map<string, readonly string[]>();
   private readonly refs = new Map<string, RestoreReportSpec['testRef']>();
+  /**
+   * Restore phases and RTOs: a few thousand distinct values among 90,000 runs (an RTO is whole
+   * seconds of at most hours, against a handful of targets), so the map stays bounded.
+   */
+  private readonly shared = new Map<string, object>();
 
   string(value: string): string;
   string(value: string | undefined): string | undefined;
@@ -77,6 +82,33 @@ export class Interner {
     return shared;
   }
 
+  restore(phase: string): { phase: string } {
+    return this.sharedObject(`restore\u0000${phase}`, () => ({ phase: this.string(phase) }));
+  }
+
+  rto(
+    measured: string | undefined,
+    measuredSeconds: number | undefined,
+    target: string | undefined,
+    withinSLA: boolean | undefined,
+  ): ReportSummarySpec['rto'] {
+    const key = `rto\u0000${measured}\u0000${measuredSeconds}\u0000${target}\u0000${withinSLA}`;
+    return this.sharedObject(key, () => ({
+      measured: this.string(measured),
+      measuredSeconds,
+      target: this.string(target),
+      withinSLA,
+    }));
+  }
+
+  private sharedObject<T extends object>(key: string, make: () => T): T {
+    const known = this.shared.get(key);
+    if (known) return known as T;
+    const made = Object.freeze(make());
+    this.shared.set(flatString(key), made);
+    return made;
+  }
+
   testRef(ref: RestoreReportSpec['testRef']): RestoreReportSpec['testRef'] {
     const key = `${ref.namespace}\u0000${ref.name}\u0000${ref.uid ?? ''}`;
     const known = this.refs.get(key);
@@ -91,47 +123,83 @@ export class Interner {
   }
 }
 
+/**
+ * One summary is ONE object: its metadata and spec are itself (prototype getters), so the fields
+ * the read models read (`summary.metadata.name`, `summary.spec.score`) cost one 8-byte slot each
+ * and the summary one object header, not four objects (summary, metadata, spec, backup: ~520
+ * bytes a report at 90,000 reports, now ~300 with the strings; issue 17). Absent optional fields
+ * are undefined, not missing, so every summary has the same hidden class. The sub-objects that
+ * repeat across runs (restore phase, RTO) are shared, frozen. Only property reads are supported:
+ * a summary is never serialised or spread (whole reports are, from the packed form).
+ */
+class CompactSummary implements ReportSummary, ReportSummarySpec {
+  constructor(
+    /** Undefined when it is the usual `<test>-<runId>` (sandbox-names.ts reportName): built on read. */
+    private readonly ownName: string | undefined,
+    readonly namespace: string | undefined,
+    readonly resourceVersion: string | undefined,
+    readonly testRef: RestoreReportSpec['testRef'],
+    readonly runId: string,
+    readonly completedAt: string,
+    readonly score: number,
+    readonly result: RestoreReportSpec['result'],
+    readonly sourceNamespaces: readonly string[],
+    private readonly backupName: string,
+    readonly restore: { phase: string } | undefined,
+    readonly rto: ReportSummarySpec['rto'],
+    readonly failure: { reason: string; message: string } | undefined,
+    readonly evidenceDigestBytes: string | undefined,
+  ) {}
+
+  get name(): string {
+    return this.ownName ?? `${this.testRef.name}-${this.runId}`;
+  }
+
+  get metadata(): ReportSummary['metadata'] {
+    return this;
+  }
+
+  get spec(): ReportSummarySpec {
+    return this;
+  }
+
+  /** A new object per read: read by a few PDF and record paths only. */
+  get backup(): { name: string } {
+    return { name: this.backupName };
+  }
+}
+
 /** The summary of a full report; pass an Interner to share repeated values between summaries. */
 export function summarizeReport(
   report: { metadata: ReportSummary['metadata']; spec: RestoreReportSpec },
   interner: Interner = new Interner(),
 ): ReportSummary {
   const { metadata, spec } = report;
-  const rto = spec.rto ?? { phases: {} };
-  return {
-    metadata: {
-      name: metadata.name,
-      namespace: interner.string(metadata.namespace),
-      resourceVersion: metadata.resourceVersion,
-    },
-    spec: {
-      testRef: interner.testRef(spec.testRef),
-      runId: spec.runId,
-      completedAt: spec.completedAt,
-      score: spec.score,
-      result: spec.result,
-      sourceNamespaces: interner.list(spec.sourceNamespaces),
-      backup: { name: spec.backup?.name ?? '' },
-      ...(spec.restore ? { restore: { phase: interner.string(spec.restore.phase) } } : {}),
-      rto: {
-        ...(rto.measured !== undefined ? { measured: rto.measured } : {}),
-        ...(rto.measuredSeconds !== undefined ? { measuredSeconds: rto.measuredSeconds } : {}),
-        ...(rto.target !== undefined ? { target: interner.string(rto.target) } : {}),
-        ...(rto.withinSLA !== undefined ? { withinSLA: rto.withinSLA } : {}),
-      },
-      ...(spec.failure
-        ? { failure: { reason: interner.string(spec.failure.reason), message: spec.failure.message } }
-        : {}),
-      ...packedDigest(spec.evidence?.digest),
-    },
-  };
+  const rto = spec.rto;
+  return new CompactSummary(
+    metadata.name === `${spec.testRef.name}-${spec.runId}` ? undefined : metadata.name,
+    interner.string(metadata.namespace),
+    metadata.resourceVersion,
+    interner.testRef(spec.testRef),
+    spec.runId,
+    spec.completedAt,
+    spec.score,
+    interner.string(spec.result) as RestoreReportSpec['result'],
+    interner.list(spec.sourceNamespaces),
+    spec.backup?.name ?? '',
+    spec.restore ? interner.restore(spec.restore.phase) : undefined,
+    interner.rto(rto?.measured, rto?.measuredSeconds, rto?.target, rto?.withinSLA),
+    // Not shared: a failure message may name the run (its sandbox), and few runs fail.
+    spec.failure ? { reason: interner.string(spec.failure.reason), message: spec.failure.message } : undefined,
+    packedDigest(spec.evidence?.digest),
+  );
 }
 
 const DIGEST = /^sha256:([0-9a-f]{64})$/;
 
-function packedDigest(digest: string | undefined): { evidenceDigestBytes?: string } {
+function packedDigest(digest: string | undefined): string | undefined {
   const hex = digest === undefined ? undefined : DIGEST.exec(digest)?.[1];
-  return hex ? { evidenceDigestBytes: Buffer.from(hex, 'hex').toString('latin1') } : {};
+  return hex ? Buffer.from(hex, 'hex').toString('latin1') : undefined;
 }
 
 /** spec.evidence.digest ("sha256:<hex>") of a summary or a full report; undefined when unsigned. */

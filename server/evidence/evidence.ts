@@ -213,11 +213,21 @@ export interface ChainVerifyOptions {
  * name). A chain is per RestoreTest: pass the reports of one test.
  */
 export function orderReportsForChain(reports: readonly RestoreReport[]): RestoreReport[] {
-  return [...reports].sort(
-    (a, b) =>
-      a.spec.startedAt.localeCompare(b.spec.startedAt) ||
-      a.spec.runId.localeCompare(b.spec.runId) ||
-      a.metadata.name.localeCompare(b.metadata.name),
+  return [...reports].sort(compareForChain);
+}
+
+/** What orderReportsForChain sorts by, of one report. */
+export interface ChainPosition {
+  spec: { startedAt: string; runId: string };
+  metadata: { name: string };
+}
+
+/** orderReportsForChain's order: negative when `a` comes first. */
+export function compareForChain(a: ChainPosition, b: ChainPosition): number {
+  return (
+    a.spec.startedAt.localeCompare(b.spec.startedAt) ||
+    a.spec.runId.localeCompare(b.spec.runId) ||
+    a.metadata.name.localeCompare(b.metadata.name)
   );
 }
 

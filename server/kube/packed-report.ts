@@ -9,7 +9,8 @@
 // cluster's own names, check messages and phrasing), fixed from then on. With the built-in one
 // alone the benchmark's reports packed to ~800 bytes. The JSON inside is exactly what the API returns for the report, so a list
 // response is the packed reports inflated and joined, without parsing or re-serialising them.
-import { constants, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
+import { constants } from 'node:zlib';
+import { RawDeflater, RawInflater } from '../domain/raw-zlib.js';
 import type { RestoreReport } from '../domain/resources.js';
 
 const TYPICAL_REPORT = {
@@ -168,54 +169,70 @@ function dictionaryFor(firstJson: string | undefined): Buffer {
   return dictionary;
 }
 
+/** The dictionary the process's reports are packed against (bench:inflate compares inflate paths on it). */
+export function packedReportDictionary(): Buffer {
+  return dictionaryFor(undefined);
+}
+
 /**
  * A report's JSON, deflated, as a one-byte string: V8 stores it inline on the heap with a 16-byte
  * header and the GC never looks inside (a Buffer per report would add an object and a malloc).
  */
 export type PackedReport = string & { readonly __packed: unique symbol };
 
+/** One zlib state for every pack (raw-zlib.ts): the informer packs each report it ingests. */
+let deflater: RawDeflater | undefined;
+
 export function packReport(report: RestoreReport): PackedReport {
   const json = JSON.stringify(report);
-  const options = { dictionary: dictionaryFor(json), level: LEVEL, strategy: constants.Z_DEFAULT_STRATEGY };
-  return deflateRawSync(json, options).toString('latin1') as PackedReport;
+  deflater ??= new RawDeflater({ dictionary: dictionaryFor(json), level: LEVEL, strategy: constants.Z_DEFAULT_STRATEGY });
+  return deflater.view(utf8Bytes(json)).toString('latin1') as PackedReport;
+}
+
+/**
+ * Every unpack goes through one zlib state (raw-zlib.ts): zlib.inflateRawSync per report left a
+ * native copy of the dictionary behind each call, ~40-80 MB of garbage per page of 5,000 reports.
+ * Calls are synchronous, so they never interleave.
+ */
+let inflater: RawInflater | undefined;
+/** Input bytes (a packed string, a report's JSON) written into one reused buffer, not a Buffer each. */
+let input = Buffer.allocUnsafe(64 * 1024);
+
+function inputBytes(text: string, encoding: 'latin1' | 'utf8', maxBytesPerChar: number): Buffer {
+  const bound = text.length * maxBytesPerChar;
+  if (bound > input.length) input = Buffer.allocUnsafe(Math.max(bound, input.length * 2));
+  return input.subarray(0, input.write(text, 0, encoding));
+}
+
+function utf8Bytes(json: string): Buffer {
+  return inputBytes(json, 'utf8', 3); // a UTF-16 code unit is at most 3 UTF-8 bytes
+}
+
+/** The report's JSON bytes as a view valid until the next unpack (copy or parse them at once). */
+function inflatedView(packed: PackedReport): Buffer {
+  inflater ??= new RawInflater({ dictionary: dictionaryFor(undefined) });
+  return inflater.view(inputBytes(packed, 'latin1', 1));
 }
 
 export function unpackReport(packed: PackedReport): RestoreReport {
-  const json = inflateRawSync(Buffer.from(packed, 'latin1'), { dictionary: dictionaryFor(undefined) });
-  return JSON.parse(json.toString('utf8')) as RestoreReport;
+  return JSON.parse(inflatedView(packed).toString('utf8')) as RestoreReport;
 }
 
-/** The report's JSON bytes, inflated on the libuv thread pool (keeps big lists off the event loop). */
-export function unpackReportJson(packed: PackedReport): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    inflateRaw(Buffer.from(packed, 'latin1'), { dictionary: dictionaryFor(undefined) }, (error, json) =>
-      error ? reject(error) : resolve(json),
-    );
-  });
-}
-
-/** Reports inflated per turn of the event loop when building a list (each takes ~20-40 µs). */
+/** Reports inflated per turn of the event loop when building a list (each takes ~6 µs). */
 const SLICE = 100;
 
 /**
  * A JSON array of packed reports, in the given order. Inflated in slices between which other
- * requests run: a list of 1,000 reports costs the event loop a few milliseconds at a time. (One
- * asynchronous inflate per report was worse: creating 1,000 zlib streams at once blocked for
- * 100-250 ms.)
+ * requests run: a list of 1,000 reports costs the event loop under a millisecond at a time.
  */
 export async function packedReportsJson(reports: readonly PackedReport[]): Promise<Buffer> {
   const out = new ByteBuilder();
   out.append(OPEN);
-  // A report inflates to ~3 KiB: 4 KiB output chunks come from Node's shared buffer pool instead
-  // of a fresh 16 KiB allocation each, which piled up as garbage faster than it was collected.
-  const options = { dictionary: dictionaryFor(undefined), chunkSize: 4 * 1024 };
   for (let start = 0; start < reports.length; start += SLICE) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     for (let index = start; index < Math.min(start + SLICE, reports.length); index += 1) {
       if (index > 0) out.append(COMMA);
-      // Copied out at once: zlib's result is a view of a 16 KiB chunk, so keeping 5,000 of them
-      // (one page of reports) until a final concat held ~80 MB for a 15 MB answer.
-      out.append(inflateRawSync(Buffer.from(reports[index]!, 'latin1'), options));
+      out.append(inflatedView(reports[index]!));
     }
     // After the first slice, room for the whole list at the size seen so far (no doubling).
     if (start === 0 && reports.length > SLICE) out.reserve(Math.ceil((out.size / SLICE) * reports.length * 1.1));
@@ -226,25 +243,26 @@ export async function packedReportsJson(reports: readonly PackedReport[]): Promi
 
 /**
  * The same JSON array as packedReportsJson, handed to `write` a slice (SLICE reports, ~300 KB) at a
- * time instead of built whole: a page of 5,000 reports is ~15 MB, and a 90-day page built whole
- * (plus the inflate garbage behind it) was what raised the server's RSS by ~50 MB per request.
- * `write` resolves when the slice may be followed by the next (the socket drained); it returns
- * false to stop early (the client went away).
+ * time instead of built whole: a page of 5,000 reports is ~15 MB. Each slice is assembled in one
+ * buffer reused for the whole list and handed over as an exact-size copy (the socket keeps it
+ * until sent). `write` resolves when the slice may be followed by the next (the socket drained); it
+ * returns false to stop early (the client went away).
  */
 export async function writePackedReportsJson(
   reports: readonly PackedReport[],
   write: (chunk: Buffer) => Promise<boolean>,
 ): Promise<void> {
-  const options = { dictionary: dictionaryFor(undefined), chunkSize: 4 * 1024 };
+  const slice = new ByteBuilder();
   for (let start = 0; start < reports.length || start === 0; start += SLICE) {
-    const parts: Buffer[] = [start === 0 ? OPEN : COMMA];
+    slice.clear();
+    slice.append(start === 0 ? OPEN : COMMA);
     const end = Math.min(start + SLICE, reports.length);
     for (let index = start; index < end; index += 1) {
-      if (index > start) parts.push(COMMA);
-      parts.push(inflateRawSync(Buffer.from(reports[index]!, 'latin1'), options));
+      if (index > start) slice.append(COMMA);
+      slice.append(inflatedView(reports[index]!));
     }
-    if (end === reports.length) parts.push(CLOSE);
-    if (!(await write(Buffer.concat(parts)))) return;
+    if (end === reports.length) slice.append(CLOSE);
+    if (!(await write(slice.copy()))) return;
     if (end === reports.length) return;
   }
 }
@@ -271,6 +289,15 @@ class ByteBuilder {
     }
     bytes.copy(this.buffer, this.length);
     this.length += bytes.length;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  /** The bytes so far in a buffer of their own, of their exact size. */
+  copy(): Buffer {
+    return Buffer.from(this.buffer.subarray(0, this.length));
   }
 
   /** The bytes; copied to their exact size only when over 1/8 of the capacity would be spare. */

@@ -274,12 +274,6 @@ export class RehearsalCache {
     return writePackedReportsJson(packed, write);
   }
 
-  /** Every stored report, unpacked one at a time (background evidence checks). */
-  *allReports(): IterableIterator<RestoreReport> {
-    for (const stored of this.reports.values()) yield unpackReport(stored.packed);
-    for (const [key, stored] of this.archived) if (!this.reports.get(key)) yield unpackReport(stored.packed);
-  }
-
   testKeyOfReport(report: ReportSummary): string {
     return reportTestKeyOf(report);
   }

@@ -32,6 +32,7 @@ import {
   type BenchTestShape,
 } from './bench-data.js';
 import { packReport } from '../../server/domain/report-encoding.js';
+import { deployedRuntime } from './deployed-runtime.js';
 import { BackgroundRuns, deleteBackgroundReports } from './background-runs.js';
 import {
   archiveEnv,
@@ -340,29 +341,13 @@ async function controlPlaneSample(): Promise<MemorySample | undefined> {
   }
 }
 
-/**
- * The Node.js flags and malloc setting of deploy/base/deployment.yaml: the benchmark measures the
- * server as it is deployed.
- */
-function deploymentRuntime(): { nodeFlags: string[]; env: Record<string, string> } {
-  const manifest = readFileSync(path.join(repoRoot, 'deploy/base/deployment.yaml'), 'utf8');
-  const value = (name: string): string | undefined =>
-    new RegExp(`name: ${name}, value: '([^']*)'`).exec(manifest)?.[1];
-  const nodeOptions = value('NODE_OPTIONS');
-  const arenas = value('MALLOC_ARENA_MAX');
-  return {
-    nodeFlags: nodeOptions ? nodeOptions.split(/\s+/).filter(Boolean) : [],
-    env: arenas ? { MALLOC_ARENA_MAX: arenas } : {},
-  };
-}
-
 async function startServer(kubeconfig: string, extraEnv: Record<string, string> = {}): Promise<ServerUnderTest> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const logFile = path.join(tmp, 'bench-api-server.log');
   // node --import tsx: one process (tsx's CLI would fork a second one, and VmRSS must be the server's).
   const entry = args.runtime === 'dist' ? ['dist/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
-  const deployed = deploymentRuntime();
+  const deployed = deployedRuntime();
   log(`server runtime as deployed: node ${deployed.nodeFlags.join(' ')} ${JSON.stringify(deployed.env)}`);
   const child = spawn(process.execPath, [...deployed.nodeFlags, ...(args['server-arg'] ?? []), ...entry], {
     cwd: serverRoot,

@@ -145,7 +145,8 @@ export function reportName(shape: BenchTestShape, run: number): string {
   return `${shape.name}-${runId(shape, run)}`;
 }
 
-function digestOf(shape: BenchTestShape, run: number): string {
+/** The (illustrative) evidence digest of a loaded run; each links to the one of the run before. */
+export function digestOf(shape: BenchTestShape, run: number): string {
   return `sha256:${createHash('sha256').update(`${shape.name}/${run}`).digest('hex')}`;
 }
 

@@ -17,6 +17,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { deployedRuntime } from './deployed-runtime.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = path.join(repoRoot, 'test/.tmp');
@@ -41,12 +42,6 @@ function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
-function deploymentNodeFlags(): { flags: string[]; env: Record<string, string> } {
-  const manifest = readFileSync(path.join(repoRoot, 'deploy/base/deployment.yaml'), 'utf8');
-  const value = (name: string) => new RegExp(`name: ${name}, value: '([^']*)'`).exec(manifest)?.[1];
-  const arenas = value('MALLOC_ARENA_MAX');
-  return { flags: (value('NODE_OPTIONS') ?? '').split(/\s+/).filter(Boolean), env: arenas ? { MALLOC_ARENA_MAX: arenas } : {} };
-}
 
 interface Row {
   request: string;
@@ -62,26 +57,29 @@ interface Row {
 
 async function main(): Promise<void> {
   mkdirSync(tmp, { recursive: true });
-  const runtime = deploymentNodeFlags();
-  const child = spawn(process.execPath, [...runtime.flags, '--import', 'tsx', path.join(repoRoot, 'test/bench/memory-server.ts')], {
+  const runtime = deployedRuntime();
+  // --expose-gc only lets the server report its live heap (a full GC before it does).
+  const child = spawn(process.execPath, [...runtime.nodeFlags, '--expose-gc', '--import', 'tsx', path.join(repoRoot, 'test/bench/memory-server.ts')], {
     cwd: repoRoot,
     env: { ...process.env, ...runtime.env, BENCH_TESTS: args.tests, BENCH_DAYS: args.days },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const t0 = Date.now();
-  const ready = await new Promise<{ port: number; reports: number }>((resolve, reject) => {
+  const ready = await new Promise<{ port: number; reports: number; heapMb: number; buildMs: number }>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`memory server exited with ${code}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /ready (\d+) (\d+)/.exec(chunk.toString());
-      if (match) resolve({ port: Number(match[1]), reports: Number(match[2]) });
+      const match = /ready (\d+) (\d+) ([\d.]+) (\d+)/.exec(chunk.toString());
+      if (match) resolve({ port: Number(match[1]), reports: Number(match[2]), heapMb: Number(match[3]), buildMs: Number(match[4]) });
     });
   });
   const pid = child.pid!;
   const origin = `http://127.0.0.1:${ready.port}`;
-  console.error(`[bench] ${ready.reports} reports in memory, server ready in ${Math.round((Date.now() - t0) / 1000)} s, node ${runtime.flags.join(' ')}`);
+  console.error(`[bench] ${ready.reports} reports in memory, server ready in ${Math.round((Date.now() - t0) / 1000)} s, node ${runtime.nodeFlags.join(' ')}`);
   try {
     const first = (await (await fetch(`${origin}/api/v1/tests`)).json()) as { name: string }[];
     await new Promise((resolve) => setTimeout(resolve, 3000)); // let start-up garbage settle
+    const loaded = memory(pid);
+    console.error(`[bench] after load: RSS ${loaded.rssMb} MB, heap used ${ready.heapMb} MB (live, at ready), population built in ${ready.buildMs} ms`);
     const test = first[0]!.name;
     const requests: [string, Record<string, string>][] = [
       ['/api/v1/reports?days=90', {}],

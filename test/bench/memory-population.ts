@@ -2,7 +2,7 @@
 // report in the ReportIndex, the whole report packed), without an apiserver: the 1,000 tests × 90
 // days of bench-data.ts. Shared by bench:memory's server, bench:domain and the PDF phase probe.
 import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
-import { Interner, summarizeReport } from '../../server/domain/report-summary.js';
+import { flatString, Interner, summarizeReport } from '../../server/domain/report-summary.js';
 import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
 import { packReport, type PackedReport } from '../../server/kube/packed-report.js';
 import { restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
@@ -37,8 +37,10 @@ export function buildMemoryPopulation(testCount: number, days: number, now: numb
       const report = JSON.parse(
         JSON.stringify(restoreReport(testShape(i, testCount), run, now, { uid: `uid-${i}` })),
       ) as RestoreReport;
-      index.add(summarizeReport(report, interner));
-      packed.set(reportKeyOf(report), packReport(report));
+      // One flat key string shared by the store and the index, as the informer cache does.
+      const key = flatString(reportKeyOf(report));
+      index.add(summarizeReport(report, interner), key);
+      packed.set(key, packReport(report));
     }
   }
   return { tests, index, packed };

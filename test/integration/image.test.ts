@@ -19,6 +19,7 @@ import {
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { repoRoot } from '../helpers/cluster-info.js';
+import { imageNodeFlags } from '../bench/deployed-runtime.js';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { jwkOf, sign, vendorKey } from '../fixtures/evidence/licenses.js';
 import {
@@ -108,7 +109,8 @@ describe('OCI image built without a container engine', () => {
     );
     expect(config.rootfs.diff_ids).toHaveLength(4);
     expect(config.config.User).toBe('65532:65532');
-    expect(config.config.Entrypoint).toEqual(['/usr/local/bin/node', '/app/dist/server/main.js']);
+    // The Dockerfile's entrypoint and V8 flags (runImage below starts it, flags and all).
+    expect(config.config.Entrypoint).toEqual(['/usr/local/bin/node', ...imageNodeFlags(), '/app/dist/server/main.js']);
     const total = manifest.layers.reduce((sum, layer) => sum + layer.size, 0);
     console.log(
       `image: ${(statSync(tarball).size / 1e6).toFixed(1)} MB tarball, layers ${manifest.layers

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { alerts, daily, summary } from '../../../server/domain/aggregates.js';
 import { evaluateCompliance } from '../../../server/domain/compliance.js';
-import { ReportIndex } from '../../../server/domain/report-index.js';
+import { ReportIndex, reportKeyOf } from '../../../server/domain/report-index.js';
 import { Interner, reportEvidenceDigest, summarizeReport } from '../../../server/domain/report-summary.js';
 import { makeReport, makeTest } from './fixtures.js';
 
@@ -76,22 +76,26 @@ describe('report summaries', () => {
     const [first, second] = reports
       .filter((report) => report.spec.testRef.name === 'billing')
       .map((report) => summarizeReport(report, interner));
-    expect(Object.keys(first!.spec).sort()).toEqual(
-      expect.arrayContaining([
-        'backup',
-        'completedAt',
-        'result',
-        'rto',
-        'runId',
-        'score',
-        'sourceNamespaces',
-        'testRef',
-      ]),
-    );
+    const spec = first!.spec;
+    for (const field of ['backup', 'completedAt', 'result', 'rto', 'runId', 'score', 'sourceNamespaces', 'testRef'] as const) {
+      expect(spec[field]).toBeDefined();
+    }
+    expect(spec.backup).toEqual({ name: reports.find((report) => report.spec.testRef.name === 'billing')!.spec.backup.name });
+    expect(first!.metadata.namespace).toBe(second!.metadata.namespace);
+    expect(first!.spec.rto).toBe(second!.spec.rto); // the same RTO figures: one shared object
     expect(first!.spec).not.toHaveProperty('levels');
     expect(first!.spec).not.toHaveProperty('checks');
     expect(first!.spec.testRef).toBe(second!.spec.testRef);
     expect(first!.spec.sourceNamespaces).toBe(second!.spec.sourceNamespaces);
     expect(first!.spec.sourceNamespaces).toEqual(['billing', 'payments']);
+  });
+
+  it('give back the report name, whether it is the usual <test>-<runId> or not', () => {
+    const { reports } = population();
+    const usual = { ...reports[0]!, metadata: { ...reports[0]!.metadata, name: `${reports[0]!.spec.testRef.name}-${reports[0]!.spec.runId}` } };
+    const renamed = { ...reports[0]!, metadata: { ...reports[0]!.metadata, name: 'imported-report-7' } };
+    expect(summarizeReport(usual).metadata.name).toBe(usual.metadata.name);
+    expect(summarizeReport(renamed).metadata.name).toBe('imported-report-7');
+    expect(reportKeyOf(summarizeReport(renamed))).toBe(`${renamed.metadata.namespace}/imported-report-7`);
   });
 });

@@ -144,6 +144,37 @@ describe('EvidenceVerifier', () => {
     expect(verifier.verify(store.reports[0]!)).toBe(false);
   });
 
+  it.each([
+    ['large decimal', '123456789012345', '123456789012346'],
+    ['non-decimal', 'v-7', 'v-8'],
+    ['missing', undefined, '5'],
+  ])('memoizes a %s resourceVersion exactly (kept compactly)', (_kind, version, changed) => {
+    const reports = history(2).map((report) => ({ ...report, metadata: { ...report.metadata, resourceVersion: version } }));
+    const { store, verifier } = setup(reports);
+    expect(verifier.verify(reports[0]!)).toBe(true);
+    reports[0]!.spec.score = 1; // same version: memo hit
+    verifier.invalidateTest(TEST_KEY);
+    expect(verifier.verify(reports[0]!)).toBe(true);
+    store.reports = [{ ...reports[0]!, metadata: { ...reports[0]!.metadata, resourceVersion: changed } }, reports[1]!];
+    verifier.invalidateTest(TEST_KEY);
+    expect(verifier.verify(store.reports[0]!)).toBe(false);
+  });
+
+  it('keys its memo with the store\'s own key strings when the source shares them', () => {
+    const reports = history(3);
+    const held = new Map(reports.map((report) => [reportKeyOf(report), reportKeyOf(report)]));
+    const asked: string[] = [];
+    const verifier = new EvidenceVerifier(() => publicKeyRing([key.publicKey]), {
+      reportsOfTest: (testKey) => (testKey === TEST_KEY ? reports : []),
+      sharedKey: (reportKey) => {
+        asked.push(reportKey);
+        return held.get(reportKey);
+      },
+    });
+    expect(reports.map((report) => verifier.verify(report))).toEqual([true, true, true]);
+    expect(asked.sort()).toEqual([...held.keys()].sort());
+  });
+
   it('re-checks everything when the trusted keys change (a retired key revoked, a new key added)', () => {
     const reports = history(3);
     const { store, verifier } = setup(reports, publicKeyRing([key.publicKey, rotated.publicKey]));
@@ -165,6 +196,23 @@ describe('EvidenceVerifier', () => {
     expect(verifier.problems(unsigned)).toEqual([
       `${first!.metadata.name}: no evidence block: the report is not signed`,
     ]);
+  });
+
+  it('verifies whole chains ahead of use, one test per turn of the event loop', async () => {
+    const reports = history(6);
+    let reads = 0;
+    const verifier = new EvidenceVerifier(() => publicKeyRing([key.publicKey]), {
+      reportsOfTest: (testKey) => {
+        reads += 1;
+        return testKey === TEST_KEY ? reports : [];
+      },
+    });
+    const warming = verifier.warmChains([TEST_KEY, 'rehearsal-system/other']);
+    expect(reads).toBe(1); // the first test now, the next after a turn of the event loop
+    await warming;
+    expect(reads).toBe(2);
+    expect(reports.map((report) => verifier.verify(report))).toEqual([true, true, true, true, true, true]);
+    expect(reads).toBe(2); // served from the memo: the first compliance evaluation reads nothing
   });
 
   it('warms the memo in slices without blocking', async () => {
@@ -194,5 +242,147 @@ describe('EvidenceVerifier with a re-created RestoreTest', () => {
     }
     const { verifier } = setup([...old, ...fresh]);
     expect([...old, ...fresh].map((report) => verifier.problems(report))).toEqual([[], [], [], [], []]);
+  });
+});
+
+describe('EvidenceVerifier appending new reports', () => {
+  /** A store with the hooks the server wires (whole report by key, digests of a test). */
+  function liveSetup(reports: RestoreReport[]) {
+    const store = { reports, ring: publicKeyRing([key.publicKey]), chainReads: 0 };
+    const source = {
+      reportsOfTest: (testKey: string) => {
+        if (testKey !== TEST_KEY) return [];
+        store.chainReads += 1;
+        return store.reports;
+      },
+      report: (reportKey: string) => store.reports.find((report) => reportKeyOf(report) === reportKey),
+      digestsOfTest: (testKey: string) =>
+        testKey === TEST_KEY ? store.reports.map((report) => report.spec.evidence?.digest) : [],
+    };
+    const verifier = new EvidenceVerifier(() => store.ring, source, () => true);
+    /** What a verifier that never saw earlier states says (the reference). */
+    const fresh = (): boolean[] => {
+      const reference = new EvidenceVerifier(() => store.ring, {
+        reportsOfTest: (testKey: string) => (testKey === TEST_KEY ? store.reports : []),
+      });
+      return store.reports.map((report) => reference.verify(report));
+    };
+    return { store, verifier, fresh };
+  }
+
+  function signedNext(previous: RestoreReport | undefined, day: number, uid: string, signer = key): RestoreReport {
+    const report = withEvidence(
+      JSON.parse(JSON.stringify(makeReport(test, day, PERIOD_START, { result: 'pass', rtoSeconds: 600 }))) as RestoreReport,
+      previous?.spec.evidence?.digest,
+      signer,
+    );
+    report.metadata.uid = uid;
+    report.metadata.resourceVersion = uid;
+    return report;
+  }
+
+  it('checks a report that extends a clean chain on its own, without reading the chain again', () => {
+    const reports = history(4);
+    const { store, verifier, fresh } = liveSetup([...reports]);
+    expect(reports.every((report) => verifier.verify(report))).toBe(true);
+    expect(store.chainReads).toBe(1);
+    const next = signedNext(reports[3], 4, 'n4');
+    store.reports.push(next);
+    verifier.reportAdded(reportKeyOf(next), TEST_KEY);
+    expect(verifier.verify(next)).toBe(true);
+    expect(store.chainReads).toBe(1);
+    expect(store.reports.map((report) => verifier.verify(report))).toEqual(fresh());
+  });
+
+  it('re-verifies the whole chain for a new report that does not plainly extend it', async () => {
+    const reports = history(4);
+    const { store, verifier, fresh } = liveSetup([...reports]);
+    expect(verifier.verify(reports[0]!)).toBe(true);
+    // A copy of the newest report under another name: a duplicate digest and a fork.
+    const copy = { ...reports[3]!, metadata: { ...reports[3]!.metadata, name: 'copy', uid: 'c', resourceVersion: 'c' } };
+    store.reports.push(copy);
+    verifier.reportAdded(reportKeyOf(copy), TEST_KEY);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.chainReads).toBe(2);
+    expect(store.reports.map((report) => verifier.verify(report))).toEqual(fresh());
+    expect(verifier.verify(copy)).toBe(false);
+  });
+
+  /**
+   * Seeded random adds and deletes (the same sequence every run), each step compared with a fresh
+   * verifier. `hostile`: the share of adds that are forks, duplicates, out-of-order or unlinked.
+   */
+  async function randomHistory(
+    hostile: number,
+    seed: number,
+    steps = 150,
+  ): Promise<{ reads: number; deletes: number; appended: number }> {
+    const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const { store, verifier, fresh } = liveSetup(history(3));
+    expect(verifier.verify(store.reports[0]!)).toBe(true);
+    let day = 3;
+    let appended = 0;
+    let deletes = 0;
+    for (let step = 0; step < steps; step += 1) {
+      const chain = [...store.reports].sort((a, b) => a.spec.startedAt.localeCompare(b.spec.startedAt));
+      const newest = chain[chain.length - 1];
+      let added: RestoreReport | undefined;
+      if (random() < 0.15 && chain.length > 1) {
+        // A deletion: the oldest (pruning by historyLimit), or when hostile sometimes any report.
+        const gone = random() >= hostile ? chain[0]! : chain[Math.floor(random() * chain.length)]!;
+        store.reports = store.reports.filter((report) => report !== gone);
+        verifier.invalidateTest(TEST_KEY);
+        verifier.forget(gone);
+        deletes += 1;
+      } else if (random() >= hostile) {
+        added =
+          random() < 0.8
+            ? signedNext(newest, day++, `s${step}`) // a run finished: the usual case
+            : signedNext(newest, day++, `k${step}`, rotated); // own checks fail, link intact
+      } else {
+        const kind = Math.floor(random() * 5);
+        if (kind === 0) {
+          added = signedNext(chain[Math.floor(random() * chain.length)], day++, `f${step}`); // fork or skipped link
+        } else if (kind === 1 && newest) {
+          added = { ...newest, metadata: { ...newest.metadata, name: `dup-${step}`, uid: `d${step}`, resourceVersion: `d${step}` } };
+        } else if (kind === 2) {
+          added = signedNext(newest, Math.max(0, day - 5 - Math.floor(random() * 3)), `o${step}`); // out of order
+          added.metadata.name = `old-${step}`;
+        } else if (kind === 3) {
+          added = signedNext(undefined, day++, `u${step}`); // unlinked: a new chain start
+        } else {
+          // Forged: links to the newest but claims another report's digest (its own checks fail, and
+          // the other report becomes a duplicate).
+          added = signedNext(newest, day++, `x${step}`);
+          const victim = chain[Math.floor(random() * chain.length)];
+          if (victim) added.spec.evidence!.digest = victim.spec.evidence!.digest;
+        }
+      }
+      if (added) {
+        store.reports.push(added);
+        verifier.reportAdded(reportKeyOf(added), TEST_KEY);
+        appended += 1;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect({ step, verdicts: store.reports.map((report) => verifier.verify(report)) }).toEqual({
+        step,
+        verdicts: fresh(),
+      });
+    }
+    return { reads: store.chainReads, deletes, appended };
+  }
+
+  it('agrees with a from-scratch verification after any sequence of adds and deletes', async () => {
+    // Long sequences, and many short ones from a clean chain (a chain once broken stays broken, so
+    // the short ones are where each kind of bad report meets the short path).
+    for (const seed of [17, 4242]) expect((await randomHistory(0.3, seed)).appended).toBeGreaterThan(100);
+    for (let seed = 1; seed <= 120; seed += 1) await randomHistory(0.5, seed, 4);
+  });
+
+  it('reads the whole chain again only after a deletion while runs extend it', async () => {
+    const { reads, deletes, appended } = await randomHistory(0, 99);
+    expect(appended).toBeGreaterThan(100);
+    // The first verification, then one per deletion; every appended run took the short path.
+    expect(reads).toBe(1 + deletes);
   });
 });

@@ -4,7 +4,6 @@ import {
   packedReportsJson,
   unpackReport,
   writePackedReportsJson,
-  unpackReportJson,
 } from '../../../server/kube/packed-report.js';
 import { makeReport } from '../domain/fixtures.js';
 
@@ -23,7 +22,7 @@ describe('packed reports', () => {
     for (const report of reports) {
       const packed = packReport(report);
       expect(unpackReport(packed)).toEqual(report);
-      expect((await unpackReportJson(packed)).toString('utf8')).toBe(JSON.stringify(report));
+      expect((await packedReportsJson([packed])).toString('utf8')).toBe(`[${JSON.stringify(report)}]`);
     }
   });
 
