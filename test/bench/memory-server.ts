@@ -10,6 +10,7 @@ import { createApp } from '../../server/api/http.js';
 import type { ApiCache, EvidenceKeySource, LicenseSource, TestWriter } from '../../server/api/ports.js';
 import { loadConfig } from '../../server/config.js';
 import { featuresForTier } from '../../server/domain/license.js';
+import { testKeyOf } from '../../server/domain/report-index.js';
 import { EvidenceVerifier } from '../../server/evidence/evidence-verifier.js';
 import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
 import {
@@ -122,6 +123,9 @@ const app = createApp({
   verifyEvidence: (report, keys) => evidence.verify(report, keys),
   evidenceProblems: (report) => evidence.problems(report),
 });
+// As the server does right after it starts (rehearsal.ts): every test's chain verified in the
+// background, before the requests measured here (bench:api likewise waits until the server settled).
+await evidence.warmChains(tests.map(testKeyOf));
 const server = createServer(app);
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
