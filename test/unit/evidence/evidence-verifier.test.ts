@@ -375,14 +375,15 @@ describe('EvidenceVerifier appending new reports', () => {
   it('agrees with a from-scratch verification after any sequence of adds and deletes', async () => {
     // Long sequences, and many short ones from a clean chain (a chain once broken stays broken, so
     // the short ones are where each kind of bad report meets the short path).
-    for (const seed of [17, 4242]) expect((await randomHistory(0.3, seed)).appended).toBeGreaterThan(100);
+    for (const seed of [17, 4242]) expect((await randomHistory(0.3, seed, 120)).appended).toBeGreaterThan(80);
     for (let seed = 1; seed <= 120; seed += 1) await randomHistory(0.5, seed, 4);
-  });
+    // Each step signs a report and re-verifies the whole store from scratch (~4 s quiet, more in CI).
+  }, 60_000);
 
   it('reads the whole chain again only after a deletion while runs extend it', async () => {
     const { reads, deletes, appended } = await randomHistory(0, 99);
     expect(appended).toBeGreaterThan(100);
     // The first verification, then one per deletion; every appended run took the short path.
     expect(reads).toBe(1 + deletes);
-  });
+  }, 60_000);
 });
