@@ -11,8 +11,9 @@
 // Cost: ~0.3 ms of crypto per report, so 90,000 reports are ~25 s of CPU. The per-report checks
 // are memoized by report and resourceVersion (every write, a re-creation included, gets a new
 // resourceVersion from etcd) and cleared when the trusted keys change; chain links are memoized
-// per RestoreTest and recomputed after any change to one of its reports. warm() fills the memo in
-// the background in small slices so requests do not pay for it.
+// per RestoreTest and recomputed after a change to one of its reports, except a new report that
+// plainly extends a clean chain, which is checked on its own (reportAdded). warmChains() verifies
+// every test's chain in the background after start so requests do not pay for it.
 //
 // Memory: one entry per stored report (up to 90,000), so an entry is one number (the version and
 // two booleans, see ReportEntry) under the key string the cache already holds (sharedKey): ~180
