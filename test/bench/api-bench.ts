@@ -115,7 +115,8 @@ const archiveReal = archiving && args['archive-real'];
 const liveDays = archiving && !archiveReal ? archiveLive : days;
 
 function log(message: string): void {
-  console.error(`[bench] ${message}`);
+  // The time of day, to line phases up with the server's log (e.g. --trace-gc, stall loggers).
+  console.error(`[bench ${new Date().toISOString().slice(11, 23)}] ${message}`);
 }
 
 function seconds(ms: number): number {
@@ -321,7 +322,9 @@ interface ServerUnderTest {
 function apiserverRss(): { vmRssMb: number; vmHwmMb: number } | undefined {
   if (args.kubeconfig) return undefined;
   try {
-    const pid = Number(readFileSync(path.join(args['cluster-dir']!, 'pids/kube-apiserver.pid'), 'utf8').trim());
+    const pid = Number(
+      readFileSync(path.join(args['cluster-dir']!, 'pids/kube-apiserver.pid'), 'utf8').trim(),
+    );
     return rssOf(pid);
   } catch {
     return undefined;
@@ -341,7 +344,10 @@ async function controlPlaneSample(): Promise<MemorySample | undefined> {
   }
 }
 
-async function startServer(kubeconfig: string, extraEnv: Record<string, string> = {}): Promise<ServerUnderTest> {
+async function startServer(
+  kubeconfig: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ServerUnderTest> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const logFile = path.join(tmp, 'bench-api-server.log');
@@ -584,14 +590,30 @@ async function main(): Promise<void> {
       // Info level: the server logs how long its archive load took ("evidence archive loaded").
       Object.assign(serverEnv, archiveEnv(s3, archiveLive), { REHEARSAL_LOG_LEVEL: 'info' });
     }
-    log(`starting the server (API only, auth none, ${args.runtime}${archiving ? ', evidence archive on' : ''})`);
+    log(
+      `starting the server (API only, auth none, ${args.runtime}${archiving ? ', evidence archive on' : ''})`,
+    );
     server = await startServer(cluster.kubeconfig, serverEnv);
     const archiveLoad = archiving ? archiveLoadOf(server.output()) : undefined;
-    if (archiveLoad) log(`server loaded the archive (${archiveLoad.reports} reports, ${archiveLoad.segments} segments) in ${archiveLoad.milliseconds} ms`);
+    if (archiveLoad)
+      log(
+        `server loaded the archive (${archiveLoad.reports} reports, ${archiveLoad.segments} segments) in ${archiveLoad.milliseconds} ms`,
+      );
     if (archiveReal) {
       const pass = await firstArchivePass(server.output, log);
-      archived = { segments: pass.segments, reports: pass.reports, bytes: pass.bytes, rawBytes: pass.rawBytes, buildSeconds: 0, uploadSeconds: 0, serverPassSeconds: pass.milliseconds / 1000, liveDeleted: pass.liveDeleted };
-      log(`server's first archive pass: ${pass.reports} reports in ${pass.segments} segments, ${pass.liveDeleted} live copies deleted, ${pass.milliseconds} ms`);
+      archived = {
+        segments: pass.segments,
+        reports: pass.reports,
+        bytes: pass.bytes,
+        rawBytes: pass.rawBytes,
+        buildSeconds: 0,
+        uploadSeconds: 0,
+        serverPassSeconds: pass.milliseconds / 1000,
+        liveDeleted: pass.liveDeleted,
+      };
+      log(
+        `server's first archive pass: ${pass.reports} reports in ${pass.segments} segments, ${pass.liveDeleted} live copies deleted, ${pass.milliseconds} ms`,
+      );
     }
     const rssAtReady = rssOf(server.child.pid!);
     log(
@@ -640,6 +662,9 @@ async function main(): Promise<void> {
       log(
         `  p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, ${result.throughput} req/s, ${result.failed} failed ${JSON.stringify(result.statuses)}`,
       );
+      log(
+        `  slowest (due at, ms): ${result.slowest.map((slow) => `${slow.dueAt} ${slow.latencyMs}`).join(', ')}; generator lag max ${result.maxFireLagMs} ms`,
+      );
       await waitUntilIdle(server.origin);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
@@ -668,7 +693,10 @@ async function main(): Promise<void> {
     );
     console.log('');
     printTable(results, rss);
-    if (apiserver) console.log(`kube-apiserver resident memory: VmRSS ${apiserver.vmRssMb} MB (peak VmHWM ${apiserver.vmHwmMb} MB)`);
+    if (apiserver)
+      console.log(
+        `kube-apiserver resident memory: VmRSS ${apiserver.vmRssMb} MB (peak VmHWM ${apiserver.vmHwmMb} MB)`,
+      );
     if (controlPlane) {
       const mb = (bytes: number) => Math.round(bytes / 1048576);
       console.log(
@@ -712,7 +740,13 @@ async function main(): Promise<void> {
           apiserver: apiserver ?? null,
           controlPlane: controlPlane ?? null,
           archive: archived
-            ? { liveReports: testCount * days - archived.reports, archivedReports: archived.reports, path: archiveReal ? 'server pass' : 'pre-built', ...archived, serverLoad: archiveLoad ?? null }
+            ? {
+                liveReports: testCount * days - archived.reports,
+                archivedReports: archived.reports,
+                path: archiveReal ? 'server pass' : 'pre-built',
+                ...archived,
+                serverLoad: archiveLoad ?? null,
+              }
             : null,
           background: backgroundStats ?? null,
           endpoints: results.map((result) => ({
@@ -730,7 +764,9 @@ async function main(): Promise<void> {
   } finally {
     if (server) await stopServer(server);
     // The kept cluster must hold the loaded data only: background reports go, statuses come back.
-    await background?.restore().catch((error: unknown) => log(`background clean-up failed: ${String(error)}`));
+    await background
+      ?.restore()
+      .catch((error: unknown) => log(`background clean-up failed: ${String(error)}`));
     await kube.close();
     await s3?.stop();
     if (cluster.started && !args['keep-cluster']) {

@@ -41,6 +41,8 @@ export interface LoadResult {
   meanResponseBytes: number;
   /** How late the generator itself fired requests (its own event-loop lag), in ms. */
   maxFireLagMs: number;
+  /** The slowest requests: when each was due (time of day, UTC) and its latency, to line up with logs. */
+  slowest: { dueAt: string; latencyMs: number }[];
 }
 
 export function summarize(values: number[]): LatencySummary {
@@ -73,6 +75,7 @@ export async function runOpenLoop(options: LoadOptions): Promise<LoadResult> {
     keepAliveTimeout: 30_000,
   });
   const latencies: number[] = [];
+  const dueTimes: number[] = [];
   const service: number[] = [];
   const statuses: Record<string, number> = {};
   let ok = 0;
@@ -107,6 +110,7 @@ export async function runOpenLoop(options: LoadOptions): Promise<LoadResult> {
         ok += 1;
         bytes += size;
         latencies.push(end - due);
+        dueTimes.push(due);
         service.push(end - sentAt);
       } else {
         failed += 1;
@@ -145,5 +149,17 @@ export async function runOpenLoop(options: LoadOptions): Promise<LoadResult> {
     serviceMs: summarize(service),
     meanResponseBytes: ok ? Math.round(bytes / ok) : 0,
     maxFireLagMs: Math.round(maxFireLagMs * 100) / 100,
+    slowest: slowestOf(latencies, dueTimes, 5),
   };
+}
+
+function slowestOf(latencies: number[], dueTimes: number[], count: number): LoadResult['slowest'] {
+  return latencies
+    .map((latencyMs, index) => ({ latencyMs, due: dueTimes[index]! }))
+    .sort((a, b) => b.latencyMs - a.latencyMs)
+    .slice(0, count)
+    .map(({ latencyMs, due }) => ({
+      dueAt: new Date(performance.timeOrigin + due).toISOString().slice(11, 23),
+      latencyMs: Math.round(latencyMs * 10) / 10,
+    }));
 }

@@ -1,6 +1,6 @@
 // Profiling aid (not a test): where the compliance PDF's memory goes, phase by phase, in-process
 // over the memory bench's population. Run with --expose-gc and the Deployment's flags:
-//   node --expose-gc --optimize-for-size --max-semi-space-size=4 --import tsx test/bench/pdf-phases.ts
+//   node --expose-gc --optimize-for-size --max-semi-space-size=16 --import tsx test/bench/pdf-phases.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ComplianceService } from '../../server/api/services/compliance.service.js';
 import { complianceReportData } from '../../server/api/services/compliance-report-data.js';

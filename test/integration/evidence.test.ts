@@ -682,7 +682,8 @@ describe('tampering', () => {
         const a13 = body.controls.find((control) => control.id === 'A1.3')!;
         return a13.status === 'at_risk' ? body : undefined;
       },
-      { description: 'compliance to reflect the unverified evidence' },
+      // A JSON answer may be served up to COMPLIANCE_MAX_STALE_MS (30 s) old while the next is evaluated.
+      { description: 'compliance to reflect the unverified evidence', timeoutMs: 60_000 },
     );
     const a13 = body.controls.find((control) => control.id === 'A1.3')!;
     expect(a13.evidence).toContain('evidence does not verify');

@@ -23,7 +23,7 @@ function nodeStarts(args: string[], env: Record<string, string> = {}): { status:
 describe('the server runtime flags', () => {
   it('are on the image entrypoint, and Node accepts them there', () => {
     const flags = imageNodeFlags();
-    expect(flags).toEqual(expect.arrayContaining(['--optimize-for-size', '--heap-growing-percent=20']));
+    expect(flags).toEqual(expect.arrayContaining(['--optimize-for-size', '--no-memory-reducer', '--heap-growing-percent=20']));
     expect(nodeStarts(flags)).toEqual({ status: 0, stderr: '' });
   });
 
