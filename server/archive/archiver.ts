@@ -14,7 +14,7 @@ import type { RestoreReport, RestoreTest } from '../domain/resources.js';
 import { isKind } from '../kube/errors.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../kube/rehearsal-client.js';
-import type { ArchiveStore, TestArchive } from './archive-store.js';
+import { keptReports, type ArchiveStore, type TestArchive } from './archive-store.js';
 import { buildSegment } from './segment.js';
 
 /** Live copies deleted at once after a segment is stored. */
@@ -83,7 +83,7 @@ export class Archiver {
     );
     // Finish a move a crash interrupted: already archived (same name, same digest) → delete live.
     const archive = this.deps.store.archiveOfUid(uid);
-    const archivedDigests = new Set(archive?.segments.flatMap((s) => s.reports.map((r) => r.digest)));
+    const archivedDigests = new Set(archive?.segments.flatMap((s) => keptReports(s).map((r) => r.digest)));
     const done = live.filter((report) => this.deps.cache.isArchived(keyOf(report)) && archivedDigests.has(report.spec.evidence?.digest));
     result.liveDeleted += await this.deleteLive(done);
     const remaining = live.filter((report) => !done.includes(report));

@@ -167,9 +167,10 @@ function reference(run: IndexedRun): RunReference {
 /**
  * Runs per step of the cooperative evaluation: an evaluation over 90,000 runs takes 0.3-0.9 s of
  * CPU; the API runs its steps between other requests (ComplianceService), so no request waits
- * behind a whole evaluation. Synchronous callers (PDFs, tests) drain the steps at once.
+ * behind a whole evaluation. Synchronous callers (PDFs, tests) drain the steps at once. 500: a step
+ * (~1-3 ms, more on a loaded machine) stays within runSteps' 4 ms slice.
  */
-const RUNS_PER_STEP = 2_000;
+const RUNS_PER_STEP = 500;
 
 /** Runs a stepwise evaluation to its end, synchronously. */
 export function drainSteps<T>(steps: Generator<void, T>): T {

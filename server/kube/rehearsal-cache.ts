@@ -19,7 +19,7 @@ import {
 } from '../domain/resources.js';
 import { expandReportSpec } from '../domain/report-encoding.js';
 import { ReportIndex, reportTestKeyOf } from '../domain/report-index.js';
-import { Interner, summarizeReport, type ReportSummary } from '../domain/report-summary.js';
+import { flatString, Interner, summarizeReport, type ReportSummary } from '../domain/report-summary.js';
 import { ResilientInformer, type InformerHandler, type InformerMetrics } from './informer.js';
 import {
   packReport,
@@ -129,7 +129,8 @@ export class RehearsalCache {
 
   /** Adds (or replaces) an archived report; indexed unless its live copy still exists. */
   addArchived(report: RestoreReport): void {
-    const key = `${report.metadata.namespace ?? ''}/${report.metadata.name}`;
+    // Flat: a template literal is two cons strings holding the parsed name alive (228,000 at 3,000 tests).
+    const key = flatString(`${report.metadata.namespace ?? ''}/${report.metadata.name}`);
     const previous = this.archived.get(key);
     const stored = { key, summary: summarizeReport(report, this.interner), packed: packReport(report) };
     this.archived.set(key, stored);

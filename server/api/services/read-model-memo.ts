@@ -120,9 +120,11 @@ export class AsyncReadModelMemo<T> {
 /**
  * Runs a stepwise computation (a generator that yields between steps) on the event loop, giving
  * way to other work whenever a slice has used `sliceMs`: a long evaluation then delays other
- * requests by at most about one slice instead of by its whole duration.
+ * requests by at most about one slice instead of by its whole duration. 4 ms: a request takes a
+ * few turns of the loop (headers, handler, write), each of which may follow a slice; at 8 ms a
+ * 0.3 s evaluation under bench:api's 200 req/s left requests queued up to 200 ms (issue 17).
  */
-export async function runSteps<T>(steps: Generator<void, T>, sliceMs = 8): Promise<T> {
+export async function runSteps<T>(steps: Generator<void, T>, sliceMs = 4): Promise<T> {
   let sliceStart = performance.now();
   for (;;) {
     const step = steps.next();

@@ -54,8 +54,23 @@ interface Selection {
   page: ReportKeysPage;
 }
 
+/** A `latest` list: its incremental builder and the answer for the runs it was last built from. */
+interface LatestList {
+  readonly builder: IncrementalJsonList;
+  runs?: readonly IndexedRun[];
+  answer?: Promise<PreparedJson>;
+}
+
+/** Same runs in the same order: IndexedRuns are replaced whenever their report changes. */
+function sameRuns(a: readonly IndexedRun[], b: readonly IndexedRun[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class ReportsService {
-  private readonly latestLists = new Map<string, IncrementalJsonList>();
+  private readonly latestLists = new Map<string, LatestList>();
   private readonly latestSelections = new Map<string, Selection>();
 
   constructor(
@@ -73,17 +88,33 @@ export class ReportsService {
    * The answer of a `latest` query (not paged) for its runs: kept per query and rebuilt
    * incrementally, so a new run costs the chunk it lands in, not the whole list
    * (incremental-json-list.ts). Byte for byte the JSON json() gives for the same runs.
+   *
+   * The answer itself is kept here, one per query, while its runs are the same: not in the
+   * response cache, which keeps no answer over 4 MiB (3,000 tests' latest reports are ~9 MiB, whose
+   * parts the builder holds anyway) and keyed each version's answer apart until its byte budget
+   * pushed them out. At any size, an unchanged list costs a request a comparison of its runs.
    */
   latestJson(listKey: string, runs: readonly IndexedRun[]): Promise<PreparedJson> {
     let list = this.latestLists.get(listKey);
     if (list) this.latestLists.delete(listKey);
-    list ??= new IncrementalJsonList((key) => {
-      const report = this.cache.fullReport(key);
-      return report && Buffer.from(JSON.stringify(report), 'utf8');
-    });
+    list ??= {
+      builder: new IncrementalJsonList((key) => {
+        const report = this.cache.fullReport(key);
+        return report && Buffer.from(JSON.stringify(report), 'utf8');
+      }),
+    };
     this.latestLists.set(listKey, list);
     if (this.latestLists.size > MAX_LATEST_LISTS) this.latestLists.delete(this.latestLists.keys().next().value!);
-    return list.build(runs.map((run) => ({ key: run.key, group: run.testKey, source: run.report })));
+    if (list.answer && list.runs && sameRuns(list.runs, runs)) return list.answer;
+    const answer = list.builder.build(runs.map((run) => ({ key: run.key, group: run.testKey, source: run.report })));
+    const kept = list;
+    kept.runs = runs;
+    kept.answer = answer;
+    // A failed build is not kept: the next request tries again.
+    answer.catch(() => {
+      if (kept.answer === answer) kept.answer = undefined;
+    });
+    return answer;
   }
 
   /** The same JSON in slices, for pages too large to keep (ApiCache.writeReportsJson). */

@@ -1,6 +1,6 @@
 // The dashboard's static files: hashed assets cached for a year, index.html revalidated, API
 // paths untouched, and a problem naming the build step when the dashboard is not built.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,9 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rehearsal-web-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><script src="./app-Xy12_ab.js"></script>');
   writeFileSync(join(dir, 'app-Xy12_ab.js'), 'console.log(1)');
+  // A file where an API route is: the API path must not even be looked up in the directory.
+  mkdirSync(join(dir, 'api', 'v1'), { recursive: true });
+  writeFileSync(join(dir, 'api', 'v1', 'health'), 'a file, not the API');
 });
 
 afterAll(() => {
