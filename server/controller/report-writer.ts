@@ -5,12 +5,7 @@
 // report: the name is deterministic and a create that answers AlreadyExists reads the stored one.
 import type { Logger } from 'pino';
 import { buildReportSpec, type RunObservations } from '../domain/report-builder.js';
-import {
-  API_VERSION,
-  LABEL_TEST,
-  type RestoreReport,
-  type RestoreTest,
-} from '../domain/resources.js';
+import { API_VERSION, type RestoreReport, type RestoreTest } from '../domain/resources.js';
 import { reportName } from '../domain/sandbox-names.js';
 import type { ReportSigner } from '../evidence/report-signer.js';
 import { isKind } from '../kube/errors.js';
@@ -52,10 +47,10 @@ export function reportObject(
     metadata: {
       name: reportName(test.metadata.name, run.id),
       namespace: test.metadata.namespace ?? '',
-      // One label: the test, what `kubectl get rrep -l rehearsal.dev/test=<test>` selects by. The
-      // run id is in the name and spec.runId; each further label costs the apiserver ~150 bytes
-      // per report (issue 17, test/bench/README.md "Footprint").
-      labels: { [LABEL_TEST]: test.metadata.name },
+      // No labels: `kubectl get rrep --field-selector spec.testRef.name=<test>` (a selectable field)
+      // selects a test's reports, and the run id is in the name and spec.runId. A label costs the
+      // apiserver two maps per report, the object's and its watch-cache index entry's (~0.7 KB,
+      // issue 17, test/bench/README.md "Footprint"); reports written before keep theirs.
       ownerReferences: [
         {
           apiVersion: API_VERSION,

@@ -1,12 +1,12 @@
 // How a RestoreReport is stored in etcd (issue 17, footprint). The apiserver keeps every stored
-// custom resource in its watch cache as a tree of Go maps: each field costs ~100 bytes and each
-// object ~300, whatever its JSON length, and a string costs its length. So only what kubectl and
-// the CRD need stay fields — the printer columns and selectable fields (testRef.name, result,
-// score, rto.measured, completedAt), the run's identity (runId, startedAt) and what the CRD's CEL
-// rules check (resultCap, failure) — and every other field of the spec, the evidence block
-// included, is stored as one string, spec.details, deflated against a preset dictionary
-// (report-dictionary.ts) and base64-encoded: "z1:<base64>". bench:footprint measured it
-// (test/bench/README.md "Footprint").
+// custom resource in its watch cache as a tree of Go maps: each object (map) costs ~340 bytes,
+// each field ~50 plus its string, whatever its JSON length. So only what kubectl and the CRD need
+// stay fields — the printer columns and selectable fields (testRef.name, result, score, the
+// measured RTO as the top-level string rtoMeasured, completedAt), the run's identity (runId,
+// startedAt) and what the CRD's CEL rules check (resultCap, failure) — and every other field of
+// the spec, the evidence block included, is stored as one string, spec.details, deflated against
+// a preset dictionary (report-dictionary.ts) and base64-encoded: "z1:<base64>". bench:footprint
+// measured it (test/bench/README.md "Footprint").
 //
 // The report the engine, the API, the PDFs and the verifiers work with is the expanded one:
 // `expandReportSpec(packReportSpec(spec))` equals `spec`, and the evidence digest is computed over
@@ -15,7 +15,8 @@
 //   - expanded (before issue 17): no spec.details;
 //   - JSON details (first issue-17 form): details is the JSON object of the other fields, the
 //     evidence block and the whole testRef are fields;
-//   - "z1:" details (this form).
+//   - "z1:" details with testRef.name and rto.measured as nested fields (second issue-17 form);
+//   - "z1:" details with the measured RTO as spec.rtoMeasured (this form: one map less per report).
 import { RawDeflater, RawInflater } from './raw-zlib.js';
 import { DETAILS_DICTIONARY_Z1 } from './report-dictionary.js';
 import type { RestoreReport, RestoreReportSpec } from './resources.js';
@@ -24,13 +25,18 @@ import type { RestoreReport, RestoreReportSpec } from './resources.js';
 const KEPT_FIELDS: ReadonlySet<string> = new Set(['runId', 'startedAt', 'completedAt', 'score', 'result', 'resultCap', 'failure']);
 /**
  * Objects of which only some fields stay fields: testRef.name (selectable field and printer
- * column), rto.measured (printer column). Their other fields (testRef's namespace and uid, the
- * RTO's details) go into details.
+ * column; a selectable field must be this path). Their other fields (testRef's namespace and uid)
+ * go into details. The second issue-17 form also kept rto.measured this way; still read.
  */
 const KEPT_NESTED: Readonly<Record<string, ReadonlySet<string>>> = {
   testRef: new Set(['name']),
-  rto: new Set(['measured']),
 };
+/**
+ * The RTO printer column's field: spec.rto.measured stored as the top-level string
+ * spec.rtoMeasured, so the stored spec has no `rto` map (each map costs the apiserver ~340 bytes
+ * per report). The rest of rto goes into details.
+ */
+export const RTO_MEASURED_FIELD = 'rtoMeasured';
 /** maxLength of spec.details in the CRD. A larger report (never seen: reports are a few KB) is stored expanded. */
 export const MAX_DETAILS_LENGTH = 49_152;
 /** Prefix of the deflated form of spec.details (the JSON form starts with "{"). */
@@ -101,6 +107,11 @@ export function packReportSpec(spec: RestoreReportSpec): StoredReportSpec {
     if (Object.keys(restPart).length > 0) rest[key] = restPart;
     else delete rest[key];
   }
+  if (isObject(rest.rto) && typeof rest.rto.measured === 'string') {
+    const { measured, ...rto } = rest.rto;
+    kept[RTO_MEASURED_FIELD] = measured;
+    rest.rto = rto;
+  }
   const details = encodeDetails(rest);
   if (details.length > MAX_DETAILS_LENGTH) return spec;
   return { ...kept, details } as StoredReportSpec;
@@ -110,13 +121,15 @@ export function packReportSpec(spec: RestoreReportSpec): StoredReportSpec {
  * The report's spec with spec.details expanded back into fields. A spec without details (stored
  * before packing, or already expanded) is returned as is. Where a field is both a field and in
  * details (only a hand-made object can have that) the field wins — inside an object such as rto
- * or testRef too — the same rule for every reader (cmd/kubectl-restoretest/verify/evidence.ts),
- * so what the server shows is what the verifier checked. Details that do not decode to a JSON
- * object add nothing: the report then lacks fields its digest covers and fails verification.
+ * or testRef too, and spec.rtoMeasured counts as the field rto.measured — the same rule for every
+ * reader (cmd/kubectl-restoretest/verify/evidence.ts), so what the server shows is what the
+ * verifier checked. Details that do not decode to a JSON object add nothing: the report then lacks
+ * fields its digest covers and fails verification.
  */
 export function expandReportSpec(spec: StoredReportSpec): RestoreReportSpec {
   if (typeof spec.details !== 'string') return spec as RestoreReportSpec;
-  const { details, ...kept } = spec as Fields;
+  const { details, [RTO_MEASURED_FIELD]: rtoMeasured, ...kept } = spec as Fields;
+  if (rtoMeasured !== undefined) kept.rto = { ...(isObject(kept.rto) ? kept.rto : {}), measured: rtoMeasured };
   const packed = decodeDetails(details as string);
   const expanded: Fields = { ...packed, ...kept };
   for (const [key, value] of Object.entries(kept)) {

@@ -54,10 +54,8 @@ export class ControlPlaneMemory {
 
   async sample(): Promise<MemorySample> {
     // A heap profile with gc=1 makes the apiserver collect first: the live heap is then exact.
-    await run(this.kubectl, ['--kubeconfig', this.kubeconfig, 'get', '--raw', '/debug/pprof/heap?gc=1'], { maxBuffer: 256 << 20, encoding: 'buffer' });
-    const { stdout: api } = await run(this.kubectl, ['--kubeconfig', this.kubeconfig, 'get', '--raw', '/metrics'], {
-      maxBuffer: 64 << 20,
-    });
+    await this.raw('/debug/pprof/heap?gc=1');
+    const api = (await this.raw('/metrics')).toString('utf8');
     const etcd = await (await fetch(this.etcdMetricsUrl)).text();
     return {
       apiserverRssBytes: rssBytes(pidOf(this.clusterDir, 'kube-apiserver')),
@@ -72,8 +70,24 @@ export class ControlPlaneMemory {
 
   /** Saves the apiserver's heap profile (after a GC) for `go tool pprof`: what the live heap is made of. */
   async saveHeapProfile(file: string): Promise<void> {
-    const { stdout } = await run(this.kubectl, ['--kubeconfig', this.kubeconfig, 'get', '--raw', '/debug/pprof/heap?gc=1'], { maxBuffer: 256 << 20, encoding: 'buffer' });
-    writeFileSync(file, stdout);
+    writeFileSync(file, await this.raw('/debug/pprof/heap?gc=1'));
+  }
+
+  /**
+   * GET on the apiserver through kubectl. Retried: on this shared machine the bench's processes
+   * are sometimes frozen for minutes (another benchmark stops nice-19 work), and the first request
+   * after that can fail its TLS handshake.
+   */
+  private async raw(uri: string): Promise<Buffer> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { stdout } = await run(this.kubectl, ['--kubeconfig', this.kubeconfig, 'get', '--raw', uri], { maxBuffer: 256 << 20, encoding: 'buffer' });
+        return stdout;
+      } catch (error) {
+        if (attempt >= 6) throw error;
+        await sleep(5000);
+      }
+    }
   }
 
   /**

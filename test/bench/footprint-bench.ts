@@ -2,10 +2,12 @@
 // Starts a private control plane (test/cluster/up.sh, fresh etcd), creates --tests RestoreTests,
 // then writes --reports RestoreReports built and signed by the engine's own code
 // (footprint-data.ts) through the engine's write path (storeReport of the report writer), and prints
-// kube-apiserver and etcd memory at 0, N/2 and N reports after settling. The slope between 0 and N
-// is the cost per stored report. A script that prints numbers, not a test. The apiserver's heap
-// profiles at 0 reports and after the restart are saved beside the JSON result
-// (test/.tmp/bench-footprint-<write>-{0,restarted}.heap.pb.gz; read them with go tool pprof).
+// kube-apiserver and etcd memory at 0, N/2 and N reports after settling, then after a restart of
+// the apiserver (the steady state), then with every report deleted and the apiserver restarted
+// again (the steady state's baseline). The slope between 0 and N is the cost per stored report. A
+// script that prints numbers, not a test. The apiserver's heap profiles are saved beside the JSON
+// result (test/.tmp/bench-footprint-<write>-{0,restarted,restarted-empty}.heap.pb.gz; read them
+// with go tool pprof -base ... -peek: -traces also lists freed samples, with 0 bytes in use).
 //
 //   npm run bench:footprint -- [--reports 10000] [--tests 100] [--concurrency 16] [--settle 30]
 //                              [--write current|legacy|cleared] [--cluster-dir DIR] [--keep-cluster]
@@ -166,6 +168,33 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
 
   const one = (await custom.listNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: BENCH_NAMESPACE, plural: 'restorereports', limit: 1 })) as { items: RestoreReport[] };
   const sampleReport = one.items[0]!;
+
+  // The baseline of the steady state: the same control plane, every report deleted, the apiserver
+  // restarted again. A restarted apiserver's heap differs from the first one's by a few MB that
+  // have nothing to do with reports (what it built lazily since its start: OpenAPI specs,
+  // discovery), ±0.5–1 KB per report at N = 3,000; both restarted samples share that history.
+  log('deleting every report and restarting kube-apiserver again (baseline of the steady state)');
+  // A frozen or loaded apiserver may time the delete out while it goes on: asked again every 30 s.
+  for (let i = 0; ; i++) {
+    if (i % 30 === 0) {
+      await kubeCall(() => custom.deleteCollectionNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: BENCH_NAMESPACE, plural: 'restorereports' })).catch((error: unknown) => {
+        if (!isKind(error, 'Unavailable', 'Other')) throw error;
+        log(`delete of the reports: ${(error as Error).message}; waiting`);
+      });
+    }
+    const left = await kubeCall(() => custom.listNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: BENCH_NAMESPACE, plural: 'restorereports', limit: 1 }))
+      .then((list) => (list as { items: unknown[] }).items.length)
+      .catch((error: unknown) => {
+        if (!isKind(error, 'Unavailable', 'Other')) throw error;
+        return 1;
+      });
+    if (left === 0) break;
+    if (i >= 600) throw new Error('reports still listed 600 s after the delete');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  await memory.restartApiserver();
+  const emptyRestarted = await memory.settled(settleSeconds);
+  await memory.saveHeapProfile(profile('restarted-empty'));
   const json = JSON.stringify(sampleReport);
   const managed = JSON.stringify((sampleReport.metadata as { managedFields?: unknown }).managedFields ?? []);
 
@@ -173,6 +202,7 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
   const loaded = points.at(-2)!.sample;
   const restarted = points.at(-1)!.sample;
   const per = (pick: (s: MemorySample) => number, last = loaded): string => kb((pick(last) - pick(first)) / reportCount);
+  const steady = (pick: (s: MemorySample) => number): string => kb((pick(restarted) - pick(emptyRestarted)) / reportCount);
   const rows = points.map(
     (p) =>
       `| ${(p.reports < 0 ? `${-p.reports} restarted` : String(p.reports)).padStart(6)} | ${mb(p.sample.apiserverRssBytes).padStart(8)} | ${mb(p.sample.apiserverHeapLiveBytes).padStart(8)} | ${mb(p.sample.etcdRssBytes).padStart(7)} | ${mb(p.sample.etcdDbBytes).padStart(7)} | ${mb(p.sample.etcdDbInUseBytes).padStart(7)} | ${p.sample.load1.toFixed(1).padStart(5)} |`,
@@ -182,15 +212,17 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
     '| reports | apiserver RSS MB | apiserver live heap MB | etcd RSS MB | etcd db MB | etcd db in use MB | load1 |',
     '| ------: | ---------------: | ---------------------: | ----------: | ---------: | ----------------: | ----: |',
     ...rows,
+    `|      0 restarted |    ${mb(emptyRestarted.apiserverRssBytes).padStart(8)} | ${mb(emptyRestarted.apiserverHeapLiveBytes).padStart(8)} | ${mb(emptyRestarted.etcdRssBytes).padStart(7)} | ${mb(emptyRestarted.etcdDbBytes).padStart(7)} | ${mb(emptyRestarted.etcdDbInUseBytes).padStart(7)} | ${emptyRestarted.load1.toFixed(1).padStart(5)} |`,
     `per stored report (slope 0 → ${reportCount}): apiserver RSS ${per((s) => s.apiserverRssBytes)} KB, apiserver live heap ${per((s) => s.apiserverHeapLiveBytes)} KB, etcd RSS ${per((s) => s.etcdRssBytes)} KB, etcd db ${per((s) => s.etcdDbBytes)} KB, etcd db in use ${per((s) => s.etcdDbInUseBytes)} KB`,
     `per stored report after the restart (steady state): apiserver RSS ${per((s) => s.apiserverRssBytes, restarted)} KB, apiserver live heap ${per((s) => s.apiserverHeapLiveBytes, restarted)} KB`,
+    `per stored report, restarted with ${reportCount} against restarted with none (steady state, same history): apiserver RSS ${steady((s) => s.apiserverRssBytes)} KB, apiserver live heap ${steady((s) => s.apiserverHeapLiveBytes)} KB`,
     `load: ${points.filter((p) => p.reports >= 0).map((p) => `${p.reports}: ${Math.round(p.loadSeconds)} s`).join(', ')}`,
   ];
   console.log(lines.join('\n'));
   mkdirSync(path.join(repoRoot, 'test/.tmp'), { recursive: true });
   writeFileSync(
     path.join(repoRoot, `test/.tmp/bench-footprint-${args.write}.json`),
-    JSON.stringify({ write: args.write, reportCount, testCount, points, reportJsonBytes: json.length, managedFieldsBytes: managed.length, sampleReport }, null, 2),
+    JSON.stringify({ write: args.write, reportCount, testCount, points, emptyRestarted, reportJsonBytes: json.length, managedFieldsBytes: managed.length, sampleReport }, null, 2),
   );
 }
 

@@ -195,7 +195,7 @@ export async function listReports(fixture: EngineFixture, testName?: string): Pr
     version: 'v1alpha1',
     namespace: fixture.testNamespace,
     plural: 'restorereports',
-    ...(testName ? { labelSelector: `rehearsal.dev/test=${testName}` } : {}),
+    ...(testName ? { fieldSelector: `spec.testRef.name=${testName}` } : {}),
   })) as { items: RestoreReport[] };
   // As every reader does: the writer stores most fields as JSON in spec.details (issue 17).
   return list.items.map(expandReport);

@@ -1,11 +1,13 @@
 // The foundation against the real control plane: the CRDs install and validate, owner references
 // garbage-collect reports, namespaces delete completely, KWOK pods become Ready, and kubectl shows
-// the printer columns.
+// the printer columns and selects reports by test, for every stored form of a report.
 import { describe, expect, it, afterAll } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
+import { packReport } from '../../server/domain/report-encoding.js';
+import type { RestoreReport } from '../../server/domain/resources.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import { kubectl } from '../helpers/install-crds.js';
 import {
@@ -254,5 +256,38 @@ describe('kubectl', () => {
       expect(header).toContain(column);
     }
     expect(out).toContain(namespace);
+  });
+
+  it('shows the RestoreReport printer columns and selects by test, for every stored form', async () => {
+    const namespace = await freshNamespace('rrep-columns');
+    const samples = loadYamlDir(path.join(repoRoot, 'crds/samples'));
+    const sample = (file: string): RestoreReport => samples.find((s) => s.file === file)!.object as unknown as RestoreReport;
+    const pass = sample('restorereport-pass.yaml');
+    const fail = sample('restorereport-fail.yaml');
+    // As the writer stores it now (rtoMeasured, no rto map); as the second issue-17 form did
+    // (rto.measured nested); and expanded, as before issue 17.
+    const current = packReport(pass);
+    const { rtoMeasured, ...second } = current.spec as Record<string, unknown>;
+    const secondForm = { ...current, metadata: { ...current.metadata, name: 'shop-weekly-second' }, spec: { ...second, rto: { measured: rtoMeasured } } };
+    for (const object of [current, secondForm, fail]) await createCustom(namespace, object as unknown as Fixture['object']);
+    const stored = (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: 'restorereports', name: pass.metadata.name })) as { spec: Record<string, unknown> };
+    expect([stored.spec.rtoMeasured, stored.spec.rto]).toEqual([pass.spec.rto.measured, undefined]);
+
+    const lines = kubectl(testKubeconfigPath(), ['get', 'rrep', '-n', namespace, '-o', 'wide']).trimEnd().split('\n');
+    const header = lines[0]!;
+    const starts = ['NAME', 'TEST', 'RESULT', 'SCORE', 'RTO', 'COMPLETED', 'AGE', 'OLDER RTO'].map((column) => [column, header.search(new RegExp(`(^|\\s)${column}(\\s|$)`)) + (column === 'NAME' ? 0 : 1)] as const);
+    expect(new Set(starts.map(([, start]) => start)).size).toBe(starts.length);
+    const cell = (line: string, column: string): string => {
+      const index = starts.findIndex(([name]) => name === column);
+      return line.slice(starts[index]![1], starts[index + 1]?.[1]).trim();
+    };
+    const rows = Object.fromEntries(lines.slice(1).map((line) => [cell(line, 'NAME'), line]));
+    const columns = (name: string): string[] => ['TEST', 'RESULT', 'SCORE', 'RTO', 'OLDER RTO'].map((column) => cell(rows[name]!, column));
+    expect(columns(pass.metadata.name)).toEqual(['shop-weekly', 'pass', String(pass.spec.score), pass.spec.rto.measured, '']);
+    expect(columns('shop-weekly-second')).toEqual(['shop-weekly', 'pass', String(pass.spec.score), '', pass.spec.rto.measured]);
+    expect(columns(fail.metadata.name)).toEqual(['payments-full', 'fail', String(fail.spec.score), '', fail.spec.rto.measured]);
+
+    const selected = kubectl(testKubeconfigPath(), ['get', 'rrep', '-n', namespace, '--field-selector', 'spec.testRef.name=shop-weekly', '-o', 'name']);
+    expect(selected.trim().split('\n').sort()).toEqual([`restorereport.rehearsal.dev/${pass.metadata.name}`, 'restorereport.rehearsal.dev/shop-weekly-second']);
   });
 });

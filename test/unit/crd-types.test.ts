@@ -79,6 +79,7 @@ interface PrinterColumn {
   type: string;
   jsonPath: string;
   description?: string;
+  priority?: number;
 }
 
 interface CrdVersion {
@@ -435,9 +436,10 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
   },
 };
 
-// spec.details is the stored form of the other fields (domain/report-encoding.ts), not a field of
-// the report the engine works with: the example carries both to cover every schema path.
-const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { details: string } }> = {
+// spec.details and spec.rtoMeasured are the stored form of the other fields
+// (domain/report-encoding.ts), not fields of the report the engine works with: the example
+// carries both forms to cover every schema path.
+const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { details: string; rtoMeasured: string } }> = {
   apiVersion: API_VERSION,
   kind: 'RestoreReport',
   metadata: { name: 'shop-k3m9x2' },
@@ -445,6 +447,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
     testRef: { name: 'shop', namespace: 'rehearsal-system', uid: '0b6f2a4e-9d1c-4f3a-8e2b-5c7d9a1e3f60' },
     runId: 'k3m9x2',
     details: '{}',
+    rtoMeasured: '8m59s',
     trigger: 'manual',
     scheduledAt: '2025-03-02T02:00:00Z',
     startedAt: '2025-03-02T02:00:01Z',
@@ -737,7 +740,12 @@ describe('CRD definitions', () => {
       'Next Run',
       'Age',
     ]);
-    expect(names('RestoreReport')).toEqual(['Test', 'Result', 'Score', 'RTO', 'Completed', 'Age']);
+    expect(names('RestoreReport')).toEqual(['Test', 'Result', 'Score', 'RTO', 'Completed', 'Age', 'Older RTO']);
+    // The RTO of reports stored since issue 17's third cut is the top-level string rtoMeasured;
+    // reports stored before keep rto.measured, shown with -o wide (priority 1).
+    const rto = (name: string) => version('RestoreReport').additionalPrinterColumns?.find((c) => c.name === name);
+    expect([rto('RTO')?.jsonPath, rto('RTO')?.priority ?? 0]).toEqual(['.spec.rtoMeasured', 0]);
+    expect([rto('Older RTO')?.jsonPath, rto('Older RTO')?.priority]).toEqual(['.spec.rto.measured', 1]);
     expect(names('HealthCheckPolicy')).toEqual(['Description', 'Age']);
     // A date column shows the time since a timestamp, and <invalid> for a future one.
     const nextRun = version('RestoreTest').additionalPrinterColumns?.find((c) => c.name === 'Next Run');
@@ -871,7 +879,8 @@ describe('CRD schemas are structural and documented', () => {
     // beside them, and the writer stores a report unpacked when its details would pass the limit:
     // the worst case is the larger of the two forms, not their sum.
     const spec = schemaAt(rootSchema('RestoreReport'), 'spec') as Schema;
-    const { details, ...unpackedFields } = spec.properties ?? {};
+    const { details, rtoMeasured, ...unpackedFields } = spec.properties ?? {};
+    expect(rtoMeasured?.maxLength).toBeLessThanOrEqual(32);
     expect(details?.maxLength).toBeLessThanOrEqual(48 * 1024);
     const unpacked = worstCase({ ...spec, properties: unpackedFields }, 4);
     expect(unpacked).toBeLessThan(128 * 1024);

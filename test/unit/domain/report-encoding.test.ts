@@ -41,6 +41,15 @@ function jsonDetailsForm(report: RestoreReport): RestoreReport {
   return { ...report, spec: { ...spec, rto: { measured }, details: JSON.stringify(details) } } as unknown as RestoreReport;
 }
 
+/**
+ * The second issue-17 form, as the writer stored it before the third cut: z1 details, and the
+ * measured RTO as the nested field rto.measured (the printer column's path then).
+ */
+function nestedRtoForm(report: RestoreReport): RestoreReport {
+  const { rtoMeasured, ...spec } = packReportSpec(report.spec) as Record<string, unknown>;
+  return { ...report, spec: { ...spec, rto: { measured: rtoMeasured } } } as unknown as RestoreReport;
+}
+
 describe('report encoding', () => {
   it('round-trips every report exactly', () => {
     for (const report of reports()) {
@@ -51,9 +60,12 @@ describe('report encoding', () => {
   it('keeps the printer-column, selectable and CEL-checked fields as fields, everything else deflated in details', () => {
     const report = reports()[0]!;
     const stored = packReportSpec(report.spec);
-    expect(Object.keys(stored).sort()).toEqual(['completedAt', 'details', 'result', 'rto', 'runId', 'score', 'startedAt', 'testRef']);
+    // One map (testRef, the selectable field's path) besides spec itself: the RTO printer column
+    // is the top-level string rtoMeasured.
+    expect(Object.keys(stored).sort()).toEqual(['completedAt', 'details', 'result', 'rtoMeasured', 'runId', 'score', 'startedAt', 'testRef']);
     expect(stored.testRef).toEqual({ name: report.spec.testRef.name });
-    expect(stored.rto).toEqual({ measured: report.spec.rto.measured });
+    expect((stored as Record<string, unknown>).rtoMeasured).toBe(report.spec.rto.measured);
+    expect(Object.values(stored).filter((value) => typeof value === 'object')).toHaveLength(1);
     expect(stored.details!.startsWith(DEFLATED_DETAILS_PREFIX)).toBe(true);
     const details = decodeDetails(stored.details!);
     expect(Object.keys(details)).toEqual(expect.arrayContaining(['levels', 'checks', 'completeness', 'backup', 'trigger', 'sourceNamespaces', 'evidence']));
@@ -82,10 +94,32 @@ describe('report encoding', () => {
     }
   });
 
+  it('reads reports stored in the second issue-17 form (z1 details, rto.measured nested), and they verify', () => {
+    const ring = publicKeyRing([key.publicKey]);
+    for (const report of reports()) {
+      const stored = throughApiserver(nestedRtoForm(report));
+      expect((stored.spec as unknown as Record<string, unknown>).rtoMeasured).toBeUndefined();
+      expect(stored.spec.rto).toEqual({ measured: report.spec.rto.measured });
+      expect(expandReport(stored)).toEqual(throughApiserver(report));
+      expect(reportEvidenceProblems(stored, ring)).toEqual([]);
+      expect(expandedSpec(stored.spec as never)).toEqual(throughApiserver(report.spec));
+    }
+  });
+
+  it('a run without a measured RTO stores no rtoMeasured and reads back the same', () => {
+    const report = reports()[0]!;
+    const { measured: _measured, ...rto } = report.spec.rto;
+    const spec = { ...report.spec, rto };
+    const stored = packReportSpec(spec);
+    expect('rtoMeasured' in stored).toBe(false);
+    expect(expandReportSpec(throughApiserver(stored))).toEqual(throughApiserver(spec));
+    expect(expandedSpec(throughApiserver(stored) as never)).toEqual(throughApiserver(spec));
+  });
+
   it('the plugin expands every stored form exactly as the server does, with the same frozen dictionary', () => {
     expect(CMD_DICTIONARY).toBe(DETAILS_DICTIONARY_Z1);
     for (const report of reports()) {
-      for (const stored of [packReport(report), jsonDetailsForm(report), report]) {
+      for (const stored of [packReport(report), nestedRtoForm(report), jsonDetailsForm(report), report]) {
         const spec = throughApiserver(stored.spec);
         expect(expandedSpec(spec as never)).toEqual(expandReportSpec(spec));
       }
@@ -122,6 +156,8 @@ describe('report encoding', () => {
     expect(expandReportSpec({ ...stored, details: JSON.stringify({ ...details, score: 1 }) }).score).toBe(report.spec.score);
     const inner = expandReportSpec({ ...stored, details: JSON.stringify({ ...details, rto: { ...(details.rto as object), measured: '1s' } }) });
     expect(inner.rto.measured).toBe(report.spec.rto.measured);
+    expect(inner.rto.target).toBe(report.spec.rto.target);
+    expect('rtoMeasured' in inner).toBe(false);
     const broken = expandReportSpec({ ...stored, details: '[1,2]' });
     expect(broken.levels).toBeUndefined();
     expect(broken.score).toBe(report.spec.score);
