@@ -110,7 +110,11 @@ describe('OCI image built without a container engine', () => {
     expect(config.rootfs.diff_ids).toHaveLength(4);
     expect(config.config.User).toBe('65532:65532');
     // The Dockerfile's entrypoint and V8 flags (runImage below starts it, flags and all).
-    expect(config.config.Entrypoint).toEqual(['/usr/local/bin/node', ...imageNodeFlags(), '/app/dist/server/main.js']);
+    expect(config.config.Entrypoint).toEqual([
+      '/usr/local/bin/node',
+      ...imageNodeFlags(),
+      '/app/dist/server/main.js',
+    ]);
     const total = manifest.layers.reduce((sum, layer) => sum + layer.size, 0);
     console.log(
       `image: ${(statSync(tarball).size / 1e6).toFixed(1)} MB tarball, layers ${manifest.layers
@@ -143,7 +147,7 @@ describe('OCI image built without a container engine', () => {
     // With no license configuration, exactly the shipped vendor key is trusted: a license signed by
     // any other key is refused, naming the trusted key.
     await installLicense(await sign(throwaway, { tier: 'pro', sub: 'image-test' }));
-    const refused = await complianceAnswer(image.port, 402);
+    const refused = await complianceAnswer(image.port, 402, 'signed with unknown key');
     expect(refused.detail).toContain(`signed with unknown key "throwaway-2026" (trusted: ${shippedKid})`);
     await image.stop();
   }, 180_000);
@@ -181,7 +185,7 @@ describe('OCI image built without a container engine', () => {
     await complianceAnswer(image.port, 200);
     // A license from a key nobody configured: refused (402), and the problem says why.
     await installLicense(await sign(unknown, { tier: 'enterprise', sub: 'image-test' }));
-    const refused = await complianceAnswer(image.port, 402);
+    const refused = await complianceAnswer(image.port, 402, 'signed with unknown key');
     expect(refused.detail).toContain('signed with unknown key "unknown-2026"');
     expect(refused.detail).toContain(`trusted: ${shippedKid}, throwaway-2026`);
     await image.stop();
@@ -254,16 +258,24 @@ async function installLicense(token: string): Promise<void> {
   await core.createNamespacedSecret({ namespace, body });
 }
 
-/** Waits until GET /api/compliance answers `status` (the license watch picks up a new Secret). */
-async function complianceAnswer(port: number, status: number): Promise<{ detail?: string }> {
+/**
+ * Waits until GET /api/compliance answers `status` (the license watch picks up a new Secret) and,
+ * when given, a detail containing `reason`: installLicense deletes the old Secret before creating
+ * the new one, and in between the answer is a 402 for "no license installed".
+ */
+async function complianceAnswer(port: number, status: number, reason?: string): Promise<{ detail?: string }> {
   let body: { detail?: string } = {};
   await waitFor(
     async () => {
       const response = await fetch(`http://127.0.0.1:${port}/api/compliance?period=30`);
       body = (await response.json()) as { detail?: string };
-      return response.status === status;
+      return response.status === status && (reason === undefined || (body.detail ?? '').includes(reason));
     },
-    { timeoutMs: 30_000, intervalMs: 300, description: `GET /api/compliance to answer ${status}` },
+    {
+      timeoutMs: 30_000,
+      intervalMs: 300,
+      description: `GET /api/compliance to answer ${status} ${reason ?? ''}`,
+    },
   );
   return body;
 }
