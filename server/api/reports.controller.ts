@@ -37,8 +37,11 @@ const REPORTS_TTL_MS = 5_000;
  */
 export const STREAMED_PAGE_REPORTS = 1_000;
 
-/** The `latest` list a query selects (its answer is kept per list, ReportsService.latestJson). */
-function latestListKey(query: { test?: string; namespace?: string; result?: RunResult; days: number }): string {
+/**
+ * The list a query selects, whatever its page: the key of a `latest` answer (kept per list by
+ * ReportsService.latestJson) and the start of a cached page's key.
+ */
+function listKey(query: { test?: string; namespace?: string; result?: RunResult; days: number }): string {
   return `reports?test=${query.test ?? ''}&namespace=${query.namespace ?? ''}&result=${query.result ?? ''}&days=${query.days}`;
 }
 
@@ -117,12 +120,12 @@ export class ReportsController extends Controller {
     this.api.reports.validate(query);
     const page = this.api.reports.page(query);
     if (page.next) request.res!.setHeader('Link', nextPageLink(request.originalUrl, page.next));
-    if (latest) return sendPreparedJson(request, this.api.reports.latestJson(latestListKey(query), page.runs));
+    if (latest) return sendPreparedJson(request, this.api.reports.latestJson(listKey(query), page.runs));
     if (page.keys.length > STREAMED_PAGE_REPORTS) {
       return sendStreamedJson(request, (write) => this.api.reports.write(page.keys, write));
     }
     // The page's boundaries are part of the key: a cached body always matches the Link beside it.
-    const key = `reports?test=${test ?? ''}&namespace=${namespace ?? ''}&result=${result ?? ''}&days=${days}&latest=${latest}&limit=${limit}&continue=${continueToken ?? ''}&page=${page.keys.length}:${page.keys[0] ?? ''}:${page.keys.at(-1) ?? ''}`;
+    const key = `${listKey(query)}&limit=${limit}&continue=${continueToken ?? ''}&page=${page.keys.length}:${page.keys[0] ?? ''}:${page.keys.at(-1) ?? ''}`;
     return sendPreparedJson(
       request,
       this.api.responses.jsonAsync(key, REPORTS_TTL_MS, () => this.api.reports.json(page.keys)),
