@@ -61,6 +61,8 @@ export interface Engine {
   readonly leader: LeaderElector | undefined;
   /** The evidence archive (S3), when configured. */
   readonly archive: EvidenceArchive | undefined;
+  /** Removes deleted tests' reports while leading. */
+  readonly cascade: ReportCascade;
   /** Runs the loop and what runs with it on the leader. */
   start(): void;
   stop(): void;
@@ -192,5 +194,5 @@ export function createEngine(deps: EngineDeps): Engine {
           log.child({ component: 'leader-election' }),
         )
       : undefined;
-  return { loop, leader, archive, start, stop };
+  return { loop, leader, archive, cascade, start, stop };
 }
