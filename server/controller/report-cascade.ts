@@ -15,6 +15,7 @@
 import type { Logger } from 'pino';
 import { isOrphan, orphanCandidates, type OrphanGroup } from '../domain/orphan-reports.js';
 import type { RestoreReport } from '../domain/resources.js';
+import type { ReportSummary } from '../domain/report-summary.js';
 import { orderReportsForChain } from '../evidence/evidence.js';
 import { isKind } from '../kube/errors.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';
@@ -26,7 +27,9 @@ const AFTER_EVENT_MS = 1_000;
 const DELETE_CONCURRENCY = 8;
 
 export interface OrphanFinderDeps {
-  cache: Pick<RehearsalCache, 'synced' | 'getTest' | 'liveReports' | 'liveReport'>;
+  cache: Pick<RehearsalCache, 'synced' | 'getTest' | 'liveReport'> & {
+    liveReports(): Iterable<{ key: string; summary: ReportSummary }>;
+  };
   client: Pick<RehearsalClient, 'getTest'>;
 }
 
