@@ -1,6 +1,7 @@
 // The engine part of a Rehearsal server: a schedule reconciler, a run reconciler (its I/O behind
 // KubeRunActions) and a report writer, driven by one loop that runs while this replica leads, and
-// the evidence archive that keeps the reports the writer no longer prunes.
+// the evidence archive that keeps the reports the writer no longer prunes, and the report cascade
+// that removes deleted tests' reports.
 import { createTargetResolver } from './checks/target-resolver.js';
 import { KubeDependencyReader } from './checks/dependency-reader.kube.js';
 import { KubeSandboxReader } from './checks/sandbox-reader.kube.js';
@@ -10,6 +11,7 @@ import { KubeEventRecorder } from './controller/events.js';
 import { Janitor } from './controller/janitor.js';
 import { KubeRunActions } from './controller/kube-run-actions.js';
 import { LeaderElector } from './controller/leader-election.js';
+import { findOrphanReports, ReportCascade } from './controller/report-cascade.js';
 import { ReportWriter } from './controller/report-writer.js';
 import { RunAdmission } from './controller/run-admission.js';
 import { RunReconciler, type RunReconcilerDeps } from './controller/run.reconciler.js';
@@ -59,6 +61,8 @@ export interface Engine {
   readonly leader: LeaderElector | undefined;
   /** The evidence archive (S3), when configured. */
   readonly archive: EvidenceArchive | undefined;
+  /** Removes deleted tests' reports while leading. */
+  readonly cascade: ReportCascade;
   /** Runs the loop and what runs with it on the leader. */
   start(): void;
   stop(): void;
@@ -106,8 +110,11 @@ export function createEngine(deps: EngineDeps): Engine {
         log: log.child({ component: 'archive' }),
         now,
         ...(deps.archiveAfterUpload ? { afterUpload: deps.archiveAfterUpload } : {}),
+        orphans: () => findOrphanReports({ cache, client }),
       })
     : undefined;
+  // Deleted tests' live reports: no ownerReference since issue 17, so no garbage collector.
+  const cascade = new ReportCascade({ cache, client, ...(archive ? { archive } : {}), log: log.child({ component: 'cascade' }) });
   // With the archive, reports beyond historyLimit are archived by it, never deleted unarchived.
   const writer = new ReportWriter({
     cache,
@@ -170,11 +177,13 @@ export function createEngine(deps: EngineDeps): Engine {
     loop.start();
     followUps.startOnLeader();
     archive?.startOnLeader();
+    cascade.startOnLeader();
   };
   const stop = (): void => {
     loop.stop();
     followUps.stopOnLeader();
     archive?.stopOnLeader();
+    cascade.stopOnLeader();
   };
   const leader =
     config.runController && config.leaderElection
@@ -185,5 +194,5 @@ export function createEngine(deps: EngineDeps): Engine {
           log.child({ component: 'leader-election' }),
         )
       : undefined;
-  return { loop, leader, archive, start, stop };
+  return { loop, leader, archive, cascade, start, stop };
 }

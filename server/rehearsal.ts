@@ -6,6 +6,7 @@
 // the engine needs is stopped.
 import type { Logger } from 'pino';
 import type { EvidenceArchive, EvidenceArchiveDeps } from './archive/evidence-archive.js';
+import type { ReportCascade } from './controller/report-cascade.js';
 import type { Config } from './config.js';
 import type { RestoreTestController } from './controller/controller.js';
 import type { LeaderElector } from './controller/leader-election.js';
@@ -61,6 +62,8 @@ export interface Rehearsal {
   readonly evidence: EvidenceVerifier;
   /** The evidence archive (S3), when configured. */
   readonly archive: EvidenceArchive | undefined;
+  /** Removes deleted tests' reports (leader only). */
+  readonly cascade: ReportCascade;
   /** The bound HTTP port (useful with port 0). */
   port(): number | undefined;
   /** The bound aggregated-API (HTTPS) port, when REHEARSAL_AGGREGATION_PORT is set. */
@@ -114,7 +117,7 @@ export function createRehearsal(
     archiveAfterUpload: overrides.archiveAfterUpload,
     podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds,
   });
-  const { leader, archive } = engine;
+  const { leader, archive, cascade } = engine;
   const listeners = createListeners({ ...basics, backupTool: providers.velero, followUps, evidence: evidenceParts });
   return {
     config,
@@ -129,6 +132,7 @@ export function createRehearsal(
     evidenceKeys,
     evidence,
     archive,
+    cascade,
     port: () => listeners.port(),
     aggregationPort: () => listeners.aggregationPort(),
     async start() {

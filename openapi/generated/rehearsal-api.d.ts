@@ -51,7 +51,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a RestoreTest
-         * @description Deletes a RestoreTest; its RestoreReports are garbage-collected through their owner reference.
+         * @description Deletes a RestoreTest; the server then removes its RestoreReports (archived first when the evidence archive is on).
          */
         delete: operations["deleteTest"];
         options?: never;

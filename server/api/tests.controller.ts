@@ -171,7 +171,7 @@ export class TestsController extends Controller {
   }
 
   /**
-   * Deletes a RestoreTest; its RestoreReports are garbage-collected through their owner reference.
+   * Deletes a RestoreTest; the server then removes its RestoreReports (archived first when the evidence archive is on).
    * @summary Delete a RestoreTest
    * @param name Name of the RestoreTest.
    * @param namespace Namespace of the RestoreTest; default: the server's namespace.

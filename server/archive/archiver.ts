@@ -1,6 +1,9 @@
 // The archiver (leader only): moves reports past the live window (domain/archive-policy.ts) from
 // etcd to the evidence archive, and ends the retention of deleted tests' evidence.
 //
+// Since issue 17's fourth cut it also archives the live reports of deleted tests before they leave
+// etcd (retireOrphans; the report cascade calls it), where the garbage collector deleted them.
+//
 // A move is: build and sign the segment → PUT it → hand its reports to the cache → delete the live
 // copies. Restart-safe at every step: a crash before the PUT leaves everything live; a crash after
 // it leaves reports both archived and live, which the next pass finds (same name, same digest)
@@ -10,6 +13,7 @@ import type { Logger } from 'pino';
 import { decideArchive, type ArchiveWindow } from '../domain/archive-policy.js';
 import { orderReportsForChain } from '../evidence/evidence.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
+import type { OrphanGroup, ReportOwner } from '../domain/orphan-reports.js';
 import type { RestoreReport, RestoreTest } from '../domain/resources.js';
 import { isKind } from '../kube/errors.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';
@@ -30,6 +34,8 @@ export interface ArchiverDeps {
   retentionSeconds: number;
   log: Logger;
   now: () => Date;
+  /** The live reports of deleted tests, confirmed (controller/report-cascade.ts findOrphanReports). */
+  orphans?: () => Promise<OrphanGroup[]>;
   /** Test seam: called between the PUT of a segment and the delete of its live copies. */
   afterUpload?: (segmentKey: string) => Promise<void> | void;
 }
@@ -81,13 +87,7 @@ export class Archiver {
     const live = orderReportsForChain(
       this.deps.cache.liveReportsOfTest(testKey).filter((r) => r.spec.testRef.uid === uid),
     );
-    // Finish a move a crash interrupted: already archived (same name, same digest) → delete live.
-    const archive = this.deps.store.archiveOfUid(uid);
-    const archivedDigests = new Set(archive?.segments.flatMap((s) => keptReports(s).map((r) => r.digest)));
-    const done = live.filter((report) => this.deps.cache.isArchived(keyOf(report)) && archivedDigests.has(report.spec.evidence?.digest));
-    result.liveDeleted += await this.deleteLive(done);
-    const remaining = live.filter((report) => !done.includes(report));
-
+    const remaining = await this.finishInterrupted(uid, live, result);
     const decision = decideArchive(
       remaining.map((r) => ({ completedAt: r.spec.completedAt, sequence: r.spec.evidence?.sequence })),
       test.spec.historyLimit ?? 90,
@@ -95,25 +95,76 @@ export class Archiver {
       this.deps.now(),
     );
     if (decision.count === 0) return;
-    const last = archive?.segments.at(-1);
-    if (last && (!last.digest || last.problems.length > 0)) {
-      this.deps.log.warn({ test: `${namespace}/${test.metadata.name}`, segment: last.key }, 'not archiving: the newest archived segment does not verify');
+    await this.move({ namespace, name: test.metadata.name, uid }, remaining.slice(0, decision.count), signer, result);
+  }
+
+  /**
+   * The live reports of deleted tests (controller/report-cascade.ts finds them): all of them are
+   * archived, a segment at a time, then deleted from etcd; their retention starts at the next
+   * pass (endRetention). Restart-safe like any move. Reports that cannot go into a segment
+   * (unsigned, unsequenced) stay live and are named in the log.
+   */
+  async retireOrphans(): Promise<PassResult> {
+    const started = performance.now();
+    const result: PassResult = { segments: 0, reports: 0, bytes: 0, rawBytes: 0, liveDeleted: 0, purgedTests: 0, milliseconds: 0 };
+    const groups = (await this.deps.orphans?.()) ?? [];
+    if (groups.length === 0) return result;
+    const signer = this.deps.signer();
+    if (!signer) {
+      this.deps.log.warn({ tests: groups.length }, 'live reports of deleted tests wait for the signing key to be archived');
+      return result;
+    }
+    for (const group of groups) await this.archiveGone(group, signer, result);
+    result.milliseconds = Math.round(performance.now() - started);
+    this.deps.log.info(result, 'evidence archive: live reports of deleted tests archived');
+    return result;
+  }
+
+  private async archiveGone(group: OrphanGroup, signer: EvidenceSigner, result: PassResult): Promise<void> {
+    const test = { namespace: group.namespace, name: group.name, uid: group.uid };
+    if (!test.uid) {
+      this.deps.log.warn({ test: `${test.namespace}/${test.name}` }, 'not archiving reports whose testRef has no uid; they stay live');
       return;
     }
-    const moving = remaining.slice(0, decision.count);
+    let remaining = await this.finishInterrupted(test.uid, group.reports, result);
+    while (remaining.length > 0) {
+      const due = remaining.slice(0, this.deps.window.maxSegment);
+      const unsigned = due.findIndex((report) => report.spec.evidence?.sequence === undefined);
+      const moving = unsigned < 0 ? due : due.slice(0, unsigned);
+      if (moving.length === 0) {
+        this.deps.log.warn({ test: `${test.namespace}/${test.name}`, report: due[0]!.metadata.name }, 'not archiving: a report of a deleted test has no chain sequence; it stays live');
+        return;
+      }
+      if (!(await this.move(test, moving, signer, result))) return;
+      remaining = remaining.slice(moving.length);
+    }
+  }
+
+  /**
+   * Finishes a move a crash interrupted: reports already archived (same name, same digest) only
+   * lose their live copy. Returns the others, in order.
+   */
+  private async finishInterrupted(uid: string, live: readonly RestoreReport[], result: PassResult): Promise<RestoreReport[]> {
+    const archive = this.deps.store.archiveOfUid(uid);
+    const archivedDigests = new Set(archive?.segments.flatMap((s) => keptReports(s).map((r) => r.digest)));
+    const done = live.filter((report) => this.deps.cache.isArchived(keyOf(report)) && archivedDigests.has(report.spec.evidence?.digest));
+    result.liveDeleted += await this.deleteLive(done);
+    return live.filter((report) => !done.includes(report));
+  }
+
+  /** One segment: build, PUT, hand to the cache, delete the live copies. False = refused (logged). */
+  private async move(test: ReportOwner, moving: readonly RestoreReport[], signer: EvidenceSigner, result: PassResult): Promise<boolean> {
+    const last = this.deps.store.archiveOfUid(test.uid)?.segments.at(-1);
+    if (last && (!last.digest || last.problems.length > 0)) {
+      this.deps.log.warn({ test: `${test.namespace}/${test.name}`, segment: last.key }, 'not archiving: the newest archived segment does not verify');
+      return false;
+    }
     const lastDigest = last?.manifest?.lastDigest;
     if (lastDigest && moving[0]!.spec.evidence?.previousDigest !== lastDigest) {
-      this.deps.log.warn({ test: `${namespace}/${test.metadata.name}`, report: moving[0]!.metadata.name }, 'not archiving: the oldest live report does not link to the archive');
-      return;
+      this.deps.log.warn({ test: `${test.namespace}/${test.name}`, report: moving[0]!.metadata.name }, 'not archiving: the oldest live report does not link to the archive');
+      return false;
     }
-    const segment = buildSegment(
-      this.deps.prefix,
-      { namespace, name: test.metadata.name, uid },
-      moving,
-      last?.digest ?? null,
-      signer,
-      this.deps.now(),
-    );
+    const segment = buildSegment(this.deps.prefix, test, moving, last?.digest ?? null, signer, this.deps.now());
     const served = await this.deps.store.putSegment(segment, moving);
     for (const report of served) this.deps.cache.addArchived(report);
     await this.deps.afterUpload?.(segment.key);
@@ -122,6 +173,7 @@ export class Archiver {
     result.bytes += segment.body.length;
     result.rawBytes += segment.rawBytes;
     result.liveDeleted += await this.deleteLive(moving);
+    return true;
   }
 
   /**

@@ -22,6 +22,7 @@ export interface EvidenceArchiveDeps {
   log: Logger;
   now: () => Date;
   afterUpload?: ArchiverDeps['afterUpload'];
+  orphans?: ArchiverDeps['orphans'];
 }
 
 export class EvidenceArchive {
@@ -31,6 +32,7 @@ export class EvidenceArchive {
   /** Tests whose archive is re-read soon ("namespace/name/uid" → timer). */
   private readonly refreshes = new Map<string, NodeJS.Timeout>();
   private running: Promise<PassResult | undefined> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly config: ArchiveConfig,
@@ -49,6 +51,7 @@ export class EvidenceArchive {
       log: deps.log,
       now: deps.now,
       ...(deps.afterUpload ? { afterUpload: deps.afterUpload } : {}),
+      ...(deps.orphans ? { orphans: deps.orphans } : {}),
     });
   }
 
@@ -93,16 +96,25 @@ export class EvidenceArchive {
 
   /** One pass now (or the one in flight); errors are logged, the next pass retries. */
   pass(): Promise<PassResult | undefined> {
-    this.running ??= this.archiver
-      .pass()
-      .catch((error: unknown) => {
-        this.deps.log.error({ err: error }, 'evidence archive pass failed; retried at the next pass');
-        return undefined;
-      })
-      .finally(() => {
-        this.running = undefined;
-      });
+    this.running ??= this.exclusive(() => this.archiver.pass(), 'evidence archive pass failed; retried at the next pass').finally(() => {
+      this.running = undefined;
+    });
     return this.running;
+  }
+
+  /** Archives the live reports of deleted tests (Archiver.retireOrphans), after any pass in flight. */
+  retireOrphans(): Promise<PassResult | undefined> {
+    return this.exclusive(() => this.archiver.retireOrphans(), 'archiving the reports of deleted tests failed; retried later');
+  }
+
+  /** One archive writer at a time: a pass and an orphan move must not build the same segment. */
+  private exclusive(work: () => Promise<PassResult>, failure: string): Promise<PassResult | undefined> {
+    const next = this.queue.then(work).catch((error: unknown) => {
+      this.deps.log.error({ err: error }, failure);
+      return undefined;
+    });
+    this.queue = next;
+    return next;
   }
 
   /**

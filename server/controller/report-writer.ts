@@ -51,16 +51,11 @@ export function reportObject(
       // selects a test's reports, and the run id is in the name and spec.runId. A label costs the
       // apiserver two maps per report, the object's and its watch-cache index entry's (~0.7 KB,
       // issue 17, test/bench/README.md "Footprint"); reports written before keep theirs.
-      ownerReferences: [
-        {
-          apiVersion: API_VERSION,
-          kind: 'RestoreTest',
-          name: test.metadata.name,
-          uid: test.metadata.uid ?? '',
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      // No ownerReferences either: the reference is one more map and six strings per report
+      // (~0.5 KB of apiserver memory), and the garbage collector it invites deletes a deleted
+      // test's reports unarchived, although its evidence must outlive it. The server removes
+      // them itself, archiving first when the archive is on (controller/report-cascade.ts); the
+      // evidence binds a report to its test through spec.testRef (evidence/evidence.ts, owner).
     },
     spec,
   };

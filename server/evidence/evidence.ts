@@ -9,7 +9,11 @@
 //                  "spec":     <spec without spec.evidence>,
 //                  "sequence": <spec.evidence.sequence>   (only when the report has one) }
 //              where owner is the report's ownerReference of kind RestoreTest (the controller one
-//              if several). sequence numbers a test's reports 1, 2, 3, ...; the RestoreTest's
+//              if several); a report without one (written since issue 17: the server, not the
+//              garbage collector, removes a deleted test's reports) takes it from spec.testRef
+//              (name, uid) when testRef.uid is set — the same values the ownerReference held, so
+//              either form binds the report to the test's uid, and removing an old report's
+//              ownerReference does not change its digest. Otherwise null. sequence numbers a test's reports 1, 2, 3, ...; the RestoreTest's
 //              status.evidenceAnchor keeps the newest (sequence, digest), so deleting the newest
 //              reports — which leaves an intact, shorter chain — is detectable too. Reports signed
 //              before sequences existed have none, and their C is unchanged: they still verify.
@@ -62,6 +66,21 @@ export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/**
+ * The RestoreTest a report's chain belongs to (see "owner" in the header comment): its
+ * ownerReference (reports written before issue 17's fourth cut), else spec.testRef of the
+ * expanded spec when it carries a uid.
+ */
+export function evidenceOwner(
+  metadata: Pick<RestoreReport['metadata'], 'ownerReferences'>,
+  testRef: Partial<RestoreReportSpec['testRef']> | undefined,
+): { name: string; uid: string } | null {
+  const owners = (metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
+  const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  if (owner) return { name: owner.name, uid: owner.uid };
+  return testRef?.name && testRef.uid ? { name: testRef.name, uid: testRef.uid } : null;
+}
+
 /** The part of a report the digest covers (see the header comment). */
 export function evidenceContent(
   report: RestoreReport,
@@ -70,11 +89,9 @@ export function evidenceContent(
   // The report's own sequence by default (inside spec.details when read as stored).
   const { evidence, ...spec } = expandReportSpec(report.spec);
   sequence ??= evidence?.sequence;
-  const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
-  const owner = owners.find((o) => o.controller === true) ?? owners[0];
   return {
     metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
-    owner: owner ? { name: owner.name, uid: owner.uid } : null,
+    owner: evidenceOwner(report.metadata, spec.testRef),
     spec,
     ...(sequence !== undefined ? { sequence } : {}),
   };

@@ -12,7 +12,7 @@ import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kuberne
 import type { Logger } from 'pino';
 import { expandReport } from '../domain/report-encoding.js';
 import type { RestoreReport, RestoreTest } from '../domain/resources.js';
-import { orderReportsForChain, withEvidence } from './evidence.js';
+import { evidenceOwner, orderReportsForChain, withEvidence } from './evidence.js';
 import { evidenceAnchorOf } from './evidence-anchor.js';
 import type { SigningKey } from './signing-key.js';
 import { isKind, kubeCall } from '../kube/errors.js';
@@ -35,9 +35,9 @@ export interface ReportSignerOptions {
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
+/** Expanded reports: the owner's uid (ownerReference, else spec.testRef; see evidenceOwner). */
 function ownerUid(report: RestoreReport): string | undefined {
-  const owners = (report.metadata.ownerReferences ?? []).filter((owner) => owner.kind === 'RestoreTest');
-  return (owners.find((owner) => owner.controller === true) ?? owners[0])?.uid;
+  return evidenceOwner(report.metadata, report.spec.testRef)?.uid;
 }
 
 /** The newest report of the same RestoreTest (same owner uid), other than `report` itself. */

@@ -175,6 +175,17 @@ export class RehearsalCache {
       .map((run) => run.report);
   }
 
+  /** Every report still in etcd (key and summary; cheap: not unpacked). */
+  liveReports(): IterableIterator<StoredReport> {
+    return this.reports.values();
+  }
+
+  /** A report still in etcd by its key "namespace/name" (unpacked), not an archived one. */
+  liveReport(key: string): RestoreReport | undefined {
+    const stored = this.reports.get(key);
+    return stored && unpackReport(stored.packed);
+  }
+
   /** Keys of the archived reports of every test ("namespace/name" → keys). */
   archivedKeys(): IterableIterator<string> {
     return this.archived.keys();

@@ -26,7 +26,7 @@ import { parseArgs, promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { storeReport } from '../../server/controller/report-writer.js';
-import { LABEL_MANAGED_BY, LABEL_RUN, MANAGED_BY_VALUE, type RestoreReport, type RestoreTest } from '../../server/domain/resources.js';
+import { API_VERSION, LABEL_MANAGED_BY, LABEL_RUN, MANAGED_BY_VALUE, type RestoreReport, type RestoreTest } from '../../server/domain/resources.js';
 import { generateSigningKey } from '../../server/evidence/signing-key.js';
 import { loadKubeConfig } from '../../server/kube/client.js';
 import { isKind, kubeCall } from '../../server/kube/errors.js';
@@ -117,9 +117,14 @@ async function measure(dir: string, kubeconfig: string, kubectl: string): Promis
       await storeReport(client, report, quiet);
       return;
     }
-    // As 70f5641 labelled reports: test, run and managed-by.
+    // As 70f5641 labelled reports: test, run and managed-by; and owned them (ownerReferences, until
+    // the fourth cut; the digest is the same with or without, see evidence.ts "owner").
     const labels = { ...report.metadata.labels, [LABEL_RUN]: report.spec.runId, [LABEL_MANAGED_BY]: MANAGED_BY_VALUE };
-    const labelled: RestoreReport = { ...report, metadata: { ...report.metadata, labels } };
+    const owner = tests.find((test) => test.metadata.name === report.spec.testRef.name)!;
+    const ownerReferences = [
+      { apiVersion: API_VERSION, kind: 'RestoreTest', name: owner.metadata.name, uid: owner.metadata.uid ?? '', controller: true, blockOwnerDeletion: true },
+    ];
+    const labelled: RestoreReport = { ...report, metadata: { ...report.metadata, labels, ownerReferences } };
     try {
       await kubeCall(() =>
         custom.createNamespacedCustomObject({

@@ -159,7 +159,7 @@ describe('tests', () => {
     await waitFor(async () => (await listReports(fixture, name)).length === 0, {
       timeoutMs: 90_000,
       intervalMs: 1000,
-      description: 'the reports to be garbage-collected',
+      description: 'the reports to be removed by the server (report cascade)',
     });
     const gone = await api.DELETE('/api/v1/tests/{name}', {
       params: { path: { name }, query: { namespace: fixture.testNamespace } },

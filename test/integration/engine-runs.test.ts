@@ -88,7 +88,9 @@ describe('a restore test run', () => {
     expect(report.spec.rto.measuredSeconds).toBeGreaterThanOrEqual(0);
     expect(report.spec.rto.phases.restoreRequestedAt).toBeDefined();
     expect(report.spec.rto.phases.checksCompletedAt).toBeDefined();
-    expect(report.metadata.ownerReferences?.[0]?.name).toBe(name);
+    // No ownerReference since issue 17's fourth cut: spec.testRef binds the report to its test.
+    expect(report.metadata.ownerReferences).toBeUndefined();
+    expect(report.spec.testRef.name).toBe(name);
     const test = await getRestoreTest(fixture, name);
     expect(test.status?.phase).toBe('Completed');
     expect(test.status?.lastScore).toBe(100);

@@ -1,6 +1,6 @@
 // Scheduling on the real control plane: cron in a test's own time zone, suspend, refusing a second
-// trigger during a run, history pruning and garbage collection, and a burst of 50 tests due at the
-// same minute under a concurrency limit of 5.
+// trigger during a run, history pruning and the removal of a deleted test's reports, and a burst of
+// 50 tests due at the same minute under a concurrency limit of 5.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/rehearsal.js';
@@ -160,7 +160,7 @@ describe('scheduling', () => {
     await waitFor(async () => (await listReports(fixture, name)).length === 0, {
       timeoutMs: 90_000,
       intervalMs: 1000,
-      description: 'garbage collection of the reports',
+      description: 'the server to remove the reports (report cascade)',
     });
   }, 180_000);
 

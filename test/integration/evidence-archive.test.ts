@@ -2,7 +2,8 @@
 // live window move to signed, hash-chained, gzip'd segments and leave etcd; every reader (the API,
 // compliance, `kubectl restoretest verify`) sees live + archived as one history; a crash between
 // the upload and the delete of the live copies loses and duplicates nothing; tampering with a
-// segment is named; a deleted test's archived evidence stays until its retention period ends.
+// segment is named; a deleted test's live reports are archived before they leave etcd, and its
+// archived evidence stays until its retention period ends.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -268,17 +269,32 @@ describe('the evidence archive (real S3: s3s-fs)', () => {
     expect((await verify(name)).code).toBe(0);
   }, 240_000);
 
-  it('keeps a deleted test archived evidence until the retention period ends', async () => {
+  it('archives a deleted test live reports, then keeps its archived evidence until the retention period ends', async () => {
     await start('20s');
+    const digests = new Map(history.map((r) => [r.metadata.name, r.spec.evidence!.digest]));
+    // The 7 live reports carry no ownerReference (the writer's, and the history made from its
+    // template): no garbage collector deletes them unarchived. The server archives them (a crash
+    // after the upload first: the next pass finishes without a second segment), then deletes them.
+    expect(history.every((r) => r.metadata.ownerReferences === undefined)).toBe(true);
+    crashAfterUpload = true;
     await fixture.custom.deleteNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: fixture.testNamespace, plural: 'restoretests', name });
     await waitFor(() => rehearsal!.cache.getTest(fixture.testNamespace, name) === undefined, { description: 'test gone from the cache' });
+    await waitFor(() => !crashAfterUpload, { description: 'the orphans segment uploaded (and the crash simulated)' });
+    expect(await listReports(fixture, name)).toHaveLength(7);
+    await rehearsal!.cascade.pass();
+    await waitFor(async () => (await listReports(fixture, name)).length === 0, { timeoutMs: 30_000, description: 'live reports archived, then deleted' });
+    const segments = segmentFiles().filter((f) => f.endsWith('.jsonl.gz'));
+    expect(segments).toHaveLength(3);
+    expect(segments[2]).toMatch(/0000000025-0000000031\.jsonl\.gz$/);
+    // All 31 readable through the API after the test is gone, unchanged.
+    await waitFor(async () => (await apiReports()).length === HISTORY + 1, { description: 'the whole history served' });
+    const served = await apiReports();
+    expect(new Map(served.map((r) => [r.metadata.name, r.spec.evidence!.digest]))).toEqual(digests);
+
     expect(await rehearsal!.archive!.pass()).toMatchObject({ purgedTests: 0 });
     expect(segmentFiles().some((f) => f.endsWith('deleted.json'))).toBe(true);
-    // The live reports go with the test (ownerReferences); the archived 24 stay readable.
-    await waitFor(async () => (await listReports(fixture, name)).length === 0, { timeoutMs: 90_000, description: 'live reports garbage-collected' });
-    await waitFor(async () => (await apiReports()).length === 24, { description: 'only the archived reports left' });
     await start('20s'); // a restart in between: the tombstone keeps the deletion time
-    expect((await apiReports()).length).toBe(24);
+    expect((await apiReports()).length).toBe(HISTORY + 1);
     expect(await rehearsal!.archive!.pass()).toMatchObject({ purgedTests: 0 });
     await new Promise((resolve) => setTimeout(resolve, 20_000));
     expect(await rehearsal!.archive!.pass()).toMatchObject({ purgedTests: 1 });

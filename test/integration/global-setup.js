@@ -58,7 +58,7 @@ function installCrds(kubeconfigPath) {
 // as a cluster with Rehearsal installed would.
 function installPolicies(kubeconfigPath) {
   const base = path.join(repoRoot, 'deploy/base');
-  const files = ['namespace.yaml', 'admission-params.yaml', 'restoretest-admission.yaml', 'server-admission.yaml', 'user-roles.yaml'];
+  const files = ['namespace.yaml', 'admission-params.yaml', 'restoretest-admission.yaml', 'server-admission.yaml', 'sandbox-label-admission.yaml', 'user-roles.yaml'];
   execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, 'apply', ...files.flatMap((file) => ['-f', path.join(base, file)])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

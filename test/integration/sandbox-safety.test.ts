@@ -4,7 +4,9 @@
 //    a clear reason, and nothing is restored into it;
 //  - a foreign namespace labelled as Rehearsal's is never deleted by the janitor;
 //  - the server's ServiceAccount reads no Secret outside sandboxes, and may not delete a namespace,
-//    bind a role or have Velero restore into one outside its labelled sandboxes.
+//    bind a role or have Velero restore into one outside its labelled sandboxes;
+//  - no user but the server (and cluster administrators) may put the sandbox label on a namespace
+//    or take it off (deploy/base/sandbox-label-admission.yaml).
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
@@ -38,7 +40,8 @@ beforeAll(async () => {
     { kubeconfigPath, veleroNamespace: fixture.veleroNamespace, probeTargets: fixture.endpoints.targets, janitorIntervalSeconds: 1 },
     {
       // The attacker wins the race: the moment the run starts preparing, its first sandbox name is
-      // taken, with Rehearsal's own labels (a user who may create namespaces can set any label).
+      // taken, with Rehearsal's own labels. Only a cluster administrator may still set them
+      // (sandbox-label-admission.yaml); the run must fail clearly all the same.
       onStage: (stage, test, run) => {
         if (stage !== 'Preparing' || !squat.has(test.metadata.name) || squat.get(test.metadata.name)) return;
         const name = sandboxNamespaceName(test.spec.sandbox?.namespacePrefix ?? 'rehearsal', test.metadata.name, run.id);
@@ -254,5 +257,75 @@ describe("the server's ServiceAccount (least privilege)", () => {
       // The one shape the engine uses passes the policy (no tool runs here to act on it).
       expect(await attempt(sandbox, sandbox, tool)).toBe('allowed');
     }
+  });
+});
+
+describe('the sandbox label (deploy/base/sandbox-label-admission.yaml)', () => {
+  const LABEL = 'rehearsal.dev/managed-by';
+  const TENANT = 'team-x-namespace-admin';
+  const tenantRole = uniqueName('test-namespace-admin', 40);
+  /** kubectl as a user who may create and relabel namespaces (RBAC), but is not a cluster admin. */
+  const asTenant = (args: string[], input?: string): string => {
+    try {
+      execFileSync('kubectl', ['--kubeconfig', testKubeconfigPath(), `--as=${TENANT}`, ...args], {
+        input,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      return 'allowed';
+    } catch (error) {
+      return String((error as { stderr?: Buffer }).stderr ?? error);
+    }
+  };
+  const namespaceJson = (name: string, labels: Record<string, string>) =>
+    JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
+
+  beforeAll(async () => {
+    const rbac = fixture.admin.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createClusterRole({
+      body: {
+        metadata: { name: tenantRole },
+        rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'create', 'update', 'patch'] }],
+      },
+    });
+    await rbac.createClusterRoleBinding({
+      body: {
+        metadata: { name: tenantRole },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: tenantRole },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: TENANT }],
+      },
+    });
+  });
+
+  afterAll(async () => {
+    const rbac = fixture.admin.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.deleteClusterRoleBinding({ name: tenantRole }).catch(() => undefined);
+    await rbac.deleteClusterRole({ name: tenantRole }).catch(() => undefined);
+  });
+
+  it('no one but the server may create a namespace with it, or add, change or remove it', async () => {
+    const core = fixture.admin.makeApiClient(CoreV1Api);
+    const own = uniqueName('team-x', 30);
+    const posing = uniqueName('team-x-fake', 30);
+    const sandboxLike = uniqueName('team-x-sbx', 30);
+    foreign.push(own, posing, sandboxLike);
+    // The policy leaves ordinary namespace work alone: create, relabel with other labels.
+    expect(asTenant(['create', '-f', '-'], namespaceJson(own, { team: 'x' }))).toBe('allowed');
+    expect(asTenant(['label', 'namespace', own, 'tier=dev'])).toBe('allowed');
+    // Created with it: refused, and the namespace does not exist.
+    expect(asTenant(['create', '-f', '-'], namespaceJson(posing, { [LABEL]: 'rehearsal', 'rehearsal.dev/run': 'abcde' }))).toMatch(
+      /rehearsal-sandbox-label-reserved.*may not be created with it/,
+    );
+    expect(await namespaceExists(fixture.admin, posing)).toBe(false);
+    // Added to their own namespace: refused, the namespace keeps its labels.
+    expect(asTenant(['label', 'namespace', own, `${LABEL}=rehearsal`])).toMatch(/rehearsal-sandbox-label-reserved.*may not be added, changed or removed/);
+    expect((await core.readNamespace({ name: own })).metadata?.labels?.[LABEL]).toBeUndefined();
+    // On a namespace that has it (the server's, here created by it): neither removed nor changed,
+    // while other labels may still change.
+    await server.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: sandboxLike, labels: { [LABEL]: 'rehearsal' } } } });
+    expect(asTenant(['label', 'namespace', sandboxLike, `${LABEL}-`])).toMatch(/rehearsal-sandbox-label-reserved/);
+    expect(asTenant(['label', 'namespace', sandboxLike, '--overwrite', `${LABEL}=someone-else`])).toMatch(/rehearsal-sandbox-label-reserved/);
+    expect(asTenant(['label', 'namespace', sandboxLike, 'note=kept'])).toBe('allowed');
+    const labels = (await core.readNamespace({ name: sandboxLike })).metadata?.labels ?? {};
+    expect([labels[LABEL], labels.note]).toEqual(['rehearsal', 'kept']);
   });
 });

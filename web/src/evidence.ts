@@ -1,6 +1,7 @@
 // Checks a RestoreReport's signed evidence in the browser, with the keys the API publishes
 // (scheme rehearsal.dev/evidence/v1, as cmd/kubectl-restoretest/verify/evidence.ts):
-//   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null, spec without evidence,
+//   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null (the ownerReference,
+//                          else spec.testRef when it has a uid), spec without evidence,
 //                          sequence (only when the report has one: reports signed before sequences have none) }
 //   D = "sha256:" + hex SHA-256(C ‖ previousDigest-or-"");  signature = Ed25519 over D (base64)
 //   keyId = first 16 hex of SHA-256 over the key's SPKI DER.
@@ -46,10 +47,13 @@ export async function importKeys(pems: string[]): Promise<Map<string, CryptoKey>
 async function digestOf(report: Report, previousDigest: string | undefined): Promise<string> {
   const { evidence: _evidence, ...spec } = report.spec;
   const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
-  const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  const reference = owners.find((o) => o.controller === true) ?? owners[0];
+  // Reports written without an ownerReference (issue 17) name their test in spec.testRef.
+  const { name, uid } = spec.testRef;
+  const owner = reference ? { name: reference.name, uid: reference.uid } : name && uid ? { name, uid } : null;
   const content = {
     metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
-    owner: owner ? { name: owner.name, uid: owner.uid } : null,
+    owner,
     spec,
     ...(report.spec.evidence?.sequence !== undefined ? { sequence: report.spec.evidence.sequence } : {}),
   };

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from '../errors.js';
-import { chainOrder, expandedReport, keysFromPem, verifyChain, type EvidenceAnchor, type SignedReport } from '../verify/evidence.js';
+import { chainOrder, expandedReport, keysFromPem, ownerOf, verifyChain, type EvidenceAnchor, type SignedReport } from '../verify/evidence.js';
 import { verifyPdf } from '../verify/pdf.js';
 import { checkName } from '../validate.js';
 import { defineCommand, type CommandContext, type Session } from './command.js';
@@ -123,11 +123,15 @@ function archiveProblems(reports: readonly SignedReport[]): string[] {
   return [...problems];
 }
 
-/** The RestoreTest a report belongs to (its owner, else its label, else its name). */
+/**
+ * The RestoreTest a report belongs to: its owner (ownerReference, or spec.testRef for reports
+ * written without one since issue 17), else the old spec.testName.
+ */
 function testOf(report: SignedReport): string {
-  const owner = report.metadata.ownerReferences?.find((o) => o.kind === 'RestoreTest');
-  const test = (report.spec as { testName?: unknown }).testName;
-  return `${report.metadata.namespace ?? ''}/${owner?.name ?? (typeof test === 'string' ? test : '')}`;
+  const owner = ownerOf(report.metadata, report.spec.testRef)?.name;
+  const testRef = report.spec.testRef as { name?: unknown } | undefined;
+  const test = typeof testRef?.name === 'string' ? testRef.name : (report.spec as { testName?: unknown }).testName;
+  return `${report.metadata.namespace ?? ''}/${owner ?? (typeof test === 'string' ? test : '')}`;
 }
 
 export const verifyCommand = defineCommand({

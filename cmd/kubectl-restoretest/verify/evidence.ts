@@ -127,14 +127,26 @@ export function expandedReport<R extends SignedReport>(report: R): R {
   return typeof report.spec.details === 'string' ? { ...report, spec: expandedSpec(report.spec) } : report;
 }
 
+/**
+ * The RestoreTest the digest binds a report to: its ownerReference (reports written before issue
+ * 17's fourth cut), else spec.testRef (name, uid) when it has a uid; the server's evidenceOwner.
+ */
+export function ownerOf(metadata: SignedReport['metadata'], testRef: unknown): { name: string; uid: string } | null {
+  const owners = (metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
+  const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  if (owner) return { name: owner.name, uid: owner.uid };
+  if (!isObject(testRef)) return null;
+  const { name, uid } = testRef;
+  return typeof name === 'string' && name && typeof uid === 'string' && uid ? { name, uid } : null;
+}
+
 export function computeDigest(report: SignedReport, previousDigest: string | undefined): string {
   const { evidence, ...spec } = expandedSpec(report.spec);
-  const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
-  const owner = owners.find((o) => o.controller === true) ?? owners[0];
+  const owner = ownerOf(report.metadata, spec.testRef);
   const sequence = evidence?.sequence;
   const content = {
     metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
-    owner: owner ? { name: owner.name, uid: owner.uid } : null,
+    owner,
     spec,
     ...(sequence !== undefined ? { sequence } : {}),
   };

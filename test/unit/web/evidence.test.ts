@@ -36,6 +36,16 @@ describe('dashboard evidence verification', () => {
     expect(verdict.problems).toContain('digest mismatch: the report was changed after signing');
   });
 
+  it('verifies a report written without an ownerReference (owner from spec.testRef), and names a moved one', async () => {
+    const keys = await importKeys([exportPublicKeyPem(signer)]);
+    const { ownerReferences: _dropped, ...metadata } = unsigned(3).metadata;
+    const report = withEvidence({ ...unsigned(3), metadata }, undefined, signer, 1);
+    expect(await verifyReport(report as unknown as Report, keys)).toEqual({ ok: true, problems: [] });
+    const moved = JSON.parse(JSON.stringify(report)) as RestoreReport;
+    moved.spec.testRef.uid = 'uid-other';
+    expect((await verifyReport(moved as unknown as Report, keys)).problems).toContain('digest mismatch: the report was changed after signing');
+  });
+
   it('verifies a report signed before sequences existed', async () => {
     const keys = await importKeys([exportPublicKeyPem(signer)]);
     const old = withEvidence(unsigned(2), undefined, signer);
