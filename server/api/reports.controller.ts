@@ -37,10 +37,7 @@ const REPORTS_TTL_MS = 5_000;
  */
 export const STREAMED_PAGE_REPORTS = 1_000;
 
-/**
- * The list a query selects, whatever its page: the key of a `latest` answer (kept per list by
- * ReportsService.latestJson) and the start of a cached page's key.
- */
+/** The list a query selects, whatever its page: the start of a cached page's key. */
 function listKey(query: { test?: string; namespace?: string; result?: RunResult; days: number }): string {
   return `reports?test=${query.test ?? ''}&namespace=${query.namespace ?? ''}&result=${query.result ?? ''}&days=${query.days}`;
 }
@@ -120,7 +117,7 @@ export class ReportsController extends Controller {
     this.api.reports.validate(query);
     const page = this.api.reports.page(query);
     if (page.next) request.res!.setHeader('Link', nextPageLink(request.originalUrl, page.next));
-    if (latest) return sendPreparedJson(request, this.api.reports.latestJson(listKey(query), page.runs));
+    if (latest) return sendPreparedJson(request, this.api.reports.latestJson(query, page.runs));
     if (page.keys.length > STREAMED_PAGE_REPORTS) {
       return sendStreamedJson(request, (write) => this.api.reports.write(page.keys, write));
     }

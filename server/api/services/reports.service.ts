@@ -5,10 +5,10 @@
 import type { IndexedRun } from '../../domain/report-index.js';
 import type { RunResult } from '../../domain/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
-import { IncrementalJsonList } from '../incremental-json-list.js';
 import type { ApiCache } from '../ports.js';
 import type { PreparedJson } from '../prepared-json.js';
 import { ProblemError } from '../problem.js';
+import { LatestLists, MAX_LATEST_LISTS } from './latest-lists.js';
 import { requireSynced } from './readiness.js';
 import { DEFAULT_REPORT_LIMIT, pageOf } from './report-pages.js';
 
@@ -38,8 +38,6 @@ export interface ReportKeysPage {
   next?: string;
 }
 
-/** Latest-per-test lists kept incrementally (one per distinct query; the dashboard asks one). */
-const MAX_LATEST_LISTS = 8;
 /**
  * How long a `latest` selection is reused while no report changes: selecting and sorting the
  * newest run of 1,000 tests cost 1-3 ms per request, most of /reports?latest=true's CPU at
@@ -54,30 +52,22 @@ interface Selection {
   page: ReportKeysPage;
 }
 
-/** A `latest` list: its incremental builder and the answer for the runs it was last built from. */
-interface LatestList {
-  readonly builder: IncrementalJsonList;
-  runs?: readonly IndexedRun[];
-  answer?: Promise<PreparedJson>;
-}
-
-/** Same runs in the same order: IndexedRuns are replaced whenever their report changes. */
-function sameRuns(a: readonly IndexedRun[], b: readonly IndexedRun[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
+/** Identifies a `latest` query (its selection and its kept answer). */
+function latestKey(query: ReportQuery): string {
+  return `${query.test ?? ''}|${query.namespace ?? ''}|${query.result ?? ''}|${query.days}`;
 }
 
 export class ReportsService {
-  private readonly latestLists = new Map<string, LatestList>();
+  private readonly latestLists: LatestLists;
   private readonly latestSelections = new Map<string, Selection>();
 
   constructor(
     private readonly cache: ApiCache,
     private readonly defaultNamespace: string,
     private readonly now: () => Date,
-  ) {}
+  ) {
+    this.latestLists = new LatestLists(cache, now);
+  }
 
   /** The reports' JSON array for the keys of a page. */
   json(keys: readonly string[]): Promise<Buffer> {
@@ -85,36 +75,24 @@ export class ReportsService {
   }
 
   /**
-   * The answer of a `latest` query (not paged) for its runs: kept per query and rebuilt
-   * incrementally, so a new run costs the chunk it lands in, not the whole list
-   * (incremental-json-list.ts). Byte for byte the JSON json() gives for the same runs.
+   * The answer of a `latest` query (not paged) for its runs (from page()): kept per query and
+   * rebuilt incrementally, so a new run costs the chunk it lands in, not the whole list; and kept
+   * warm after the reports change while the query was asked recently (latest-lists.ts). Byte for
+   * byte the JSON json() gives for the same runs.
    *
-   * The answer itself is kept here, one per query, while its runs are the same: not in the
+   * The answer itself is kept there, one per query, while its runs are the same: not in the
    * response cache, which keeps no answer over 4 MiB (3,000 tests' latest reports are ~9 MiB, whose
    * parts the builder holds anyway) and keyed each version's answer apart until its byte budget
    * pushed them out. At any size, an unchanged list costs a request a comparison of its runs.
    */
-  latestJson(listKey: string, runs: readonly IndexedRun[]): Promise<PreparedJson> {
-    let list = this.latestLists.get(listKey);
-    if (list) this.latestLists.delete(listKey);
-    list ??= {
-      builder: new IncrementalJsonList((key) => {
-        const report = this.cache.fullReport(key);
-        return report && Buffer.from(JSON.stringify(report), 'utf8');
-      }),
-    };
-    this.latestLists.set(listKey, list);
-    if (this.latestLists.size > MAX_LATEST_LISTS) this.latestLists.delete(this.latestLists.keys().next().value!);
-    if (list.answer && list.runs && sameRuns(list.runs, runs)) return list.answer;
-    const answer = list.builder.build(runs.map((run) => ({ key: run.key, group: run.testKey, source: run.report })));
-    const kept = list;
-    kept.runs = runs;
-    kept.answer = answer;
-    // A failed build is not kept: the next request tries again.
-    answer.catch(() => {
-      if (kept.answer === answer) kept.answer = undefined;
-    });
-    return answer;
+  latestJson(query: ReportQuery, runs: readonly IndexedRun[]): Promise<PreparedJson> {
+    const selection = { ...query, latest: true };
+    return this.latestLists.requested(latestKey(selection), runs, () => this.latestPage(selection).runs);
+  }
+
+  /** Brings the warm `latest` answers up to the report index now (the timer does it every second). */
+  refreshLatest(): Promise<void> {
+    return this.latestLists.refreshWarm();
   }
 
   /** The same JSON in slices, for pages too large to keep (ApiCache.writeReportsJson). */
@@ -131,7 +109,7 @@ export class ReportsService {
   }
 
   private latestPage(query: ReportQuery): ReportKeysPage {
-    const key = `${query.test ?? ''}|${query.namespace ?? ''}|${query.result ?? ''}|${query.days}`;
+    const key = latestKey(query);
     const version = this.cache.reportIndex.version;
     const nowMs = this.now().getTime();
     const known = this.latestSelections.get(key);
