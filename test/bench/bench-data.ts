@@ -221,27 +221,9 @@ export function restoreReport(
   const report: RestoreReport = {
     apiVersion: 'rehearsal.dev/v1alpha1',
     kind: 'RestoreReport',
-    metadata: {
-      name,
-      namespace: BENCH_NAMESPACE,
-      labels: {
-        'rehearsal.dev/test': shape.name,
-        'rehearsal.dev/test-namespace': BENCH_NAMESPACE,
-        'rehearsal.dev/run': id,
-        'rehearsal.dev/managed-by': 'rehearsal',
-        [BENCH_LABEL]: 'true',
-      },
-      ownerReferences: [
-        {
-          apiVersion: 'rehearsal.dev/v1alpha1',
-          kind: 'RestoreTest',
-          name: shape.name,
-          uid: owner.uid,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
-    },
+    // As the engine's report writer stores a report (controller/report-writer.ts reportObject): no
+    // labels and no ownerReference (issue 17, footprint); the test is spec.testRef.
+    metadata: { name, namespace: BENCH_NAMESPACE },
     spec: {
       testRef: { name: shape.name, namespace: BENCH_NAMESPACE, uid: owner.uid },
       runId: id,
