@@ -128,9 +128,12 @@ export async function runOpenLoop(options: LoadOptions): Promise<LoadResult> {
   const start = performance.now() + 5;
   for (let index = 0; index < total; index += 1) {
     const due = start + index * intervalMs;
-    const wait = due - performance.now();
     // Timers fire up to ~1 ms late; that lag counts against the server (conservative) and is reported.
-    if (wait > 0) await sleep(wait);
+    // They can also fire up to ~1 ms early (libuv's clock is in whole ms): sleep again until the due
+    // time has come, so no request is sent early (which showed as a negative latency).
+    for (let wait = due - performance.now(); wait > 0; wait = due - performance.now()) {
+      await sleep(Math.max(1, Math.ceil(wait)));
+    }
     inFlight.push(fire(due));
   }
   await Promise.all(inFlight);
