@@ -47,10 +47,11 @@ export function reportObject(
     metadata: {
       name: reportName(test.metadata.name, run.id),
       namespace: test.metadata.namespace ?? '',
-      // No labels: `kubectl get rrep --field-selector spec.testRef.name=<test>` (a selectable field)
-      // selects a test's reports, and the run id is in the name and spec.runId. A label costs the
-      // apiserver two maps per report, the object's and its watch-cache index entry's (~0.7 KB,
-      // issue 17, test/bench/README.md "Footprint"); reports written before keep theirs.
+      // No labels: `kubectl get rrep --field-selector spec.test=<test>` (a selectable field; reports
+      // stored before issue 17's fifth cut: spec.testRef.name=<test>) selects a test's reports, and
+      // the run id is in the name. A label costs the apiserver two maps per report, the object's
+      // and its watch-cache index entry's (~0.7 KB, issue 17, test/bench/README.md "Footprint");
+      // reports written before keep theirs.
       // No ownerReferences either: the reference is one more map and six strings per report
       // (~0.5 KB of apiserver memory), and the garbage collector it invites deletes a deleted
       // test's reports unarchived, although its evidence must outlive it. The server removes

@@ -1,10 +1,11 @@
 // How a RestoreReport is stored in etcd (issue 17, footprint). The apiserver keeps every stored
 // custom resource in its watch cache as a tree of Go maps: each object (map) costs ~340 bytes,
 // each field ~50 plus its string, whatever its JSON length. So only what kubectl and the CRD need
-// stay fields — the printer columns and selectable fields (testRef.name, result, score, the
-// measured RTO as the top-level string rtoMeasured, completedAt), the run's identity (runId,
-// startedAt) and what the CRD's CEL rules check (resultCap, failure) — and every other field of
-// the spec, the evidence block included, is stored as one string, spec.details, deflated against
+// stay fields — the printer columns and selectable fields (the test's name as the top-level string
+// test, result, score, the measured RTO as the top-level string rtoMeasured, completedAt) and what
+// the CRD's CEL rules check (startedAt, completedAt, score, result, resultCap, failure) — and every
+// other field of the spec (runId too: it is in the report's name), the evidence block included, is
+// stored as one string, spec.details, deflated against
 // a preset dictionary (report-dictionary.ts) and base64-encoded: "z1:<base64>". bench:footprint
 // measured it (test/bench/README.md "Footprint").
 //
@@ -16,21 +17,22 @@
 //   - JSON details (first issue-17 form): details is the JSON object of the other fields, the
 //     evidence block and the whole testRef are fields;
 //   - "z1:" details with testRef.name and rto.measured as nested fields (second issue-17 form);
-//   - "z1:" details with the measured RTO as spec.rtoMeasured (this form: one map less per report).
+//   - "z1:" details with the measured RTO as spec.rtoMeasured (one map less per report);
+//   - "z1:" details with testRef.name as the top-level string spec.test and runId inside details
+//     (this form: no testRef map, one field less per report).
 import { RawDeflater, RawInflater } from './raw-zlib.js';
 import { DETAILS_DICTIONARY_Z1 } from './report-dictionary.js';
 import type { RestoreReport, RestoreReportSpec } from './resources.js';
 
 /** Spec fields stored as fields; every other top-level field goes into spec.details. */
-const KEPT_FIELDS: ReadonlySet<string> = new Set(['runId', 'startedAt', 'completedAt', 'score', 'result', 'resultCap', 'failure']);
+const KEPT_FIELDS: ReadonlySet<string> = new Set(['startedAt', 'completedAt', 'score', 'result', 'resultCap', 'failure']);
 /**
- * Objects of which only some fields stay fields: testRef.name (selectable field and printer
- * column; a selectable field must be this path). Their other fields (testRef's namespace and uid)
- * go into details. The second issue-17 form also kept rto.measured this way; still read.
+ * The Test printer column and selectable field: spec.testRef.name stored as the top-level string
+ * spec.test, so the stored spec has no testRef map (fifth cut). testRef's namespace and uid go into
+ * details. Forms before kept testRef.name as a nested field (and the second one rto.measured too);
+ * still read: a field inside an object wins over details there (expandReportSpec).
  */
-const KEPT_NESTED: Readonly<Record<string, ReadonlySet<string>>> = {
-  testRef: new Set(['name']),
-};
+export const TEST_NAME_FIELD = 'test';
 /**
  * The RTO printer column's field: spec.rto.measured stored as the top-level string
  * spec.rtoMeasured, so the stored spec has no `rto` map (each map costs the apiserver ~340 bytes
@@ -99,13 +101,11 @@ export function decodeDetails(details: string): Fields {
 /** The spec as it is stored: kept fields as fields, the rest as spec.details (when it fits). */
 export function packReportSpec(spec: RestoreReportSpec): StoredReportSpec {
   const [kept, rest] = split(spec as unknown as Fields, (key) => KEPT_FIELDS.has(key));
-  for (const [key, fields] of Object.entries(KEPT_NESTED)) {
-    const value = rest[key];
-    if (!isObject(value)) continue;
-    const [keptPart, restPart] = split(value, (field) => fields.has(field));
-    if (Object.keys(keptPart).length > 0) kept[key] = keptPart;
-    if (Object.keys(restPart).length > 0) rest[key] = restPart;
-    else delete rest[key];
+  if (isObject(rest.testRef) && typeof rest.testRef.name === 'string') {
+    const { name, ...testRef } = rest.testRef;
+    kept[TEST_NAME_FIELD] = name;
+    if (Object.keys(testRef).length > 0) rest.testRef = testRef;
+    else delete rest.testRef;
   }
   if (isObject(rest.rto) && typeof rest.rto.measured === 'string') {
     const { measured, ...rto } = rest.rto;
@@ -121,15 +121,17 @@ export function packReportSpec(spec: RestoreReportSpec): StoredReportSpec {
  * The report's spec with spec.details expanded back into fields. A spec without details (stored
  * before packing, or already expanded) is returned as is. Where a field is both a field and in
  * details (only a hand-made object can have that) the field wins — inside an object such as rto
- * or testRef too, and spec.rtoMeasured counts as the field rto.measured — the same rule for every
+ * or testRef too, spec.rtoMeasured counts as the field rto.measured and spec.test as the field
+ * testRef.name — the same rule for every
  * reader (cmd/kubectl-restoretest/verify/evidence.ts), so what the server shows is what the
  * verifier checked. Details that do not decode to a JSON object add nothing: the report then lacks
  * fields its digest covers and fails verification.
  */
 export function expandReportSpec(spec: StoredReportSpec): RestoreReportSpec {
   if (typeof spec.details !== 'string') return spec as RestoreReportSpec;
-  const { details, [RTO_MEASURED_FIELD]: rtoMeasured, ...kept } = spec as Fields;
+  const { details, [RTO_MEASURED_FIELD]: rtoMeasured, [TEST_NAME_FIELD]: test, ...kept } = spec as Fields;
   if (rtoMeasured !== undefined) kept.rto = { ...(isObject(kept.rto) ? kept.rto : {}), measured: rtoMeasured };
+  if (test !== undefined) kept.testRef = { ...(isObject(kept.testRef) ? kept.testRef : {}), name: test };
   const packed = decodeDetails(details as string);
   const expanded: Fields = { ...packed, ...kept };
   for (const [key, value] of Object.entries(kept)) {

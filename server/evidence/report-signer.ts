@@ -2,15 +2,16 @@
 // RestoreReport before it is created (the CRD makes the spec immutable, so evidence cannot be added
 // later), chained to the previous report of the same RestoreTest.
 //
-// The previous report is read from the apiserver (a LIST selecting spec.testRef.name, a selectable
-// field of the CRD: unlike a label it cannot be edited after the report is written), not only
+// The previous report is read from the apiserver (LISTs selecting spec.test and spec.testRef.name,
+// selectable fields of the CRD: unlike a label they cannot be edited after the report is written;
+// reports stored since issue 17's fifth cut carry the first, older ones the second), not only
 // from the informer cache the report writer passes in: a cache that has not yet seen the last report
 // would fork the chain, and a fork reads as tampering to an auditor. Reports of an older
 // RestoreTest with the same name (another uid) do not count, nor does a report with the name being
 // written (a retry after a crash: the create then answers AlreadyExists and the stored report wins).
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { expandReport } from '../domain/report-encoding.js';
+import { expandReport, TEST_NAME_FIELD } from '../domain/report-encoding.js';
 import type { RestoreReport, RestoreTest } from '../domain/resources.js';
 import { evidenceOwner, orderReportsForChain, withEvidence } from './evidence.js';
 import { evidenceAnchorOf } from './evidence-anchor.js';
@@ -137,16 +138,23 @@ export class ReportSigner {
     cached: RestoreReport | undefined,
   ): Promise<RestoreReport | undefined> {
     const test = report.spec.testRef.name;
-    const list = (await kubeCall(() =>
-      this.options.custom!.listNamespacedCustomObject({
-        group: 'rehearsal.dev',
-        version: 'v1alpha1',
-        namespace: report.metadata.namespace!,
-        plural: 'restorereports',
-        fieldSelector: `spec.testRef.name=${test}`,
-      }),
-    )) as { items: RestoreReport[] };
-    const live = previousReportOf(report, list.items.map(expandReport));
+    // Field selectors only AND: one LIST per stored form of the test's name (a report is in one).
+    const lists = await Promise.all(
+      [`spec.${TEST_NAME_FIELD}`, 'spec.testRef.name'].map(
+        async (field) =>
+          (await kubeCall(() =>
+            this.options.custom!.listNamespacedCustomObject({
+              group: 'rehearsal.dev',
+              version: 'v1alpha1',
+              namespace: report.metadata.namespace!,
+              plural: 'restorereports',
+              fieldSelector: `${field}=${test}`,
+            }),
+          )) as { items: RestoreReport[] },
+      ),
+    );
+    const items = lists.flatMap((list) => list.items);
+    const live = previousReportOf(report, items.map(expandReport));
     if (cached && live && cached.metadata.name !== live.metadata.name) {
       this.options.log.info(
         { report: report.metadata.name, cached: cached.metadata.name, live: live.metadata.name },

@@ -190,15 +190,22 @@ export async function trigger(fixture: EngineFixture, name: string): Promise<str
 }
 
 export async function listReports(fixture: EngineFixture, testName?: string): Promise<RestoreReport[]> {
-  const list = (await fixture.custom.listNamespacedCustomObject({
-    group: 'rehearsal.dev',
-    version: 'v1alpha1',
-    namespace: fixture.testNamespace,
-    plural: 'restorereports',
-    ...(testName ? { fieldSelector: `spec.testRef.name=${testName}` } : {}),
-  })) as { items: RestoreReport[] };
+  // A test's reports answer to spec.test (stored since issue 17's fifth cut) or spec.testRef.name.
+  const selectors = testName ? [`spec.test=${testName}`, `spec.testRef.name=${testName}`] : [undefined];
+  const lists = await Promise.all(
+    selectors.map(
+      async (fieldSelector) =>
+        (await fixture.custom.listNamespacedCustomObject({
+          group: 'rehearsal.dev',
+          version: 'v1alpha1',
+          namespace: fixture.testNamespace,
+          plural: 'restorereports',
+          ...(fieldSelector ? { fieldSelector } : {}),
+        })) as { items: RestoreReport[] },
+    ),
+  );
   // As every reader does: the writer stores most fields as JSON in spec.details (issue 17).
-  return list.items.map(expandReport);
+  return lists.flatMap((list) => list.items).map(expandReport);
 }
 
 /**

@@ -696,7 +696,7 @@ describe('tampering', () => {
     expect(text).toContain('Evidence that did not verify');
     expect(text).toContain(`${latest.metadata.name}: digest mismatch`);
     expect(text).toContain('Runs whose evidence does not verify never count as qualifying passes');
-    // A test's reports are selected by the selectable field spec.testRef.name; no label is written
+    // A test's reports are selected by the selectable field spec.test; no label is written
     // (each costs the apiserver memory per report, issue 17).
     const selected = await listReports(fixture, testName);
     expect(selected.length).toBeGreaterThan(0);

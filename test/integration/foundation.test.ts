@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import { packReport } from '../../server/domain/report-encoding.js';
+import { decodeDetails, encodeDetails, packReport } from '../../server/domain/report-encoding.js';
 import type { RestoreReport } from '../../server/domain/resources.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import { kubectl } from '../helpers/install-crds.js';
@@ -264,30 +264,56 @@ describe('kubectl', () => {
     const sample = (file: string): RestoreReport => samples.find((s) => s.file === file)!.object as unknown as RestoreReport;
     const pass = sample('restorereport-pass.yaml');
     const fail = sample('restorereport-fail.yaml');
-    // As the writer stores it now (rtoMeasured, no rto map); as the second issue-17 form did
-    // (rto.measured nested); and expanded, as before issue 17.
+    // As the writer stores it now (the fifth issue-17 form: test and rtoMeasured, no map, runId in
+    // details); as the third and fourth forms did (testRef.name and runId fields); as the second
+    // did (rto.measured nested too); and expanded, as before issue 17.
     const current = packReport(pass);
-    const { rtoMeasured, ...second } = current.spec as Record<string, unknown>;
+    const { test, details, ...kept } = current.spec as Record<string, unknown>;
+    const { runId, ...rest } = decodeDetails(details as string);
+    const fourth: Record<string, unknown> = { ...kept, testRef: { name: test }, runId, details: encodeDetails(rest) };
+    const fourthForm = { ...current, metadata: { ...current.metadata, name: 'shop-weekly-fourth' }, spec: fourth };
+    const { rtoMeasured, ...second } = fourth;
     const secondForm = { ...current, metadata: { ...current.metadata, name: 'shop-weekly-second' }, spec: { ...second, rto: { measured: rtoMeasured } } };
-    for (const object of [current, secondForm, fail]) await createCustom(namespace, object as unknown as Fixture['object']);
+    for (const object of [current, fourthForm, secondForm, fail]) await createCustom(namespace, object as unknown as Fixture['object']);
     const stored = (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: 'restorereports', name: pass.metadata.name })) as { spec: Record<string, unknown> };
-    expect([stored.spec.rtoMeasured, stored.spec.rto]).toEqual([pass.spec.rto.measured, undefined]);
+    expect([stored.spec.rtoMeasured, stored.spec.rto, stored.spec.test, stored.spec.testRef, stored.spec.runId]).toEqual([pass.spec.rto.measured, undefined, 'shop-weekly', undefined, undefined]);
 
     const lines = kubectl(testKubeconfigPath(), ['get', 'rrep', '-n', namespace, '-o', 'wide']).trimEnd().split('\n');
     const header = lines[0]!;
-    const starts = ['NAME', 'TEST', 'RESULT', 'SCORE', 'RTO', 'COMPLETED', 'AGE', 'OLDER RTO'].map((column) => [column, header.search(new RegExp(`(^|\\s)${column}(\\s|$)`)) + (column === 'NAME' ? 0 : 1)] as const);
+    const starts = ['NAME', 'TEST', 'RESULT', 'SCORE', 'RTO', 'COMPLETED', 'AGE', 'OLDER RTO', 'OLDER TEST'].map((column) => [column, header.search(new RegExp(`(^|\\s)${column}(\\s|$)`)) + (column === 'NAME' ? 0 : 1)] as const);
     expect(new Set(starts.map(([, start]) => start)).size).toBe(starts.length);
     const cell = (line: string, column: string): string => {
       const index = starts.findIndex(([name]) => name === column);
       return line.slice(starts[index]![1], starts[index + 1]?.[1]).trim();
     };
     const rows = Object.fromEntries(lines.slice(1).map((line) => [cell(line, 'NAME'), line]));
-    const columns = (name: string): string[] => ['TEST', 'RESULT', 'SCORE', 'RTO', 'OLDER RTO'].map((column) => cell(rows[name]!, column));
-    expect(columns(pass.metadata.name)).toEqual(['shop-weekly', 'pass', String(pass.spec.score), pass.spec.rto.measured, '']);
-    expect(columns('shop-weekly-second')).toEqual(['shop-weekly', 'pass', String(pass.spec.score), '', pass.spec.rto.measured]);
-    expect(columns(fail.metadata.name)).toEqual(['payments-full', 'fail', String(fail.spec.score), '', fail.spec.rto.measured]);
+    const columns = (name: string): string[] => ['TEST', 'RESULT', 'SCORE', 'RTO', 'OLDER RTO', 'OLDER TEST'].map((column) => cell(rows[name]!, column));
+    const { measured } = pass.spec.rto;
+    expect(columns(pass.metadata.name)).toEqual(['shop-weekly', 'pass', String(pass.spec.score), measured, '', '']);
+    expect(columns('shop-weekly-fourth')).toEqual(['', 'pass', String(pass.spec.score), measured, '', 'shop-weekly']);
+    expect(columns('shop-weekly-second')).toEqual(['', 'pass', String(pass.spec.score), '', measured, 'shop-weekly']);
+    expect(columns(fail.metadata.name)).toEqual(['', 'fail', String(fail.spec.score), '', fail.spec.rto.measured, 'payments-full']);
 
-    const selected = kubectl(testKubeconfigPath(), ['get', 'rrep', '-n', namespace, '--field-selector', 'spec.testRef.name=shop-weekly', '-o', 'name']);
-    expect(selected.trim().split('\n').sort()).toEqual([`restorereport.rehearsal.dev/${pass.metadata.name}`, 'restorereport.rehearsal.dev/shop-weekly-second']);
+    // spec.test selects the reports stored since the fifth cut, spec.testRef.name the older ones.
+    const select = (selector: string): string[] =>
+      kubectl(testKubeconfigPath(), ['get', 'rrep', '-n', namespace, '--field-selector', selector, '-o', 'name']).trim().split('\n').filter(Boolean).sort();
+    expect(select('spec.test=shop-weekly')).toEqual([`restorereport.rehearsal.dev/${pass.metadata.name}`]);
+    expect(select('spec.testRef.name=shop-weekly')).toEqual(['restorereport.rehearsal.dev/shop-weekly-fourth', 'restorereport.rehearsal.dev/shop-weekly-second']);
+    expect(select('spec.testRef.name=payments-full')).toEqual([`restorereport.rehearsal.dev/${fail.metadata.name}`]);
+
+    // The CEL rules: a report must name its test one way or the other, and spec.test is only the
+    // stored form (beside details); a report without details still needs testRef and runId.
+    const rejected = async (name: string, spec: Record<string, unknown>): Promise<string> => {
+      try {
+        await createCustom(namespace, { ...current, metadata: { name }, spec } as unknown as Fixture['object']);
+        return 'accepted';
+      } catch (error) {
+        return String((error as { body?: unknown }).body ?? error);
+      }
+    };
+    expect(await rejected('nameless', { ...kept, details })).toContain('spec.test');
+    expect(await rejected('test-without-details', { ...fail.spec, test: 'payments-full' })).toContain('only beside details');
+    const { runId: _runId, ...withoutRunId } = fail.spec;
+    expect(await rejected('expanded-without-run', withoutRunId)).toContain('must have testRef, runId');
   });
 });

@@ -436,10 +436,10 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
   },
 };
 
-// spec.details and spec.rtoMeasured are the stored form of the other fields
+// spec.details, spec.rtoMeasured and spec.test are the stored form of the other fields
 // (domain/report-encoding.ts), not fields of the report the engine works with: the example
 // carries both forms to cover every schema path.
-const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { details: string; rtoMeasured: string } }> = {
+const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { details: string; rtoMeasured: string; test: string } }> = {
   apiVersion: API_VERSION,
   kind: 'RestoreReport',
   metadata: { name: 'shop-k3m9x2' },
@@ -448,6 +448,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
     runId: 'k3m9x2',
     details: '{}',
     rtoMeasured: '8m59s',
+    test: 'shop',
     trigger: 'manual',
     scheduledAt: '2025-03-02T02:00:00Z',
     startedAt: '2025-03-02T02:00:01Z',
@@ -740,12 +741,15 @@ describe('CRD definitions', () => {
       'Next Run',
       'Age',
     ]);
-    expect(names('RestoreReport')).toEqual(['Test', 'Result', 'Score', 'RTO', 'Completed', 'Age', 'Older RTO']);
+    expect(names('RestoreReport')).toEqual(['Test', 'Result', 'Score', 'RTO', 'Completed', 'Age', 'Older RTO', 'Older Test']);
     // The RTO of reports stored since issue 17's third cut is the top-level string rtoMeasured;
     // reports stored before keep rto.measured, shown with -o wide (priority 1).
     const rto = (name: string) => version('RestoreReport').additionalPrinterColumns?.find((c) => c.name === name);
     expect([rto('RTO')?.jsonPath, rto('RTO')?.priority ?? 0]).toEqual(['.spec.rtoMeasured', 0]);
     expect([rto('Older RTO')?.jsonPath, rto('Older RTO')?.priority]).toEqual(['.spec.rto.measured', 1]);
+    // Likewise the test's name: the top-level string test since the fifth cut, testRef.name before.
+    expect([rto('Test')?.jsonPath, rto('Test')?.priority ?? 0]).toEqual(['.spec.test', 0]);
+    expect([rto('Older Test')?.jsonPath, rto('Older Test')?.priority]).toEqual(['.spec.testRef.name', 1]);
     expect(names('HealthCheckPolicy')).toEqual(['Description', 'Age']);
     // A date column shows the time since a timestamp, and <invalid> for a future one.
     const nextRun = version('RestoreTest').additionalPrinterColumns?.find((c) => c.name === 'Next Run');
@@ -879,8 +883,9 @@ describe('CRD schemas are structural and documented', () => {
     // beside them, and the writer stores a report unpacked when its details would pass the limit:
     // the worst case is the larger of the two forms, not their sum.
     const spec = schemaAt(rootSchema('RestoreReport'), 'spec') as Schema;
-    const { details, rtoMeasured, ...unpackedFields } = spec.properties ?? {};
+    const { details, rtoMeasured, test, ...unpackedFields } = spec.properties ?? {};
     expect(rtoMeasured?.maxLength).toBeLessThanOrEqual(32);
+    expect(test?.maxLength).toBeLessThanOrEqual(63);
     expect(details?.maxLength).toBeLessThanOrEqual(48 * 1024);
     const unpacked = worstCase({ ...spec, properties: unpackedFields }, 4);
     expect(unpacked).toBeLessThan(128 * 1024);

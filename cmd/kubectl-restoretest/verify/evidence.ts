@@ -106,14 +106,16 @@ function detailsFields(details: string): Record<string, unknown> {
  * The spec a digest covers: a report stored packed (since issue 17: the fields not needed by
  * kubectl, the evidence block included, in one string, spec.details) expanded back into fields,
  * as the server's domain/report-encoding.ts does (a field outside details wins over the same one
- * inside, inside an object such as rto or testRef too; spec.rtoMeasured is the field rto.measured;
+ * inside, inside an object such as rto or testRef too; spec.rtoMeasured is the field rto.measured,
+ * spec.test the field testRef.name;
  * details that do not decode to a JSON object add nothing). Reports without details are used as
  * they are.
  */
 export function expandedSpec(spec: SignedReport['spec']): SignedReport['spec'] {
   if (typeof spec.details !== 'string') return spec;
-  const { details, rtoMeasured, ...kept } = spec;
+  const { details, rtoMeasured, test, ...kept } = spec;
   if (rtoMeasured !== undefined) kept.rto = { ...(isObject(kept.rto) ? kept.rto : {}), measured: rtoMeasured };
+  if (test !== undefined) kept.testRef = { ...(isObject(kept.testRef) ? kept.testRef : {}), name: test };
   const packed = detailsFields(details);
   const expanded: Record<string, unknown> = { ...packed, ...kept };
   for (const [key, value] of Object.entries(kept)) {

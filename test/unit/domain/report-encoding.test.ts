@@ -12,6 +12,7 @@ import { DETAILS_DICTIONARY_Z1 } from '../../../server/domain/report-dictionary.
 import {
   decodeDetails,
   DEFLATED_DETAILS_PREFIX,
+  encodeDetails,
   expandReport,
   expandReportSpec,
   MAX_DETAILS_LENGTH,
@@ -42,11 +43,21 @@ function jsonDetailsForm(report: RestoreReport): RestoreReport {
 }
 
 /**
+ * The third and fourth issue-17 forms, as the writer stored them before the fifth cut: z1 details,
+ * rtoMeasured, and testRef.name (the Test column's path then) and runId as fields.
+ */
+function testRefForm(report: RestoreReport): RestoreReport {
+  const { test: name, details, ...spec } = packReportSpec(report.spec) as Record<string, unknown>;
+  const { runId, ...rest } = decodeDetails(details as string);
+  return { ...report, spec: { ...spec, testRef: { name }, runId, details: encodeDetails(rest) } } as unknown as RestoreReport;
+}
+
+/**
  * The second issue-17 form, as the writer stored it before the third cut: z1 details, and the
  * measured RTO as the nested field rto.measured (the printer column's path then).
  */
 function nestedRtoForm(report: RestoreReport): RestoreReport {
-  const { rtoMeasured, ...spec } = packReportSpec(report.spec) as Record<string, unknown>;
+  const { rtoMeasured, ...spec } = testRefForm(report).spec as unknown as Record<string, unknown>;
   return { ...report, spec: { ...spec, rto: { measured: rtoMeasured } } } as unknown as RestoreReport;
 }
 
@@ -60,17 +71,18 @@ describe('report encoding', () => {
   it('keeps the printer-column, selectable and CEL-checked fields as fields, everything else deflated in details', () => {
     const report = reports()[0]!;
     const stored = packReportSpec(report.spec);
-    // One map (testRef, the selectable field's path) besides spec itself: the RTO printer column
-    // is the top-level string rtoMeasured.
-    expect(Object.keys(stored).sort()).toEqual(['completedAt', 'details', 'result', 'rtoMeasured', 'runId', 'score', 'startedAt', 'testRef']);
-    expect(stored.testRef).toEqual({ name: report.spec.testRef.name });
+    // No map besides spec itself: the Test column and selectable field is the top-level string
+    // test, the RTO column the top-level string rtoMeasured; runId is in details (and the name).
+    expect(Object.keys(stored).sort()).toEqual(['completedAt', 'details', 'result', 'rtoMeasured', 'score', 'startedAt', 'test']);
+    expect((stored as Record<string, unknown>).test).toBe(report.spec.testRef.name);
     expect((stored as Record<string, unknown>).rtoMeasured).toBe(report.spec.rto.measured);
-    expect(Object.values(stored).filter((value) => typeof value === 'object')).toHaveLength(1);
+    expect(Object.values(stored).filter((value) => typeof value === 'object')).toHaveLength(0);
     expect(stored.details!.startsWith(DEFLATED_DETAILS_PREFIX)).toBe(true);
     const details = decodeDetails(stored.details!);
     expect(Object.keys(details)).toEqual(expect.arrayContaining(['levels', 'checks', 'completeness', 'backup', 'trigger', 'sourceNamespaces', 'evidence']));
     expect(details.rto).toEqual({ ...report.spec.rto, measured: undefined });
     expect(details.testRef).toEqual({ namespace: report.spec.testRef.namespace, uid: report.spec.testRef.uid });
+    expect(details.runId).toBe(report.spec.runId);
     expect(details.evidence).toEqual(report.spec.evidence);
     // What the watch cache pays for: JSON values that become Go maps/fields, and string bytes.
     const nodes = (value: unknown): number =>
@@ -106,6 +118,19 @@ describe('report encoding', () => {
     }
   });
 
+  it('reads reports stored in the third and fourth issue-17 forms (testRef.name and runId fields), and they verify', () => {
+    const ring = publicKeyRing([key.publicKey]);
+    for (const report of reports()) {
+      const stored = throughApiserver(testRefForm(report));
+      expect((stored.spec as unknown as Record<string, unknown>).test).toBeUndefined();
+      expect([stored.spec.testRef, stored.spec.runId]).toEqual([{ name: report.spec.testRef.name }, report.spec.runId]);
+      expect(decodeDetails((stored.spec as unknown as { details: string }).details).runId).toBeUndefined();
+      expect(expandReport(stored)).toEqual(throughApiserver(report));
+      expect(reportEvidenceProblems(stored, ring)).toEqual([]);
+      expect(expandedSpec(stored.spec as never)).toEqual(throughApiserver(report.spec));
+    }
+  });
+
   it('a run without a measured RTO stores no rtoMeasured and reads back the same', () => {
     const report = reports()[0]!;
     const { measured: _measured, ...rto } = report.spec.rto;
@@ -119,7 +144,7 @@ describe('report encoding', () => {
   it('the plugin expands every stored form exactly as the server does, with the same frozen dictionary', () => {
     expect(CMD_DICTIONARY).toBe(DETAILS_DICTIONARY_Z1);
     for (const report of reports()) {
-      for (const stored of [packReport(report), nestedRtoForm(report), jsonDetailsForm(report), report]) {
+      for (const stored of [packReport(report), testRefForm(report), nestedRtoForm(report), jsonDetailsForm(report), report]) {
         const spec = throughApiserver(stored.spec);
         expect(expandedSpec(spec as never)).toEqual(expandReportSpec(spec));
       }
@@ -158,6 +183,11 @@ describe('report encoding', () => {
     expect(inner.rto.measured).toBe(report.spec.rto.measured);
     expect(inner.rto.target).toBe(report.spec.rto.target);
     expect('rtoMeasured' in inner).toBe(false);
+    // spec.test is the field testRef.name: it wins over a name inside details, and does not stay.
+    const named = expandReportSpec({ ...stored, details: encodeDetails({ ...details, testRef: { ...(details.testRef as object), name: 'other' } }) });
+    expect(named.testRef).toEqual(report.spec.testRef);
+    expect('test' in named).toBe(false);
+    expect(expandedSpec(throughApiserver({ ...stored, details: encodeDetails({ ...details, testRef: { ...(details.testRef as object), name: 'other' } }) }) as never)).toEqual(throughApiserver(named));
     const broken = expandReportSpec({ ...stored, details: '[1,2]' });
     expect(broken.levels).toBeUndefined();
     expect(broken.score).toBe(report.spec.score);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import pino from 'pino';
+import { packReport, type StoredRestoreReport } from '../../../server/domain/report-encoding.js';
 import type { RestoreReport } from '../../../server/domain/resources.js';
 import { previousReportOf, ReportSigner } from '../../../server/evidence/report-signer.js';
 import { computeEvidenceDigest, verifyReportChain } from '../../../server/evidence/evidence.js';
@@ -20,12 +21,23 @@ const signed = (): RestoreReport[] =>
   makeSignedHistory(test, 3, PERIOD_START, key, () => ({ result: 'pass', rtoSeconds: 300 }));
 const next = (): RestoreReport => makeReport(test, 3, PERIOD_START, { result: 'fail', rtoSeconds: 300 });
 
-function fakeCustom(items: RestoreReport[]) {
+/** The spec.testRef.name of the forms before issue 17's fifth cut (a testRef map with only name). */
+function olderForm(report: RestoreReport): StoredRestoreReport {
+  const { test: name, ...spec } = packReport(report).spec as Record<string, unknown>;
+  return { ...report, spec: { ...spec, testRef: { name } } } as StoredRestoreReport;
+}
+
+/** An apiserver holding the reports as stored (packed, or `older`), answering field selectors. */
+function fakeCustom(items: RestoreReport[], older: (report: RestoreReport) => boolean = () => false) {
   const calls: Record<string, unknown>[] = [];
+  const stored = items.map((report) => (older(report) ? olderForm(report) : packReport(report)));
   const api = {
     listNamespacedCustomObject: async (request: Record<string, unknown>) => {
       calls.push(request);
-      return { items };
+      const [path, value] = String(request.fieldSelector).split('=');
+      const at = (report: StoredRestoreReport): unknown =>
+        path!.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], report);
+      return { items: JSON.parse(JSON.stringify(stored.filter((report) => at(report) === value))) as StoredRestoreReport[] };
     },
   } as unknown as CustomObjectsApi;
   return { api, calls };
@@ -64,12 +76,10 @@ describe('ReportSigner', () => {
       log: pino({}, { write: (line: string) => lines.push(JSON.parse(line)) }),
     });
     const report = await signer.sign(next(), history[1]);
+    // One LIST per stored form of the test's name: spec.test since the fifth cut, testRef.name before.
     expect(calls).toEqual([
-      expect.objectContaining({
-        namespace: 'rehearsal-system',
-        plural: 'restorereports',
-        fieldSelector: 'spec.testRef.name=orders-nightly',
-      }),
+      expect.objectContaining({ namespace: 'rehearsal-system', plural: 'restorereports', fieldSelector: 'spec.test=orders-nightly' }),
+      expect.objectContaining({ namespace: 'rehearsal-system', plural: 'restorereports', fieldSelector: 'spec.testRef.name=orders-nightly' }),
     ]);
     expect(report.spec.evidence).toMatchObject({
       previousDigest: history[2]!.spec.evidence!.digest,
@@ -82,6 +92,16 @@ describe('ReportSigner', () => {
     expect(lines.map((line) => line.msg)).toContain(
       'the cache was behind: chaining to the newest report the apiserver has',
     );
+  });
+
+  it('chains to the newest report whichever form it was stored in (spec.test or spec.testRef.name)', async () => {
+    for (const newestOlder of [true, false]) {
+      const history = signed();
+      // Reports before the fifth cut answer only spec.testRef.name, later ones only spec.test.
+      const { api } = fakeCustom(history, (report) => (report === history[2]) === newestOlder);
+      const report = await new ReportSigner({ keys, custom: api, log: pino({ level: 'silent' }) }).sign(next(), history[0]);
+      expect(report.spec.evidence!.previousDigest).toBe(history[2]!.spec.evidence!.digest);
+    }
   });
 
   it('starts a chain for the first report of a test, failed runs included', async () => {
