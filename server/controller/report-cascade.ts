@@ -17,6 +17,7 @@ import { isOrphan, orphanCandidates, type OrphanGroup } from '../domain/orphan-r
 import type { RestoreReport } from '../domain/resources.js';
 import type { ReportSummary } from '../domain/report-summary.js';
 import { orderReportsForChain } from '../evidence/evidence.js';
+import { deleteReports } from '../kube/delete-reports.js';
 import { isKind } from '../kube/errors.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../kube/rehearsal-client.js';
@@ -24,7 +25,6 @@ import type { RehearsalClient } from '../kube/rehearsal-client.js';
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Delay after a delete event (and between tries while the cache syncs): deletes come in bursts. */
 const AFTER_EVENT_MS = 1_000;
-const DELETE_CONCURRENCY = 8;
 
 export interface OrphanFinderDeps {
   cache: Pick<RehearsalCache, 'synced' | 'getTest' | 'liveReport'> & {
@@ -135,25 +135,7 @@ export class ReportCascade {
     }
     const groups = await findOrphanReports(this.deps);
     if (groups.length === 0) return;
-    const deleted = await this.deleteAll(groups.flatMap((group) => group.reports));
+    const deleted = await deleteReports(this.deps.client, groups.flatMap((group) => group.reports));
     this.deps.log.info({ tests: groups.length, deleted }, 'deleted the live reports of deleted tests');
-  }
-
-  private async deleteAll(reports: readonly RestoreReport[]): Promise<number> {
-    let deleted = 0;
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < reports.length) {
-        const report = reports[next++]!;
-        try {
-          await this.deps.client.deleteReport(report.metadata.namespace ?? '', report.metadata.name);
-          deleted += 1;
-        } catch (error) {
-          if (!isKind(error, 'NotFound')) throw error;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(DELETE_CONCURRENCY, reports.length) }, () => worker()));
-    return deleted;
   }
 }
