@@ -19,6 +19,7 @@ import { ReportsService } from '../../server/api/services/reports.service.js';
 import { testResponse } from '../../server/domain/aggregates.js';
 import type { ApiCache } from '../../server/api/ports.js';
 import { BENCH_NAMESPACE } from './bench-data.js';
+import { eventLoopGapsDuring } from './event-loop-gaps.js';
 import { summarize } from './load-generator.js';
 import { buildMemoryPopulation } from './memory-population.js';
 
@@ -120,24 +121,5 @@ async function main(): Promise<void> {
   }
 }
 
-/** Runs `work` while a 1 ms timer ticks; the longest gap between ticks is what other requests wait. */
-async function eventLoopGapsDuring(work: () => unknown): Promise<{ wallMs: number; maxGapMs: number }> {
-  let last = performance.now();
-  let maxGapMs = 0;
-  const ticker = setInterval(() => {
-    const tick = performance.now();
-    maxGapMs = Math.max(maxGapMs, tick - last);
-    last = tick;
-  }, 1);
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  maxGapMs = 0;
-  last = performance.now();
-  const started = performance.now();
-  await work();
-  const wallMs = performance.now() - started;
-  await new Promise((resolve) => setTimeout(resolve, 5)); // the tick after a blocking call
-  clearInterval(ticker);
-  return { wallMs, maxGapMs };
-}
 
 await main();

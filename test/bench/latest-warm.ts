@@ -9,16 +9,16 @@
 // gap (1-ms ticker) during the passes and during the request.
 //
 //   node --import tsx test/bench/latest-warm.ts [--tests 1000] [--days 7] [--changes 40] [--rounds 5] [--real-timer]
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ApiCache } from '../../server/api/ports.js';
 import { ReportsService, type ReportQuery } from '../../server/api/services/reports.service.js';
 import { reportKeyOf } from '../../server/domain/report-index.js';
 import { flatString, Interner, summarizeReport } from '../../server/domain/report-summary.js';
-import { packedReportsJson, packReport, unpackReport, writePackedReportsJson } from '../../server/kube/packed-report.js';
+import { packReport } from '../../server/kube/packed-report.js';
 import { BENCH_NAMESPACE, restoreReport, testShape } from './bench-data.js';
+import { eventLoopGapsDuring } from './event-loop-gaps.js';
 import { summarize } from './load-generator.js';
-import { buildMemoryPopulation } from './memory-population.js';
+import { buildMemoryPopulation, populationCache } from './memory-population.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,20 +38,7 @@ const start = Date.now();
 let clock = start;
 const { tests, index, packed } = buildMemoryPopulation(testCount, Number(args.days), start);
 const interner = new Interner();
-const cache: ApiCache = {
-  synced: true,
-  version: '1',
-  reportIndex: index,
-  fullReport: (key) => {
-    const found = packed.get(key);
-    return found && unpackReport(found);
-  },
-  reportsJson: (keys) => packedReportsJson(keys.map((key) => packed.get(key)!)),
-  writeReportsJson: (keys, write) => writePackedReportsJson(keys.map((key) => packed.get(key)!), write),
-  listTests: () => tests,
-  getTest: (namespace, name) => tests.find((t) => t.metadata.namespace === namespace && t.metadata.name === name),
-  onTestChange: () => undefined,
-};
+const cache: ApiCache = populationCache({ tests, index, packed });
 
 let sequence = 0;
 /** One run finishes now: a new report of a random test (as the informer adds it). */
@@ -64,25 +51,6 @@ function finishRun(): void {
   const key = flatString(reportKeyOf(report));
   index.add(summarizeReport(report, interner), key);
   packed.set(key, packReport(report));
-}
-
-async function gapsDuring(work: () => Promise<unknown>): Promise<{ wallMs: number; maxGapMs: number }> {
-  let last = performance.now();
-  let maxGapMs = 0;
-  const ticker = setInterval(() => {
-    const tick = performance.now();
-    maxGapMs = Math.max(maxGapMs, tick - last);
-    last = tick;
-  }, 1);
-  await new Promise((resolve) => setTimeout(resolve, 10));
-  maxGapMs = 0;
-  last = performance.now();
-  const t0 = performance.now();
-  await work();
-  const wallMs = performance.now() - t0;
-  await new Promise((resolve) => setTimeout(resolve, 3));
-  clearInterval(ticker);
-  return { wallMs, maxGapMs };
 }
 
 async function request(service: ReportsService): Promise<number> {
@@ -102,16 +70,16 @@ async function round(warm: boolean): Promise<{ firstMs: number; firstGapMs: numb
     finishRun();
     if (!warm) continue;
     if (args['real-timer']) {
-      const gaps = await gapsDuring(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
+      const gaps = await eventLoopGapsDuring(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
       passGapMs.push(gaps.maxGapMs);
     } else {
-      const gaps = await gapsDuring(() => service.refreshLatest());
+      const gaps = await eventLoopGapsDuring(() => service.refreshLatest());
       passMs.push(gaps.wallMs);
       passGapMs.push(gaps.maxGapMs);
     }
   }
   clock += 1_000;
-  const first = await gapsDuring(() => request(service));
+  const first = await eventLoopGapsDuring(() => request(service));
   return { firstMs: first.wallMs, firstGapMs: first.maxGapMs, passGapMs, passMs };
 }
 

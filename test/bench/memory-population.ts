@@ -4,7 +4,14 @@
 import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
 import { flatString, Interner, summarizeReport } from '../../server/domain/report-summary.js';
 import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
-import { packReport, type PackedReport } from '../../server/kube/packed-report.js';
+import type { ApiCache } from '../../server/api/ports.js';
+import {
+  packedReportsJson,
+  packReport,
+  unpackReport,
+  writePackedReportsJson,
+  type PackedReport,
+} from '../../server/kube/packed-report.js';
 import { restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
 
 export interface MemoryPopulation {
@@ -44,4 +51,25 @@ export function buildMemoryPopulation(testCount: number, days: number, now: numb
     }
   }
   return { tests, index, packed };
+}
+
+/** The population as the API's cache port, read-only (as the informer cache serves it). */
+export function populationCache({ tests, index, packed }: MemoryPopulation): ApiCache {
+  const byName = new Map(tests.map((test) => [`${test.metadata.namespace}/${test.metadata.name}`, test]));
+  const packedOf = (keys: readonly string[]): PackedReport[] =>
+    keys.map((key) => packed.get(key)).filter((found) => found !== undefined);
+  return {
+    synced: true,
+    version: '1',
+    reportIndex: index,
+    fullReport: (key) => {
+      const found = packed.get(key);
+      return found && unpackReport(found);
+    },
+    reportsJson: (keys) => packedReportsJson(packedOf(keys)),
+    writeReportsJson: (keys, write) => writePackedReportsJson(packedOf(keys), write),
+    listTests: () => tests,
+    getTest: (namespace, name) => byName.get(`${namespace}/${name}`),
+    onTestChange: () => undefined,
+  };
 }

@@ -13,14 +13,10 @@ import { featuresForTier } from '../../server/domain/license.js';
 import { testKeyOf } from '../../server/domain/report-index.js';
 import { EvidenceVerifier } from '../../server/evidence/evidence-verifier.js';
 import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
-import {
-  packedReportsJson,
-  writePackedReportsJson,
-  unpackReport,
-} from '../../server/kube/packed-report.js';
+import { unpackReport } from '../../server/kube/packed-report.js';
 import { Metrics } from '../../server/metrics.js';
 import { BENCH_NAMESPACE } from './bench-data.js';
-import { buildMemoryPopulation } from './memory-population.js';
+import { buildMemoryPopulation, populationCache } from './memory-population.js';
 
 const testCount = Number(process.env.BENCH_TESTS ?? 1000);
 const days = Number(process.env.BENCH_DAYS ?? 90);
@@ -29,27 +25,7 @@ const now = Date.now();
 const buildStarted = performance.now();
 const { tests, index, packed } = buildMemoryPopulation(testCount, days, now);
 const buildMs = Math.round(performance.now() - buildStarted);
-const byName = new Map(tests.map((test) => [`${test.metadata.namespace}/${test.metadata.name}`, test]));
-
-const cache: ApiCache = {
-  synced: true,
-  version: '1',
-  reportIndex: index,
-  fullReport: (key) => {
-    const found = packed.get(key);
-    return found && unpackReport(found);
-  },
-  reportsJson: (keys) =>
-    packedReportsJson(keys.map((key) => packed.get(key)).filter((found) => found !== undefined)),
-  writeReportsJson: (keys, write) =>
-    writePackedReportsJson(
-      keys.map((key) => packed.get(key)).filter((found) => found !== undefined),
-      write,
-    ),
-  listTests: () => tests,
-  getTest: (namespace, name) => byName.get(`${namespace}/${name}`),
-  onTestChange: () => undefined,
-};
+const cache: ApiCache = populationCache({ tests, index, packed });
 const readOnly = (): never => {
   throw new Error('the memory bench is read-only');
 };
