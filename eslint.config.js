@@ -46,7 +46,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: noIo.filter((p) => !p.includes('*')),
         patterns: [
-          { group: ['**/api/**', '**/controller/**', '**/kube/**', '**/providers/**', '**/checks/**', '**/reports/**', '**/evidence/**'], message: 'domain/ is pure: it imports no I/O layer' },
+          { group: ['**/api/**', '**/engine/**', '**/kube/**', '**/providers/**', '**/checks/**', '**/pdf/**', '**/evidence/**'], message: 'domain/ is pure: it imports no I/O layer' },
           { group: noIo.filter((p) => p.includes('*')), message: 'domain/ is pure: no I/O modules' },
         ],
       }],
@@ -55,13 +55,13 @@ export default tseslint.config(
   },
   // The layer arrows of the README: api -> domain <- controller; controller -> kube, providers,
   // checks, reports, evidence; kube/ is plumbing and imports none of them.
-  ...layer('server/api', ['providers', 'checks', 'controller'], 'api/ talks to the engine through its ports (api/ports.ts), not to providers, checks or the controller'),
-  ...layer('server/controller', ['api'], 'controller/ does not import the HTTP layer'),
-  ...layer('server/kube', ['api', 'reports', 'checks', 'evidence', 'controller', 'providers'], 'kube/ is plumbing (client, cache, errors): it imports no higher layer'),
-  ...layer('server/checks', ['api', 'controller', 'reports', 'evidence', 'providers'], 'checks/ only probe the sandbox: no other layer'),
-  ...layer('server/providers', ['api', 'controller', 'checks', 'reports', 'evidence'], 'providers/ talk to the backup tools only'),
-  ...layer('server/evidence', ['api', 'controller', 'checks', 'providers', 'reports'], 'evidence/ signs and verifies: no engine or HTTP layer'),
-  ...layer('server/reports', ['api', 'controller', 'checks', 'providers'], 'reports/ render documents from domain data'),
+  ...layer('server/api', ['providers', 'checks', 'engine'], 'api/ talks to the engine through its ports (api/ports.ts), not to providers, checks or the controller'),
+  ...layer('server/engine', ['api'], 'engine/ does not import the HTTP layer'),
+  ...layer('server/kube', ['api', 'pdf', 'checks', 'evidence', 'engine', 'providers'], 'kube/ is plumbing (client, cache, errors): it imports no higher layer'),
+  ...layer('server/checks', ['api', 'engine', 'pdf', 'evidence', 'providers'], 'checks/ only probe the sandbox: no other layer'),
+  ...layer('server/providers', ['api', 'engine', 'checks', 'pdf', 'evidence'], 'providers/ talk to the backup tools only'),
+  ...layer('server/evidence', ['api', 'engine', 'checks', 'providers', 'pdf'], 'evidence/ signs and verifies: no engine or HTTP layer'),
+  ...layer('server/pdf', ['api', 'engine', 'checks', 'providers'], 'pdf/ renders documents from domain data'),
   {
     files: ['cmd/**/*.ts'],
     rules: {

@@ -1,10 +1,10 @@
 // The only reader of process.env. Parsed once at start-up, validated with one readable message
 // that lists every bad key, then frozen.
 import { z } from 'zod';
-import { parseDuration } from './domain/duration.js';
-import type { NotificationsSpec } from './domain/resources.js';
-import { shippedLicenseKeyFile } from './evidence/shipped-license-key.js';
-import { DEFAULT_MAX_SANDBOX_TTL } from './domain/restore-permissions.js';
+import { parseDuration } from './domain/common/duration.js';
+import type { NotificationsSpec } from './domain/resources/resources.js';
+import { shippedLicenseKeyFile } from './license/shipped-license-key.js';
+import { DEFAULT_MAX_SANDBOX_TTL } from './domain/permissions/restore-permissions.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -226,7 +226,7 @@ export interface Config {
   clusterName: string | undefined;
   logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
   proberPodLabels: Record<string, string>;
-  /** The cluster DNS strict sandboxes may query (controller/sandbox-policy.ts). */
+  /** The cluster DNS strict sandboxes may query (engine/sandbox/network-policy.ts). */
   sandboxDns: { namespace: string; podLabels: Record<string, string> };
   /** Seconds; the shortest RPO window of the coverage view. */
   coverageMinimumWindowSeconds: number;

@@ -2,7 +2,7 @@
 // leader, HTTP API). Stops cleanly on SIGINT/SIGTERM: the lease is released so a standby takes over.
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { createRehearsal } from './rehearsal.js';
+import { createRehearsal } from './app/rehearsal.js';
 
 async function main(): Promise<number> {
   let config;

@@ -1,5 +1,5 @@
 // Cutting text for messages by code points, never UTF-16 units: a cut inside an emoji would print
-// half of it (U+FFFD on most terminals). The same rule as server/domain/text.ts, duplicated in
+// half of it (U+FFFD on most terminals). The same rule as server/domain/common/text.ts, duplicated in
 // miniature because cmd/ does not import server/.
 
 /** At most `max` code points of the text, ending with "…" when it was cut; lone surrogates become U+FFFD. */

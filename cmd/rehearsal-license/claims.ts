@@ -1,6 +1,6 @@
 // The claims of a Rehearsal license JWS, as the vendor tool writes them.
-// Duplicated by design from server/domain/license.ts (LicenseClaims): cmd/ must not import
-// server/. Keep the two in step; test/unit/evidence/license-cli.test.ts round-trips a token issued
+// Duplicated by design from server/domain/license-tiers.ts (LicenseClaims): cmd/ must not import
+// server/. Keep the two in step; test/unit/license/license-cli.test.ts round-trips a token issued
 // here through the server's verifier.
 
 export type LicenseTier = 'community' | 'pro' | 'enterprise';

@@ -13,12 +13,12 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
-import type { FrameworkId } from '../domain/compliance-catalogue.js';
-import type { ComplianceOverview } from '../domain/compliance.js';
-import type { ComplianceResponse } from '../domain/views.js';
+import type { FrameworkId } from '../domain/compliance/catalogue.js';
+import type { ComplianceOverview } from '../domain/compliance/evaluation.js';
+import type { ComplianceResponse } from '../domain/read-models/views.js';
 import { LIST_REPORTS, LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
-import { sendPreparedJson } from './prepared-json.js';
+import { sendPreparedJson } from './responses/prepared-json.js';
 import type { ProblemDetails } from './problem.js';
 import { COMPLIANCE_PAGE } from './services/license.service.js';
 

@@ -5,7 +5,7 @@
 import type { Application, Request } from 'express';
 import type { Logger } from 'pino';
 import type { RequestAuthorizer } from './auth/authorizer.js';
-import type { ResponseCache } from './response-cache.js';
+import type { ResponseCache } from './responses/response-cache.js';
 import type { CoverageService } from './services/coverage.service.js';
 import type { RunDetailsService } from './services/run-details.service.js';
 import type { ComplianceService } from './services/compliance.service.js';

@@ -1,7 +1,7 @@
 // GET /api/v1/coverage: the namespaces the backup tool backs up, and which of them no passing
 // restore test covers (issue 16).
 import { Controller, Extension, Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { CoverageResponse } from '../domain/coverage.js';
+import type { CoverageResponse } from '../domain/read-models/coverage.js';
 import { LIST_REPORTS, LIST_TESTS, LIST_VELERO_BACKUPS, LIST_VELERO_SCHEDULES, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';

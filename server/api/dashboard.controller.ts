@@ -13,10 +13,10 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
-import type { Alert, DailySummary, Summary, UpcomingTest } from '../domain/views.js';
+import type { Alert, DailySummary, Summary, UpcomingTest } from '../domain/read-models/views.js';
 import { LIST_REPORTS, LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
-import { sendPreparedJson } from './prepared-json.js';
+import { sendPreparedJson } from './responses/prepared-json.js';
 import type { ProblemDetails } from './problem.js';
 
 /**

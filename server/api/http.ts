@@ -14,7 +14,7 @@ import swaggerUi from 'swagger-ui-express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { KubeClients } from '../kube/client.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { KubeAccessReviewer, type AccessReviewer } from './auth/access-review.js';
 import { RequestAuthorizer } from './auth/authorizer.js';
 import { PermissionTable } from './auth/permissions.js';
@@ -25,7 +25,7 @@ import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { loadOpenApiDocument, withoutSecurityRequirements, type OpenApiDocument } from './openapi-document.js';
-import { PRODUCT_VERSION } from '../reports/product-version.js';
+import { PRODUCT_VERSION } from '../product-version.js';
 import type {
   ApiCache,
   EvidenceKeySource,
@@ -38,7 +38,7 @@ import type {
   DiagnosisSource,
 } from './ports.js';
 import { jsonBody, refuseBodyOnBodilessMethods, requireJsonWhenBody } from './request-body.js';
-import { ResponseCache } from './response-cache.js';
+import { ResponseCache } from './responses/response-cache.js';
 import { ComplianceService } from './services/compliance.service.js';
 import { CoverageService } from './services/coverage.service.js';
 import { RunDetailsService } from './services/run-details.service.js';

@@ -2,7 +2,7 @@
 // rehearsal-license and verified offline; anything wrong with it (absent, bad signature, expired)
 // answers community, with the reason in the server log.
 import { Controller, Extension, Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { LicenseResponse } from '../domain/views.js';
+import type { LicenseResponse } from '../domain/read-models/views.js';
 import { LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';

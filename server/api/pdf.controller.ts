@@ -16,7 +16,7 @@ import {
   SuccessResponse,
   Tags,
 } from '@tsoa/runtime';
-import type { FrameworkId } from '../domain/compliance-catalogue.js';
+import type { FrameworkId } from '../domain/compliance/catalogue.js';
 import {
   GET_TEST,
   LIST_REPORTS,

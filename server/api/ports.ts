@@ -1,14 +1,14 @@
 // What the HTTP API needs from the rest of the server, as narrow interfaces. The real
 // implementations are the informer cache (RehearsalCache), the typed writer (RehearsalClient) and,
-// for schedules, the Velero provider wired in server/rehearsal.ts; the contract tests plug in
+// for schedules, the Velero provider wired in server/app/rehearsal.ts; the contract tests plug in
 // in-memory fakes. api/ must not import providers/ or checks/ (ESLint), hence ScheduleSource.
 import type { KeyObject } from 'node:crypto';
-import type { HealthCheckPolicy, RestoreReport, RestoreTest, RestoreTestSpec } from '../domain/resources.js';
-import type { ReportIndex } from '../domain/report-index.js';
-import type { ReportSummary } from '../domain/report-summary.js';
-import type { LicenseResponse, ScheduleInfo } from '../domain/views.js';
-import type { CoverageResponse } from '../domain/coverage.js';
-import type { RunDiagnosis } from '../domain/diagnosis.js';
+import type { HealthCheckPolicy, RestoreReport, RestoreTest, RestoreTestSpec } from '../domain/resources/resources.js';
+import type { ReportIndex } from '../domain/read-models/report-index.js';
+import type { ReportSummary } from '../domain/read-models/report-summary.js';
+import type { LicenseResponse, ScheduleInfo } from '../domain/read-models/views.js';
+import type { CoverageResponse } from '../domain/read-models/coverage.js';
+import type { RunDiagnosis } from '../domain/diagnosis/diagnosis.js';
 import type { InformerHandler } from '../kube/informer.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 import type { EvidencePublicKey } from './dto.js';
@@ -30,7 +30,7 @@ export interface ApiCache {
   reportsJson(keys: readonly string[]): Promise<Buffer>;
   /**
    * The same array in slices: `write` resolves when the next slice may follow, or to false to stop
-   * (the client went away). For pages too large to keep (server/api/streamed-json.ts).
+   * (the client went away). For pages too large to keep (server/api/responses/streamed-json.ts).
    */
   writeReportsJson(keys: readonly string[], write: (chunk: Buffer) => Promise<boolean>): Promise<void>;
   getTest(namespace: string, name: string): RestoreTest | undefined;
@@ -59,7 +59,7 @@ export interface ScheduleSource {
   listSchedules(): Promise<ScheduleInfo[]>;
 }
 
-/** Which backed-up namespaces are restore-tested (server/coverage/coverage-tracker.ts). */
+/** Which backed-up namespaces are restore-tested (server/inventory/coverage-tracker.ts). */
 export interface CoverageSource {
   /** Throws BackupToolUnavailableError when the tool cannot be read. */
   coverage(): Promise<CoverageResponse>;
@@ -67,7 +67,7 @@ export interface CoverageSource {
   latest(): CoverageResponse | undefined;
 }
 
-/** Stored diagnoses of failed and partial runs (server/diagnostics/diagnosis-store.ts). */
+/** Stored diagnoses of failed and partial runs (server/triage/diagnosis-store.ts). */
 export interface DiagnosisSource {
   /** The diagnosis stored beside a report, or undefined when the run has none. */
   load(namespace: string, reportName: string): Promise<RunDiagnosis | undefined>;

@@ -16,9 +16,9 @@ import type { Request as ExpressRequest } from 'express';
 import { LIST_REPORTS_FILTERED, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { RestoreReportResource } from './dto.js';
-import { sendPreparedJson } from './prepared-json.js';
-import type { RunResult } from '../domain/resources.js';
-import { sendStreamedJson } from './streamed-json.js';
+import { sendPreparedJson } from './responses/prepared-json.js';
+import type { RunResult } from '../domain/resources/resources.js';
+import { sendStreamedJson } from './responses/streamed-json.js';
 import type { ProblemDetails } from './problem.js';
 import { nextPageLink } from './services/page-link.js';
 

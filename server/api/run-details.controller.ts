@@ -2,8 +2,8 @@
 // run (for `kubectl restoretest diagnose`, the dashboard's report detail and the per-test PDF), and
 // a preview of the notification a run's event sends (the documented webhook / CloudEvent body).
 import { Controller, Extension, Get, OperationId, Path, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { RunDiagnosis } from '../domain/diagnosis.js';
-import type { RunNotification } from '../domain/notifications.js';
+import type { RunDiagnosis } from '../domain/diagnosis/diagnosis.js';
+import type { RunNotification } from '../domain/notifications/run-notification.js';
 import { GET_TEST, LIST_REPORTS_OF_TEST, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';

@@ -1,6 +1,6 @@
 // GET /api/v1/schedules: the backup tool's schedules (Velero only), for choosing what to test.
 import { Controller, Extension, Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';
-import type { ScheduleInfo } from '../domain/views.js';
+import type { ScheduleInfo } from '../domain/read-models/views.js';
 import { LIST_VELERO_SCHEDULES, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';

@@ -20,7 +20,7 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
-import type { CreateTestInput, TestResponse } from '../domain/views.js';
+import type { CreateTestInput, TestResponse } from '../domain/read-models/views.js';
 import {
   CREATE_TEST,
   DELETE_TEST,
@@ -33,7 +33,7 @@ import {
 import type { ApiUser } from './auth/authorizer.js';
 import { requestNamespaceOf } from './auth/request-namespace.js';
 import type { ApiContext } from './context.js';
-import { sendPreparedJson } from './prepared-json.js';
+import { sendPreparedJson } from './responses/prepared-json.js';
 import type { ProblemDetails } from './problem.js';
 import { validateTestBody } from './request-body.js';
 

@@ -4,7 +4,7 @@
 // in step by this process's own writes; only the leader writes.
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { RestoreReport } from '../domain/resources.js';
+import type { RestoreReport } from '../domain/resources/resources.js';
 import type { S3Client } from './s3-client.js';
 import {
   parseSegmentKey,

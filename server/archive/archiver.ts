@@ -1,4 +1,4 @@
-// The archiver (leader only): moves reports past the live window (domain/archive-policy.ts) from
+// The archiver (leader only): moves reports past the live window (domain/retention/archive-policy.ts) from
 // etcd to the evidence archive, and ends the retention of deleted tests' evidence.
 //
 // Since issue 17's fourth cut it also archives the live reports of deleted tests before they leave
@@ -10,11 +10,11 @@
 // and finishes by deleting the live copies — nothing is lost, nothing is archived twice. The
 // segment key is its sequence range, so a repeated PUT overwrites, never duplicates.
 import type { Logger } from 'pino';
-import { decideArchive, type ArchiveWindow } from '../domain/archive-policy.js';
+import { decideArchive, type ArchiveWindow } from '../domain/retention/archive-policy.js';
 import { orderReportsForChain } from '../evidence/evidence.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
-import type { OrphanGroup, ReportOwner } from '../domain/orphan-reports.js';
-import type { RestoreReport, RestoreTest } from '../domain/resources.js';
+import type { OrphanGroup, ReportOwner } from '../domain/retention/orphan-reports.js';
+import type { RestoreReport, RestoreTest } from '../domain/resources/resources.js';
 import { deleteReports } from '../kube/delete-reports.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../kube/rehearsal-client.js';
@@ -31,7 +31,7 @@ export interface ArchiverDeps {
   retentionSeconds: number;
   log: Logger;
   now: () => Date;
-  /** The live reports of deleted tests, confirmed (controller/report-cascade.ts findOrphanReports). */
+  /** The live reports of deleted tests, confirmed (engine/report-cascade.ts findOrphanReports). */
   orphans?: () => Promise<OrphanGroup[]>;
   /** Test seam: called between the PUT of a segment and the delete of its live copies. */
   afterUpload?: (segmentKey: string) => Promise<void> | void;
@@ -96,7 +96,7 @@ export class Archiver {
   }
 
   /**
-   * The live reports of deleted tests (controller/report-cascade.ts finds them): all of them are
+   * The live reports of deleted tests (engine/report-cascade.ts finds them): all of them are
    * archived, a segment at a time, then deleted from etcd; their retention starts at the next
    * pass (endRetention). Restart-safe like any move. Reports that cannot go into a segment
    * (unsigned, unsequenced) stay live and are named in the log.

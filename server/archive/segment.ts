@@ -15,7 +15,7 @@
 //              report chain continues across the move unchanged.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { KeyObject } from 'node:crypto';
-import type { RestoreReport } from '../domain/resources.js';
+import type { RestoreReport } from '../domain/resources/resources.js';
 import { canonicalJson, sha256Hex, short, verifySignature } from '../evidence/evidence.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 

@@ -1,7 +1,7 @@
 // Runs a run's health checks and returns one CheckResult per check, in the order given.
 //
 // - Each check gets its own timeout (its `timeout`, else the default "30s"; at most 10m; parsed by
-//   domain/duration.ts, so whole h/m/s as everywhere in the API). When it
+//   domain/common/duration.ts, so whole h/m/s as everywhere in the API). When it
 //   elapses the check's AbortSignal fires; the executor gets a short grace period to stop its I/O
 //   and report in its own words (e.g. tcpSocket: "no connection within ..."), after which the
 //   runner reports `error` "timed out after ...".
@@ -13,12 +13,12 @@
 //   check's `sourceNamespace`, else the run's first source); the runner maps it to that source's
 //   sandbox. Checks only ever see sandbox namespaces.
 
-import type { CheckKind, CheckResult } from '../domain/resources.js';
-import { CHECK_KINDS } from '../domain/resources.js';
+import type { CheckKind, CheckResult } from '../domain/resources/resources.js';
+import { CHECK_KINDS } from '../domain/resources/resources.js';
 import type { CheckContext, CheckExecutor, CheckOutcome, NamespaceMapping, RunnableCheck } from './check.js';
 import { describeError, error, truncate } from './check.js';
 import { runServiceEndpointsCheck } from './default-checks.js';
-import { describeDuration, formatCheckDuration, parseDuration } from '../domain/duration.js';
+import { describeDuration, formatCheckDuration, parseDuration } from '../domain/common/duration.js';
 import { runExecCheck } from './exec.check.js';
 import { runHttpGetCheck } from './http-get.check.js';
 import { runPodsReadyCheck } from './pods-ready.check.js';

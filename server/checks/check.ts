@@ -11,12 +11,12 @@
 // Executors may throw; the runner turns anything thrown into `error`, so a check never throws to
 // its caller.
 
-import type { CheckStatus, HealthCheck } from '../domain/resources.js';
+import type { CheckStatus, HealthCheck } from '../domain/resources/resources.js';
 import type { SandboxReader } from './sandbox-reader.js';
 import { SandboxReadError } from './sandbox-reader.js';
 import type { TargetResolver } from './target-resolver.js';
-import { describeDuration } from '../domain/duration.js';
-import { truncateText } from '../domain/text.js';
+import { describeDuration } from '../domain/common/duration.js';
+import { truncateText } from '../domain/common/text.js';
 
 export interface NamespaceMapping {
   source: string;

@@ -11,7 +11,7 @@
 // Services that cannot have selector-managed endpoints are not required to: type ExternalName,
 // and Services without a selector that have no EndpointSlice at all.
 
-import type { HealthCheck } from '../domain/resources.js';
+import type { HealthCheck } from '../domain/resources/resources.js';
 import type { CheckExecutor, NamespaceMapping, RunnableCheck } from './check.js';
 import { describeError, error, fail, pass, skip } from './check.js';
 import type { EndpointSliceSummary, ServiceSummary } from './sandbox-reader.js';

@@ -12,7 +12,7 @@ import {
   type V1ObjectMeta,
   type V1PodSpec,
 } from '@kubernetes/client-node';
-import type { ScannedObject, ServiceState } from '../domain/dependencies.js';
+import type { ScannedObject, ServiceState } from '../domain/run/dependencies.js';
 import { toKubeError } from '../kube/errors.js';
 import type { DependencyReader } from './dependency-reader.js';
 import { toSandboxReadError } from './sandbox-reader.kube.js';

@@ -9,7 +9,7 @@ export {
   type RunChecksOptions,
 } from './check-runner.js';
 export { checksForRun, defaultChecks } from './default-checks.js';
-export { formatCheckDuration } from '../domain/duration.js';
+export { formatCheckDuration } from '../domain/common/duration.js';
 export {
   SandboxReadError,
   type EndpointSliceSummary,

@@ -14,7 +14,7 @@
 //   A rejected login, an unreachable server or a failing statement is `error`; rows or a value
 //   that differ from the expectation are `fail`.
 
-import type { SqlQueryCheck } from '../domain/resources.js';
+import type { SqlQueryCheck } from '../domain/resources/resources.js';
 import type { CheckExecutor, CheckOutcome } from './check.js';
 import {
   describeError,

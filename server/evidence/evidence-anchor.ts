@@ -5,7 +5,7 @@
 //
 // Written after the report exists (never before: an anchor naming a report whose create failed
 // would read as a deletion), by recordEvidenceAnchor, which the engine calls once per report.
-import type { EvidenceAnchor, RestoreReport } from '../domain/resources.js';
+import type { EvidenceAnchor, RestoreReport } from '../domain/resources/resources.js';
 import { short } from './evidence.js';
 
 /** The anchor a signed report leaves in its test's status; undefined for an unsequenced report. */

@@ -27,10 +27,10 @@
 // Callers ask about summaries (what the caches index); the chains are verified over the whole
 // reports of a test, unpacked from the cache when a test's chain is (re)computed.
 import type { KeyObject } from 'node:crypto';
-import { flatString, type ReportSummary } from '../domain/report-summary.js';
-import type { RestoreReport } from '../domain/resources.js';
-import { reportKeyOf, reportTestKeyOf } from '../domain/report-index.js';
-import { expandReport } from '../domain/report-encoding.js';
+import { flatString, type ReportSummary } from '../domain/read-models/report-summary.js';
+import type { RestoreReport } from '../domain/resources/resources.js';
+import { reportKeyOf, reportTestKeyOf } from '../domain/read-models/report-index.js';
+import { expandReport } from '../report-codec/report-encoding.js';
 import {
   compareForChain,
   orderReportsForChain,

@@ -32,7 +32,7 @@
 //     fact they repeat (test, run id, source namespaces) is also in spec.
 //   - spec.evidence itself (it holds the result of signing).
 // Storage: since issue 17 the writer stores most spec fields, spec.evidence included, as one
-// string, spec.details (domain/report-encoding.ts). "spec" and "spec.evidence" above are always
+// string, spec.details (report-codec/report-encoding.ts). "spec" and "spec.evidence" above are always
 // those of the expanded spec (details decoded back into fields), so the digest of a report does
 // not depend on how it is stored, reports stored before that verify unchanged, and editing
 // spec.details changes the digest (or the evidence block) like editing any field.
@@ -41,8 +41,8 @@
 
 import { createHash, verify, type KeyObject } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { expandReport, expandReportSpec } from '../domain/report-encoding.js';
-import type { EvidenceAnchor, RestoreReport, RestoreReportSpec } from '../domain/resources.js';
+import { expandReport, expandReportSpec } from '../report-codec/report-encoding.js';
+import type { EvidenceAnchor, RestoreReport, RestoreReportSpec } from '../domain/resources/resources.js';
 import type { EvidenceSigner } from './signing-key.js';
 import { tailAgainstAnchor } from './evidence-anchor.js';
 

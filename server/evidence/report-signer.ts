@@ -1,4 +1,4 @@
-// The engine's report signer (used by server/controller/report-writer.ts): fills spec.evidence of a
+// The engine's report signer (used by server/engine/run/report-writer.ts): fills spec.evidence of a
 // RestoreReport before it is created (the CRD makes the spec immutable, so evidence cannot be added
 // later), chained to the previous report of the same RestoreTest.
 //
@@ -11,13 +11,13 @@
 // written (a retry after a crash: the create then answers AlreadyExists and the stored report wins).
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { expandReport, TEST_NAME_FIELD } from '../domain/report-encoding.js';
-import type { RestoreReport, RestoreTest } from '../domain/resources.js';
+import { expandReport, TEST_NAME_FIELD } from '../report-codec/report-encoding.js';
+import type { RestoreReport, RestoreTest } from '../domain/resources/resources.js';
 import { evidenceOwner, orderReportsForChain, withEvidence } from './evidence.js';
 import { evidenceAnchorOf } from './evidence-anchor.js';
 import type { SigningKey } from './signing-key.js';
 import { isKind, kubeCall } from '../kube/errors.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 export interface SigningKeySource {
   ready(): Promise<{ key: SigningKey }>;

@@ -1,7 +1,7 @@
 // Deleting many live RestoreReports: the archiver after a segment is stored, the report cascade
 // after a test is deleted. One after another took ~0.1 s per report under load (hours for a
 // 90-day history at 1,000 tests), so DELETE_CONCURRENCY at a time; the order does not matter.
-import type { RestoreReport } from '../domain/resources.js';
+import type { RestoreReport } from '../domain/resources/resources.js';
 import { isKind } from './errors.js';
 import type { RehearsalClient } from './rehearsal-client.js';
 

@@ -13,7 +13,7 @@
 // refused anything: the watch list is retried with backoff, as client-go's reflector does.
 import { CustomObjectsApi, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { flatString } from '../domain/report-summary.js';
+import { flatString } from '../domain/read-models/report-summary.js';
 import { toKubeError } from './errors.js';
 
 export type InformerEvent = 'add' | 'update' | 'delete';

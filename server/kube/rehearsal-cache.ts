@@ -16,10 +16,10 @@ import {
   type HealthCheckPolicy,
   type RestoreReport,
   type RestoreTest,
-} from '../domain/resources.js';
-import { expandReportSpec } from '../domain/report-encoding.js';
-import { ReportIndex, reportTestKeyOf } from '../domain/report-index.js';
-import { flatString, Interner, summarizeReport, type ReportSummary } from '../domain/report-summary.js';
+} from '../domain/resources/resources.js';
+import { expandReportSpec } from '../report-codec/report-encoding.js';
+import { ReportIndex, reportTestKeyOf } from '../domain/read-models/report-index.js';
+import { flatString, Interner, summarizeReport, type ReportSummary } from '../domain/read-models/report-summary.js';
 import { ResilientInformer, type InformerHandler, type InformerMetrics } from './informer.js';
 import {
   packReport,
@@ -27,7 +27,7 @@ import {
   unpackReport,
   writePackedReportsJson,
   type PackedReport,
-} from './packed-report.js';
+} from '../report-codec/packed-report.js';
 
 const BASE = '/apis/rehearsal.dev/v1alpha1';
 
@@ -51,7 +51,7 @@ function slimReport(object: KubernetesObject): RestoreReport {
     apiVersion: report.apiVersion,
     kind: report.kind,
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp, labels, ownerReferences },
-    // Stored packed since issue 17 (domain/report-encoding.ts): everything here works on the whole report.
+    // Stored packed since issue 17 (report-codec/report-encoding.ts): everything here works on the whole report.
     spec: expandReportSpec(report.spec),
   } as RestoreReport;
 }

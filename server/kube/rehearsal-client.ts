@@ -8,8 +8,8 @@ import {
   type RestoreTest,
   type RestoreTestSpec,
   type RestoreTestStatus,
-} from '../domain/resources.js';
-import { expandReport, packReport } from '../domain/report-encoding.js';
+} from '../domain/resources/resources.js';
+import { expandReport, packReport } from '../report-codec/report-encoding.js';
 import { kubeCall } from './errors.js';
 
 const TESTS = 'restoretests';
@@ -103,7 +103,7 @@ export class RehearsalClient {
     )) as RestoreTest;
   }
 
-  /** Stores the report packed (domain/report-encoding.ts); returns it expanded, as every read does. */
+  /** Stores the report packed (report-codec/report-encoding.ts); returns it expanded, as every read does. */
   async createReport(report: RestoreReport): Promise<RestoreReport> {
     return expandReport((await kubeCall(() =>
       this.api.createNamespacedCustomObject({

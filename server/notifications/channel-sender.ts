@@ -2,11 +2,11 @@
 // the RunNotification signed with HMAC-SHA256, a CloudEvents sink the event in structured mode.
 // Every attempt has a deadline, so a receiver that never answers costs one timeout, not a stuck job.
 import { createHmac } from 'node:crypto';
-import type { AttemptOutcome } from '../domain/notification-deliveries.js';
-import { outcomeOfStatus } from '../domain/notification-deliveries.js';
-import { cloudEvent, slackMessage, type RunNotification } from '../domain/notifications.js';
-import type { NotificationChannelType } from '../domain/resources.js';
-import { PRODUCT_VERSION } from '../reports/product-version.js';
+import type { AttemptOutcome } from '../domain/notifications/deliveries.js';
+import { outcomeOfStatus } from '../domain/notifications/deliveries.js';
+import { cloudEvent, slackMessage, type RunNotification } from '../domain/notifications/run-notification.js';
+import type { NotificationChannelType } from '../domain/resources/resources.js';
+import { PRODUCT_VERSION } from '../product-version.js';
 
 export const SIGNATURE_HEADER = 'x-rehearsal-signature';
 

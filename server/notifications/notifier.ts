@@ -5,7 +5,7 @@
 // receiver: jobs run beside it, one per report, each attempt with a deadline.
 //
 // Every delivery is claimed in the report's annotation before it is sent and settled after (see
-// domain/notification-deliveries.ts for the states and why the report holds them).
+// domain/notifications/deliveries.ts for the states and why the report holds them).
 import type { Logger } from 'pino';
 import {
   ANNOTATION_NOTIFICATIONS,
@@ -16,16 +16,16 @@ import {
   type DeliveryRecord,
   type DeliveryRecords,
   type RetryPolicy,
-} from '../domain/notification-deliveries.js';
+} from '../domain/notifications/deliveries.js';
 import {
   buildRunNotification,
   deliveriesFor,
   resolvePreferences,
   type PlannedDelivery,
-} from '../domain/notifications.js';
-import { toIndexedRun, type ReportIndex } from '../domain/report-index.js';
-import type { NotificationsSpec, RestoreReport, RestoreTest } from '../domain/resources.js';
-import type { ReportSummary } from '../domain/report-summary.js';
+} from '../domain/notifications/run-notification.js';
+import { toIndexedRun, type ReportIndex } from '../domain/read-models/report-index.js';
+import type { NotificationsSpec, RestoreReport, RestoreTest } from '../domain/resources/resources.js';
+import type { ReportSummary } from '../domain/read-models/report-summary.js';
 import { isKind } from '../kube/errors.js';
 import type { InformerHandler } from '../kube/informer.js';
 import type { ChannelTarget } from './channel-sender.js';

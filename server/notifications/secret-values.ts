@@ -1,7 +1,7 @@
 // Reads a value from a Secret key. Notification URLs carry tokens (Slack's incoming webhooks are
 // the token), so they and the HMAC keys live only in Secrets, never in a spec or the config.
 import type { CoreV1Api } from '@kubernetes/client-node';
-import type { SecretKeySelector } from '../domain/resources.js';
+import type { SecretKeySelector } from '../domain/resources/resources.js';
 import { kubeCall } from '../kube/errors.js';
 
 export class SecretValueError extends Error {}

@@ -11,7 +11,7 @@
 // - each restore object is created IN ITS SANDBOX (the target), never in a source namespace, and
 //   its target is the sandbox of the checked mapping; an existing object of the same name is adopted
 //   only when it asks for exactly the same thing.
-import type { Provider } from '../domain/resources.js';
+import type { Provider } from '../domain/resources/resources.js';
 import type { CustomResources } from './custom-resources.js';
 import {
   assertNamespaceMapping,

@@ -1,8 +1,8 @@
 // What the engine needs from a backup tool. Every provider talks to its tool through the
 // Kubernetes API only (never a CLI). Implementations: velero/ (now); kasten/, trilio/ (same shape).
-import type { Provider } from '../domain/resources.js';
-import type { ScheduleInfo } from '../domain/views.js';
-import type { BackupFacts, BackupScheduleFacts } from '../domain/coverage.js';
+import type { Provider } from '../domain/resources/resources.js';
+import type { ScheduleInfo } from '../domain/read-models/views.js';
+import type { BackupFacts, BackupScheduleFacts } from '../domain/read-models/coverage.js';
 
 /**
  * A restore target for every source namespace. The only way to build one is

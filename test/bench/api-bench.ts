@@ -31,7 +31,7 @@ import {
   testStatus,
   type BenchTestShape,
 } from './bench-data.js';
-import { packReport } from '../../server/domain/report-encoding.js';
+import { packReport } from '../../server/report-codec/report-encoding.js';
 import { deployedRuntime } from './deployed-runtime.js';
 import { BackgroundRuns, deleteBackgroundReports } from './background-runs.js';
 import {

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { ArchiveStore } from '../../server/archive/archive-store.js';
 import { S3Client } from '../../server/archive/s3-client.js';
 import { buildSegment } from '../../server/archive/segment.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { withEvidence } from '../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
 import { RehearsalCache } from '../../server/kube/rehearsal-cache.js';

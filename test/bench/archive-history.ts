@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { S3Client } from '../../server/archive/s3-client.js';
 import { buildSegment } from '../../server/archive/segment.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { SIGNING_KEY_SECRET_KEY, SIGNING_KEY_SECRET_NAME } from '../../server/evidence/evidence-key-objects.js';
 import {
   exportPrivateKeyPem,

@@ -17,7 +17,7 @@ import {
   testShape,
   type BenchTestShape,
 } from './bench-data.js';
-import { packReport } from '../../server/domain/report-encoding.js';
+import { packReport } from '../../server/report-codec/report-encoding.js';
 import type { KubeBulkClient, KubeResponse } from './kube-bulk.js';
 
 export const BACKGROUND_LABEL = 'rehearsal.dev/bench-background';

@@ -10,7 +10,7 @@ import type {
   RestoreTestStatus,
   RunResult,
   ScoreLevel,
-} from '../../server/domain/resources.js';
+} from '../../server/domain/resources/resources.js';
 
 export const BENCH_NAMESPACE = 'rehearsal-bench';
 export const BENCH_LABEL = 'rehearsal.dev/bench';
@@ -221,7 +221,7 @@ export function restoreReport(
   const report: RestoreReport = {
     apiVersion: 'rehearsal.dev/v1alpha1',
     kind: 'RestoreReport',
-    // As the engine's report writer stores a report (controller/report-writer.ts reportObject): no
+    // As the engine's report writer stores a report (engine/run/report-writer.ts reportObject): no
     // labels and no ownerReference (issue 17, footprint); the test is spec.testRef.
     metadata: { name, namespace: BENCH_NAMESPACE },
     spec: {

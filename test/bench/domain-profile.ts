@@ -12,11 +12,11 @@ import {
   packedReportsJson,
   writePackedReportsJson,
   unpackReport,
-} from '../../server/kube/packed-report.js';
+} from '../../server/report-codec/packed-report.js';
 import { ComplianceService } from '../../server/api/services/compliance.service.js';
 import { DashboardService } from '../../server/api/services/dashboard.service.js';
 import { ReportsService } from '../../server/api/services/reports.service.js';
-import { testResponse } from '../../server/domain/aggregates.js';
+import { testResponse } from '../../server/domain/read-models/aggregates.js';
 import type { ApiCache } from '../../server/api/ports.js';
 import { BENCH_NAMESPACE } from './bench-data.js';
 import { eventLoopGapsDuring } from './event-loop-gaps.js';

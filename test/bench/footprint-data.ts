@@ -2,8 +2,8 @@
 // writer, buildReportSpec, withEvidence chained per test with sequences), from run facts shaped like
 // a real run of bench-data's tests (a restore of 31 objects, 6 Pods, three checks; some runs fail).
 // Only the facts are made up; the report's shape is whatever the writer makes of them.
-import { reportObject, type ReportFacts } from '../../server/controller/report-writer.js';
-import type { CheckResult, CurrentRun, RestoreReport, RestoreTest } from '../../server/domain/resources.js';
+import { reportObject, type ReportFacts } from '../../server/engine/run/report-writer.js';
+import type { CheckResult, CurrentRun, RestoreReport, RestoreTest } from '../../server/domain/resources/resources.js';
 import { withEvidence } from '../../server/evidence/evidence.js';
 import type { SigningKey } from '../../server/evidence/signing-key.js';
 import { runId, type BenchTestShape } from './bench-data.js';

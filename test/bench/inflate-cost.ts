@@ -1,6 +1,6 @@
 // `npm run bench:inflate` — what packing and unpacking the benchmark's reports costs per report
 // (issue 12): a zlib stream per report (zlib.inflateRawSync / deflateRawSync, "before") against
-// the one reused zlib state of server/domain/raw-zlib.ts ("after"), and the list writer as the API
+// the one reused zlib state of server/report-codec/raw-zlib.ts ("after"), and the list writer as the API
 // runs it. CPU (user+system) per report, the longest event-loop delay, and what the V8 heap and
 // external memory rose by (no forced GC while measuring; the native dictionary copies the old path
 // left behind are outside both: bench:memory shows them in the server's RSS).
@@ -8,8 +8,8 @@
 //   npm run bench:inflate -- [inflate-before|inflate-after|list|deflate-before|deflate-after] [reports]
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
-import { RawDeflater, RawInflater } from '../../server/domain/raw-zlib.js';
-import { packedReportDictionary, unpackReport, writePackedReportsJson } from '../../server/kube/packed-report.js';
+import { RawDeflater, RawInflater } from '../../server/report-codec/raw-zlib.js';
+import { packedReportDictionary, unpackReport, writePackedReportsJson } from '../../server/report-codec/packed-report.js';
 import { buildMemoryPopulation } from './memory-population.js';
 
 const variant = process.argv[2] ?? 'inflate-after';

@@ -12,9 +12,9 @@
 import { parseArgs } from 'node:util';
 import type { ApiCache } from '../../server/api/ports.js';
 import { ReportsService, type ReportQuery } from '../../server/api/services/reports.service.js';
-import { reportKeyOf } from '../../server/domain/report-index.js';
-import { flatString, Interner, summarizeReport } from '../../server/domain/report-summary.js';
-import { packReport } from '../../server/kube/packed-report.js';
+import { reportKeyOf } from '../../server/domain/read-models/report-index.js';
+import { flatString, Interner, summarizeReport } from '../../server/domain/read-models/report-summary.js';
+import { packReport } from '../../server/report-codec/packed-report.js';
 import { BENCH_NAMESPACE, restoreReport, testShape } from './bench-data.js';
 import { eventLoopGapsDuring } from './event-loop-gaps.js';
 import { summarize } from './load-generator.js';

@@ -7,13 +7,13 @@
 //
 //   npm run bench:memory-breakdown -- [--tests 1000] [--days 90]
 import { parseArgs } from 'node:util';
-import { evaluateCompliance } from '../../server/domain/compliance.js';
-import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
-import { flatString, Interner, summarizeReport, type ReportSummary } from '../../server/domain/report-summary.js';
-import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
+import { evaluateCompliance } from '../../server/domain/compliance/evaluation.js';
+import { ReportIndex, reportKeyOf } from '../../server/domain/read-models/report-index.js';
+import { flatString, Interner, summarizeReport, type ReportSummary } from '../../server/domain/read-models/report-summary.js';
+import type { RestoreReport, RestoreTest } from '../../server/domain/resources/resources.js';
 import { EvidenceVerifier } from '../../server/evidence/evidence-verifier.js';
 import { generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
-import { packReport, unpackReport, type PackedReport } from '../../server/kube/packed-report.js';
+import { packReport, unpackReport, type PackedReport } from '../../server/report-codec/packed-report.js';
 import { restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
 
 const { values: args } = parseArgs({

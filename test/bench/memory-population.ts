@@ -1,9 +1,9 @@
 // The bench population held in memory the way the server's informer cache holds it (a summary per
 // report in the ReportIndex, the whole report packed), without an apiserver: the 1,000 tests × 90
 // days of bench-data.ts. Shared by bench:memory's server, bench:domain and the PDF phase probe.
-import { ReportIndex, reportKeyOf } from '../../server/domain/report-index.js';
-import { flatString, Interner, summarizeReport } from '../../server/domain/report-summary.js';
-import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
+import { ReportIndex, reportKeyOf } from '../../server/domain/read-models/report-index.js';
+import { flatString, Interner, summarizeReport } from '../../server/domain/read-models/report-summary.js';
+import type { RestoreReport, RestoreTest } from '../../server/domain/resources/resources.js';
 import type { ApiCache } from '../../server/api/ports.js';
 import {
   packedReportsJson,
@@ -11,7 +11,7 @@ import {
   unpackReport,
   writePackedReportsJson,
   type PackedReport,
-} from '../../server/kube/packed-report.js';
+} from '../../server/report-codec/packed-report.js';
 import { restoreReport, restoreTest, testShape, testStatus } from './bench-data.js';
 
 export interface MemoryPopulation {

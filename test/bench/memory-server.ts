@@ -9,12 +9,12 @@ import pino from 'pino';
 import { createApp } from '../../server/api/http.js';
 import type { ApiCache, EvidenceKeySource, LicenseSource, TestWriter } from '../../server/api/ports.js';
 import { loadConfig } from '../../server/config.js';
-import { featuresForTier } from '../../server/domain/license.js';
-import { testKeyOf } from '../../server/domain/report-index.js';
+import { featuresForTier } from '../../server/domain/license-tiers.js';
+import { testKeyOf } from '../../server/domain/read-models/report-index.js';
 import { EvidenceVerifier } from '../../server/evidence/evidence-verifier.js';
 import { exportPublicKeyPem, generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
-import { unpackReport } from '../../server/kube/packed-report.js';
-import { Metrics } from '../../server/metrics.js';
+import { unpackReport } from '../../server/report-codec/packed-report.js';
+import { Metrics } from '../../server/metrics/metrics.js';
 import { BENCH_NAMESPACE } from './bench-data.js';
 import { buildMemoryPopulation, populationCache } from './memory-population.js';
 

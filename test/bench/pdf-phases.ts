@@ -7,9 +7,9 @@ import { complianceReportData } from '../../server/api/services/compliance-repor
 import { periodRuns, runsFileRows } from '../../server/api/services/compliance-runs.js';
 import { tailProblems } from '../../server/api/services/evidence-tails.js';
 import { generateSigningKey } from '../../server/evidence/signing-key.js';
-import { unpackReport } from '../../server/kube/packed-report.js';
-import { renderComplianceReport } from '../../server/reports/pdf/compliance-report.pdf.js';
-import { buildRunsFile } from '../../server/reports/pdf/runs-file.js';
+import { unpackReport } from '../../server/report-codec/packed-report.js';
+import { renderComplianceReport } from '../../server/pdf/compliance-report.pdf.js';
+import { buildRunsFile } from '../../server/pdf/runs-file.js';
 import type { ApiCache } from '../../server/api/ports.js';
 import { buildMemoryPopulation } from './memory-population.js';
 

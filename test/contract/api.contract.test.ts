@@ -2,7 +2,7 @@
 // the generated openapi-fetch client, every answer (success and error) checked against
 // openapi/openapi.json by ContractValidator (status documented, media type, schema, headers).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { ANNOTATION_TRIGGER } from '../../server/domain/resources.js';
+import { ANNOTATION_TRIGGER } from '../../server/domain/resources/resources.js';
 import { KubeError } from '../../server/kube/errors.js';
 import type { ProblemDetails } from '../../openapi/client.js';
 import { withoutSecurityRequirements } from '../../server/api/openapi-document.js';

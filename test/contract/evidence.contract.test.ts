@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import type { ProblemDetails } from '../../openapi/client.js';
 import type { AccessReviewer, ReviewedUser } from '../../server/api/auth/access-review.js';
 import type { PermissionDescriptor } from '../../server/api/problem.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { withEvidence } from '../../server/evidence/evidence.js';
-import { verifyPdfAttestation } from '../../server/reports/pdf-attestation.js';
+import { verifyPdfAttestation } from '../../server/pdf/attestation-reader.js';
 import { generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
 import { ContractValidator, loadDocument } from './support/contract.js';
 import { restoreReport, restoreTest } from './support/fake-cluster.js';

@@ -5,7 +5,7 @@
 // app, a backup whose restore fails and one that restores without the shop's Secret.
 import { describe, expect, it } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
-import type { HealthCheck, Provider, RestoreReport } from '../../server/domain/resources.js';
+import type { HealthCheck, Provider, RestoreReport } from '../../server/domain/resources/resources.js';
 import { auditLogPath, readAuditEvents, unsafeWrites, writesIn } from './audit.js';
 import {
   createRestoreTest,

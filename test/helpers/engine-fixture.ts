@@ -15,8 +15,8 @@ import {
   type RestoreReport,
   type RestoreTest,
   type RestoreTestSpec,
-} from '../../server/domain/resources.js';
-import { expandReport } from '../../server/domain/report-encoding.js';
+} from '../../server/domain/resources/resources.js';
+import { expandReport } from '../../server/report-codec/report-encoding.js';
 import { createBackup, VeleroSimulator } from '../velero/simulator.js';
 import { createNamespace, testKubeConfig, uniqueName, waitFor } from './kube.js';
 import { startRealVelero, type RealVelero } from './real-velero.js';

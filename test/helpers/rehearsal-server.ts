@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { loadConfig } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
-import { createRehearsal, type Rehearsal, type RehearsalOverrides } from '../../server/rehearsal.js';
+import { createRehearsal, type Rehearsal, type RehearsalOverrides } from '../../server/app/rehearsal.js';
 import { repoRoot } from './cluster-info.js';
 import { waitFor } from './kube.js';
 

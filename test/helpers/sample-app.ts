@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppsV1Api, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import type { HealthCheck } from '../../server/domain/resources.js';
+import type { HealthCheck } from '../../server/domain/resources/resources.js';
 import { startPostgres, type PostgresServer } from './postgres.js';
 
 export const SHOP_DB = { name: 'shop', user: 'shop_app', password: 'restore-me-0' };

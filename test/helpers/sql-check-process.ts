@@ -7,7 +7,7 @@ import path from 'node:path';
 import { runSqlQueryCheck } from '../../server/checks/sql-query.check.js';
 import { StaticTargetResolver } from '../../server/checks/target-resolver.js';
 import type { SandboxReader } from '../../server/checks/sandbox-reader.js';
-import type { SqlQueryCheck } from '../../server/domain/resources.js';
+import type { SqlQueryCheck } from '../../server/domain/resources/resources.js';
 
 export interface SqlCheckRun {
   engine: 'postgres' | 'mysql';

@@ -1,7 +1,7 @@
 // The REST API on the real control plane with the real engine, through the generated client.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRehearsalClient, type RehearsalApiClient } from '../../openapi/client.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { createEngineFixture, listReports, type EngineFixture } from '../helpers/engine-fixture.js';
 import { deleteNamespaces, uniqueName, waitFor } from '../helpers/kube.js';
 import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';

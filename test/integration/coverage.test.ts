@@ -2,8 +2,8 @@
 // until a RestoreTest for it passes, then as tested (GET /api/v1/coverage and the
 // rehearsal_namespace_backed_up_untested gauge), read by Rehearsal under its own ServiceAccount.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { Rehearsal } from '../../server/rehearsal.js';
-import type { CoverageResponse } from '../../server/domain/coverage.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
+import type { CoverageResponse } from '../../server/domain/read-models/coverage.js';
 import {
   createEngineFixture,
   createRestoreTest,

@@ -8,7 +8,7 @@
 // The audit log then shows the references were only read: nothing outside the sandboxes written.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { AppsV1Api, CoreV1Api, DiscoveryV1Api } from '@kubernetes/client-node';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { auditLogPath, readAuditEvents, unsafeWrites, writesIn } from '../helpers/audit.js';
 import {
   createEngineFixture,

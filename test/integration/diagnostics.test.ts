@@ -11,12 +11,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, StorageV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { parse } from 'yaml';
-import { diagnose, type RunDiagnosis } from '../../server/domain/diagnosis.js';
-import type { HintCode } from '../../server/domain/diagnosis-hints.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
-import { DiagnosisStore, diagnosisName, encodeDiagnosis } from '../../server/diagnostics/diagnosis-store.js';
-import { SandboxObserver } from '../../server/diagnostics/sandbox-observer.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import { diagnose, type RunDiagnosis } from '../../server/domain/diagnosis/diagnosis.js';
+import type { HintCode } from '../../server/domain/diagnosis/hints.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
+import { DiagnosisStore, diagnosisName, encodeDiagnosis } from '../../server/triage/diagnosis-store.js';
+import { SandboxObserver } from '../../server/triage/sandbox-observer.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import {
   createEngineFixture,

@@ -3,7 +3,7 @@
 // takes the first slot that frees instead of waiting behind all eight (first-come first-served
 // would start it last).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import {
   createEngineFixture,
   createRestoreTest,

@@ -2,7 +2,7 @@
 // until the sandbox ttl. After REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS it fails with the reason
 // ProviderUnavailable, writes its report (evidence of the failed run) and frees its slot.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { loadKubeConfig } from '../../server/kube/client.js';
 import { ProviderError, type BackupProvider } from '../../server/providers/provider.js';
 import { VeleroProvider } from '../../server/providers/velero/velero.provider.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
-import type { RestoreTest } from '../../server/domain/resources.js';
+import type { RestoreTest } from '../../server/domain/resources/resources.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import {
   createEngineFixture,

@@ -4,8 +4,8 @@
 // apiserver's audit log must show no write by Rehearsal outside its sandboxes and its own objects.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
-import type { Rehearsal } from '../../server/rehearsal.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { auditLogPath, readAuditEvents, secretReadsOutsideSandboxes, unsafeWrites, writesIn } from '../helpers/audit.js';
 import {
   createEngineFixture,

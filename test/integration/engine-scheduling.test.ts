@@ -3,8 +3,8 @@
 // 50 tests due at the same minute under a concurrency limit of 5.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
-import type { Rehearsal } from '../../server/rehearsal.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import {
   createEngineFixture,
   createRestoreTest,

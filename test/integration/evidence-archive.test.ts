@@ -10,11 +10,11 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { S3Client } from '../../server/archive/s3-client.js';
-import { evaluateCompliance } from '../../server/domain/compliance.js';
-import { ReportIndex } from '../../server/domain/report-index.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import { evaluateCompliance } from '../../server/domain/compliance/evaluation.js';
+import { ReportIndex } from '../../server/domain/read-models/report-index.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { withEvidence } from '../../server/evidence/evidence.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import {
   createEngineFixture,

@@ -16,14 +16,14 @@ import {
   type V1Secret,
 } from '@kubernetes/client-node';
 import pino from 'pino';
-import { LABEL_TEST, type RestoreReport } from '../../server/domain/resources.js';
+import { LABEL_TEST, type RestoreReport } from '../../server/domain/resources/resources.js';
 import { EvidenceKeyStore } from '../../server/evidence/evidence-keys.js';
 import { parsePublishedKeys } from '../../server/evidence/published-keys.js';
 import { loadKubeConfig } from '../../server/kube/client.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { orderReportsForChain, verifyReportChain } from '../../server/evidence/evidence.js';
-import { verifyPdfAttestation } from '../../server/reports/pdf-attestation.js';
-import { percent } from '../../server/reports/pdf/format.js';
+import { verifyPdfAttestation } from '../../server/pdf/attestation-reader.js';
+import { percent } from '../../server/pdf/format.js';
 import { publicKeyRing } from '../../server/evidence/signing-key.js';
 import { jwkOf, numericDate, sign, vendorKey } from '../fixtures/evidence/licenses.js';
 import { assertPoppler, pdftotext, writePdf } from '../fixtures/evidence/poppler.js';

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import { decodeDetails, encodeDetails, packReport } from '../../server/domain/report-encoding.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import { decodeDetails, encodeDetails, packReport } from '../../server/report-codec/report-encoding.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import { kubectl } from '../helpers/install-crds.js';
 import {

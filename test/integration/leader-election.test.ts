@@ -7,8 +7,8 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
-import { LeaderElector } from '../../server/controller/leader-election.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import { LeaderElector } from '../../server/engine/leader-election.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import {
   createEngineFixture,
   createRestoreTest,

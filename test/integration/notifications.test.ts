@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { ANNOTATION_NOTIFICATIONS, parseDeliveryRecords } from '../../server/domain/notification-deliveries.js';
-import type { NotificationsSpec, RestoreReport } from '../../server/domain/resources.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import { ANNOTATION_NOTIFICATIONS, parseDeliveryRecords } from '../../server/domain/notifications/deliveries.js';
+import type { NotificationsSpec, RestoreReport } from '../../server/domain/resources/resources.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import {
   createEngineFixture,

@@ -3,7 +3,7 @@
 // (test/trilio/) — none of them the vendor's tool. The real Velero runs the same suite in
 // real-velero.test.ts. One Rehearsal (in-process, its own ServiceAccount) serves all three.
 import { afterAll, beforeAll, jest } from '@jest/globals';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { describeConformance } from '../helpers/conformance.js';
 import { createEngineFixture, type EngineFixture } from '../helpers/engine-fixture.js';
 import { deleteNamespaces, uniqueName } from '../helpers/kube.js';

@@ -4,7 +4,7 @@
 // restore); a new process must finish the run exactly once and clean up the restore object.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import path from 'node:path';
-import type { RestoreTest } from '../../server/domain/resources.js';
+import type { RestoreTest } from '../../server/domain/resources/resources.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import {
   createEngineFixture,

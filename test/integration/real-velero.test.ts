@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
 import { VeleroProvider } from '../../server/providers/velero/velero.provider.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { auditLogPath, readAuditEvents, secretReadsOutsideSandboxes, unsafeWrites, writesIn } from '../helpers/audit.js';
 import {
   createEngineFixture,

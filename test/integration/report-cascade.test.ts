@@ -1,11 +1,11 @@
 // Reports carry no ownerReference since issue 17's fourth cut, so kube-controller-manager no longer
-// deletes a test's reports with it: the leader does (server/controller/report-cascade.ts). On the
+// deletes a test's reports with it: the leader does (server/engine/report-cascade.ts). On the
 // real control plane, evidence archive off (with it on: evidence-archive.test.ts): a deleted test's
 // reports go, also those of a test deleted while no server ran and those of an older test of the
 // same name; reports of a test that exists with the uid they name stay.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { API_VERSION, type RestoreReport, type RestoreTest } from '../../server/domain/resources.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import { API_VERSION, type RestoreReport, type RestoreTest } from '../../server/domain/resources/resources.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import {
   createEngineFixture,
   createRestoreTest,

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { LATEST_WARM_INTERVAL_MS } from '../../server/api/services/latest-lists.js';
-import type { RestoreReport, RestoreTest } from '../../server/domain/resources.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { RestoreReport, RestoreTest } from '../../server/domain/resources/resources.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { makeReport, makeRestoreTest } from '../fixtures/evidence/reports.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, testKubeconfigPath, uniqueName, waitFor } from '../helpers/kube.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';

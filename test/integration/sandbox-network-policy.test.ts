@@ -11,8 +11,8 @@ import {
   type V1NetworkPolicy,
   type V1NetworkPolicyPeer,
 } from '@kubernetes/client-node';
-import type { Rehearsal } from '../../server/rehearsal.js';
-import type { RestoreReport } from '../../server/domain/resources.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { createBackup } from '../velero/simulator.js';
 import {
   createEngineFixture,

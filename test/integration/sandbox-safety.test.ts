@@ -10,8 +10,8 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { sandboxNamespaceName } from '../../server/domain/sandbox-names.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import { sandboxNamespaceName } from '../../server/domain/run/sandbox-names.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import {
   createEngineFixture,
   createRestoreTest,

@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import { testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
 import { REHEARSAL_NAMESPACE, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { createRehearsalClient } from '../../openapi/client.js';
-import { API_VERSION, type RestoreTest } from '../../server/domain/resources.js';
-import type { Rehearsal } from '../../server/rehearsal.js';
+import { API_VERSION, type RestoreTest } from '../../server/domain/resources/resources.js';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
 import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';

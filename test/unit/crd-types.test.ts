@@ -1,4 +1,4 @@
-// The CRDs in crds/ are the source of truth for Rehearsal's resources; server/domain/resources.ts
+// The CRDs in crds/ are the source of truth for Rehearsal's resources; server/domain/resources/resources.ts
 // describes the same shapes to TypeScript. This test keeps the two from drifting apart:
 //  - typed "exhaustive" examples set every field of the types (tsc fails when a field is added to
 //    a type but not to its example) and their property paths must equal the schema's;
@@ -36,8 +36,8 @@ import {
   type RunTrigger,
   type ScoreLevelName,
   type SqlQueryCheck,
-} from '../../server/domain/resources.js';
-import { expandReport } from '../../server/domain/report-encoding.js';
+} from '../../server/domain/resources/resources.js';
+import { expandReport } from '../../server/report-codec/report-encoding.js';
 
 // ajv-formats is CommonJS with `module.exports = plugin`; under NodeNext its default import is typed
 // as the module object, at run time it is the plugin itself.
@@ -437,7 +437,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
 };
 
 // spec.details, spec.rtoMeasured and spec.test are the stored form of the other fields
-// (domain/report-encoding.ts), not fields of the report the engine works with: the example
+// (report-codec/report-encoding.ts), not fields of the report the engine works with: the example
 // carries both forms to cover every schema path.
 const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { details: string; rtoMeasured: string; test: string } }> = {
   apiVersion: API_VERSION,

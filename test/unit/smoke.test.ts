@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { API_VERSION } from '../../server/domain/resources.js';
+import { API_VERSION } from '../../server/domain/resources/resources.js';
 
 describe('toolchain', () => {
   it('runs under the Node LTS the project pins', () => {

@@ -105,7 +105,7 @@ function detailsFields(details: string): Record<string, unknown> {
 /**
  * The spec a digest covers: a report stored packed (since issue 17: the fields not needed by
  * kubectl, the evidence block included, in one string, spec.details) expanded back into fields,
- * as the server's domain/report-encoding.ts does (a field outside details wins over the same one
+ * as the server's report-codec/report-encoding.ts does (a field outside details wins over the same one
  * inside, inside an object such as rto or testRef too; spec.rtoMeasured is the field rto.measured,
  * spec.test the field testRef.name;
  * details that do not decode to a JSON object add nothing). Reports without details are used as

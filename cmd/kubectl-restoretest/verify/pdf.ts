@@ -1,5 +1,5 @@
 // Offline check of a Rehearsal PDF's attestation (format rehearsal.dev/pdf-attestation/v1, see
-// server/reports/pdf/attestation.ts): the Info entry RehearsalAttestation, the embedded
+// server/pdf/attestation.ts): the Info entry RehearsalAttestation, the embedded
 // rehearsal-evidence.json, SHA-256 of its bytes = the attested digest, the bytes are RFC 8785
 // JSON whose kind/reportId/generatedAt/version/runs equal the attestation, key id trusted and the
 // Ed25519 signature over the digest valid, and an embedded run population file the evidence

@@ -1,5 +1,5 @@
-// The preset dictionary of spec.details form "z1", a copy of server/domain/report-dictionary.ts
-// (cmd/ may not import server/; test/unit/domain/report-encoding.test.ts checks they are equal).
+// The preset dictionary of spec.details form "z1", a copy of server/report-codec/report-dictionary.ts
+// (cmd/ may not import server/; test/unit/report-codec/report-encoding.test.ts checks they are equal).
 // FROZEN: reports stored with "z1:" are read with exactly this text.
 export const DETAILS_DICTIONARY_Z1 =
   '{"trigger":"manual","scheduledAt":"","sourceNamespaces":[],"backup":{"provider":"kasten","name":"latest"},' +

@@ -7,8 +7,8 @@ import {
   describeMissing,
   restoreRequirements,
   type RestoreAdmissionSettings,
-} from '../../domain/restore-permissions.js';
-import type { RestoreTestSpec } from '../../domain/resources.js';
+} from '../../domain/permissions/restore-permissions.js';
+import type { RestoreTestSpec } from '../../domain/resources/resources.js';
 import { ProblemError } from '../problem.js';
 import type { AccessReviewer, ReviewedUser } from './access-review.js';
 

@@ -1,5 +1,5 @@
-// ComplianceDetail (+ ComplianceResponse) of server/domain/compliance.ts → ComplianceReportData,
-// the input of the compliance PDF (server/reports/pdf/compliance-report.pdf.ts). Pure mapping:
+// ComplianceDetail (+ ComplianceResponse) of server/domain/compliance/evaluation.ts → ComplianceReportData,
+// the input of the compliance PDF (server/pdf/compliance-report.pdf.ts). Pure mapping:
 // statuses, evidence sentences, reasons and exceptions are the domain's; this only reshapes them
 // for the auditor layout and adds what the renderer needs from the resources (the RestoreTests for
 // the scope table, a RestoreReport's problems for the integrity summary). Bounded for any history:
@@ -7,20 +7,20 @@
 // per-target and per-test tables list at most MAX_LISTED_ROWS rows (compliance-report-rows.ts),
 // with every count and summary computed over all of them first.
 import { createHash } from 'node:crypto';
-import { FRAMEWORKS } from '../../domain/compliance-catalogue.js';
+import { FRAMEWORKS } from '../../domain/compliance/catalogue.js';
 import type {
   ComplianceEvaluation,
   ControlDetail,
   ExceptionCause,
   ExceptionDetail,
   RemediationState,
-} from '../../domain/compliance.js';
-import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
+} from '../../domain/compliance/evaluation.js';
+import type { RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
 import { canonicalJson } from '../../evidence/evidence.js';
-import type { IndexedRun } from '../../domain/report-index.js';
-import { measuredRtoSeconds, rtoVerdict } from '../../domain/run-facts.js';
+import type { IndexedRun } from '../../domain/read-models/report-index.js';
+import { measuredRtoSeconds, rtoVerdict } from '../../domain/read-models/run-facts.js';
 import { runVerifies, splitKey, type PeriodRuns } from './compliance-runs.js';
-import { TestAggregator } from '../../reports/pdf/test-aggregates.js';
+import { TestAggregator } from '../../pdf/test-aggregates.js';
 import {
   plainJson,
   type AggregatedRun,
@@ -30,7 +30,7 @@ import {
   type ExceptionEntry,
   type ScopeTarget,
   type ScopeTest,
-} from '../../reports/pdf/report-data.js';
+} from '../../pdf/report-data.js';
 import {
   controlTargets,
   coverageRows,

@@ -3,10 +3,10 @@
 // and 13 s of pdfkit pages at 1,000 tests. Each now lists at most MAX_LISTED_ROWS rows, the most
 // worrying first (at risk, not tested, failing, over target before satisfied); the PDF counts the
 // rest and names where the complete list is. Every total is computed before the cap.
-import type { ComplianceEvaluation } from '../../domain/compliance.js';
-import type { ControlStatus } from '../../domain/views.js';
-import { parseDuration } from '../../reports/pdf/format.js';
-import type { RtoRow, ScopeTarget, ScopeTest, TestAggregate } from '../../reports/pdf/report-data.js';
+import type { ComplianceEvaluation } from '../../domain/compliance/evaluation.js';
+import type { ControlStatus } from '../../domain/read-models/views.js';
+import { parseDuration } from '../../pdf/format.js';
+import type { RtoRow, ScopeTarget, ScopeTest, TestAggregate } from '../../pdf/report-data.js';
 
 /** Rows per per-target / per-test table of the compliance PDF (README "Compliance PDF"). */
 export const MAX_LISTED_ROWS = 100;

@@ -4,10 +4,10 @@
 // selection the evaluation made, taken in the same tick), and each pass derives what it needs of a
 // run and drops it. Building a record per run and keeping them (the evaluation's RunRecords) was
 // most of the PDF's memory peak at 90,000 runs.
-import type { IndexedRun, ReportIndex } from '../../domain/report-index.js';
-import { reportEvidenceDigest, type ReportSummary } from '../../domain/report-summary.js';
-import { measuredRtoSeconds, rtoVerdict } from '../../domain/run-facts.js';
-import type { RunsFileRow } from '../../reports/pdf/runs-file.js';
+import type { IndexedRun, ReportIndex } from '../../domain/read-models/report-index.js';
+import { reportEvidenceDigest, type ReportSummary } from '../../domain/read-models/report-summary.js';
+import { measuredRtoSeconds, rtoVerdict } from '../../domain/read-models/run-facts.js';
+import type { RunsFileRow } from '../../pdf/runs-file.js';
 
 export interface PeriodRuns {
   /** The runs with from <= completedAt <= to, oldest first (the index's entries, not copies). */

@@ -1,5 +1,5 @@
 // Compliance evidence summaries (decisions §6): one framework, or the dashboard's overview of all.
-import type { FrameworkId } from '../../domain/compliance-catalogue.js';
+import type { FrameworkId } from '../../domain/compliance/catalogue.js';
 import {
   complianceOverviewSteps,
   evaluateCompliance,
@@ -7,9 +7,9 @@ import {
   type ComplianceEvaluation,
   type ComplianceOverview,
   type MissingTail,
-} from '../../domain/compliance.js';
-import type { RestoreTest } from '../../domain/resources.js';
-import type { ComplianceResponse } from '../../domain/views.js';
+} from '../../domain/compliance/evaluation.js';
+import type { RestoreTest } from '../../domain/resources/resources.js';
+import type { ComplianceResponse } from '../../domain/read-models/views.js';
 import type { ApiCache, EvidenceVerifier } from '../ports.js';
 import { AsyncReadModelMemo, runSteps, testScopeFingerprint } from './read-model-memo.js';
 import { TailProblemMemo } from './evidence-tails.js';

@@ -1,6 +1,6 @@
 // Backed-up namespaces and whether a passing restore test covers them (issue 16). No backup tool
 // that can list its backups, or the tool unreachable → 503 backup-tool-unavailable.
-import type { CoverageResponse } from '../../domain/coverage.js';
+import type { CoverageResponse } from '../../domain/read-models/coverage.js';
 import { BackupToolUnavailableError, type ApiCache, type CoverageSource } from '../ports.js';
 import { requireSynced } from './readiness.js';
 

@@ -1,6 +1,6 @@
 // The dashboard's read models (decisions §5), computed by domain functions over the cache.
-import { alerts, daily, summary, upcoming } from '../../domain/aggregates.js';
-import type { Alert, DailySummary, Summary, UpcomingTest } from '../../domain/views.js';
+import { alerts, daily, summary, upcoming } from '../../domain/read-models/aggregates.js';
+import type { Alert, DailySummary, Summary, UpcomingTest } from '../../domain/read-models/views.js';
 import type { ApiCache } from '../ports.js';
 import { requireSynced } from './readiness.js';
 

@@ -2,8 +2,8 @@
 // perfectly, so no single report fails to verify; only the test's status.evidenceAnchor (the newest
 // report there should be) tells. The PDFs print these in their integrity summaries and compliance
 // counts them as evidence exceptions of the test's source namespaces.
-import { testKeyOf, type IndexedRun } from '../../domain/report-index.js';
-import type { EvidenceAnchor, RestoreTest } from '../../domain/resources.js';
+import { testKeyOf, type IndexedRun } from '../../domain/read-models/report-index.js';
+import type { EvidenceAnchor, RestoreTest } from '../../domain/resources/resources.js';
 import { tailAgainstAnchor } from '../../evidence/evidence-anchor.js';
 import type { ApiCache } from '../ports.js';
 

@@ -6,10 +6,10 @@
 // Without it (issue 17, bench:api): nobody asked for 40 s while ~40 runs finished, so the first
 // request of the `latest` phase rebuilt nearly every chunk of the 3 MiB answer and waited 143 ms,
 // and every request arriving meanwhile waited behind it.
-import type { IndexedRun } from '../../domain/report-index.js';
-import { IncrementalJsonList } from '../incremental-json-list.js';
+import type { IndexedRun } from '../../domain/read-models/report-index.js';
+import { IncrementalJsonList } from '../responses/incremental-json-list.js';
 import type { ApiCache } from '../ports.js';
-import type { PreparedJson } from '../prepared-json.js';
+import type { PreparedJson } from '../responses/prepared-json.js';
 
 /** Latest-per-test lists kept (one per distinct query; the dashboard asks one). */
 export const MAX_LATEST_LISTS = 8;

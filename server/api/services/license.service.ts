@@ -9,8 +9,8 @@
 //
 // GET /api/v1/compliance (the JSON API) is not gated: the seed specification lists no 402 for it,
 // and external tooling (the kubectl plugin, monitoring) reads it on every tier.
-import { COMMUNITY_LICENSE, type GatedFeature, type LicenseTier } from '../../domain/license.js';
-import type { LicenseResponse } from '../../domain/views.js';
+import { COMMUNITY_LICENSE, type GatedFeature, type LicenseTier } from '../../domain/license-tiers.js';
+import type { LicenseResponse } from '../../domain/read-models/views.js';
 import type { LicenseSource } from '../ports.js';
 import { ProblemError } from '../problem.js';
 

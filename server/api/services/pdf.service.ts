@@ -1,6 +1,6 @@
 // The PDF exports (decisions §6): the compliance evidence report of one framework and the report of
 // one RestoreTest. Both are signed with the evidence signing key (the attestation page and the
-// embedded evidence, see server/reports/pdf/attestation.ts). Order of refusals: malformed query
+// embedded evidence, see server/pdf/attestation.ts). Order of refusals: malformed query
 // (400, tsoa) → license (402) → caches loading (503) → unknown test (404) → no signing key (503) →
 // too many renders at once (503 pdf-busy, Retry-After).
 //
@@ -9,15 +9,15 @@
 // table; the test PDF lists the runs of one test, which its historyLimit (≤ 1,000) bounds. At most
 // MAX_CONCURRENT_RENDERS render at once.
 import { createHash } from 'node:crypto';
-import type { FrameworkId } from '../../domain/compliance-catalogue.js';
-import type { RestoreReport, RestoreTest } from '../../domain/resources.js';
-import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
+import type { FrameworkId } from '../../domain/compliance/catalogue.js';
+import type { RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
+import { MILLISECONDS_PER_DAY } from '../../domain/common/utc-days.js';
 import { canonicalJson, orderReportsForChain, verifyReportChain } from '../../evidence/evidence.js';
-import { renderComplianceReportChunks } from '../../reports/pdf/compliance-report.pdf.js';
-import type { ChainSummary, ComplianceReportData } from '../../reports/pdf/report-data.js';
-import { buildTestReportData } from '../../reports/pdf/test-report-data.js';
-import { buildRunsFile } from '../../reports/pdf/runs-file.js';
-import { renderTestReport } from '../../reports/pdf/test-report.pdf.js';
+import { renderComplianceReportChunks } from '../../pdf/compliance-report.pdf.js';
+import type { ChainSummary, ComplianceReportData } from '../../pdf/report-data.js';
+import { buildTestReportData } from '../../pdf/test-report-data.js';
+import { buildRunsFile } from '../../pdf/runs-file.js';
+import { renderTestReport } from '../../pdf/test-report.pdf.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';
 import type { ApiCache, EvidenceKeySource, EvidenceProblems, EvidenceVerifier } from '../ports.js';
 import { ProblemError } from '../problem.js';

@@ -6,7 +6,7 @@
 // than the TTL, which bounds how long time-dependent parts (ages, windows, what is "pending") can
 // lag the clock. A reused answer carries the generatedAt of its computation, so it never claims to
 // be newer than it is.
-import type { RestoreTest } from '../../domain/resources.js';
+import type { RestoreTest } from '../../domain/resources/resources.js';
 
 export interface MemoEntry<T> {
   version: string;

@@ -2,7 +2,7 @@
 // token, as Kubernetes lists do. The token names the last report of the page by its place in the
 // list's total order (completion time, then key), not by an offset, so a page boundary does not
 // move when reports are added or deleted between requests: the next page starts right after it.
-import type { IndexedRun } from '../../domain/report-index.js';
+import type { IndexedRun } from '../../domain/read-models/report-index.js';
 import { invalidRequest } from '../problem.js';
 
 export const DEFAULT_REPORT_LIMIT = 500;

@@ -2,11 +2,11 @@
 // report index (O(runs in the window), not O(all reports)). Newest first. The index holds
 // summaries; the answer is the selected reports' stored JSON, joined (ApiCache.reportsJson).
 // Without `latest` the list is paged (report-pages.ts), so no answer holds more than `limit`.
-import type { IndexedRun } from '../../domain/report-index.js';
-import type { RunResult } from '../../domain/resources.js';
-import { MILLISECONDS_PER_DAY } from '../../domain/utc-days.js';
+import type { IndexedRun } from '../../domain/read-models/report-index.js';
+import type { RunResult } from '../../domain/resources/resources.js';
+import { MILLISECONDS_PER_DAY } from '../../domain/common/utc-days.js';
 import type { ApiCache } from '../ports.js';
-import type { PreparedJson } from '../prepared-json.js';
+import type { PreparedJson } from '../responses/prepared-json.js';
 import { ProblemError } from '../problem.js';
 import { LatestLists, MAX_LATEST_LISTS } from './latest-lists.js';
 import { requireSynced } from './readiness.js';

@@ -1,9 +1,9 @@
 // Details of one run of a test beyond its report: the diagnosis of a failed or partial run
 // (failure triage) and the notification its events produce (issue 16).
-import type { RunDiagnosis } from '../../domain/diagnosis.js';
-import { buildRunNotification, type NotificationEvent, type RunNotification } from '../../domain/notifications.js';
-import type { IndexedRun } from '../../domain/report-index.js';
-import type { RestoreReport } from '../../domain/resources.js';
+import type { RunDiagnosis } from '../../domain/diagnosis/diagnosis.js';
+import { buildRunNotification, type NotificationEvent, type RunNotification } from '../../domain/notifications/run-notification.js';
+import type { IndexedRun } from '../../domain/read-models/report-index.js';
+import type { RestoreReport } from '../../domain/resources/resources.js';
 import { ProblemError } from '../problem.js';
 import type { ApiCache, DiagnosisSource } from '../ports.js';
 import { requireSynced } from './readiness.js';

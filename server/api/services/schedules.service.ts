@@ -1,6 +1,6 @@
 // Backup schedules of the backup tool (only Velero has them). No source configured, or the
 // tool absent or unreachable → 503 backup-tool-unavailable.
-import type { ScheduleInfo } from '../../domain/views.js';
+import type { ScheduleInfo } from '../../domain/read-models/views.js';
 import { BackupToolUnavailableError, type ScheduleSource } from '../ports.js';
 
 export class SchedulesService {

@@ -1,18 +1,18 @@
 // RestoreTest operations: list and read from the cache, create/replace/delete through the
 // apiserver, and the manual trigger (decisions §3). Validation and the CreateTestInput → spec
-// mapping are domain functions (server/domain/test-input.ts); this file orchestrates and turns
+// mapping are domain functions (server/domain/resources/test-input.ts); this file orchestrates and turns
 // Kubernetes outcomes into the API's status codes.
 import { randomUUID } from 'node:crypto';
-import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../domain/resources.js';
-import { testResponse } from '../../domain/aggregates.js';
+import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../domain/resources/resources.js';
+import { testResponse } from '../../domain/read-models/aggregates.js';
 import {
   inputToSpec,
   specForUpdate,
   validateTestInput,
   type ValidTestInput,
-} from '../../domain/test-input.js';
-import { restoreRequirements } from '../../domain/restore-permissions.js';
-import type { TestResponse } from '../../domain/views.js';
+} from '../../domain/resources/test-input.js';
+import { restoreRequirements } from '../../domain/permissions/restore-permissions.js';
+import type { TestResponse } from '../../domain/read-models/views.js';
 import { isKind } from '../../kube/errors.js';
 import type { ReviewedUser } from '../auth/access-review.js';
 import type { RestoreAccess } from '../auth/restore-access.js';

@@ -2,7 +2,7 @@
 // trigger-request annotation, the engine copies the value to status.handledTrigger when it starts
 // the run, and the informer delivers that update here. One informer handler serves every waiter
 // (informer handlers cannot be removed, so a handler per request would leak).
-import type { RestoreTest } from '../../domain/resources.js';
+import type { RestoreTest } from '../../domain/resources/resources.js';
 import type { ApiCache } from '../ports.js';
 
 interface Waiter {

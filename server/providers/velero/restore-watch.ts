@@ -5,7 +5,7 @@
 // stays as a safety net. RBAC: list/watch of restores in those namespaces (rehearsal-velero).
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { LABEL_MANAGED_BY, LABEL_TEST, LABEL_TEST_NAMESPACE, MANAGED_BY_VALUE } from '../../domain/resources.js';
+import { LABEL_MANAGED_BY, LABEL_TEST, LABEL_TEST_NAMESPACE, MANAGED_BY_VALUE } from '../../domain/resources/resources.js';
 import { ResilientInformer, type InformerMetrics } from '../../kube/informer.js';
 import { RESTORES, VELERO_VERSION, type VeleroRestore } from './velero-types.js';
 

@@ -1,7 +1,7 @@
 // What Velero backs up, for the coverage view (issue 16): its Schedules (not paused or paused;
 // the domain skips paused ones) and its Backups that completed, fully or partially. A Backup that
 // failed holds no restorable data, so it does not make a namespace "backed up".
-import type { BackupFacts, BackupScheduleFacts } from '../../domain/coverage.js';
+import type { BackupFacts, BackupScheduleFacts } from '../../domain/read-models/coverage.js';
 import type { VeleroBackup, VeleroSchedule } from './velero-types.js';
 
 const RESTORABLE_PHASES = new Set(['Completed', 'PartiallyFailed']);

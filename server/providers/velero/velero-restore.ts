@@ -1,7 +1,7 @@
 // Pure translations between Rehearsal's provider contract and Velero's Restore and Schedule
 // objects: the Restore Rehearsal creates, how Velero's phases read as RestoreStates, and the
 // Schedule read model. No I/O, so the tables in test/unit/providers/ cover them.
-import type { ScheduleInfo } from '../../domain/views.js';
+import type { ScheduleInfo } from '../../domain/read-models/views.js';
 import {
   assertNamespaceMapping,
   type RestoreProgress,

@@ -9,8 +9,8 @@
 // - everything else (Forbidden, Unauthorized, ...) stays a KubeError for the one error handler,
 //   which names the missing RBAC verb; hiding it behind "unavailable" would mislead operators.
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import type { Provider } from '../../domain/resources.js';
-import type { ScheduleInfo } from '../../domain/views.js';
+import type { Provider } from '../../domain/resources/resources.js';
+import type { ScheduleInfo } from '../../domain/read-models/views.js';
 import { isKind, KubeError, kubeCall } from '../../kube/errors.js';
 import {
   ProviderError,
@@ -26,7 +26,7 @@ import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { backedUpKinds } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
-import type { BackupFacts, BackupScheduleFacts } from '../../domain/coverage.js';
+import type { BackupFacts, BackupScheduleFacts } from '../../domain/read-models/coverage.js';
 import {
   buildRestoreObject,
   restoreMatchesRequest,

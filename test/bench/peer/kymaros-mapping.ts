@@ -45,7 +45,7 @@ import type {
   RestoreTest,
   RestoreTestStatus,
   ScoreLevel,
-} from '../../../server/domain/resources.js';
+} from '../../../server/domain/resources/resources.js';
 
 export const KYMAROS_GROUP_VERSION = 'restore.kymaros.io/v1alpha1';
 export const KYMAROS_NAMESPACE = 'kymaros-bench';

@@ -3,7 +3,7 @@
 // NotFound for a missing object or namespace, change events, and a minimal engine that answers a
 // trigger-request annotation the way the real one does (status.handledTrigger, phase Running,
 // currentRun). The real-cluster behaviour is covered by the integration tests.
-import { ReportIndex } from '../../../server/domain/report-index.js';
+import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
 import {
   ANNOTATION_TRIGGER,
   API_VERSION,
@@ -11,8 +11,8 @@ import {
   type RestoreTest,
   type RestoreTestSpec,
   type RunResult,
-} from '../../../server/domain/resources.js';
-import type { ScheduleInfo } from '../../../server/domain/views.js';
+} from '../../../server/domain/resources/resources.js';
+import type { ScheduleInfo } from '../../../server/domain/read-models/views.js';
 import { KubeError } from '../../../server/kube/errors.js';
 import type { InformerHandler } from '../../../server/kube/informer.js';
 import {

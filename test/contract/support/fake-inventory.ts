@@ -3,8 +3,8 @@
 import pino from 'pino';
 import { Gauge, Registry } from 'prom-client';
 import { BackupToolUnavailableError, type CoverageSource } from '../../../server/api/ports.js';
-import { CoverageTracker } from '../../../server/coverage/coverage-tracker.js';
-import type { BackupInventory } from '../../../server/domain/coverage.js';
+import { CoverageTracker } from '../../../server/inventory/coverage-tracker.js';
+import type { BackupInventory } from '../../../server/domain/read-models/coverage.js';
 import type { FakeCluster } from './fake-cluster.js';
 
 export class FakeInventory {

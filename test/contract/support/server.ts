@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import pino from 'pino';
 import { loadConfig } from '../../../server/config.js';
-import { Metrics } from '../../../server/metrics.js';
+import { Metrics } from '../../../server/metrics/metrics.js';
 import { createApp, type HttpDeps } from '../../../server/api/http.js';
 import type { AccessReviewer } from '../../../server/api/auth/access-review.js';
 import type { DiagnosisSource, EvidenceKeySource, LicenseSource } from '../../../server/api/ports.js';
-import { featuresForTier } from '../../../server/domain/license.js';
+import { featuresForTier } from '../../../server/domain/license-tiers.js';
 import {
   exportPublicKeyPem,
   generateSigningKey,

@@ -8,7 +8,7 @@ import {
   ComplianceService,
 } from '../../../server/api/services/compliance.service.js';
 import type { ApiCache } from '../../../server/api/ports.js';
-import { ReportIndex } from '../../../server/domain/report-index.js';
+import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
 import { daysBefore, makeReport, makeTest } from '../domain/fixtures.js';
 
 const T0 = new Date('2026-03-31T00:00:00Z').getTime();

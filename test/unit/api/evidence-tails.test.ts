@@ -3,8 +3,8 @@
 // only the tests whose newest run or anchor changed.
 import { describe, expect, it } from '@jest/globals';
 import { TailProblemMemo, tailProblems } from '../../../server/api/services/evidence-tails.js';
-import { ReportIndex, reportKeyOf } from '../../../server/domain/report-index.js';
-import type { EvidenceAnchor, RestoreReport, RestoreTest } from '../../../server/domain/resources.js';
+import { ReportIndex, reportKeyOf } from '../../../server/domain/read-models/report-index.js';
+import type { EvidenceAnchor, RestoreReport, RestoreTest } from '../../../server/domain/resources/resources.js';
 import { daysBefore, makeReport, makeTest } from '../domain/fixtures.js';
 
 const NOW = new Date('2026-03-31T00:00:00Z');

@@ -2,7 +2,7 @@
 // gzip form (chunks' deflate streams joined into one member) decodes to the body.
 import { describe, expect, it } from '@jest/globals';
 import { gunzipSync } from 'node:zlib';
-import { IncrementalJsonList, chunkBoundaries, type ListElement } from '../../../server/api/incremental-json-list.js';
+import { IncrementalJsonList, chunkBoundaries, type ListElement } from '../../../server/api/responses/incremental-json-list.js';
 
 /** A small seeded PRNG (mulberry32): failures name their seed and replay. */
 function random(seed: number): () => number {

@@ -10,8 +10,8 @@ import {
   PDF_REPORTS,
   type Entitlement,
 } from '../../../server/api/services/license.service.js';
-import { featuresForTier, type LicenseTier } from '../../../server/domain/license.js';
-import type { LicenseResponse } from '../../../server/domain/views.js';
+import { featuresForTier, type LicenseTier } from '../../../server/domain/license-tiers.js';
+import type { LicenseResponse } from '../../../server/domain/read-models/views.js';
 
 function license(
   tier: LicenseTier,

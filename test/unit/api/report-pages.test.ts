@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { IndexedRun } from '../../../server/domain/report-index.js';
+import type { IndexedRun } from '../../../server/domain/read-models/report-index.js';
 import { ProblemError } from '../../../server/api/problem.js';
 import { decodeContinue, encodeContinue, pageOf } from '../../../server/api/services/report-pages.js';
 

@@ -13,9 +13,9 @@ import {
   MAX_WARM_LATEST_LISTS,
 } from '../../../server/api/services/latest-lists.js';
 import { ReportsService, type ReportQuery } from '../../../server/api/services/reports.service.js';
-import { ReportIndex } from '../../../server/domain/report-index.js';
-import { Interner, summarizeReport } from '../../../server/domain/report-summary.js';
-import type { RestoreReport, RestoreTest } from '../../../server/domain/resources.js';
+import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
+import { Interner, summarizeReport } from '../../../server/domain/read-models/report-summary.js';
+import type { RestoreReport, RestoreTest } from '../../../server/domain/resources/resources.js';
 import { makeReport, makeRestoreTest } from '../../fixtures/evidence/reports.js';
 
 const START = new Date('2026-01-01T00:00:00Z');

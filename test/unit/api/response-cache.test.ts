@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { gunzipSync } from 'node:zlib';
-import { PreparedJson } from '../../../server/api/prepared-json.js';
-import { ResponseCache } from '../../../server/api/response-cache.js';
+import { PreparedJson } from '../../../server/api/responses/prepared-json.js';
+import { ResponseCache } from '../../../server/api/responses/response-cache.js';
 
 function setup() {
   const state = { version: 'v1', now: 1_000 };

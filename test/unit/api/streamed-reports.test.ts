@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import express from 'express';
-import { sendStreamedJson } from '../../../server/api/streamed-json.js';
-import { packedReportsJson, packReport, writePackedReportsJson, type PackedReport } from '../../../server/kube/packed-report.js';
+import { sendStreamedJson } from '../../../server/api/responses/streamed-json.js';
+import { packedReportsJson, packReport, writePackedReportsJson, type PackedReport } from '../../../server/report-codec/packed-report.js';
 import { makeReport } from '../domain/fixtures.js';
 
 const reports = [1, 2, 3, 4].map((day) =>

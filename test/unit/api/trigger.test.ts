@@ -1,7 +1,7 @@
 // The trigger's pieces that need no server: when a run counts as in progress (decisions §3: 409),
 // and the waiter that resolves when the engine acknowledges a request in status.handledTrigger.
 import { describe, expect, it } from '@jest/globals';
-import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../../server/domain/resources.js';
+import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../../server/domain/resources/resources.js';
 import type { InformerHandler } from '../../../server/kube/informer.js';
 import { runInProgress, testLocation } from '../../../server/api/services/tests.service.js';
 import { TriggerWatch } from '../../../server/api/services/trigger-watch.js';

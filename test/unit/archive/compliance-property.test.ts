@@ -5,11 +5,11 @@
 // verification included. A control shows the property is not vacuous: without the archived
 // reports the result differs for most histories.
 import { describe, expect, it } from '@jest/globals';
-import { FRAMEWORK_IDS } from '../../../server/domain/compliance-catalogue.js';
-import { evaluateCompliance } from '../../../server/domain/compliance.js';
-import { decideArchive } from '../../../server/domain/archive-policy.js';
-import { ReportIndex, reportTestKeyOf } from '../../../server/domain/report-index.js';
-import type { RestoreReport, RestoreTest } from '../../../server/domain/resources.js';
+import { FRAMEWORK_IDS } from '../../../server/domain/compliance/catalogue.js';
+import { evaluateCompliance } from '../../../server/domain/compliance/evaluation.js';
+import { decideArchive } from '../../../server/domain/retention/archive-policy.js';
+import { ReportIndex, reportTestKeyOf } from '../../../server/domain/read-models/report-index.js';
+import type { RestoreReport, RestoreTest } from '../../../server/domain/resources/resources.js';
 import { EvidenceVerifier } from '../../../server/evidence/evidence-verifier.js';
 import { withEvidence } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';

@@ -8,7 +8,7 @@ import type { S3Client } from '../../../server/archive/s3-client.js';
 import { buildSegment } from '../../../server/archive/segment.js';
 import { withEvidence } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
-import type { RestoreReport } from '../../../server/domain/resources.js';
+import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import { makeReport, makeRestoreTest } from '../../fixtures/evidence/reports.js';
 
 const key = generateSigningKey();

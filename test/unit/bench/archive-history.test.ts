@@ -4,7 +4,7 @@
 // the damaged-archive path instead of a production install's.
 import { describe, expect, it } from '@jest/globals';
 import { buildSegment, readSegment } from '../../../server/archive/segment.js';
-import { decideArchive } from '../../../server/domain/archive-policy.js';
+import { decideArchive } from '../../../server/domain/retention/archive-policy.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { ARCHIVE_PREFIX, archiveLoadOf, sequencedReport } from '../../bench/archive-history.js';
 import { BENCH_NAMESPACE, testShape } from '../../bench/bench-data.js';

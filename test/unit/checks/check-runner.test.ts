@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { CheckExecutor } from '../../../server/checks/check.js';
 import { runCheck, runChecks, type RunChecksOptions } from '../../../server/checks/check-runner.js';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
-import type { HealthCheck } from '../../../server/domain/resources.js';
+import type { HealthCheck } from '../../../server/domain/resources/resources.js';
 import { FakeSandboxReader } from './fake-sandbox-reader.js';
 
 const namespaces = [{ source: 'shop', sandbox: 'rt-shop-1' }];

@@ -7,7 +7,7 @@ import {
 } from '../../../server/checks/default-checks.js';
 import { SandboxReadError } from '../../../server/checks/sandbox-reader.js';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
-import type { HealthCheck } from '../../../server/domain/resources.js';
+import type { HealthCheck } from '../../../server/domain/resources/resources.js';
 import { checkContext, FakeSandboxReader, pod } from './fake-sandbox-reader.js';
 
 const namespaces = [

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { runExecCheck } from '../../../server/checks/exec.check.js';
 import { SandboxReadError } from '../../../server/checks/sandbox-reader.js';
-import type { ExecCheck, HealthCheck } from '../../../server/domain/resources.js';
+import type { ExecCheck, HealthCheck } from '../../../server/domain/resources/resources.js';
 import { checkContext, FakeSandboxReader, pod, type FakeCluster } from './fake-sandbox-reader.js';
 
 const NS = 'rehearsal-shop-abc12';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { runChecks } from '../../../server/checks/check-runner.js';
 import { runHttpGetCheck } from '../../../server/checks/http-get.check.js';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
-import type { HealthCheck, HttpGetCheck } from '../../../server/domain/resources.js';
+import type { HealthCheck, HttpGetCheck } from '../../../server/domain/resources/resources.js';
 import { checkContext, FakeSandboxReader } from './fake-sandbox-reader.js';
 
 let server: Server;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { runPodsReadyCheck } from '../../../server/checks/pods-ready.check.js';
 import { SandboxReadError } from '../../../server/checks/sandbox-reader.js';
-import type { PodsReadyCheck } from '../../../server/domain/resources.js';
+import type { PodsReadyCheck } from '../../../server/domain/resources/resources.js';
 import type { RunnableCheck } from '../../../server/checks/check.js';
 import { checkContext, FakeSandboxReader, pod } from './fake-sandbox-reader.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { runChecks } from '../../../server/checks/check-runner.js';
 import { runResourceExistsCheck } from '../../../server/checks/resource-exists.check.js';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
-import type { HealthCheck } from '../../../server/domain/resources.js';
+import type { HealthCheck } from '../../../server/domain/resources/resources.js';
 import { checkContext, FakeSandboxReader, type FakeCluster } from './fake-sandbox-reader.js';
 
 const namespaces = [

@@ -7,7 +7,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { runChecks } from '../../../server/checks/check-runner.js';
 import { runSqlQueryCheck } from '../../../server/checks/sql-query.check.js';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
-import type { HealthCheck, SqlQueryCheck } from '../../../server/domain/resources.js';
+import type { HealthCheck, SqlQueryCheck } from '../../../server/domain/resources/resources.js';
 import { startPostgres, type PostgresServer } from '../../helpers/postgres.js';
 import { measurePeakRss, MiB } from '../../helpers/peak-rss.js';
 import { runSqlCheckInProcess } from '../../helpers/sql-check-process.js';

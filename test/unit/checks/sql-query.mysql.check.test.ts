@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { runChecks } from '../../../server/checks/check-runner.js';
 import { runSqlQueryCheck } from '../../../server/checks/sql-query.check.js';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
-import type { HealthCheck, SqlQueryCheck } from '../../../server/domain/resources.js';
+import type { HealthCheck, SqlQueryCheck } from '../../../server/domain/resources/resources.js';
 import { base64, checkContext, FakeSandboxReader } from './fake-sandbox-reader.js';
 import { mariadbAvailable, startMariadb, type MariadbServer } from './mariadb-server.js';
 import { measurePeakRss, MiB } from '../../helpers/peak-rss.js';

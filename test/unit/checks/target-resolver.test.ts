@@ -6,7 +6,7 @@ import {
   StaticTargetResolver,
   TargetResolutionError,
 } from '../../../server/checks/target-resolver.js';
-import { describeDuration, formatCheckDuration } from '../../../server/domain/duration.js';
+import { describeDuration, formatCheckDuration } from '../../../server/domain/common/duration.js';
 
 const target = { namespace: 'rehearsal-shop-abc12', service: 'web', port: 8080 };
 

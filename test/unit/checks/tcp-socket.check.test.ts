@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { runTcpSocketCheck } from '../../../server/checks/tcp-socket.check.js';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
-import type { HealthCheck } from '../../../server/domain/resources.js';
+import type { HealthCheck } from '../../../server/domain/resources/resources.js';
 import { checkContext } from './fake-sandbox-reader.js';
 
 let listener: Server;

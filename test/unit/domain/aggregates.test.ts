@@ -7,8 +7,8 @@ import {
   testResponse,
   upcoming,
   OVERDUE_AFTER_SECONDS,
-} from '../../../server/domain/aggregates.js';
-import { ReportIndex } from '../../../server/domain/report-index.js';
+} from '../../../server/domain/read-models/aggregates.js';
+import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
 import { makeReport, makeTest } from './fixtures.js';
 
 const NOW = new Date('2026-03-31T12:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideArchive, type LiveReportFacts } from '../../../server/domain/archive-policy.js';
+import { decideArchive, type LiveReportFacts } from '../../../server/domain/retention/archive-policy.js';
 
 const now = new Date('2026-05-01T00:00:00Z');
 const window = { afterSeconds: 7 * 86_400, keepLive: 14, minSegment: 30, maxSegment: 1000 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { compareKinds } from '../../../server/domain/completeness.js';
+import { compareKinds } from '../../../server/domain/run/completeness.js';
 
 const sandbox = 'rehearsal-shop-ab12c';
 

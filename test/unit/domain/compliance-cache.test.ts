@@ -3,15 +3,15 @@
 // verifier's verdicts at random and check, after every change, that the evaluation of the live
 // index equals a from-scratch evaluation of fresh copies of the same reports (nothing remembered).
 import { describe, expect, it } from '@jest/globals';
-import type { RestoreReport, RestoreTest, RunResult } from '../../../server/domain/resources.js';
-import type { ReportSummary } from '../../../server/domain/report-summary.js';
-import { FRAMEWORK_IDS } from '../../../server/domain/compliance-catalogue.js';
+import type { RestoreReport, RestoreTest, RunResult } from '../../../server/domain/resources/resources.js';
+import type { ReportSummary } from '../../../server/domain/read-models/report-summary.js';
+import { FRAMEWORK_IDS } from '../../../server/domain/compliance/catalogue.js';
 import {
   complianceOverviewSteps,
   drainSteps,
   evaluateCompliance,
-} from '../../../server/domain/compliance.js';
-import { ReportIndex, reportKeyOf } from '../../../server/domain/report-index.js';
+} from '../../../server/domain/compliance/evaluation.js';
+import { ReportIndex, reportKeyOf } from '../../../server/domain/read-models/report-index.js';
 import { daysBefore, makeReport, makeTest } from './fixtures.js';
 
 const NOW = new Date('2026-03-31T00:00:00Z');

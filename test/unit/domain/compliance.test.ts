@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RestoreReport, RestoreTest } from '../../../server/domain/resources.js';
-import type { ReportSummary } from '../../../server/domain/report-summary.js';
+import type { RestoreReport, RestoreTest } from '../../../server/domain/resources/resources.js';
+import type { ReportSummary } from '../../../server/domain/read-models/report-summary.js';
 import {
   FRAMEWORKS,
   FRAMEWORK_IDS,
   isFrameworkId,
   type FrameworkId,
-} from '../../../server/domain/compliance-catalogue.js';
+} from '../../../server/domain/compliance/catalogue.js';
 import {
   drainSteps,
   complianceOverviewSteps,
@@ -15,8 +15,8 @@ import {
   type ComplianceDetail,
   type ControlDetail,
   type TargetControlDetail,
-} from '../../../server/domain/compliance.js';
-import { ReportIndex } from '../../../server/domain/report-index.js';
+} from '../../../server/domain/compliance/evaluation.js';
+import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
 import { daysBefore, makeReport, makeTest, type ReportOptions } from './fixtures.js';
 
 const NOW = new Date('2026-03-31T00:00:00Z');

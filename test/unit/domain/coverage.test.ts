@@ -1,9 +1,9 @@
 // Coverage of backed-up namespaces (issue 16): which namespaces a backup covers, the RPO window,
 // and when a namespace counts as restore-tested.
 import { describe, expect, it } from '@jest/globals';
-import { withCoverageGap } from '../../../server/domain/compliance-coverage-gap.js';
-import { computeCoverage, namespacesOf, type BackupInventory } from '../../../server/domain/coverage.js';
-import { ReportIndex } from '../../../server/domain/report-index.js';
+import { withCoverageGap } from '../../../server/domain/compliance/coverage-gap.js';
+import { computeCoverage, namespacesOf, type BackupInventory } from '../../../server/domain/read-models/coverage.js';
+import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
 import { makeReport, makeTest } from './fixtures.js';
 
 const NOW = new Date('2026-03-15T12:00:00Z');

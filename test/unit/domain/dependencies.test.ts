@@ -11,7 +11,7 @@ import {
   type RunNamespaces,
   type ScannedObject,
   type ServiceState,
-} from '../../../server/domain/dependencies.js';
+} from '../../../server/domain/run/dependencies.js';
 
 const run: RunNamespaces = {
   // Two sources restored together: shop → sb-shop, shop-db → sb-db.

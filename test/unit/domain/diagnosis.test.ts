@@ -1,6 +1,6 @@
 // Failure triage: each remediation hint from the sandbox state that causes it, and the size bound.
 import { describe, expect, it } from '@jest/globals';
-import type { HintCode } from '../../../server/domain/diagnosis-hints.js';
+import type { HintCode } from '../../../server/domain/diagnosis/hints.js';
 import {
   bound,
   diagnose,
@@ -8,7 +8,7 @@ import {
   type ObservedContainer,
   type ObservedPod,
   type SandboxObservation,
-} from '../../../server/domain/diagnosis.js';
+} from '../../../server/domain/diagnosis/diagnosis.js';
 
 const SANDBOX = 'rehearsal-shop-x1y2z';
 

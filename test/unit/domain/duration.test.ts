@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatDuration, isDuration, parseDuration } from '../../../server/domain/duration.js';
+import { formatDuration, isDuration, parseDuration } from '../../../server/domain/common/duration.js';
 
 describe('parseDuration', () => {
   it.each([

@@ -6,7 +6,7 @@ import {
   type RestoreTest,
   type RestoreTestSpec,
   type RunResult,
-} from '../../../server/domain/resources.js';
+} from '../../../server/domain/resources/resources.js';
 
 export interface TestOptions {
   name: string;

@@ -7,8 +7,8 @@ import {
   parseDeliveryRecords,
   recordAttempt,
   type DeliveryRecord,
-} from '../../../server/domain/notification-deliveries.js';
-import { resolvePreferences, runEvents } from '../../../server/domain/notifications.js';
+} from '../../../server/domain/notifications/deliveries.js';
+import { resolvePreferences, runEvents } from '../../../server/domain/notifications/run-notification.js';
 import { makeReport } from './fixtures.js';
 
 const NOW = Date.parse('2026-03-15T12:00:00Z');

@@ -1,7 +1,7 @@
 // Which live reports belong to a deleted test (the report cascade then confirms and acts).
 import { describe, expect, it } from '@jest/globals';
-import { isOrphan, orphanCandidates } from '../../../server/domain/orphan-reports.js';
-import type { ReportSummary } from '../../../server/domain/report-summary.js';
+import { isOrphan, orphanCandidates } from '../../../server/domain/retention/orphan-reports.js';
+import type { ReportSummary } from '../../../server/domain/read-models/report-summary.js';
 
 function stored(namespace: string, name: string, test: string, uid?: string): { key: string; summary: ReportSummary } {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { buildReportSpec, type RunObservations } from '../../../server/domain/report-builder.js';
-import type { CurrentRun, RestoreTest } from '../../../server/domain/resources.js';
+import { buildReportSpec, type RunObservations } from '../../../server/domain/run/report-builder.js';
+import type { CurrentRun, RestoreTest } from '../../../server/domain/resources/resources.js';
 
 const test: RestoreTest = {
   apiVersion: 'rehearsal.dev/v1alpha1',

@@ -3,8 +3,8 @@
 // tells a memoised read model whether the population changed. Each is checked against the obvious
 // full-scan answer over a shuffled population with inserts, replacements and removals.
 import { describe, expect, it } from '@jest/globals';
-import { ReportIndex, compareRuns, type IndexedRun } from '../../../server/domain/report-index.js';
-import type { RestoreReport } from '../../../server/domain/resources.js';
+import { ReportIndex, compareRuns, type IndexedRun } from '../../../server/domain/read-models/report-index.js';
+import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import { makeReport } from './fixtures.js';
 
 const BASE = Date.parse('2026-03-01T00:00:00Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ReportIndex, toIndexedRun, type IndexedRun } from '../../../server/domain/report-index.js';
-import { dayNumber } from '../../../server/domain/utc-days.js';
+import { ReportIndex, toIndexedRun, type IndexedRun } from '../../../server/domain/read-models/report-index.js';
+import { dayNumber } from '../../../server/domain/common/utc-days.js';
 import { makeReport } from './fixtures.js';
 
 const ms = (text: string): number => Date.parse(text);

@@ -1,9 +1,9 @@
 // The read models run on report summaries: they must give exactly what they give on whole reports.
 import { describe, expect, it } from '@jest/globals';
-import { alerts, daily, summary } from '../../../server/domain/aggregates.js';
-import { evaluateCompliance } from '../../../server/domain/compliance.js';
-import { ReportIndex, reportKeyOf } from '../../../server/domain/report-index.js';
-import { Interner, reportEvidenceDigest, summarizeReport } from '../../../server/domain/report-summary.js';
+import { alerts, daily, summary } from '../../../server/domain/read-models/aggregates.js';
+import { evaluateCompliance } from '../../../server/domain/compliance/evaluation.js';
+import { ReportIndex, reportKeyOf } from '../../../server/domain/read-models/report-index.js';
+import { Interner, reportEvidenceDigest, summarizeReport } from '../../../server/domain/read-models/report-summary.js';
 import { makeReport, makeTest } from './fixtures.js';
 
 const NOW = new Date('2026-03-10T12:00:00Z');

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { renderAdmissionYaml } from '../../../deploy/admission/render.js';
-import { restoreAdmissionPolicy } from '../../../server/domain/restore-admission-policy.js';
+import { restoreAdmissionPolicy } from '../../../server/domain/permissions/restore-admission-policy.js';
 import {
   describeMissing,
   restoreRequirements,
   type RestoreAdmissionSettings,
-} from '../../../server/domain/restore-permissions.js';
-import { MAX_SOURCE_NAMESPACES } from '../../../server/domain/sandbox-names.js';
+} from '../../../server/domain/permissions/restore-permissions.js';
+import { MAX_SOURCE_NAMESPACES } from '../../../server/domain/run/sandbox-names.js';
 
 const settings: RestoreAdmissionSettings = { providerNamespace: 'velero', maxSandboxTtlSeconds: 168 * 3600 };
 

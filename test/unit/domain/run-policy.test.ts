@@ -6,8 +6,8 @@ import {
   type RunBounds,
   type RunObservations,
   type RunStep,
-} from '../../../server/domain/run-policy.js';
-import type { CurrentRun, RunStage } from '../../../server/domain/resources.js';
+} from '../../../server/domain/run/run-policy.js';
+import type { CurrentRun, RunStage } from '../../../server/domain/resources/resources.js';
 
 const STARTED = '2026-03-01T02:00:00.000Z';
 const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };

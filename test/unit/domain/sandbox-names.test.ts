@@ -8,7 +8,7 @@ import {
   restoreObjectName,
   sandboxNamespaceName,
   type RandomSource,
-} from '../../../server/domain/sandbox-names.js';
+} from '../../../server/domain/run/sandbox-names.js';
 
 const LONG_TEST = 'a-very-long-restore-test-name-that-uses-the-whole-label-length'; // 62 chars
 

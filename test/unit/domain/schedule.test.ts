@@ -10,7 +10,7 @@ import {
   validateCron,
   type ScheduleDecision,
   type ScheduleInput,
-} from '../../../server/domain/schedule.js';
+} from '../../../server/domain/run/schedule.js';
 
 const at = (text: string): Date => new Date(text);
 

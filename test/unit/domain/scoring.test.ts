@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import type { CheckResult, DependencyEntry as Dependency, ScoreLevelName } from '../../../server/domain/resources.js';
+import type { CheckResult, DependencyEntry as Dependency, ScoreLevelName } from '../../../server/domain/resources/resources.js';
 import {
   capResult,
   LEVEL_MAX_POINTS,
   resultForScore,
   scoreRun,
   type ScoringInput,
-} from '../../../server/domain/scoring.js';
+} from '../../../server/domain/run/scoring.js';
 
 const check = (name: string, status: CheckResult['status']): CheckResult => ({
   name,

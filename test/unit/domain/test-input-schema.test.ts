@@ -15,9 +15,9 @@ import {
   MAX_TIMEZONE_LENGTH,
   NETWORK_ISOLATION_MODES,
   validateTestInput,
-} from '../../../server/domain/test-input.js';
-import { PROVIDERS } from '../../../server/domain/resources.js';
-import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES } from '../../../server/domain/sandbox-names.js';
+} from '../../../server/domain/resources/test-input.js';
+import { PROVIDERS } from '../../../server/domain/resources/resources.js';
+import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES } from '../../../server/domain/run/sandbox-names.js';
 
 interface PropertySchema {
   pattern?: string;

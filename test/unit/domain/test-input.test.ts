@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RestoreTestSpec } from '../../../server/domain/resources.js';
-import type { CreateTestInput } from '../../../server/domain/views.js';
+import type { RestoreTestSpec } from '../../../server/domain/resources/resources.js';
+import type { CreateTestInput } from '../../../server/domain/read-models/views.js';
 import {
   inputToSpec,
   specForUpdate,
   validateTestInput,
   type FieldError,
   type ValidTestInput,
-} from '../../../server/domain/test-input.js';
+} from '../../../server/domain/resources/test-input.js';
 
 const minimal = { name: 'payments', provider: 'velero', sourceNamespaces: ['payments'], cron: '0 2 * * *' };
 

@@ -1,6 +1,6 @@
 // Cuts for fields the apiserver limits in bytes (an Event's message: 1,024 bytes of UTF-8).
 import { describe, expect, it } from '@jest/globals';
-import { truncateUtf8 } from '../../../server/domain/text.js';
+import { truncateUtf8 } from '../../../server/domain/common/text.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 

@@ -4,15 +4,15 @@
 // including the JSON round trip the apiserver does.
 import { describe, expect, it } from '@jest/globals';
 import { truncate } from '../../../server/checks/check.js';
-import { buildReportSpec, type RunObservations } from '../../../server/domain/report-builder.js';
+import { buildReportSpec, type RunObservations } from '../../../server/domain/run/report-builder.js';
 import {
   API_VERSION,
   type CheckResult,
   type CurrentRun,
   type RestoreReport,
   type RestoreTest,
-} from '../../../server/domain/resources.js';
-import { truncateText, wellFormed } from '../../../server/domain/text.js';
+} from '../../../server/domain/resources/resources.js';
+import { truncateText, wellFormed } from '../../../server/domain/common/text.js';
 import { canonicalJson, reportEvidenceProblems, withEvidence } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { seeded } from '../../fixtures/evidence/reports.js';

@@ -5,12 +5,12 @@ import { describe, expect, it } from '@jest/globals';
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import pino from 'pino';
 import { verifyChain, type SignedReport } from '../../../cmd/kubectl-restoretest/verify/evidence.js';
-import type { EvidenceAnchor, RestoreReport, RestoreTest } from '../../../server/domain/resources.js';
+import type { EvidenceAnchor, RestoreReport, RestoreTest } from '../../../server/domain/resources/resources.js';
 import { evidenceAnchorOf } from '../../../server/evidence/evidence-anchor.js';
 import { verifyReportChain } from '../../../server/evidence/evidence.js';
 import { ReportSigner } from '../../../server/evidence/report-signer.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
-import { Metrics } from '../../../server/metrics.js';
+import { Metrics } from '../../../server/metrics/metrics.js';
 import {
   makeReport,
   makeRestoreTest,

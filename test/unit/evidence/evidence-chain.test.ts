@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHash, verify } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { RestoreReport } from '../../../server/domain/resources.js';
+import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import {
   computeEvidenceDigest,
   evidenceContent,

@@ -3,8 +3,8 @@
 // digest, so they still verify.
 import { describe, expect, it } from '@jest/globals';
 import { computeDigest as cliDigest } from '../../../cmd/kubectl-restoretest/verify/evidence.js';
-import { expandReport, packReport } from '../../../server/domain/report-encoding.js';
-import type { RestoreReport } from '../../../server/domain/resources.js';
+import { expandReport, packReport } from '../../../server/report-codec/report-encoding.js';
+import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import { computeEvidenceDigest, evidenceOwner, verifyReportChain, withEvidence } from '../../../server/evidence/evidence.js';
 import { previousReportOf } from '../../../server/evidence/report-signer.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';

@@ -2,9 +2,9 @@
 // resourceVersion, chain links recomputed per test after a change, memo cleared when keys change.
 import { describe, expect, it } from '@jest/globals';
 import type { KeyObject } from 'node:crypto';
-import type { RestoreReport } from '../../../server/domain/resources.js';
+import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import { EvidenceVerifier } from '../../../server/evidence/evidence-verifier.js';
-import { reportKeyOf, reportTestKeyOf } from '../../../server/domain/report-index.js';
+import { reportKeyOf, reportTestKeyOf } from '../../../server/domain/read-models/report-index.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { withEvidence } from '../../../server/evidence/evidence.js';
 import {

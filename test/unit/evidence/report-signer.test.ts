@@ -3,8 +3,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CustomObjectsApi } from '@kubernetes/client-node';
 import pino from 'pino';
-import { packReport, type StoredRestoreReport } from '../../../server/domain/report-encoding.js';
-import type { RestoreReport } from '../../../server/domain/resources.js';
+import { packReport, type StoredRestoreReport } from '../../../server/report-codec/report-encoding.js';
+import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import { previousReportOf, ReportSigner } from '../../../server/evidence/report-signer.js';
 import { computeEvidenceDigest, verifyReportChain } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';

@@ -4,7 +4,7 @@ import {
   packedReportsJson,
   unpackReport,
   writePackedReportsJson,
-} from '../../../server/kube/packed-report.js';
+} from '../../../server/report-codec/packed-report.js';
 import { makeReport } from '../domain/fixtures.js';
 
 describe('packed reports', () => {

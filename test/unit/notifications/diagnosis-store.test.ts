@@ -1,8 +1,8 @@
 // The stored diagnosis stays within a few KB even when its text does not compress.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { diagnose } from '../../../server/domain/diagnosis.js';
-import { compressWithinBound, MAX_STORED_BYTES } from '../../../server/diagnostics/diagnosis-store.js';
+import { diagnose } from '../../../server/domain/diagnosis/diagnosis.js';
+import { compressWithinBound, MAX_STORED_BYTES } from '../../../server/triage/diagnosis-store.js';
 
 describe('compressWithinBound', () => {
   it('cuts incompressible detail until the gzip is at most 8 KB, keeping the hints', () => {

@@ -3,10 +3,10 @@
 // apiserver. The real apiserver path is in test/integration/notifications.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import pino from 'pino';
-import { ANNOTATION_NOTIFICATIONS, parseDeliveryRecords } from '../../../server/domain/notification-deliveries.js';
-import { ReportIndex } from '../../../server/domain/report-index.js';
-import type { NotificationsSpec, RestoreReport, RestoreTest } from '../../../server/domain/resources.js';
-import type { ReportSummary } from '../../../server/domain/report-summary.js';
+import { ANNOTATION_NOTIFICATIONS, parseDeliveryRecords } from '../../../server/domain/notifications/deliveries.js';
+import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
+import type { NotificationsSpec, RestoreReport, RestoreTest } from '../../../server/domain/resources/resources.js';
+import type { ReportSummary } from '../../../server/domain/read-models/report-summary.js';
 import { KubeError } from '../../../server/kube/errors.js';
 import type { InformerHandler } from '../../../server/kube/informer.js';
 import { sendToChannel } from '../../../server/notifications/channel-sender.js';

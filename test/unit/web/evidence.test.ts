@@ -2,7 +2,7 @@
 // as the server (server/evidence/evidence.ts): reports signed by the server, with and without a
 // chain sequence, verify there, and an edited one does not.
 import { describe, expect, it } from '@jest/globals';
-import type { RestoreReport } from '../../../server/domain/resources.js';
+import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import { withEvidence } from '../../../server/evidence/evidence.js';
 import { exportPublicKeyPem, generateSigningKey } from '../../../server/evidence/signing-key.js';
 import { importKeys, verifyReport } from '../../../web/src/evidence.js';

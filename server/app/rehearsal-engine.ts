@@ -1,0 +1,198 @@
+// The engine part of a Rehearsal server: a schedule reconciler, a run reconciler (its I/O behind
+// KubeRunActions) and a report writer, driven by one loop that runs while this replica leads, and
+// the evidence archive that keeps the reports the writer no longer prunes, and the report cascade
+// that removes deleted tests' reports.
+import { createTargetResolver } from '../checks/target-resolver.js';
+import { KubeDependencyReader } from '../checks/dependency-reader.kube.js';
+import { KubeSandboxReader } from '../checks/sandbox-reader.kube.js';
+import { CheckTasks } from '../engine/run/check-tasks.js';
+import { RestoreTestController } from '../engine/reconcile-loop.js';
+import { KubeEventRecorder } from '../engine/events.js';
+import { Janitor } from '../engine/sandbox/janitor.js';
+import { KubeRunActions } from '../engine/run/kube-run-actions.js';
+import { LeaderElector } from '../engine/leader-election.js';
+import { findOrphanReports, ReportCascade } from '../engine/report-cascade.js';
+import { ReportWriter } from '../engine/run/report-writer.js';
+import { RunAdmission } from '../engine/run/run-slots.js';
+import { RunReconciler, type RunReconcilerDeps } from '../engine/run/run.reconciler.js';
+import { SandboxManager } from '../engine/sandbox/sandbox.js';
+import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
+import { parseDuration } from '../domain/common/duration.js';
+import type { RestoreTest } from '../domain/resources/resources.js';
+import type { RunBounds } from '../domain/run/run-policy.js';
+import { EvidenceArchive, type EvidenceArchiveDeps } from '../archive/evidence-archive.js';
+import type { EvidenceKeyStore } from '../evidence/evidence-keys.js';
+import type { BackupProvider } from '../providers/provider.js';
+import type { RehearsalBasics } from './rehearsal-basics.js';
+import type { RunSigner } from './rehearsal-evidence.js';
+import type { RunFollowUps } from './run-follow-ups.js';
+import type { TestGauges } from '../metrics/restore-test-gauges.js';
+
+/** A watched Restore is re-read at least this often even without an event (a missed event, a stalled watch). */
+const RESTORE_RESYNC_MS = 15_000;
+
+/**
+ * How watches and finished checks wake the loop. They are built before the loop (the providers
+ * take their watch at construction), so they hold this and reach the loop once it exists.
+ */
+export class EngineWakeUp {
+  loop: RestoreTestController | undefined;
+  readonly enqueue = (key: string): void => this.loop?.queue.add(key);
+  /** The loop's stop signal: work started while no loop runs is aborted at once. */
+  readonly term = (): AbortSignal => this.loop?.signal() ?? AbortSignal.abort();
+}
+
+export interface EngineDeps extends RehearsalBasics {
+  wakeUp: EngineWakeUp;
+  providers: Partial<Record<string, BackupProvider>>;
+  signer: RunSigner;
+  evidenceKeys: EvidenceKeyStore;
+  followUps: RunFollowUps;
+  testGauges: TestGauges;
+  /** Test seams (RehearsalOverrides). */
+  onStage: RunReconcilerDeps['onStage'] | undefined;
+  archiveAfterUpload: EvidenceArchiveDeps['afterUpload'] | undefined;
+  podReadyTimeoutSeconds: number | undefined;
+}
+
+export interface Engine {
+  readonly loop: RestoreTestController;
+  /** Present when leader election is on: the engine then runs only while this replica leads. */
+  readonly leader: LeaderElector | undefined;
+  /** The evidence archive (S3), when configured. */
+  readonly archive: EvidenceArchive | undefined;
+  /** Removes deleted tests' reports while leading. */
+  readonly cascade: ReportCascade;
+  /** Runs the loop and what runs with it on the leader. */
+  start(): void;
+  stop(): void;
+}
+
+export function createEngine(deps: EngineDeps): Engine {
+  const { config, kubeConfig, kube, cache, client, metrics, log, now, wakeUp, providers, followUps } = deps;
+  const { enqueue, term } = wakeUp;
+  const events = new KubeEventRecorder(kube.core, 'rehearsal-controller', log.child({ component: 'events' }), now);
+  const sandboxes = new SandboxManager({
+    core: kube.core,
+    networking: kube.networking,
+    rbac: kube.rbac,
+    serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
+    dns: config.sandboxDns,
+  });
+  const admission = new RunAdmission(config.maxConcurrentRuns, () => cache.listTests());
+  const reader = new KubeSandboxReader(kubeConfig);
+  const checkTasks = new CheckTasks({
+    reader,
+    targets: createTargetResolver(
+      config.probeTargets
+        ? { mode: 'static', targets: config.probeTargets }
+        : { mode: 'cluster-dns', dnsSuffix: `svc.${config.clusterDomain}` },
+    ),
+    log: log.child({ component: 'checks' }),
+    now,
+    onDone: enqueue,
+  });
+  const bounds = (test: RestoreTest): RunBounds => ({
+    ttlSeconds: parseDuration(test.spec.sandbox?.ttl ?? '1h') ?? 3600,
+    podReadyTimeoutSeconds: deps.podReadyTimeoutSeconds ?? 600,
+    providerUnavailableSeconds: config.providerUnavailableSeconds,
+    pollIntervalMs: config.pollIntervalMs,
+    ...((providers[test.spec.provider] as BackupProvider | undefined)?.watchesRestores
+      ? { restorePollMs: Math.max(config.pollIntervalMs, RESTORE_RESYNC_MS) }
+      : {}),
+  });
+  const archive = config.archive
+    ? new EvidenceArchive(config.archive, {
+        cache,
+        client,
+        keyRing: () => deps.evidenceKeys.keyRing(),
+        signer: () => deps.evidenceKeys.signingKey()?.key,
+        log: log.child({ component: 'archive' }),
+        now,
+        ...(deps.archiveAfterUpload ? { afterUpload: deps.archiveAfterUpload } : {}),
+        orphans: () => findOrphanReports({ cache, client }),
+      })
+    : undefined;
+  // Deleted tests' live reports: no ownerReference since issue 17, so no garbage collector.
+  const cascade = new ReportCascade({ cache, client, ...(archive ? { archive } : {}), log: log.child({ component: 'cascade' }) });
+  // With the archive, reports beyond historyLimit are archived by it, never deleted unarchived.
+  const writer = new ReportWriter({
+    cache,
+    client,
+    signer: deps.signer,
+    metrics,
+    events,
+    log: log.child({ component: 'reports' }),
+    now,
+    pruneHistory: !archive,
+  });
+  const actions = new KubeRunActions({
+    cache,
+    client,
+    providers,
+    sandboxes,
+    reader,
+    dependencyReader: new KubeDependencyReader(kubeConfig),
+    clusterDomain: config.clusterDomain,
+    checkTasks,
+    admission,
+    writer,
+    events,
+    term,
+    enqueue,
+    bounds,
+    now,
+    // HOOK (issue 16): failure triage before a failed/partial run's sandbox may go.
+    beforeSandboxRelease: (report) => followUps.diagnostics.beforeSandboxRelease(report),
+    proberNamespace: config.namespace,
+    proberPodLabels: config.proberPodLabels,
+  });
+  const schedules = new ScheduleReconciler({
+    actions: {
+      writeStatus: (test, status) => actions.writeStatus(test, status),
+      record: (test, type, reason, message) => actions.record(test, type, reason, message),
+      recordInterval: (test, seconds) =>
+        metrics.scheduleIntervalSeconds.set({ namespace: test.metadata.namespace, test: test.metadata.name }, seconds),
+    },
+    now,
+    missedRunWindowSeconds: config.missedRunWindowSeconds,
+  });
+  const janitor = new Janitor({ core: kube.core, cache, client, sandboxes, log: log.child({ component: 'janitor' }), now });
+  const loop = new RestoreTestController(
+    {
+      cache,
+      schedules,
+      runs: new RunReconciler({ actions, now, bounds, ...(deps.onStage ? { onStage: deps.onStage } : {}) }),
+      admission,
+      checkTasks,
+      janitor,
+      metrics,
+      log: log.child({ component: 'controller' }),
+    },
+    { workers: 8, janitorIntervalMs: config.janitorIntervalSeconds * 1000 },
+  );
+  wakeUp.loop = loop;
+  const start = (): void => {
+    deps.testGauges.rebuild();
+    loop.start();
+    followUps.startOnLeader();
+    archive?.startOnLeader();
+    cascade.startOnLeader();
+  };
+  const stop = (): void => {
+    loop.stop();
+    followUps.stopOnLeader();
+    archive?.stopOnLeader();
+    cascade.stopOnLeader();
+  };
+  const leader =
+    config.runController && config.leaderElection
+      ? new LeaderElector(
+          kube.coordination,
+          { namespace: config.namespace, name: config.leaseName, identity: config.identity },
+          { onStartedLeading: start, onStoppedLeading: stop },
+          log.child({ component: 'leader-election' }),
+        )
+      : undefined;
+  return { loop, leader, archive, cascade, start, stop };
+}

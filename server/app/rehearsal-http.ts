@@ -1,0 +1,119 @@
+// The listeners of a Rehearsal server: the HTTP API, the probe port (health and metrics) and the
+// aggregated-API port the Kubernetes API server proxies to. They run on every replica, leader or
+// not, and answer from the caches; the engine's parts reach them only through the API's ports.
+import type { Server } from 'node:http';
+import { startAggregationServer, type AggregationServer } from '../api/aggregation.js';
+import { RequestHeaderWatch } from '../api/auth/request-header-watch.js';
+import { createApp, startHttpServer, type HttpDeps } from '../api/http.js';
+import { BackupToolUnavailableError, type ScheduleSource } from '../api/ports.js';
+import { startProbeListener } from '../api/probe-listener.js';
+import { ProviderError, type BackupProvider } from '../providers/provider.js';
+import type { RehearsalBasics } from './rehearsal-basics.js';
+import type { EvidenceParts } from './rehearsal-evidence.js';
+import type { RunFollowUps } from './run-follow-ups.js';
+
+export interface ListenerDeps extends RehearsalBasics {
+  /** The provider whose schedules the API lists (Velero). */
+  backupTool: BackupProvider | undefined;
+  followUps: RunFollowUps;
+  evidence: Pick<EvidenceParts, 'evidence' | 'evidenceKeys' | 'license'>;
+}
+
+export interface Listeners {
+  /** The bound HTTP port (useful with port 0). */
+  port(): number | undefined;
+  /** The bound aggregated-API (HTTPS) port, when REHEARSAL_AGGREGATION_PORT is set. */
+  aggregationPort(): number | undefined;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A provider's schedules as the API's port; "tool unavailable" becomes the API's 503 error. */
+function scheduleSourceOf(provider: BackupProvider | undefined): ScheduleSource | undefined {
+  const listSchedules = provider?.listSchedules?.bind(provider);
+  if (!listSchedules) return undefined;
+  return {
+    async listSchedules() {
+      try {
+        return await listSchedules();
+      } catch (error) {
+        if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') {
+          throw new BackupToolUnavailableError(error.message);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export function createListeners(deps: ListenerDeps): Listeners {
+  const { config, kubeConfig, cache, metrics, log, followUps } = deps;
+  const { evidence, evidenceKeys, license } = deps.evidence;
+  let server: Server | undefined;
+  let aggregation: AggregationServer | undefined;
+  let probe: Server | undefined;
+  // The front-proxy trust for the aggregation port (read only when that port is served).
+  const requestHeader = config.aggregation
+    ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
+    : undefined;
+  const backupSchedules = scheduleSourceOf(deps.backupTool);
+  const coverage = followUps.coverage;
+  const httpDeps: HttpDeps = {
+    config,
+    cache,
+    client: deps.client,
+    kube: deps.kube,
+    metrics,
+    log: log.child({ component: 'http' }),
+    now: deps.now,
+    ...(backupSchedules ? { schedules: backupSchedules } : {}),
+    ...(coverage ? { coverage } : {}),
+    diagnoses: followUps.diagnoses,
+    verifyEvidence: (report, keys) => evidence.verify(report, keys),
+    evidenceProblems: (report) => evidence.problems(report),
+    license,
+    evidenceKeys: {
+      publicKeys: () => evidenceKeys.publicKeys(),
+      signingKey: () => evidenceKeys.signingKey(),
+      keyRing: () => evidenceKeys.keyRing(),
+    },
+  };
+  return {
+    port: () => {
+      const address = server?.address();
+      return typeof address === 'object' && address ? address.port : undefined;
+    },
+    aggregationPort: () => aggregation?.port(),
+    async start() {
+      const app = createApp(httpDeps);
+      server = await startHttpServer(httpDeps, app);
+      if (config.probe) {
+        probe = await startProbeListener({
+          ...config.probe,
+          health: () => ({ status: cache.synced ? 'ok' : 'starting' }),
+          metrics: metrics.registry,
+          log: log.child({ component: 'probe' }),
+        });
+      }
+      if (config.aggregation && requestHeader) {
+        await requestHeader.start();
+        aggregation = await startAggregationServer({
+          app,
+          host: config.aggregation.host,
+          port: config.aggregation.port,
+          tls: { certFile: config.aggregation.tlsCertFile, keyFile: config.aggregation.tlsKeyFile },
+          requestHeader: () => requestHeader.current(),
+          onRequestHeaderChange: (listener) => requestHeader.onChange(listener),
+          log: log.child({ component: 'aggregation' }),
+        });
+      }
+    },
+    async stop() {
+      await aggregation?.close();
+      await new Promise<void>((resolve) => (probe ? probe.close(() => resolve()) : resolve()));
+      requestHeader?.stop();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      server?.closeAllConnections?.();
+    },
+  };
+}

@@ -1,0 +1,307 @@
+// The request body of POST/PUT /api/v1/tests (CreateTestInput) → a RestoreTestSpec, decisions §3.
+// Validation reports every offending field at once (a 400 that names one problem at a time makes
+// users guess), rejects unknown fields (a typo such as "maxRto" must not silently mean "no SLA"),
+// and applies the documented defaults explicitly so `kubectl get -o yaml` shows what will happen.
+import { PROVIDERS, type NetworkIsolation, type Provider, type RestoreTestSpec } from './resources.js';
+import type { CreateTestInput } from '../read-models/views.js';
+import { parseDuration } from '../common/duration.js';
+import { isValidTimeZone, validateCron } from '../run/schedule.js';
+import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES, isRfc1123Label } from '../run/sandbox-names.js';
+
+/** The server's own namespace (decisions §1); the API passes its configured value. */
+export const DEFAULT_TEST_NAMESPACE = 'rehearsal-system';
+
+export const TEST_INPUT_DEFAULTS = {
+  backupName: 'latest',
+  timezone: 'UTC',
+  namespacePrefix: 'rehearsal',
+  ttl: '1h',
+  networkIsolation: 'strict' as NetworkIsolation,
+  alertOnExceed: false,
+  historyLimit: 90,
+} as const;
+
+export const NETWORK_ISOLATION_MODES: readonly NetworkIsolation[] = ['strict', 'none'];
+export const HISTORY_LIMIT_RANGE = { min: 1, max: 1000 } as const;
+
+// The syntax of a cron field as CreateTestInput's schema publishes it (its `pattern`, kept equal by
+// test/unit/test-input-schema.test.ts): the classic 5 fields or a macro, blanks only around and
+// between them. What the syntax admits is then checked by validateCron (ranges, names, steps).
+export const CRON_SYNTAX =
+  /^\x20*(\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\x20+[0-9A-Za-z*,/-]+){4})\x20*$/;
+export const MAX_CRON_LENGTH = 128;
+export const MAX_TIMEZONE_LENGTH = 64;
+export const MAX_BACKUP_NAME_LENGTH = 253;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** A validated CreateTestInput with every default applied (assignable to CreateTestInput). */
+export interface ValidTestInput {
+  name: string;
+  namespace: string;
+  provider: Provider;
+  backupName: string;
+  sourceNamespaces: string[];
+  cron: string;
+  timezone: string;
+  namespacePrefix: string;
+  ttl: string;
+  networkIsolation: NetworkIsolation;
+  /** Absent = the built-in default checks. */
+  healthCheckPolicy?: string;
+  /** Absent = no SLA. */
+  maxRTO?: string;
+  alertOnExceed: boolean;
+  historyLimit: number;
+}
+
+export type TestInputValidation = { ok: true; value: ValidTestInput } | { ok: false; errors: FieldError[] };
+
+const KNOWN_FIELDS: readonly (keyof CreateTestInput)[] = [
+  'name',
+  'namespace',
+  'provider',
+  'backupName',
+  'sourceNamespaces',
+  'cron',
+  'timezone',
+  'namespacePrefix',
+  'ttl',
+  'networkIsolation',
+  'healthCheckPolicy',
+  'maxRTO',
+  'alertOnExceed',
+  'historyLimit',
+];
+
+const LABEL_RULE =
+  'must be an RFC 1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit';
+const DURATION_RULE = 'must be a duration such as 1h, 15m or 11m35s (units h, m, s)';
+// Backup names are Kubernetes object names (DNS-1123 subdomains) for every provider.
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Validates a parsed JSON body. For optional fields, null and "" mean "omitted" (the default
+ * applies): TestResponse reports an absent SLA as rtoTarget "", so a client may send back what it
+ * read. Required fields: name, provider, sourceNamespaces, cron.
+ */
+export function validateTestInput(
+  body: unknown,
+  options: { defaultNamespace?: string } = {},
+): TestInputValidation {
+  if (!isPlainObject(body))
+    return { ok: false, errors: [{ field: 'body', message: 'must be a JSON object' }] };
+  const errors: FieldError[] = [];
+  const fail = (field: string, message: string): void => {
+    errors.push({ field, message });
+  };
+  const present = (field: string): boolean => body[field] !== undefined && body[field] !== null;
+  const optionalString = (field: keyof CreateTestInput): string | undefined => {
+    if (!present(field)) return undefined;
+    const value = body[field];
+    if (typeof value !== 'string') {
+      fail(field, 'must be a string');
+      return undefined;
+    }
+    return value === '' ? undefined : value;
+  };
+  const requiredString = (field: keyof CreateTestInput): string | undefined => {
+    if (!present(field)) {
+      fail(field, 'is required');
+      return undefined;
+    }
+    const value = body[field];
+    if (typeof value !== 'string') {
+      fail(field, 'must be a string');
+      return undefined;
+    }
+    if (value.trim() === '') {
+      fail(field, 'is required');
+      return undefined;
+    }
+    return value;
+  };
+  const label = (field: string, value: string | undefined): void => {
+    if (value !== undefined && !isRfc1123Label(value)) fail(field, LABEL_RULE);
+  };
+  const duration = (field: string, value: string | undefined): void => {
+    if (value === undefined) return;
+    const seconds = parseDuration(value);
+    if (seconds === null) fail(field, DURATION_RULE);
+    else if (seconds === 0) fail(field, 'must be longer than 0s');
+  };
+
+  const name = requiredString('name');
+  label('name', name);
+
+  const namespace = optionalString('namespace');
+  label('namespace', namespace);
+
+  const provider = requiredString('provider');
+  if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider)) {
+    fail('provider', `must be one of ${PROVIDERS.join(', ')}`);
+  }
+
+  const backupName = optionalString('backupName');
+  if (backupName !== undefined && (backupName.length > MAX_BACKUP_NAME_LENGTH || !SUBDOMAIN.test(backupName))) {
+    fail('backupName', 'must be "latest" or a backup name (a Kubernetes object name)');
+  }
+
+  const sourceNamespaces: string[] = [];
+  if (!present('sourceNamespaces')) {
+    fail('sourceNamespaces', 'is required');
+  } else if (!Array.isArray(body.sourceNamespaces)) {
+    fail('sourceNamespaces', 'must be an array of namespace names');
+  } else if (body.sourceNamespaces.length === 0) {
+    fail('sourceNamespaces', 'must list at least one namespace');
+  } else if (body.sourceNamespaces.length > MAX_SOURCE_NAMESPACES) {
+    fail('sourceNamespaces', `must list at most ${MAX_SOURCE_NAMESPACES} namespaces`);
+  } else {
+    const seen = new Map<string, number>();
+    body.sourceNamespaces.forEach((value: unknown, position: number) => {
+      const field = `sourceNamespaces[${position}]`;
+      if (typeof value !== 'string') return fail(field, 'must be a string');
+      if (!isRfc1123Label(value)) return fail(field, LABEL_RULE);
+      const first = seen.get(value);
+      if (first !== undefined) return fail(field, `duplicates sourceNamespaces[${first}]`);
+      seen.set(value, position);
+      sourceNamespaces.push(value);
+    });
+  }
+
+  const cron = requiredString('cron');
+  if (cron !== undefined) {
+    const validation = validateCron(cron);
+    if (cron.length > MAX_CRON_LENGTH) fail('cron', `must be at most ${MAX_CRON_LENGTH} characters`);
+    else if (!CRON_SYNTAX.test(cron)) {
+      fail('cron', validation.ok ? 'must separate its fields with spaces' : validation.message);
+    } else if (!validation.ok) fail('cron', validation.message);
+  }
+
+  const timezone = optionalString('timezone');
+  if (timezone !== undefined && (timezone.length > MAX_TIMEZONE_LENGTH || !isValidTimeZone(timezone))) {
+    fail('timezone', 'must be an IANA time zone such as UTC or Europe/Berlin');
+  }
+
+  const namespacePrefix = optionalString('namespacePrefix');
+  label('namespacePrefix', namespacePrefix);
+  if (namespacePrefix !== undefined && namespacePrefix.length > MAX_NAMESPACE_PREFIX_LENGTH) {
+    fail(
+      'namespacePrefix',
+      `must be at most ${MAX_NAMESPACE_PREFIX_LENGTH} characters so sandbox names fit in 63 characters`,
+    );
+  }
+
+  const ttl = optionalString('ttl');
+  duration('ttl', ttl);
+
+  const networkIsolation = optionalString('networkIsolation');
+  if (
+    networkIsolation !== undefined &&
+    !(NETWORK_ISOLATION_MODES as readonly string[]).includes(networkIsolation)
+  ) {
+    fail('networkIsolation', `must be one of ${NETWORK_ISOLATION_MODES.join(', ')}`);
+  }
+
+  const healthCheckPolicy = optionalString('healthCheckPolicy');
+  label('healthCheckPolicy', healthCheckPolicy);
+
+  const maxRTO = optionalString('maxRTO');
+  duration('maxRTO', maxRTO);
+
+  let alertOnExceed: boolean = TEST_INPUT_DEFAULTS.alertOnExceed;
+  if (present('alertOnExceed')) {
+    if (typeof body.alertOnExceed !== 'boolean') fail('alertOnExceed', 'must be a boolean');
+    else alertOnExceed = body.alertOnExceed;
+  }
+  // Without a target there is nothing to exceed; accepting it would promise alerts that never come.
+  if (alertOnExceed && maxRTO === undefined && !errors.some((error) => error.field === 'maxRTO')) {
+    fail('alertOnExceed', 'requires maxRTO');
+  }
+
+  let historyLimit: number = TEST_INPUT_DEFAULTS.historyLimit;
+  if (present('historyLimit')) {
+    const value = body.historyLimit;
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      fail('historyLimit', 'must be an integer');
+    } else if (value < HISTORY_LIMIT_RANGE.min || value > HISTORY_LIMIT_RANGE.max) {
+      fail('historyLimit', `must be between ${HISTORY_LIMIT_RANGE.min} and ${HISTORY_LIMIT_RANGE.max}`);
+    } else {
+      historyLimit = value;
+    }
+  }
+
+  for (const field of Object.keys(body)) {
+    if (!(KNOWN_FIELDS as readonly string[]).includes(field)) fail(field, 'is not a known field');
+  }
+
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      name: name!,
+      namespace: namespace ?? options.defaultNamespace ?? DEFAULT_TEST_NAMESPACE,
+      provider: provider as Provider,
+      backupName: backupName ?? TEST_INPUT_DEFAULTS.backupName,
+      sourceNamespaces,
+      cron: cron!.trim(),
+      timezone: timezone ?? TEST_INPUT_DEFAULTS.timezone,
+      namespacePrefix: namespacePrefix ?? TEST_INPUT_DEFAULTS.namespacePrefix,
+      ttl: ttl ?? TEST_INPUT_DEFAULTS.ttl,
+      networkIsolation:
+        (networkIsolation as NetworkIsolation | undefined) ?? TEST_INPUT_DEFAULTS.networkIsolation,
+      ...(healthCheckPolicy !== undefined ? { healthCheckPolicy } : {}),
+      ...(maxRTO !== undefined ? { maxRTO } : {}),
+      alertOnExceed,
+      historyLimit,
+    },
+  };
+}
+
+/** The spec of a new RestoreTest (name and namespace go to metadata). Defaults are written out. */
+export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
+  const spec: RestoreTestSpec = {
+    provider: input.provider,
+    backupSource: {
+      backupName: input.backupName,
+      namespaces: input.sourceNamespaces.map((name) => ({ name })),
+    },
+    schedule: { cron: input.cron, timezone: input.timezone },
+    sandbox: {
+      namespacePrefix: input.namespacePrefix,
+      ttl: input.ttl,
+      networkIsolation: input.networkIsolation,
+    },
+    historyLimit: input.historyLimit,
+  };
+  if (input.maxRTO !== undefined) spec.sla = { maxRTO: input.maxRTO, alertOnExceed: input.alertOnExceed };
+  if (input.healthCheckPolicy !== undefined) spec.healthCheckPolicy = input.healthCheckPolicy;
+  return spec;
+}
+
+/**
+ * PUT semantics (decisions §3): every field CreateTestInput can express is replaced, an omitted
+ * optional field returning to its default; what it cannot express is kept from the existing spec
+ * (inline health checks, notifications, sandbox quota and limit range, schedule.suspend, the
+ * provider namespace), so a PUT from the dashboard never erases settings made with kubectl.
+ */
+export function specForUpdate(existing: RestoreTestSpec, input: ValidTestInput): RestoreTestSpec {
+  const spec = inputToSpec(input);
+  if (existing.backupSource?.providerNamespace !== undefined) {
+    spec.backupSource.providerNamespace = existing.backupSource.providerNamespace;
+  }
+  if (existing.schedule?.suspend !== undefined) spec.schedule.suspend = existing.schedule.suspend;
+  if (existing.sandbox?.resourceQuota !== undefined)
+    spec.sandbox!.resourceQuota = existing.sandbox.resourceQuota;
+  if (existing.sandbox?.limitRange !== undefined) spec.sandbox!.limitRange = existing.sandbox.limitRange;
+  if (existing.healthChecks !== undefined) spec.healthChecks = existing.healthChecks;
+  if (existing.notifications !== undefined) spec.notifications = existing.notifications;
+  return spec;
+}

@@ -1,0 +1,170 @@
+// The report writer: once a run says it is ready (checks done, or failed early), it builds the
+// RestoreReport from what the run observed, signs it, creates it, prunes the test's history beyond
+// historyLimit and announces the result (metrics and Events). It knows nothing of the run
+// reconciler: it is handed the facts and returns the stored report. Every run gets exactly one
+// report: the name is deterministic and a create that answers AlreadyExists reads the stored one.
+import type { Logger } from 'pino';
+import { buildReportSpec, type RunObservations } from '../../domain/run/report-builder.js';
+import { API_VERSION, type RestoreReport, type RestoreTest } from '../../domain/resources/resources.js';
+import { reportName } from '../../domain/run/sandbox-names.js';
+import type { ReportSigner } from '../../evidence/report-signer.js';
+import { isKind } from '../../kube/errors.js';
+import type { RehearsalCache } from '../../kube/rehearsal-cache.js';
+import type { RehearsalClient } from '../../kube/rehearsal-client.js';
+import type { Metrics } from '../../metrics/metrics.js';
+import type { EventRecorder } from '../events.js';
+
+/** Facts the run gathered; the writer adds the test, the run and the time. */
+export type ReportFacts = Omit<RunObservations, 'test' | 'run' | 'completedAt'>;
+
+export interface ReportWriterDeps {
+  cache: Pick<RehearsalCache, 'reportsOfTest' | 'getReport'>;
+  client: Pick<RehearsalClient, 'createReport' | 'getReport' | 'deleteReport'> &
+    Partial<Pick<RehearsalClient, 'clearReportManagedFields'>>;
+  signer?: Pick<ReportSigner, 'sign'> & Partial<Pick<ReportSigner, 'recordAnchor'>>;
+  metrics: Metrics;
+  events: EventRecorder;
+  log: Logger;
+  now: () => Date;
+  /**
+   * Delete reports beyond historyLimit (default). False with the evidence archive: the archiver
+   * moves them out of etcd instead, so no evidence is deleted before it is archived.
+   */
+  pruneHistory?: boolean;
+}
+
+/** The RestoreReport object of a run, unsigned, as the writer creates it (also used by bench:footprint). */
+export function reportObject(
+  test: RestoreTest,
+  run: RunObservations['run'],
+  facts: ReportFacts,
+  completedAt: Date,
+): RestoreReport {
+  const spec = buildReportSpec({ ...facts, test, run, completedAt }, test.spec.provider);
+  return {
+    apiVersion: API_VERSION,
+    kind: 'RestoreReport',
+    metadata: {
+      name: reportName(test.metadata.name, run.id),
+      namespace: test.metadata.namespace ?? '',
+      // No labels: `kubectl get rrep --field-selector spec.test=<test>` (a selectable field; reports
+      // stored before issue 17's fifth cut: spec.testRef.name=<test>) selects a test's reports, and
+      // the run id is in the name. A label costs the apiserver two maps per report, the object's
+      // and its watch-cache index entry's (~0.7 KB, issue 17, test/bench/README.md "Footprint");
+      // reports written before keep theirs.
+      // No ownerReferences either: the reference is one more map and six strings per report
+      // (~0.5 KB of apiserver memory), and the garbage collector it invites deletes a deleted
+      // test's reports unarchived, although its evidence must outlive it. The server removes
+      // them itself, archiving first when the archive is on (engine/report-cascade.ts); the
+      // evidence binds a report to its test through spec.testRef (evidence/evidence.ts, owner).
+    },
+    spec,
+  };
+}
+
+type ReportStore = ReportWriterDeps['client'];
+
+/**
+ * Creates a signed report (a create that answers AlreadyExists reads the stored one: a retry after
+ * a crash) and clears its managedFields (see clearReportManagedFields), also after AlreadyExists in
+ * case an earlier attempt stopped before that. Failing to clear them costs apiserver memory, not
+ * correctness: logged, not retried. The engine's write path; bench:footprint measures it.
+ */
+export async function storeReport(client: ReportStore, report: RestoreReport, log: Logger): Promise<RestoreReport> {
+  const namespace = report.metadata.namespace ?? '';
+  let written: RestoreReport;
+  try {
+    written = await client.createReport(report);
+  } catch (error) {
+    if (!isKind(error, 'AlreadyExists')) throw error;
+    written = await client.getReport(namespace, report.metadata.name);
+  }
+  const metadata = written.metadata as { managedFields?: unknown[] };
+  if (!client.clearReportManagedFields || !metadata.managedFields?.length) return written;
+  try {
+    return await client.clearReportManagedFields(namespace, report.metadata.name);
+  } catch (error) {
+    log.warn({ err: error, report: report.metadata.name }, "could not clear the report's managedFields");
+    return written;
+  }
+}
+
+export class ReportWriter {
+  constructor(private readonly deps: ReportWriterDeps) {}
+
+  /** The run's report if it exists already (cache first, then the apiserver). */
+  async find(test: RestoreTest, runId: string): Promise<RestoreReport | undefined> {
+    const namespace = test.metadata.namespace ?? '';
+    const name = reportName(test.metadata.name, runId);
+    const cached = this.deps.cache.getReport(namespace, name);
+    if (cached) return cached;
+    try {
+      return await this.deps.client.getReport(namespace, name);
+    } catch (error) {
+      if (isKind(error, 'NotFound')) return undefined;
+      throw error;
+    }
+  }
+
+  async write(test: RestoreTest, run: RunObservations['run'], facts: ReportFacts): Promise<RestoreReport> {
+    const namespace = test.metadata.namespace ?? '';
+    let report = reportObject(test, run, facts, this.deps.now());
+    if (this.deps.signer) {
+      const newest = this.deps.cache.reportsOfTest(namespace, test.metadata.name).at(-1);
+      // The summary has no evidence: the whole newest report carries the digest to chain to.
+      const previous = newest && this.deps.cache.getReport(namespace, newest.metadata.name);
+      report = await this.deps.signer.sign(report, previous);
+    }
+    const written = await storeReport(this.deps.client, report, this.deps.log);
+    // After the create, never before: the anchor must not name a report that does not exist.
+    await this.deps.signer?.recordAnchor?.(written);
+    if (this.deps.pruneHistory !== false) await this.prune(test, written);
+    this.announce(test, written);
+    return written;
+  }
+
+  /** Keeps at most historyLimit reports of the test, deleting the oldest first. */
+  private async prune(test: RestoreTest, newest: RestoreReport): Promise<void> {
+    const limit = test.spec.historyLimit ?? 90;
+    const history = this.deps.cache
+      .reportsOfTest(test.metadata.namespace ?? '', test.metadata.name)
+      .filter((report) => report.metadata.name !== newest.metadata.name);
+    const excess = history.length + 1 - limit;
+    for (const report of history.slice(0, Math.max(0, excess))) {
+      try {
+        await this.deps.client.deleteReport(report.metadata.namespace ?? '', report.metadata.name);
+      } catch (error) {
+        if (!isKind(error, 'NotFound')) throw error;
+      }
+    }
+  }
+
+  private announce(test: RestoreTest, report: RestoreReport): void {
+    const spec = report.spec;
+    const labels = { namespace: test.metadata.namespace ?? '', test: test.metadata.name };
+    const metrics = this.deps.metrics;
+    metrics.score.set(labels, spec.score);
+    if (spec.rto.measuredSeconds !== undefined) metrics.rtoSeconds.set(labels, spec.rto.measuredSeconds);
+    if (spec.backup.completedAt) {
+      const age = (new Date(spec.startedAt).getTime() - new Date(spec.backup.completedAt).getTime()) / 1000;
+      metrics.backupAgeSeconds.set(labels, Math.max(0, age));
+    }
+    metrics.lastCompletedRun.set(labels, new Date(spec.completedAt).getTime() / 1000);
+    metrics.runs.inc({ ...labels, result: spec.result });
+    metrics.runDuration.observe((new Date(spec.completedAt).getTime() - new Date(spec.startedAt).getTime()) / 1000);
+
+    const capped = spec.resultCap ? ` (capped by ${spec.resultCap.critical ? 'critical ' : ''}check ${spec.resultCap.check})` : '';
+    const failure = spec.failure ? ` (${spec.failure.reason}: ${spec.failure.message})` : '';
+    const summary = `run ${spec.runId}: score ${spec.score}, ${spec.result}${capped}${spec.rto.measured ? `, RTO ${spec.rto.measured}` : ''}${failure}`;
+    const reason = spec.result === 'pass' ? 'RunPassed' : spec.result === 'partial' ? 'RunPartial' : 'RunFailed';
+    const events = this.deps.events;
+    events.record(test, spec.result === 'pass' ? 'Normal' : 'Warning', reason, summary);
+    if (spec.rto.withinSLA === false) {
+      events.record(test, 'Warning', 'SLAExceeded', `run ${spec.runId}: RTO ${spec.rto.measured} exceeds the target ${spec.rto.target}`);
+    }
+    const previous = test.status?.lastScore;
+    if (previous !== undefined && test.status?.lastRunAt && spec.score < previous - 10) {
+      events.record(test, 'Warning', 'ScoreRegressed', `run ${spec.runId}: score ${spec.score}, previous run ${previous}`);
+    }
+  }
+}

@@ -1,0 +1,236 @@
+// Sandbox namespaces: where a run's restore lands. The only cluster-scoped objects Rehearsal ever
+// writes are these namespaces, always labelled as its own; everything else it creates lives inside
+// them, including the one RoleBinding through which the checks read the sandbox (the server holds
+// no cluster-wide read). Creation is idempotent so a step can be repeated, but a namespace is
+// never adopted (decisions §9): an existing namespace of a sandbox's name counts as Rehearsal's
+// only when its UID is the one recorded in the run's status or the one this process created.
+// Anything else (someone pre-created the name) fails the run before anything is restored.
+import {
+  PatchStrategy,
+  setHeaderOptions,
+  type CoreV1Api,
+  type NetworkingV1Api,
+  type RbacAuthorizationV1Api,
+} from '@kubernetes/client-node';
+import { isKind, kubeCall } from '../../kube/errors.js';
+import { DEFAULT_SANDBOX_DNS, strictPolicies, type SandboxDns } from './network-policy.js';
+import {
+  ANNOTATION_EXPIRES_AT,
+  LABEL_MANAGED_BY,
+  LABEL_RUN,
+  LABEL_SOURCE_NAMESPACE,
+  LABEL_TEST,
+  LABEL_TEST_NAMESPACE,
+  MANAGED_BY_VALUE,
+  type RestoreTest,
+} from '../../domain/resources/resources.js';
+
+export interface SandboxPlan {
+  test: RestoreTest;
+  runId: string;
+  entries: { source: string; sandbox: string }[];
+  expiresAt: Date;
+  /** Labels of the Rehearsal API pods: strict policies must still admit their probes. */
+  proberPodLabels: Record<string, string>;
+  /** Namespace of the Rehearsal API pods. */
+  proberNamespace: string;
+  /** sandbox name → UID recorded in the run's status by an earlier attempt of this step. */
+  recordedUids?: Record<string, string>;
+}
+
+/** One sandbox as created, with the UID to record in the run's status. */
+export interface CreatedSandbox {
+  source: string;
+  sandbox: string;
+  uid: string;
+}
+
+/** The ClusterRole the per-sandbox RoleBinding grants (deploy/base/rbac.yaml; bind is limited to it). */
+export const SANDBOX_READER_ROLE = 'rehearsal-sandbox-reader';
+
+/** A sandbox's name is taken by a namespace Rehearsal did not create: the run must fail. */
+export class SandboxTakenError extends Error {
+  readonly reason = 'SandboxNamespaceTaken';
+
+  constructor(
+    message: string,
+    /** The run's sandboxes created before the taken one: recorded, so they are cleaned up. */
+    readonly created: CreatedSandbox[],
+  ) {
+    super(message);
+  }
+}
+
+export interface SandboxManagerOptions {
+  core: CoreV1Api;
+  networking: NetworkingV1Api;
+  rbac: Pick<RbacAuthorizationV1Api, 'createNamespacedRoleBinding'>;
+  /** Who the reader RoleBinding is for: the server's own ServiceAccount. */
+  serviceAccount: { namespace: string; name: string };
+  /** The cluster DNS that strict sandboxes may query (default: kube-system, k8s-app=kube-dns). */
+  dns?: SandboxDns;
+}
+
+export function sandboxLabels(test: RestoreTest, runId: string): Record<string, string> {
+  return {
+    [LABEL_MANAGED_BY]: MANAGED_BY_VALUE,
+    [LABEL_TEST]: test.metadata.name,
+    [LABEL_TEST_NAMESPACE]: test.metadata.namespace ?? '',
+    [LABEL_RUN]: runId,
+  };
+}
+
+export class SandboxManager {
+  private readonly core: CoreV1Api;
+  private readonly networking: NetworkingV1Api;
+  /** Namespaces this process created (name → UID): a repeated step before status recorded them. */
+  private readonly createdHere = new Map<string, string>();
+
+  constructor(private readonly options: SandboxManagerOptions) {
+    this.core = options.core;
+    this.networking = options.networking;
+  }
+
+  /** Creates the run's sandboxes (or finds the ones it created); SandboxTakenError for a foreign one. */
+  async create(plan: SandboxPlan): Promise<CreatedSandbox[]> {
+    const labels = sandboxLabels(plan.test, plan.runId);
+    const spec = plan.test.spec.sandbox ?? {};
+    const created: CreatedSandbox[] = [];
+    for (const { source, sandbox } of plan.entries) {
+      const uid = await this.claimNamespace(plan, created, sandbox, {
+        name: sandbox,
+        labels: { ...labels, [LABEL_SOURCE_NAMESPACE]: source },
+        annotations: { [ANNOTATION_EXPIRES_AT]: plan.expiresAt.toISOString() },
+      });
+      created.push({ source, sandbox, uid });
+      await this.ignoreExisting(() =>
+        this.options.rbac.createNamespacedRoleBinding({
+          namespace: sandbox,
+          body: {
+            metadata: { name: SANDBOX_READER_ROLE, labels },
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: SANDBOX_READER_ROLE },
+            subjects: [{ kind: 'ServiceAccount', ...this.options.serviceAccount }],
+          },
+        }),
+      );
+      if ((spec.networkIsolation ?? 'strict') === 'strict') {
+        const policies = strictPolicies({
+          sandboxes: plan.entries.map((entry) => entry.sandbox),
+          proberNamespace: plan.proberNamespace,
+          proberPodLabels: plan.proberPodLabels,
+          dns: this.options.dns ?? DEFAULT_SANDBOX_DNS,
+          labels,
+        });
+        for (const policy of policies) {
+          await this.ignoreExisting(() =>
+            this.networking.createNamespacedNetworkPolicy({ namespace: sandbox, body: policy }),
+          );
+        }
+      }
+      if (spec.resourceQuota?.hard) {
+        await this.ignoreExisting(() =>
+          this.core.createNamespacedResourceQuota({
+            namespace: sandbox,
+            body: { metadata: { name: 'rehearsal-sandbox', labels }, spec: { hard: spec.resourceQuota!.hard } },
+          }),
+        );
+      }
+      if (spec.limitRange?.limits?.length) {
+        await this.ignoreExisting(() =>
+          this.core.createNamespacedLimitRange({
+            namespace: sandbox,
+            body: {
+              metadata: { name: 'rehearsal-sandbox', labels },
+              spec: { limits: spec.limitRange!.limits as never },
+            },
+          }),
+        );
+      }
+    }
+    return created;
+  }
+
+  /** The UID of the sandbox namespace Rehearsal created, creating it now if needed. */
+  private async claimNamespace(
+    plan: SandboxPlan,
+    created: CreatedSandbox[],
+    sandbox: string,
+    metadata: { name: string; labels: Record<string, string>; annotations: Record<string, string> },
+  ): Promise<string> {
+    try {
+      const namespace = await kubeCall(() => this.core.createNamespace({ body: { metadata } }));
+      const uid = namespace.metadata?.uid ?? '';
+      this.createdHere.set(sandbox, uid);
+      return uid;
+    } catch (error) {
+      if (!isKind(error, 'AlreadyExists')) throw error;
+    }
+    const existing = await kubeCall(() => this.core.readNamespace({ name: sandbox }));
+    const uid = existing.metadata?.uid ?? '';
+    const ours = uid !== '' && (plan.recordedUids?.[sandbox] === uid || this.createdHere.get(sandbox) === uid);
+    if (!ours || existing.metadata?.deletionTimestamp) {
+      throw new SandboxTakenError(
+        `namespace "${sandbox}" already exists and Rehearsal did not create it for run ${plan.runId} ` +
+          `(uid ${uid || 'unknown'}); nothing was restored into it`,
+        created,
+      );
+    }
+    return uid;
+  }
+
+  /** Marks when the janitor may remove a kept sandbox (after a partial or failed run). */
+  async keepUntil(sandbox: string, expiresAt: Date): Promise<void> {
+    try {
+      await kubeCall(() =>
+        this.core.patchNamespace(
+          {
+            name: sandbox,
+            body: { metadata: { annotations: { [ANNOTATION_EXPIRES_AT]: expiresAt.toISOString() } } },
+          },
+          mergePatch,
+        ),
+      );
+    } catch (error) {
+      if (!isKind(error, 'NotFound')) throw error;
+    }
+  }
+
+  /**
+   * Deletes a sandbox namespace: only one labelled as Rehearsal's and, when the caller knows the
+   * UID it recorded, only that very namespace (a UID precondition, so a namespace re-created under
+   * the same name in between is not deleted either).
+   */
+  async delete(sandbox: string, expectedUid?: string): Promise<void> {
+    try {
+      // Refuse to delete anything that is not visibly ours, whatever the caller believes.
+      const namespace = await kubeCall(() => this.core.readNamespace({ name: sandbox }));
+      if (namespace.metadata?.labels?.[LABEL_MANAGED_BY] !== MANAGED_BY_VALUE) {
+        throw new Error(`refusing to delete namespace ${sandbox}: it is not a Rehearsal sandbox`);
+      }
+      const uid = namespace.metadata?.uid;
+      if (expectedUid !== undefined && uid !== expectedUid) {
+        throw new Error(`refusing to delete namespace ${sandbox}: uid ${uid} is not the recorded ${expectedUid}`);
+      }
+      if (namespace.metadata?.deletionTimestamp) return;
+      await kubeCall(() =>
+        this.core.deleteNamespace({
+          name: sandbox,
+          propagationPolicy: 'Background',
+          ...(uid ? { body: { preconditions: { uid } } } : {}),
+        }),
+      );
+    } catch (error) {
+      if (!isKind(error, 'NotFound')) throw error;
+    }
+  }
+
+  private async ignoreExisting(call: () => Promise<unknown>): Promise<void> {
+    try {
+      await kubeCall(call);
+    } catch (error) {
+      if (!isKind(error, 'AlreadyExists')) throw error;
+    }
+  }
+}
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);

@@ -1,0 +1,128 @@
+// The schedule reconciler: decides once per pass (domain/run/schedule.ts) whether a run is due, and
+// writes only what that decision owns: the ScheduleValid condition, nextRunAt, lastScheduleTime,
+// the handled trigger, and a Queued currentRun. Due instants and triggers that arrive while a run
+// is in progress are consumed and reported, never started in parallel (decisions §3). Starting and
+// advancing the run is the run reconciler's job.
+import { randomBytes } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { ANNOTATION_TRIGGER, type CurrentRun, type RestoreTest, type RestoreTestStatus } from '../domain/resources/resources.js';
+import { decideSchedule, scheduleIntervalSeconds, type ScheduleDecision } from '../domain/run/schedule.js';
+import { newRunId } from '../domain/run/sandbox-names.js';
+import { setCondition, type ReconcileResult } from './conditions.js';
+import type { EventType } from './events.js';
+
+export interface ScheduleActions {
+  /** Replaces the test's status (optimistic concurrency); the stored test, or undefined if gone. */
+  writeStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest | undefined>;
+  record(test: RestoreTest, type: EventType, reason: string, message: string): void;
+  /** The schedule's interval, for the RestoreTestNotRun alert. */
+  recordInterval(test: RestoreTest, seconds: number): void;
+}
+
+export interface ScheduleReconcilerDeps {
+  actions: ScheduleActions;
+  now: () => Date;
+  missedRunWindowSeconds: number;
+  newRunId?: () => string;
+}
+
+/** What the pass did: `written` is the stored test when status changed (the run reconciler goes on from it). */
+export interface ScheduleOutcome extends ReconcileResult {
+  written?: RestoreTest;
+}
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class ScheduleReconciler {
+  constructor(private readonly deps: ScheduleReconcilerDeps) {}
+
+  async reconcile(test: RestoreTest): Promise<ScheduleOutcome> {
+    const { actions } = this.deps;
+    const now = this.deps.now();
+    const previous = test.status ?? {};
+    const status: RestoreTestStatus = { ...previous };
+    const runInProgress = previous.currentRun !== undefined;
+    const spec = test.spec.schedule;
+    const decision = decideSchedule({
+      cron: spec.cron,
+      timezone: spec.timezone ?? 'UTC',
+      suspend: spec.suspend ?? false,
+      lastScheduleTime: status.lastScheduleTime ? new Date(status.lastScheduleTime) : null,
+      createdAt: new Date(test.metadata.creationTimestamp ?? now.toISOString()),
+      now,
+      runInProgress,
+      missedRunWindowSeconds: this.deps.missedRunWindowSeconds,
+    });
+    const interval = scheduleIntervalSeconds(spec.cron, spec.timezone ?? 'UTC', now);
+    if (interval !== null) actions.recordInterval(test, interval);
+
+    status.observedGeneration = test.metadata.generation;
+    status.phase = status.phase ?? 'Idle';
+    status.conditions = setCondition(
+      status.conditions,
+      decision.action === 'invalid'
+        ? { type: 'ScheduleValid', status: 'False', reason: decision.reason, message: decision.message }
+        : { type: 'ScheduleValid', status: 'True', reason: 'Valid', message: 'the schedule is valid' },
+      now,
+    );
+    // No next run (suspended, invalid, or a cron with no future instant): the field is absent.
+    status.nextRunAt = 'nextRunAt' in decision ? decision.nextRunAt?.toISOString() : undefined;
+    if (status.nextRunAt === undefined) delete status.nextRunAt;
+
+    const events: [EventType, string, string][] = [];
+    const trigger = test.metadata.annotations?.[ANNOTATION_TRIGGER];
+    const triggered = trigger !== undefined && trigger !== status.handledTrigger;
+    if (triggered) status.handledTrigger = trigger;
+    if (decision.action === 'run' || decision.action === 'skip-missed' || decision.action === 'skip-overlap') {
+      // A due cron instant that coincides with a manual run is consumed by it: no double run.
+      status.lastScheduleTime = decision.instant.toISOString();
+    }
+
+    if (runInProgress) {
+      if (triggered) events.push(['Warning', 'TriggerRefused', `run ${previous.currentRun!.id} is still in progress`]);
+      if (decision.action === 'skip-overlap' || decision.action === 'skip-missed') events.push(['Warning', decision.reason, decision.message]);
+    } else if (triggered) {
+      this.queue(status, 'manual', now, now, events, 'TriggerRequested', 'manual trigger requested');
+    } else if (decision.action === 'run') {
+      this.queue(status, 'schedule', decision.instant, now, events, decision.reason, decision.message);
+    } else if (decision.action === 'skip-missed' || decision.action === 'skip-overlap') {
+      events.push(['Warning', decision.reason, decision.message]);
+    } else if (decision.action === 'invalid' && previous.conditions?.find((c) => c.type === 'ScheduleValid')?.status !== 'False') {
+      events.push(['Warning', decision.reason, decision.message]);
+    }
+
+    // Compared canonically: the apiserver returns keys sorted, we build them in another order, and
+    // a write of an unchanged status would come back as a watch event and start the pass again.
+    const changed = canonicalize(status) !== canonicalize(previous);
+    const written = changed ? await actions.writeStatus(test, status) : undefined;
+    for (const [type, reason, message] of events) actions.record(test, type, reason, message);
+    return { ...this.requeue(decision, now), ...(written ? { written } : {}) };
+  }
+
+  private queue(
+    status: RestoreTestStatus,
+    trigger: CurrentRun['trigger'],
+    scheduledAt: Date,
+    now: Date,
+    events: [EventType, string, string][],
+    reason: string,
+    message: string,
+  ): void {
+    const run: CurrentRun = {
+      id: this.deps.newRunId?.() ?? newRunId((size) => randomBytes(size)),
+      trigger,
+      scheduledAt: scheduledAt.toISOString(),
+      queuedAt: now.toISOString(),
+      stage: 'Queued',
+    };
+    status.currentRun = run;
+    status.phase = 'Running';
+    events.push(['Normal', 'RunQueued', `run ${run.id} (${trigger}) queued: ${message} [${reason}]`]);
+  }
+
+  /** Wake up at the next cron instant (an invalid spec waits for a change, which enqueues it). */
+  private requeue(decision: ScheduleDecision, now: Date): ReconcileResult {
+    if (!('nextRunAt' in decision) || !decision.nextRunAt) return {};
+    return { requeueAfterMs: Math.min(Math.max(decision.nextRunAt.getTime() - now.getTime(), 0) + 50, MAX_TIMER_MS) };
+  }
+}

@@ -1,0 +1,193 @@
+// Prometheus metrics on Rehearsal's own registry (never the global one, so tests and several
+// servers in one process stay independent). Names per decisions §1.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly score = new Gauge({
+    name: 'rehearsal_score',
+    help: 'Confidence score (0-100) of the most recent run of a RestoreTest',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly rtoSeconds = new Gauge({
+    name: 'rehearsal_rto_seconds',
+    help: 'Measured recovery time of the most recent run: restore request to application proven healthy',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly backupAgeSeconds = new Gauge({
+    name: 'rehearsal_backup_age_seconds',
+    help: 'Age of the restored backup at the start of the most recent run',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly lastCompletedRun = new Gauge({
+    name: 'rehearsal_last_run_completed_timestamp_seconds',
+    help: 'Unix time of the last completed run (feeds the RestoreTestNotRun alert)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly scheduleIntervalSeconds = new Gauge({
+    name: 'rehearsal_schedule_interval_seconds',
+    help: 'Interval between two scheduled runs of a RestoreTest (the alert fires after 1.5x)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  // The gauges below feed the alert rules (deploy/components/monitoring/prometheusrule.yaml); they
+  // and the ones above are derived from the cache by server/metrics/restore-test-gauges.ts on every replica.
+  readonly testCreated = new Gauge({
+    name: 'rehearsal_test_created_timestamp_seconds',
+    help: 'Unix time the RestoreTest was created (RestoreTestNotRun: never run after a grace period)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly testSuspended = new Gauge({
+    name: 'rehearsal_test_suspended',
+    help: '1 when the RestoreTest schedule is suspended',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly previousScore = new Gauge({
+    name: 'rehearsal_previous_score',
+    help: 'Score of the run before the most recent one (RestoreTestScoreRegressed)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly lastRunResult = new Gauge({
+    name: 'rehearsal_last_run_result',
+    help: '1 for the result (pass, partial, fail) of the most recent run, 0 for the others',
+    labelNames: ['namespace', 'test', 'result'],
+    registers: [this.registry],
+  });
+  readonly rtoTargetSeconds = new Gauge({
+    name: 'rehearsal_rto_target_seconds',
+    help: 'The RTO target (maxRTO) the most recent run was measured against; absent without one',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly runs = new Counter({
+    name: 'rehearsal_runs_total',
+    help: 'Completed runs by result',
+    labelNames: ['namespace', 'test', 'result'],
+    registers: [this.registry],
+  });
+  readonly runDuration = new Histogram({
+    name: 'rehearsal_run_duration_seconds',
+    help: 'Wall-clock duration of runs, from start to report',
+    buckets: [10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
+    registers: [this.registry],
+  });
+  /** Counted from the cache at every scrape (derived like the slots themselves, never kept). */
+  private runCounts: (() => { inProgress: number; queued: number }) | undefined;
+  readonly runsInProgress = new Gauge({
+    name: 'rehearsal_runs_in_progress',
+    help: 'Runs holding a concurrency slot',
+    registers: [this.registry],
+    collect: () => {
+      if (this.runCounts) this.runsInProgress.set(this.runCounts().inProgress);
+    },
+  });
+  readonly runsQueued = new Gauge({
+    name: 'rehearsal_runs_queued',
+    help: 'Runs waiting for a concurrency slot',
+    registers: [this.registry],
+    collect: () => {
+      if (this.runCounts) this.runsQueued.set(this.runCounts().queued);
+    },
+  });
+  readonly reconciles = new Counter({
+    name: 'rehearsal_reconcile_total',
+    help: 'Reconciles by outcome',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly reconcileDuration = new Histogram({
+    name: 'rehearsal_reconcile_duration_seconds',
+    help: 'Duration of one reconcile',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly queueDepth = new Gauge({
+    name: 'rehearsal_workqueue_depth',
+    help: 'Keys waiting in the work queue',
+    registers: [this.registry],
+  });
+  readonly watchRestarts = new Counter({
+    name: 'rehearsal_watch_restarts_total',
+    help: 'Informer list/watch restarts after errors',
+    labelNames: ['informer'],
+    registers: [this.registry],
+  });
+  readonly namespaceBackedUpUntested = new Gauge({
+    name: 'rehearsal_namespace_backed_up_untested',
+    help: '1 when a backed-up namespace has no passing restore test within its RPO window, 0 when it has',
+    labelNames: ['namespace'],
+    registers: [this.registry],
+  });
+  readonly notifications = new Counter({
+    name: 'rehearsal_notifications_total',
+    help: 'Notification deliveries by channel type and outcome (delivered, retried, failed, skipped)',
+    labelNames: ['channel', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly leader = new Gauge({
+    name: 'rehearsal_leader',
+    help: '1 when this replica runs the reconciliation loop',
+    registers: [this.registry],
+  });
+
+  readonly evidenceSequence = new Gauge({
+    name: 'rehearsal_evidence_sequence',
+    help: 'Chain sequence of the newest signed RestoreReport of a test (its evidence anchor)',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly evidenceAnchorInfo = new Gauge({
+    name: 'rehearsal_evidence_anchor_info',
+    help: 'Always 1; the digest label is the newest signed RestoreReport of a test (scraped history outlives the cluster)',
+    labelNames: ['namespace', 'test', 'digest'],
+    registers: [this.registry],
+  });
+  /** The digest label in use per test, so the previous anchor's series is removed. */
+  private readonly anchorDigests = new Map<string, string>();
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Where rehearsal_runs_in_progress and rehearsal_runs_queued come from. */
+  countRunsWith(counts: () => { inProgress: number; queued: number }): void {
+    this.runCounts = counts;
+  }
+
+  setEvidenceAnchor(namespace: string, test: string, anchor: { sequence: number; digest: string }): void {
+    const key = `${namespace}/${test}`;
+    const previous = this.anchorDigests.get(key);
+    if (previous !== undefined && previous !== anchor.digest) this.evidenceAnchorInfo.remove({ namespace, test, digest: previous });
+    this.anchorDigests.set(key, anchor.digest);
+    this.evidenceAnchorInfo.set({ namespace, test, digest: anchor.digest }, 1);
+    this.evidenceSequence.set({ namespace, test }, anchor.sequence);
+  }
+
+  forgetTest(namespace: string, test: string): void {
+    for (const gauge of [
+      this.score,
+      this.rtoSeconds,
+      this.backupAgeSeconds,
+      this.lastCompletedRun,
+      this.scheduleIntervalSeconds,
+      this.testCreated,
+      this.testSuspended,
+      this.previousScore,
+      this.rtoTargetSeconds,
+      this.evidenceSequence,
+    ]) {
+      gauge.remove({ namespace, test });
+    }
+    for (const result of ['pass', 'partial', 'fail']) this.lastRunResult.remove({ namespace, test, result });
+    const digest = this.anchorDigests.get(`${namespace}/${test}`);
+    if (digest !== undefined) this.evidenceAnchorInfo.remove({ namespace, test, digest });
+    this.anchorDigests.delete(`${namespace}/${test}`);
+  }
+}

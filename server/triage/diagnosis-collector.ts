@@ -1,0 +1,94 @@
+// Collects the diagnosis of every failed or partial run while its sandbox still exists (issue 16).
+// Two ways in, both idempotent (one diagnosis per run; a second attempt finds it stored):
+//  - the report cache: a new fail/partial report with sandboxes starts a collection at once (the
+//    engine keeps such sandboxes until their ttl, so they are there);
+//  - ENGINE HOOK beforeSandboxRelease(report): awaited by the engine before it may delete or expire
+//    a failed/partial run's sandbox, so even a run that ended at its ttl is diagnosed first.
+// Runs on the leader only, like the engine.
+import type { Logger } from 'pino';
+import { diagnose } from '../domain/diagnosis/diagnosis.js';
+import type { RestoreReport } from '../domain/resources/resources.js';
+import type { ReportSummary } from '../domain/read-models/report-summary.js';
+import type { InformerHandler } from '../kube/informer.js';
+import type { DiagnosisStore } from './diagnosis-store.js';
+import type { SandboxObserver } from './sandbox-observer.js';
+
+export interface DiagnosticsCollectorDeps {
+  observer: Pick<SandboxObserver, 'observe'>;
+  store: Pick<DiagnosisStore, 'save' | 'exists'>;
+  cache: { onReportChange(handler: InformerHandler<ReportSummary>): void };
+  reports: { getReport(namespace: string, name: string): Promise<RestoreReport> };
+  log: Logger;
+  now: () => Date;
+  /** Reports older than this are not diagnosed (their sandboxes are gone). */
+  maxReportAgeMs: number;
+}
+
+export class DiagnosticsCollector {
+  private running = false;
+  private subscribed = false;
+  private readonly inFlight = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: DiagnosticsCollectorDeps) {}
+
+  start(): void {
+    this.running = true;
+    if (this.subscribed) return;
+    this.subscribed = true;
+    this.deps.cache.onReportChange((event, _key, current) => {
+      if (event !== 'add' || !current || !this.running || current.spec.result === 'pass') return;
+      if (Date.parse(current.spec.completedAt) < this.deps.now().getTime() - this.deps.maxReportAgeMs) return;
+      const namespace = current.metadata.namespace ?? '';
+      this.deps.reports
+        .getReport(namespace, current.metadata.name)
+        .then((report) => this.beforeSandboxRelease(report))
+        .catch((error: unknown) => this.deps.log.warn({ err: error, report: current.metadata.name }, 'diagnosing a run failed'));
+    });
+  }
+
+  stop(): void {
+    this.running = false;
+  }
+
+  /** ENGINE HOOK: call (and await) before a failed or partial run's sandbox may be deleted. */
+  beforeSandboxRelease(report: RestoreReport): Promise<void> {
+    if (report.spec.result === 'pass' || report.spec.sandboxNamespaces.length === 0) return Promise.resolve();
+    const key = `${report.metadata.namespace}/${report.metadata.name}`;
+    let job = this.inFlight.get(key);
+    if (!job) {
+      job = this.collect(report)
+        .catch((error: unknown) => this.deps.log.warn({ err: error, report: key }, 'diagnosing a run failed'))
+        .finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, job);
+    }
+    return job;
+  }
+
+  private async collect(report: RestoreReport): Promise<void> {
+    const namespace = report.metadata.namespace ?? '';
+    if (await this.deps.store.exists(namespace, report.metadata.name)) return;
+    // The report lists sandboxes in the order of its source namespaces (one sandbox per source).
+    const sandboxes = report.spec.sandboxNamespaces.map((sandbox, position) => ({
+      source: report.spec.sourceNamespaces[position] ?? '',
+      sandbox,
+    }));
+    const observation = await this.deps.observer.observe(sandboxes);
+    const diagnosis = diagnose(observation, {
+      test: { name: report.spec.testRef.name, namespace },
+      runId: report.spec.runId,
+      report: report.metadata.name,
+      result: report.spec.result,
+      collectedAt: this.deps.now(),
+    });
+    const saved = await this.deps.store.save(report, diagnosis);
+    this.deps.log.info(
+      { report: report.metadata.name, hints: diagnosis.hints.map((hint) => hint.code), bytes: saved.bytes },
+      'run diagnosed',
+    );
+  }
+
+  /** Resolves when no collection is running (tests). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+}

@@ -1,0 +1,209 @@
+// The run reconciler against an in-memory RunActions: it observes only what the stage needs,
+// follows the policy, chains steps that need no wait, and stops writing when leadership is lost.
+import { describe, expect, it } from '@jest/globals';
+import { pino } from 'pino';
+import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
+import { CheckTasks } from '../../../server/engine/run/check-tasks.js';
+import { FakeSandboxReader } from '../checks/fake-sandbox-reader.js';
+import type { RunActions } from '../../../server/engine/run/run-actions.js';
+import type { Admission } from '../../../server/engine/run/run-slots.js';
+import { RunReconciler } from '../../../server/engine/run/run.reconciler.js';
+import type { EventType } from '../../../server/engine/events.js';
+import type { BackupObservation, RestoreObservation, RunBounds } from '../../../server/domain/run/run-policy.js';
+import type { CurrentRun, RestoreReport, RestoreTest, RestoreTestStatus } from '../../../server/domain/resources/resources.js';
+
+const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
+const NOW = new Date('2026-03-01T02:00:10Z');
+
+class FakeActions implements RunActions {
+  leader = true;
+  admitted = true;
+  backup: BackupObservation = { state: 'found', backup: { name: 'daily' } };
+  restore: RestoreObservation = { state: 'succeeded', phase: 'Completed', warnings: 0 };
+  pods = { expected: 1, ready: 1 };
+  checksState: 'not-started' | 'running' | 'done' = 'not-started';
+  report: RestoreReport | undefined;
+  readonly calls: string[] = [];
+  readonly statuses: RestoreTestStatus[] = [];
+  readonly events: string[] = [];
+  readonly settled: (RestoreTest | undefined)[] = [];
+  private rv = 1;
+
+  leading(): boolean {
+    return this.leader;
+  }
+  admit(_test: RestoreTest): Admission {
+    this.calls.push('admit');
+    const counts = { inProgress: 0, queued: 1 };
+    return this.admitted
+      ? { admitted: true, next: undefined, counts, promotion: { settle: (written) => this.settled.push(written) } }
+      : { admitted: false, next: 'ns/other', counts };
+  }
+  async selectBackup(): Promise<BackupObservation> {
+    this.calls.push('selectBackup');
+    return this.backup;
+  }
+  async restoreProgress(): Promise<RestoreObservation> {
+    this.calls.push('restoreProgress');
+    return this.restore;
+  }
+  async countPods(): Promise<{ expected: number; ready: number }> {
+    this.calls.push('countPods');
+    return this.pods;
+  }
+  checks() {
+    return { state: this.checksState };
+  }
+  async findReport(): Promise<RestoreReport | undefined> {
+    this.calls.push('findReport');
+    return this.report;
+  }
+  async prepare(_test: RestoreTest, run: CurrentRun): Promise<CurrentRun> {
+    this.calls.push('prepare');
+    return { ...run, stage: 'Restoring', restore: { namespace: 'velero', name: 'r' }, restoreRequestedAt: NOW.toISOString(), sandboxNamespaces: [{ source: 'shop', sandbox: 'sb' }] };
+  }
+  startChecks(): void {
+    this.calls.push('startChecks');
+    this.checksState = 'running';
+  }
+  async writeReport(test: RestoreTest, run: CurrentRun): Promise<RestoreReport> {
+    this.calls.push('writeReport');
+    this.report = {
+      apiVersion: 'rehearsal.dev/v1alpha1',
+      kind: 'RestoreReport',
+      metadata: { name: `${test.metadata.name}-${run.id}` },
+      spec: { result: 'partial', score: 95, completedAt: NOW.toISOString() } as RestoreReport['spec'],
+    };
+    return this.report;
+  }
+  async cleanUp(): Promise<void> {
+    this.calls.push('cleanUp');
+  }
+  async writeStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest | undefined> {
+    if (!this.leader) throw new Error('wrote without leading');
+    this.calls.push(`write:${status.currentRun?.stage ?? 'ended'}`);
+    this.statuses.push(status);
+    return { ...test, metadata: { ...test.metadata, resourceVersion: String(++this.rv) }, status };
+  }
+  record(_test: RestoreTest, _type: EventType, reason: string): void {
+    this.events.push(reason);
+  }
+  enqueue(key: string): void {
+    this.calls.push(`enqueue:${key}`);
+  }
+  forget(key: string): void {
+    this.calls.push(`forget:${key}`);
+  }
+}
+
+function testWith(run: Partial<CurrentRun> & { stage: CurrentRun['stage'] }): RestoreTest {
+  return {
+    apiVersion: 'rehearsal.dev/v1alpha1',
+    kind: 'RestoreTest',
+    metadata: { namespace: 'ns', name: 'shop', resourceVersion: '1' },
+    spec: { provider: 'velero', backupSource: { namespaces: [{ name: 'shop' }] }, schedule: { cron: '@daily' } },
+    status: { phase: 'Running', currentRun: { id: 'r1', trigger: 'manual', scheduledAt: NOW.toISOString(), queuedAt: NOW.toISOString(), ...run } },
+  };
+}
+
+function reconciler(actions: RunActions): RunReconciler {
+  return new RunReconciler({ actions, now: () => NOW, bounds: () => bounds });
+}
+
+describe('RunReconciler', () => {
+  it('takes a queued run through promotion and preparation in one pass, then polls', async () => {
+    const actions = new FakeActions();
+    const result = await reconciler(actions).reconcile(testWith({ stage: 'Queued' }));
+    expect(actions.calls).toEqual(['admit', 'write:Preparing', 'selectBackup', 'prepare', 'write:Restoring']);
+    expect(actions.settled).toHaveLength(1);
+    expect(actions.settled[0]?.status?.currentRun?.stage).toBe('Preparing');
+    expect(actions.events).toEqual(['RunStarted']);
+    expect(result).toEqual({ requeueAfterMs: 2000 });
+  });
+
+  it('leaves a queued run waiting without a slot, and wakes the one first in line', async () => {
+    const actions = new FakeActions();
+    actions.admitted = false;
+    const result = await reconciler(actions).reconcile(testWith({ stage: 'Queued' }));
+    expect(actions.calls).toEqual(['admit', 'enqueue:ns/other']);
+    expect(result).toEqual({ requeueAfterMs: 10_000 });
+  });
+
+  it('gives the slot back when the promotion write fails', async () => {
+    const actions = new FakeActions();
+    actions.writeStatus = async () => {
+      throw Object.assign(new Error('conflict'), { code: 409 });
+    };
+    await expect(reconciler(actions).reconcile(testWith({ stage: 'Queued' }))).rejects.toThrow('conflict');
+    expect(actions.settled).toEqual([undefined]);
+  });
+
+  it('goes from a finished restore to the checks, and from finished checks to the ended run', async () => {
+    const actions = new FakeActions();
+    const restoring = testWith({ stage: 'Restoring', startedAt: NOW.toISOString(), restore: { namespace: 'velero', name: 'r' } });
+    await reconciler(actions).reconcile(restoring);
+    expect(actions.calls).toEqual(['restoreProgress', 'write:Validating', 'findReport', 'countPods', 'write:Validating', 'findReport', 'startChecks']);
+    expect(actions.events).toEqual(['RestoreDone']);
+
+    actions.calls.length = 0;
+    actions.checksState = 'done';
+    const validating = testWith({ stage: 'Validating', startedAt: NOW.toISOString(), podsReadyAt: NOW.toISOString() });
+    await reconciler(actions).reconcile(validating);
+    expect(actions.calls).toEqual(['findReport', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    const ended = actions.statuses.at(-1)!;
+    expect(ended).toMatchObject({ phase: 'Completed', lastResult: 'partial', lastScore: 95, lastReport: 'shop-r1' });
+    expect(ended.currentRun).toBeUndefined();
+    expect(ended.conditions?.[0]).toMatchObject({ type: 'LastRunPassed', status: 'False', reason: 'Partial' });
+  });
+
+  it('settles a run whose report already exists (a restart after the report was written)', async () => {
+    const actions = new FakeActions();
+    await actions.writeReport(testWith({ stage: 'Validating' }), testWith({ stage: 'Validating' }).status!.currentRun!);
+    actions.calls.length = 0;
+    await reconciler(actions).reconcile(testWith({ stage: 'Validating', startedAt: NOW.toISOString() }));
+    expect(actions.calls).toEqual(['findReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+  });
+
+  it('observes and writes nothing once leadership is lost, and drops the run’s in-memory work', async () => {
+    for (const stage of ['Queued', 'Preparing', 'Restoring', 'Validating', 'Finalizing'] as const) {
+      const actions = new FakeActions();
+      actions.leader = false;
+      const result = await reconciler(actions).reconcile(testWith({ stage, startedAt: NOW.toISOString() }));
+      expect(actions.calls).toEqual(['forget:ns/shop']);
+      expect(result).toEqual({});
+    }
+  });
+});
+
+describe('CheckTasks and the end of a leadership term', () => {
+  it('aborts every check in flight within a second, and keeps no result from the old term', async () => {
+    const aborted: number[] = [];
+    const done: string[] = [];
+    const tasks = new CheckTasks({
+      reader: new FakeSandboxReader({}),
+      targets: new StaticTargetResolver({}),
+      log: pino({ level: 'silent' }),
+      now: () => NOW,
+      onDone: (key) => done.push(key),
+      // A check that never ends on its own: only the abort signal stops it.
+      run: (_checks, options) =>
+        new Promise((resolve) => options.signal!.addEventListener('abort', () => {
+          aborted.push(Date.now());
+          resolve([]);
+        })),
+    });
+    const started = Date.now();
+    for (const name of ['a', 'b', 'c']) {
+      const test = testWith({ stage: 'Validating', sandboxNamespaces: [{ source: 'shop', sandbox: 'sb' }] });
+      test.metadata.name = name;
+      tasks.start(test, test.status!.currentRun!, undefined);
+    }
+    expect(tasks.size).toBe(3);
+    tasks.abortAll();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(aborted).toHaveLength(3);
+    expect(Math.max(...aborted) - started).toBeLessThan(1000);
+    expect(tasks.size).toBe(0);
+    expect(done).toEqual([]); // an aborted task's results are no evidence: nothing is picked up
+  });
+});

@@ -1,0 +1,104 @@
+// The sandbox manager never adopts a namespace (decisions §9): an existing namespace of a
+// sandbox's name is Rehearsal's only when its UID is the one the run recorded, or the one this
+// process created. (The real-apiserver case, a namespace pre-created by someone else, is in
+// test/integration/sandbox-safety.test.ts.)
+import { describe, expect, it } from '@jest/globals';
+import { SandboxManager, SandboxTakenError, type SandboxPlan } from '../../../server/engine/sandbox/sandbox.js';
+import type { RestoreTest } from '../../../server/domain/resources/resources.js';
+
+const alreadyExists = { code: 409, body: { reason: 'AlreadyExists', message: 'exists' } };
+
+function fakeCluster(existing: Record<string, string>) {
+  const namespaces = new Map(Object.entries(existing));
+  const bindings: string[] = [];
+  const deletes: { name: string; uid?: string }[] = [];
+  let next = 1;
+  const core = {
+    createNamespace: async ({ body }: { body: { metadata: { name: string } } }) => {
+      if (namespaces.has(body.metadata.name)) throw alreadyExists;
+      const uid = `uid-${next++}`;
+      namespaces.set(body.metadata.name, uid);
+      return { metadata: { name: body.metadata.name, uid } };
+    },
+    readNamespace: async ({ name }: { name: string }) => ({
+      metadata: { name, uid: namespaces.get(name), labels: { 'rehearsal.dev/managed-by': 'rehearsal' } },
+    }),
+    deleteNamespace: async ({ name, body }: { name: string; body?: { preconditions?: { uid?: string } } }) => {
+      deletes.push({ name, ...(body?.preconditions?.uid ? { uid: body.preconditions.uid } : {}) });
+      return {};
+    },
+  };
+  const manager = new SandboxManager({
+    core: core as never,
+    networking: { createNamespacedNetworkPolicy: async () => ({}) } as never,
+    rbac: {
+      createNamespacedRoleBinding: (async ({ namespace }: { namespace: string }) => {
+        bindings.push(namespace);
+        return {};
+      }) as never,
+    },
+    serviceAccount: { namespace: 'rehearsal-system', name: 'rehearsal' },
+  });
+  return { manager, namespaces, bindings, deletes };
+}
+
+const test: RestoreTest = {
+  apiVersion: 'rehearsal.dev/v1alpha1',
+  kind: 'RestoreTest',
+  metadata: { name: 'shop', namespace: 'team-a' },
+  spec: { provider: 'velero', backupSource: { namespaces: [{ name: 'shop' }, { name: 'db' }] }, schedule: { cron: '0 3 * * *' } },
+};
+
+function plan(extra: Partial<SandboxPlan> = {}): SandboxPlan {
+  return {
+    test,
+    runId: 'abcde',
+    entries: [
+      { source: 'shop', sandbox: 'rehearsal-shop-abcde' },
+      { source: 'db', sandbox: 'rehearsal-shop-abcde-1' },
+    ],
+    expiresAt: new Date('2026-11-25T12:00:00Z'),
+    proberNamespace: 'rehearsal-system',
+    proberPodLabels: { app: 'rehearsal' },
+    ...extra,
+  };
+}
+
+describe('SandboxManager.create', () => {
+  it('creates every sandbox with its reader RoleBinding and returns the UIDs to record', async () => {
+    const cluster = fakeCluster({});
+    await expect(cluster.manager.create(plan())).resolves.toEqual([
+      { source: 'shop', sandbox: 'rehearsal-shop-abcde', uid: 'uid-1' },
+      { source: 'db', sandbox: 'rehearsal-shop-abcde-1', uid: 'uid-2' },
+    ]);
+    expect(cluster.bindings).toEqual(['rehearsal-shop-abcde', 'rehearsal-shop-abcde-1']);
+  });
+
+  it('repeats the step over its own namespaces: created by this process, or recorded in the status', async () => {
+    const cluster = fakeCluster({});
+    const first = await cluster.manager.create(plan());
+    await expect(cluster.manager.create(plan())).resolves.toEqual(first);
+    const restarted = fakeCluster({ 'rehearsal-shop-abcde': 'u-a', 'rehearsal-shop-abcde-1': 'u-b' });
+    const recordedUids = { 'rehearsal-shop-abcde': 'u-a', 'rehearsal-shop-abcde-1': 'u-b' };
+    await expect(restarted.manager.create(plan({ recordedUids }))).resolves.toHaveLength(2);
+  });
+
+  it('refuses a namespace someone else created, even with our labels, and says which sandboxes are ours', async () => {
+    const cluster = fakeCluster({ 'rehearsal-shop-abcde-1': 'theirs' });
+    const failure = await cluster.manager.create(plan({ recordedUids: { 'rehearsal-shop-abcde-1': 'other' } })).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SandboxTakenError);
+    expect((failure as SandboxTakenError).reason).toBe('SandboxNamespaceTaken');
+    expect((failure as SandboxTakenError).message).toContain('namespace "rehearsal-shop-abcde-1" already exists and Rehearsal did not create it for run abcde (uid theirs)');
+    expect((failure as SandboxTakenError).created).toEqual([{ source: 'shop', sandbox: 'rehearsal-shop-abcde', uid: 'uid-1' }]);
+    expect(cluster.bindings).toEqual(['rehearsal-shop-abcde']); // nothing granted in theirs
+  });
+});
+
+describe('SandboxManager.delete', () => {
+  it('deletes with the UID as a precondition and refuses another UID', async () => {
+    const cluster = fakeCluster({ 'rehearsal-shop-abcde': 'u-a' });
+    await cluster.manager.delete('rehearsal-shop-abcde', 'u-a');
+    expect(cluster.deletes).toEqual([{ name: 'rehearsal-shop-abcde', uid: 'u-a' }]);
+    await expect(cluster.manager.delete('rehearsal-shop-abcde', 'u-other')).rejects.toThrow('is not the recorded u-other');
+  });
+});
