@@ -6,7 +6,7 @@
 // - https: the certificate is not verified. The restored app's certificate names its production
 //   host, never the sandbox Service name, so verification would fail every restore; the check
 //   proves the restored app serves, not who it is. (The contract has no TLS options yet.)
-// - bodyMatch is RE2 syntax matched in linear time (domain/resources/body-pattern.ts), never a backtracking
+// - bodyMatch is RE2 syntax matched in linear time (domain/test-spec/body-pattern.ts), never a backtracking
 //   RegExp: a user-supplied pattern must not be able to freeze the leader's event loop.
 // - At most 256 KiB of the body are read for bodyMatch: enough for health pages, and it bounds the
 //   (synchronous, linear) matching work: a few hundred ms for the costliest 1 KiB pattern.
@@ -17,7 +17,7 @@ import { Client } from 'undici';
 import type { CheckExecutor } from './check.js';
 import { describeError, error, fail, isOutcome, pass, requireBlock, timedOut } from './check.js';
 import { formatHostPort, type ResolvedTarget } from './target-resolver.js';
-import { compileBodyPattern, type BodyPattern } from '../domain/resources/body-pattern.js';
+import { compileBodyPattern, type BodyPattern } from '../domain/test-spec/body-pattern.js';
 
 const MAX_BODY_BYTES = 256 * 1024;
 

@@ -1,6 +1,6 @@
 // RestoreTest operations: list and read from the cache, create/replace/delete through the
 // apiserver, and the manual trigger (decisions §3). Validation and the CreateTestInput → spec
-// mapping are domain functions (server/domain/resources/test-input.ts); this file orchestrates and turns
+// mapping are domain functions (server/domain/test-spec/test-input.ts); this file orchestrates and turns
 // Kubernetes outcomes into the API's status codes.
 import { randomUUID } from 'node:crypto';
 import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../domain/resources/resources.js';
@@ -10,7 +10,7 @@ import {
   specForUpdate,
   validateTestInput,
   type ValidTestInput,
-} from '../../domain/resources/test-input.js';
+} from '../../domain/test-spec/test-input.js';
 import { restoreRequirements } from '../../domain/permissions/restore-permissions.js';
 import type { TestResponse } from '../../domain/read-models/views.js';
 import { isKind } from '../../kube/errors.js';

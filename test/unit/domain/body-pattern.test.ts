@@ -1,6 +1,6 @@
 // bodyMatch patterns are RE2: linear-time matching, RE2 syntax only, clear reasons for bad ones.
 import { describe, expect, it } from '@jest/globals';
-import { compileBodyPattern, MAX_BODY_PATTERN_LENGTH } from '../../../server/domain/resources/body-pattern.js';
+import { compileBodyPattern, MAX_BODY_PATTERN_LENGTH } from '../../../server/domain/test-spec/body-pattern.js';
 
 function compiled(source: string) {
   const result = compileBodyPattern(source);

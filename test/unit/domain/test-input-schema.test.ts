@@ -15,7 +15,7 @@ import {
   MAX_TIMEZONE_LENGTH,
   NETWORK_ISOLATION_MODES,
   validateTestInput,
-} from '../../../server/domain/resources/test-input.js';
+} from '../../../server/domain/test-spec/test-input.js';
 import { PROVIDERS } from '../../../server/domain/resources/resources.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES } from '../../../server/domain/run/sandbox-names.js';
 

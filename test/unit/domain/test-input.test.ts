@@ -7,7 +7,7 @@ import {
   validateTestInput,
   type FieldError,
   type ValidTestInput,
-} from '../../../server/domain/resources/test-input.js';
+} from '../../../server/domain/test-spec/test-input.js';
 
 const minimal = { name: 'payments', provider: 'velero', sourceNamespaces: ['payments'], cron: '0 2 * * *' };
 

@@ -2,7 +2,7 @@
 // Validation reports every offending field at once (a 400 that names one problem at a time makes
 // users guess), rejects unknown fields (a typo such as "maxRto" must not silently mean "no SLA"),
 // and applies the documented defaults explicitly so `kubectl get -o yaml` shows what will happen.
-import { PROVIDERS, type NetworkIsolation, type Provider, type RestoreTestSpec } from './resources.js';
+import { PROVIDERS, type NetworkIsolation, type Provider, type RestoreTestSpec } from '../resources/resources.js';
 import type { CreateTestInput } from '../read-models/views.js';
 import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone, validateCron } from '../run/schedule.js';
