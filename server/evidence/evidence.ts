@@ -45,6 +45,7 @@ import { expandReport, expandReportSpec } from '../report-codec/report-encoding.
 import type { EvidenceAnchor, RestoreReport, RestoreReportSpec } from '../domain/resources/resources.js';
 import type { EvidenceSigner } from './signing-key.js';
 import { tailAgainstAnchor } from './evidence-anchor.js';
+import { short } from './digest-text.js';
 
 export type ReportEvidence = NonNullable<RestoreReportSpec['evidence']>;
 
@@ -246,11 +247,6 @@ export function compareForChain(a: ChainPosition, b: ChainPosition): number {
     a.spec.runId.localeCompare(b.spec.runId) ||
     a.metadata.name.localeCompare(b.metadata.name)
   );
-}
-
-/** sha256:<first 12 hex>, for messages. */
-export function short(digest: string): string {
-  return digest.startsWith('sha256:') ? `sha256:${digest.slice(7, 19)}` : digest.slice(0, 19);
 }
 
 /**

@@ -11,7 +11,7 @@ import type {
   ObservedPod,
   ObservedService,
   SandboxObservation,
-} from '../domain/diagnosis/diagnosis.js';
+} from '../domain/diagnosis/observation.js';
 import { isKind, kubeCall } from '../kube/errors.js';
 
 export interface SandboxObserverOptions {

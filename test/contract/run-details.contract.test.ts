@@ -2,7 +2,8 @@
 // run's diagnosis, and the notification preview (the documented webhook / CloudEvent body).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ProblemDetails } from '../../openapi/client.js';
-import { diagnose, type SandboxObservation } from '../../server/domain/diagnosis/diagnosis.js';
+import { diagnose } from '../../server/domain/diagnosis/diagnosis.js';
+import type { SandboxObservation } from '../../server/domain/diagnosis/observation.js';
 import { ContractValidator, loadDocument } from './support/contract.js';
 import { restoreReport, restoreTest } from './support/fake-cluster.js';
 import { NOW, startTestServer, type TestServer } from './support/server.js';

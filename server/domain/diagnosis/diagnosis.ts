@@ -1,84 +1,9 @@
 // Failure triage (issue 16): what a failed or partial run's sandbox looked like before it could be
 // deleted, and what probably went wrong. The observation is gathered by server/triage/; this
-// module only shapes it, maps the common causes to remediation hints (diagnosis-hints.ts) and keeps
+// module only shapes it, maps the common causes to remediation hints (hints.ts) and keeps
 // the result bounded.
 import { hintsFor, type Hint } from './hints.js';
-
-export interface ObservedContainer {
-  name: string;
-  ready: boolean;
-  /** @isInt */
-  restartCount: number;
-  state: 'waiting' | 'running' | 'terminated' | 'unknown';
-  reason?: string;
-  message?: string;
-  /** @isInt */
-  exitCode?: number;
-  /** Reason of the previous termination (OOMKilled shows here while the container restarts). */
-  lastTerminationReason?: string;
-}
-
-export interface ObservedPod {
-  namespace: string;
-  name: string;
-  phase: string;
-  ready: boolean;
-  /** The PodScheduled condition when it is not True (the scheduler's reason and message). */
-  unscheduled?: { reason: string; message: string };
-  containers: ObservedContainer[];
-  imagePullSecrets: string[];
-}
-
-export interface ObservedEvent {
-  namespace: string;
-  reason: string;
-  message: string;
-  /** Kind/name of the object, e.g. Pod/web-1. */
-  object: string;
-  /** @isInt */
-  count: number;
-  lastSeen: string;
-}
-
-export interface ObservedClaim {
-  namespace: string;
-  name: string;
-  phase: string;
-  storageClass?: string;
-}
-
-export interface ObservedService {
-  namespace: string;
-  name: string;
-  externalName: string;
-}
-
-export interface ContainerLog {
-  namespace: string;
-  pod: string;
-  container: string;
-  lines: string[];
-}
-
-/** Everything read from a run's sandboxes. */
-export interface SandboxObservation {
-  /** source → sandbox of the run. */
-  sandboxes: { source: string; sandbox: string }[];
-  /** Pods that are not Ready (Ready ones are left out). */
-  pods: ObservedPod[];
-  /** Warning events, newest first. */
-  events: ObservedEvent[];
-  claims: ObservedClaim[];
-  /** Services of type ExternalName. */
-  externalNames: ObservedService[];
-  /** Image pull Secrets the failing pods name that do not exist in their sandbox ("ns/name"). */
-  missingPullSecrets: string[];
-  /** StorageClasses of the cluster; undefined when they could not be read. */
-  storageClasses?: string[];
-  logs: ContainerLog[];
-  /** Why there are no logs, when there are none (KWOK has no kubelet; logs switched off). */
-  logsNote?: string;
-}
+import type { ContainerLog, ObservedClaim, ObservedEvent, ObservedPod, SandboxObservation } from './observation.js';
 
 export interface RunDiagnosis {
   test: { name: string; namespace: string };

@@ -2,7 +2,7 @@
 // the sandbox's state. Each rule looks at one kind of evidence and names the objects it saw, so an
 // SRE can check the claim. The wording says what to change (the backup, the test, the cluster).
 import { hostsIn } from '../run/dependencies.js';
-import type { ObservedPod, SandboxObservation } from './diagnosis.js';
+import type { ObservedPod, SandboxObservation } from './observation.js';
 
 export type HintCode =
   | 'image-pull-secret-missing'

@@ -23,8 +23,9 @@ import {
   type TableOptions,
 } from './style.js';
 import { drawTable } from './table.js';
+import type { PdfCanvas } from './canvas.js';
 
-export class PdfWriter {
+export class PdfWriter implements PdfCanvas {
   readonly doc: PDFKit.PDFDocument;
   private readonly sections: SectionEntry[] = [];
   private tocArea?: { x: number; y: number; width: number; page: number };

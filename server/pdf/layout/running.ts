@@ -1,7 +1,7 @@
 // What a PdfWriter draws once every page exists: the table of contents in the area the cover
 // reserved, and on every page the running header (after the cover) and the footer with
 // "Page X of Y". Needs the document's pages buffered (pdfkit bufferPages).
-import type { PdfWriter } from './layout.js';
+import type { PdfCanvas } from './canvas.js';
 import { A4, COLOR } from './style.js';
 import { pdfSafe } from '../format.js';
 
@@ -23,7 +23,7 @@ export interface RunningText {
 
 /** The contents: one line per section with dotted leaders and its page, each a link. */
 export function drawContents(
-  writer: PdfWriter,
+  writer: PdfCanvas,
   area: { x: number; y: number; width: number; page: number },
   sections: readonly SectionEntry[],
 ): void {
@@ -64,7 +64,7 @@ export function drawContents(
 }
 
 /** Running header and footer on every buffered page. */
-export function drawRunningText(writer: PdfWriter, running: RunningText): void {
+export function drawRunningText(writer: PdfCanvas, running: RunningText): void {
   const range = writer.doc.bufferedPageRange();
   const total = range.count;
   for (let i = range.start; i < range.start + total; i += 1) {

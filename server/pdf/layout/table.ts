@@ -1,13 +1,13 @@
 // Tables of the evidence reports: header rows repeated on every page, rows laid out before
 // drawing (a header never sits alone at a page's bottom), every cell clipped to its row, status
-// pills in cells. Drawn through a PdfWriter.
-import type { PdfWriter } from './layout.js';
+// pills in cells. Drawn through a PdfCanvas.
+import type { PdfCanvas } from './canvas.js';
 import { COLOR, MARGIN, PILL_H, type CellSpec, type Column, type TableOptions } from './style.js';
 import { pdfSafe } from '../format.js';
 
 /** Draws a table at the writer's position, starting new pages as needed. */
 export function drawTable<R>(
-  writer: PdfWriter,
+  writer: PdfCanvas,
   columns: ReadonlyArray<Column<R>>,
   rows: readonly R[],
   opts: TableOptions = {},

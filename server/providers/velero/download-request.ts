@@ -10,8 +10,7 @@ import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { request } from 'undici';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../../domain/resources/resources.js';
-import type { VeleroCustomObjectsApi } from './velero.provider.js';
-import { DOWNLOAD_REQUESTS, VELERO_VERSION, type VeleroDownloadRequest } from './velero-types.js';
+import { DOWNLOAD_REQUESTS, VELERO_VERSION, type VeleroCustomObjectsApi, type VeleroDownloadRequest } from './velero-types.js';
 
 const inflate = promisify(gunzip);
 

@@ -1,6 +1,17 @@
 // The parts of Velero's velero.io/v1 API that Rehearsal reads and writes. Field names follow the
 // CRDs generated from the Velero v1.18.3 Go module (test/fixtures/velero/crds/). These are wire
 // shapes for the provider only: they never leave server/providers/velero/.
+import type { CustomObjectsApi } from '@kubernetes/client-node';
+
+/** The part of @kubernetes/client-node's CustomObjectsApi (object-parameter style) the provider uses. */
+export type VeleroCustomObjectsApi = Pick<
+  CustomObjectsApi,
+  | 'listNamespacedCustomObject'
+  | 'getNamespacedCustomObject'
+  | 'createNamespacedCustomObject'
+  | 'deleteNamespacedCustomObject'
+>;
+
 
 export const VELERO_GROUP = 'velero.io';
 export const VELERO_VERSION = 'v1';

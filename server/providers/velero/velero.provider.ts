@@ -26,6 +26,7 @@ import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { backedUpKinds } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
+import type { VeleroCustomObjectsApi } from './velero-types.js';
 import type { BackupFacts, BackupScheduleFacts } from '../../domain/read-models/coverage.js';
 import {
   buildRestoreObject,
@@ -67,15 +68,6 @@ export interface VeleroProviderOptions {
   /** Bounds of reading a backup's resource list from the object store (tests shorten them). */
   downloadLimits?: DownloadLimits;
 }
-
-/** The part of @kubernetes/client-node's CustomObjectsApi (object-parameter style) used here. */
-export type VeleroCustomObjectsApi = Pick<
-  CustomObjectsApi,
-  | 'listNamespacedCustomObject'
-  | 'getNamespacedCustomObject'
-  | 'createNamespacedCustomObject'
-  | 'deleteNamespacedCustomObject'
->;
 
 const DEFAULT_PAGE_SIZE = 250;
 

@@ -1,14 +1,8 @@
 // Failure triage: each remediation hint from the sandbox state that causes it, and the size bound.
 import { describe, expect, it } from '@jest/globals';
 import type { HintCode } from '../../../server/domain/diagnosis/hints.js';
-import {
-  bound,
-  diagnose,
-  MAX_DIAGNOSIS_BYTES,
-  type ObservedContainer,
-  type ObservedPod,
-  type SandboxObservation,
-} from '../../../server/domain/diagnosis/diagnosis.js';
+import { bound, diagnose, MAX_DIAGNOSIS_BYTES } from '../../../server/domain/diagnosis/diagnosis.js';
+import type { ObservedContainer, ObservedPod, SandboxObservation } from '../../../server/domain/diagnosis/observation.js';
 
 const SANDBOX = 'rehearsal-shop-x1y2z';
 

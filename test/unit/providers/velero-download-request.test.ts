@@ -10,7 +10,7 @@ import {
   DownloadError,
   downloadVeleroFile,
 } from '../../../server/providers/velero/download-request.js';
-import type { VeleroCustomObjectsApi } from '../../../server/providers/velero/velero.provider.js';
+import type { VeleroCustomObjectsApi } from '../../../server/providers/velero/velero-types.js';
 
 const body = gzipSync(JSON.stringify({ 'v1/Secret': ['shop/db-credentials'] }));
 let server: Server;

@@ -10,10 +10,8 @@ import {
   ProviderError,
   type RestoreRequest,
 } from '../../../server/providers/provider.js';
-import {
-  VeleroProvider,
-  type VeleroCustomObjectsApi,
-} from '../../../server/providers/velero/velero.provider.js';
+import { VeleroProvider } from '../../../server/providers/velero/velero.provider.js';
+import type { VeleroCustomObjectsApi } from '../../../server/providers/velero/velero-types.js';
 
 type Call = { method: string; param: Record<string, unknown> };
 

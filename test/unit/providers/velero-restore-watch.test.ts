@@ -2,7 +2,8 @@
 // (no GET), from the API when it does not (yet); creating a Restore starts following its namespace.
 // The watch itself against a real apiserver and real Velero: test/integration/real-velero.test.ts.
 import { describe, expect, it } from '@jest/globals';
-import { VeleroProvider, type VeleroCustomObjectsApi } from '../../../server/providers/velero/velero.provider.js';
+import { VeleroProvider } from '../../../server/providers/velero/velero.provider.js';
+import type { VeleroCustomObjectsApi } from '../../../server/providers/velero/velero-types.js';
 import type { RestoreLookup } from '../../../server/providers/velero/restore-watch.js';
 import type { VeleroRestore } from '../../../server/providers/velero/velero-types.js';
 import { buildNamespaceMapping } from '../../../server/providers/provider.js';
