@@ -20,7 +20,8 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
-import type { CreateTestInput, TestResponse } from '../domain/read-models/views.js';
+import type { TestResponse } from '../domain/read-models/views.js';
+import type { CreateTestInput } from '../domain/test-spec/create-test-input.js';
 import {
   CREATE_TEST,
   DELETE_TEST,

@@ -1,0 +1,110 @@
+// The request body of POST and PUT /api/v1/tests, as the API documents it. tsoa reads these
+// interfaces (their JSDoc tags become the OpenAPI schema), and test-input.ts validates a body
+// against the same rules and maps it to a RestoreTestSpec.
+import type { Provider } from '../resources/resources.js';
+
+/**
+ * Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
+ * absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
+ * naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
+ * values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
+ * requires maxRTO, and on PUT a name or namespace in the body must equal the request's.
+ */
+export interface CreateTestInput {
+  /**
+   * Name of the RestoreTest: an RFC 1123 label.
+   * @pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength 63
+   */
+  name: string;
+  /**
+   * Namespace of the RestoreTest (an RFC 1123 label); default: the server's namespace
+   * (rehearsal-system).
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   * @maxLength 63
+   */
+  namespace?: string | null;
+  /** The backup provider whose backups are restored. */
+  provider: Provider;
+  /**
+   * Backup to restore (a Kubernetes object name); "latest" picks the newest completed backup of
+   * the sources.
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$
+   * @maxLength 253
+   * @default "latest"
+   */
+  backupName?: string | null;
+  /**
+   * Source namespaces to restore: RFC 1123 labels, each at most once.
+   * @minItems 1
+   * @maxItems 20
+   * @uniqueItems must not list a namespace twice
+   */
+  sourceNamespaces: NamespaceName[];
+  /**
+   * A 5-field cron expression (minute hour day-of-month month day-of-week; numbers, names such
+   * as mon or jan, *, ranges, lists and steps) or one of the macros `@yearly`, `@annually`,
+   * `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`. Spaces around it are ignored.
+   * @pattern ^\x20*(\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\x20+[0-9A-Za-z*,/-]+){4})\x20*$
+   * @minLength 1
+   * @maxLength 128
+   */
+  cron: string;
+  /**
+   * IANA time zone of the schedule, such as UTC or Europe/Berlin.
+   * @pattern ^([A-Z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*)?$
+   * @maxLength 64
+   * @default "UTC"
+   */
+  timezone?: string | null;
+  /**
+   * Prefix of the sandbox namespaces: an RFC 1123 label of at most 20 characters (the
+   * RestoreTest CRD's limit), so that sandbox names fit in 63.
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   * @maxLength 20
+   * @default "rehearsal"
+   */
+  namespacePrefix?: string | null;
+  /**
+   * Longest life of a sandbox: a duration of whole hours, minutes and seconds in that order
+   * (1h, 15m, 11m35s), longer than 0s, and at most the installation's cap (168h unless the
+   * administrator sets REHEARSAL_MAX_SANDBOX_TTL; decisions §9).
+   * @pattern ^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$
+   * @default "1h"
+   */
+  ttl?: string | null;
+  /** strict: the sandbox gets a deny-all NetworkPolicy; none: no isolation (admin only). */
+  networkIsolation?: 'strict' | 'none' | '' | null;
+  /**
+   * Name of a HealthCheckPolicy in the test's namespace (an RFC 1123 label); default: the
+   * built-in checks.
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$
+   * @maxLength 63
+   */
+  healthCheckPolicy?: string | null;
+  /**
+   * RTO target, a duration like ttl (e.g. 15m); default: no SLA.
+   * @pattern ^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$
+   */
+  maxRTO?: string | null;
+  /**
+   * Alert when the measured RTO exceeds maxRTO (true requires maxRTO).
+   * @default false
+   */
+  alertOnExceed?: boolean | null;
+  /**
+   * Reports to keep.
+   * @isInt
+   * @minimum 1
+   * @maximum 1000
+   * @default 90
+   */
+  historyLimit?: number | null;
+}
+
+/**
+ * A namespace name: an RFC 1123 label.
+ * @pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+ * @maxLength 63
+ */
+export type NamespaceName = string;
