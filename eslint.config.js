@@ -1,20 +1,59 @@
-// Lint rules, including the dependency rule of the house style:
-//   api -> domain <- controller; domain does no I/O; cmd/ never imports server/.
+// Lint rules, including the fences between the folders of server/ (docs/architecture.md draws
+// them): every folder states which other folders it may import, a folder without a fence is an
+// error, and no module may take part in an import cycle. cmd/ and web/ never import server/.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { fencePlugin } from './test/lint/fence-plugin.js';
 
-const noIo = ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:https', 'node:child_process', 'undici', 'pg', 'mysql2', 'mysql2/*', '@kubernetes/client-node', 'express', 'pino'];
+const root = path.dirname(fileURLToPath(import.meta.url));
 
-/** A layer may not import the named sibling layers of server/. */
-function layer(dir, banned, message) {
-  return [{
-    files: [`${dir}/**/*.ts`],
-    ignores: dir === 'server/api' ? ['server/api/generated/**'] : [],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: banned.map((name) => `**/${name}/**`), message }] }],
-    },
-  }];
-}
+// What each part of server/ may import besides its own files. Keys are folders (or single files
+// at server/'s top level); a value names other keys. The longest key that contains a file is its
+// part, so server/domain/run/x.ts belongs to 'domain/run', not 'domain'. Read it bottom-up:
+// the pure domain first (no I/O at all), then plumbing, then the layers that act, then the
+// composition root that wires them.
+export const FENCES = {
+  // The pure domain, in layers of its own: common values, resource shapes, a run's life, what a
+  // user may write, the read models, and the rules built on them.
+  'domain/common': [],
+  'domain/resources': ['domain/common'],
+  'domain/run': ['domain/common', 'domain/resources'],
+  'domain/test-spec': ['domain/common', 'domain/resources', 'domain/run'],
+  'domain/read-models': ['domain/common', 'domain/resources', 'domain/run', 'domain/test-spec'],
+  'domain/compliance': ['domain/common', 'domain/resources', 'domain/run', 'domain/read-models'],
+  'domain/notifications': ['domain/common', 'domain/resources', 'domain/read-models'],
+  'domain/diagnosis': ['domain/common', 'domain/resources', 'domain/run'],
+  'domain/permissions': ['domain/common', 'domain/resources', 'domain/run'],
+  'domain/retention': ['domain/common', 'domain/resources', 'domain/read-models'],
+  domain: ['domain/common', 'domain/resources', 'domain/read-models'],
+  // Plumbing: how reports are stored, the Kubernetes client and caches, metrics.
+  'report-codec': ['domain'],
+  kube: ['domain', 'report-codec'],
+  metrics: ['domain', 'kube'],
+  // What the engine and the API build on.
+  evidence: ['domain', 'kube', 'metrics', 'report-codec'],
+  license: ['domain', 'kube'],
+  providers: ['domain', 'kube'],
+  checks: ['domain', 'kube'],
+  triage: ['domain', 'kube'],
+  notifications: ['domain', 'kube', 'product-version.ts'],
+  inventory: ['domain', 'kube', 'providers'],
+  archive: ['domain', 'kube', 'evidence', 'config.ts'],
+  pdf: ['domain', 'evidence'],
+  // The two layers that act: the reconcile loop (leader only) and the HTTP API (every replica).
+  engine: ['domain', 'kube', 'metrics', 'providers', 'checks', 'evidence'],
+  api: ['domain', 'kube', 'metrics', 'evidence', 'pdf', 'config.ts', 'product-version.ts'],
+  // The composition root builds everything; main.ts runs it.
+  app: ['*'],
+  'main.ts': ['app', 'config.ts', 'logger.ts'],
+  'config.ts': ['domain', 'license'],
+  'logger.ts': [],
+  'product-version.ts': [],
+};
+
+const noIo = ['node:fs', 'node:fs/*', 'fs', 'node:net', 'node:http', 'node:https', 'node:child_process', 'node:zlib', 'undici', 'pg', 'mysql2', 'mysql2/*', '@kubernetes/client-node', 'express', 'pino', 'pdfkit', 'prom-client'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'openapi/**', 'server/api/generated/**', 'cmd/kubectl-restoretest/generated/**', 'coverage/**', '.k8s/**', 'test/.tmp/**', 'web/dist/**'] },
@@ -32,6 +71,22 @@ export default tseslint.config(
     },
   },
   {
+    // The fences and the no-cycle rule, over the product's code (tests may import anything).
+    files: ['server/**/*.ts', 'cmd/**/*.ts', 'web/src/**/*.ts', 'web/src/**/*.tsx'],
+    plugins: { rehearsal: fencePlugin({ root, fences: FENCES }) },
+    rules: { 'rehearsal/fence': 'error', 'rehearsal/no-cycle': 'error' },
+  },
+  {
+    files: ['server/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: noIo.filter((p) => !p.includes('*')),
+        patterns: [{ group: noIo.filter((p) => p.includes('*')), message: 'domain/ is pure: no I/O modules' }],
+      }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'domain/ is pure; config.ts reads the environment' }],
+    },
+  },
+  {
     // The dashboard runs in the browser and reaches the API only through the generated client.
     files: ['web/src/**/*.ts', 'web/src/**/*.tsx'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', location: 'readonly' } },
@@ -40,28 +95,6 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'fetch', message: 'call the API through the generated client (web/src/api.ts)' }],
     },
   },
-  {
-    files: ['server/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        paths: noIo.filter((p) => !p.includes('*')),
-        patterns: [
-          { group: ['**/api/**', '**/engine/**', '**/kube/**', '**/providers/**', '**/checks/**', '**/pdf/**', '**/evidence/**'], message: 'domain/ is pure: it imports no I/O layer' },
-          { group: noIo.filter((p) => p.includes('*')), message: 'domain/ is pure: no I/O modules' },
-        ],
-      }],
-      'no-restricted-globals': ['error', { name: 'process', message: 'domain/ is pure; config.ts reads the environment' }],
-    },
-  },
-  // The layer arrows of the README: api -> domain <- controller; controller -> kube, providers,
-  // checks, reports, evidence; kube/ is plumbing and imports none of them.
-  ...layer('server/api', ['providers', 'checks', 'engine'], 'api/ talks to the engine through its ports (api/ports.ts), not to providers, checks or the controller'),
-  ...layer('server/engine', ['api'], 'engine/ does not import the HTTP layer'),
-  ...layer('server/kube', ['api', 'pdf', 'checks', 'evidence', 'engine', 'providers'], 'kube/ is plumbing (client, cache, errors): it imports no higher layer'),
-  ...layer('server/checks', ['api', 'engine', 'pdf', 'evidence', 'providers'], 'checks/ only probe the sandbox: no other layer'),
-  ...layer('server/providers', ['api', 'engine', 'checks', 'pdf', 'evidence'], 'providers/ talk to the backup tools only'),
-  ...layer('server/evidence', ['api', 'engine', 'checks', 'providers', 'pdf'], 'evidence/ signs and verifies: no engine or HTTP layer'),
-  ...layer('server/pdf', ['api', 'engine', 'checks', 'providers'], 'pdf/ renders documents from domain data'),
   {
     files: ['cmd/**/*.ts'],
     rules: {
@@ -76,3 +109,4 @@ export default tseslint.config(
     },
   },
 );
+
