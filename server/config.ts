@@ -62,7 +62,7 @@ const schema = z.object({
   /** A run whose backup provider stays unreachable this long fails with ProviderUnavailable. */
   REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS: positiveInt(600),
   /**
-   * The longest sandbox ttl anyone may set (decisions §9). Keep it equal to maxSandboxTTL of the
+   * The longest sandbox ttl anyone may set (decision 0009). Keep it equal to maxSandboxTTL of the
    * ConfigMap rehearsal-admission (the Deployment reads it from there), so API and admission agree.
    */
   REHEARSAL_MAX_SANDBOX_TTL: z

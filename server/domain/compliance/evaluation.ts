@@ -1,4 +1,4 @@
-// Compliance evidence (decisions §6, shared/guides/compliance-controls.md). Turns the population of
+// Compliance evidence (decision 0006, shared/guides/compliance-controls.md). Turns the population of
 // RestoreReports in a period into per-control statuses with the exact rules of the guide, a
 // one-line evidence sentence per control, and a detail object for the auditor PDF. Statuses say
 // what the evidence supports; nothing here ever calls a system "compliant".
@@ -67,7 +67,7 @@ function headlineFigures(population: Population): HeadlineFigures {
     totalTests: total,
     passRate: total ? round4(pass / total) : 0,
     avgScore: total ? Math.round(scoreSum / total) : 0,
-    // A run without an RTO target counts as not compliant: no target is itself a gap (decisions §6).
+    // A run without an RTO target counts as not compliant: no target is itself a gap (decision 0006).
     slaCompliance: total ? round4(met / total) : 0,
     // Every namespace a run of the period restored (the grouping's keys).
     namespacesCovered: population.runsByNamespace.size,

@@ -6,7 +6,7 @@ import { flatString, type ReportSummary } from './report-summary.js';
 import type { RestoreTest } from '../resources/resources.js';
 import { dayNumber, parseInstant } from '../common/utc-days.js';
 
-/** One run = one RestoreReport, identified in time by spec.completedAt (decisions §5). */
+/** One run = one RestoreReport, identified in time by spec.completedAt (decision 0005). */
 export interface IndexedRun {
   /** namespace/name of the RestoreReport object. */
   readonly key: string;
