@@ -3,9 +3,9 @@
 // one-line evidence sentence per control, and a detail object for the auditor PDF. Statuses say
 // what the evidence supports; nothing here ever calls a system "compliant".
 //
-// The parts: compliance-population.ts (the runs and their facts), compliance-rules.ts (statuses),
-// compliance-evidence.ts (the sentence), compliance-detail.ts (the PDF's RTO table, limitations,
-// run records), compliance-types.ts (the shapes). This file assembles them, in steps.
+// The parts, in this folder: population.ts (the runs and their facts), rules.ts (statuses),
+// evidence-sentence.ts (the sentence), detail.ts (the PDF's RTO table, limitations, run records),
+// types.ts (the shapes). This file assembles them, in steps.
 import type { RestoreTest } from '../resources/resources.js';
 import type { ComplianceResponse } from '../read-models/views.js';
 import {

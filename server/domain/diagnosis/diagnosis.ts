@@ -1,6 +1,6 @@
 // Failure triage (issue 16): what a failed or partial run's sandbox looked like before it could be
 // deleted, and what probably went wrong. The observation is gathered by server/triage/; this
-// module only shapes it, maps the common causes to remediation hints (diagnosis-hints.ts) and keeps
+// module only shapes it, maps the common causes to remediation hints (hints.ts) and keeps
 // the result bounded.
 import { hintsFor, type Hint } from './hints.js';
 

@@ -20,7 +20,7 @@ export interface IndexedRun {
   readonly report: ReportSummary;
   /**
    * What a read model derived from this version of the run (the compliance evaluation's facts,
-   * compliance-population.ts): a new IndexedRun per report version, so it never goes stale. One
+   * domain/compliance/population.ts): a new IndexedRun per report version, so it never goes stale. One
    * slot here instead of a WeakMap entry per run (~50 bytes, and ephemerons the GC iterates).
    */
   memo?: unknown;
