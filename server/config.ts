@@ -115,7 +115,7 @@ const schema = z.object({
   REHEARSAL_DIAGNOSTICS_LOGS: booleanString.default(true),
   /**
    * Evidence archive (off unless an endpoint and a bucket are set): reports past the live window
-   * move from etcd to S3-compatible storage as signed, hash-chained, gzip'd segments (README).
+   * move from etcd to S3-compatible storage as signed, hash-chained, gzip'd segments (decision 0014).
    * Endpoint http(s)://host[:port]; path-style addressing. Credentials: AWS_ACCESS_KEY_ID,
    * AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), e.g. from a Secret.
    */
