@@ -62,7 +62,7 @@ const schema = z.object({
   /** A run whose backup provider stays unreachable this long fails with ProviderUnavailable. */
   REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS: positiveInt(600),
   /**
-   * The longest sandbox ttl anyone may set (decisions §9). Keep it equal to maxSandboxTTL of the
+   * The longest sandbox ttl anyone may set (decision 0009). Keep it equal to maxSandboxTTL of the
    * ConfigMap rehearsal-admission (the Deployment reads it from there), so API and admission agree.
    */
   REHEARSAL_MAX_SANDBOX_TTL: z
@@ -115,7 +115,7 @@ const schema = z.object({
   REHEARSAL_DIAGNOSTICS_LOGS: booleanString.default(true),
   /**
    * Evidence archive (off unless an endpoint and a bucket are set): reports past the live window
-   * move from etcd to S3-compatible storage as signed, hash-chained, gzip'd segments (README).
+   * move from etcd to S3-compatible storage as signed, hash-chained, gzip'd segments (decision 0014).
    * Endpoint http(s)://host[:port]; path-style addressing. Credentials: AWS_ACCESS_KEY_ID,
    * AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), e.g. from a Secret.
    */

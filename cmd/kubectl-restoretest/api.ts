@@ -87,7 +87,7 @@ export class RehearsalApi {
   }
 
   /**
-   * Every report the query selects: the API answers in pages (decisions §11) and names the next
+   * Every report the query selects: the API answers in pages (decision 0011) and names the next
    * one in its Link header (rel="next"). The plugin takes the `continue` token from that link and
    * asks again through the same typed call, so the request goes the way of the connection (direct,
    * aggregated API or service proxy) whatever path the server saw.

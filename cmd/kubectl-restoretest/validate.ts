@@ -1,5 +1,5 @@
 // Checks of command-line values, done before anything is sent so that bad input fails fast with
-// exit 2 and one clear line. They mirror the API's rules (decisions §3); the server still checks.
+// exit 2 and one clear line. They mirror the API's rules (decision 0003); the server still checks.
 import { UsageError } from './errors.js';
 
 const RFC1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

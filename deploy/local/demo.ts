@@ -102,7 +102,7 @@ async function main(): Promise<void> {
       healthChecks: { checks: shopChecks() },
       sla: { maxRTO: '2m', alertOnExceed: true },
     }),
-    // shopChecks' SQL data check is critical: wrong orders make this run fail (decisions §4).
+    // shopChecks' SQL data check is critical: wrong orders make this run fail (decision 0004).
     restoreTest('shop-broken-orders', { healthChecks: { checks: shopChecks({ expectedOrders: '4' }) } }),
     restoreTest('shop-defaults', {}),
   ];

@@ -17,9 +17,9 @@ export interface paths {
         /**
          * Create a RestoreTest
          * @description Creates a RestoreTest from CreateTestInput; omitted optional fields take their defaults
-         *     (decisions §3). Every invalid field is listed in one 400. The namespace is the query's, else
+         *     (decision 0003). Every invalid field is listed in one 400. The namespace is the query's, else
          *     the body's, else the server's; a body namespace that differs from the query's is a 400. The
-         *     caller must also be allowed to read Secrets in every source namespace (decisions §9), else 403.
+         *     caller must also be allowed to read Secrets in every source namespace (decision 0009), else 403.
          */
         post: operations["createTest"];
         delete?: never;
@@ -603,7 +603,7 @@ export interface components {
             /**
              * @description Longest life of a sandbox: a duration of whole hours, minutes and seconds in that order
              *     (1h, 15m, 11m35s), longer than 0s, and at most the installation's cap (168h unless the
-             *     administrator sets REHEARSAL_MAX_SANDBOX_TTL; decisions §9).
+             *     administrator sets REHEARSAL_MAX_SANDBOX_TTL; decision 0009).
              * @default 1h
              */
             ttl?: string | null;
@@ -836,7 +836,7 @@ export interface components {
             /** Format: int32 */
             restored: number;
         };
-        /** @description A reference from a restored object to a Service in another namespace (decisions §4). */
+        /** @description A reference from a restored object to a Service in another namespace (decision 0004). */
         DependencyEntry: {
             /** @description `<Kind>/<source namespace>/<name>` of the restored object holding the reference. */
             from: string;
@@ -906,10 +906,10 @@ export interface components {
             };
             /**
              * @description Until when the sandboxes of a run that did not pass are kept for inspection (start + ttl,
-             *     decisions §3); absent when the run passed (deleted at once) or had no sandbox.
+             *     decision 0012); absent when the run passed (deleted at once) or had no sandbox.
              */
             sandboxExpiresAt?: string;
-            /** @description A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
+            /** @description A failed check lowered the result the score alone gives (decision 0004): which one, and to what. */
             resultCap?: components["schemas"]["ResultCap"];
             failure?: {
                 message: string;

@@ -1,4 +1,4 @@
-// The API through the Kubernetes API aggregation layer (decisions §8): APIService
+// The API through the Kubernetes API aggregation layer (decision 0008): APIService
 // v1.api.rehearsal.dev makes kube-apiserver proxy /apis/api.rehearsal.dev/v1/... to this HTTPS
 // listener, so kubectl users reach the API with their kubeconfig and RBAC decides.
 //

@@ -1,4 +1,4 @@
-// Compliance evidence summaries (decisions §6): per framework on /api/v1/compliance, and the
+// Compliance evidence summaries (decision 0006): per framework on /api/v1/compliance, and the
 // dashboard's overview of every framework on the unversioned /api/compliance.
 import {
   Controller,

@@ -1,5 +1,5 @@
 // The dashboard's static files (web/dist, built by `npm run build:web`), served at / on the HTTP
-// port and, through aggregation.ts, at /apis/api.rehearsal.dev/v1/dashboard/ (decisions §10).
+// port and, through aggregation.ts, at /apis/api.rehearsal.dev/v1/dashboard/ (decision 0010).
 // Hashed files (app-<hash>.js/.css) never change under their name: cached for a year, immutable.
 // index.html names the current hashes, so it is revalidated on every load (no-cache). The files
 // are public like /docs: the data they show comes from the API, which authorizes every call.

@@ -1,4 +1,4 @@
-// Dashboard read models: summary, daily series, alerts, upcoming runs (decisions §5). All are
+// Dashboard read models: summary, daily series, alerts, upcoming runs (decision 0005). All are
 // cluster-wide views, so they need cluster-wide list permissions.
 import {
   Controller,

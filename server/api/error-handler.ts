@@ -1,4 +1,4 @@
-// The one error handler: every failure of a request becomes an RFC 9457 problem (decisions §8).
+// The one error handler: every failure of a request becomes an RFC 9457 problem (decision 0008).
 // toProblemError() is the whole mapping and is pure, so it is unit-tested table by table; the
 // middleware only writes the answer and logs what a 5xx hides from the caller.
 import type { ErrorRequestHandler, RequestHandler } from 'express';

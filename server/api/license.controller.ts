@@ -1,4 +1,4 @@
-// GET /api/v1/license: the license in effect (decisions §7). The license is read from the Secret
+// GET /api/v1/license: the license in effect (decision 0007). The license is read from the Secret
 // rehearsal-license and verified offline; anything wrong with it (absent, bad signature, expired)
 // answers community, with the reason in the server log.
 import { Controller, Extension, Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';

@@ -1,4 +1,4 @@
-// 405 for a method a path does not have (decisions §11, RFC 9110 §15.5.6): the path's methods come
+// 405 for a method a path does not have (decision 0011, RFC 9110 §15.5.6): the path's methods come
 // from the OpenAPI document, so the answer and its Allow header can never disagree with the
 // contract. Runs before the body checks (a body on an undeclared DELETE is still a 405, not a 400)
 // and passes every method the path has on to the routes; a path the document does not know stays

@@ -53,7 +53,7 @@ export interface TestWriter {
   ): Promise<RestoreTest>;
 }
 
-/** Backup schedules of the backup tool (only Velero has them, decisions §1). */
+/** Backup schedules of the backup tool (only Velero has them, decision 0001). */
 export interface ScheduleSource {
   /** Throws BackupToolUnavailableError when the tool is not installed or not reachable. */
   listSchedules(): Promise<ScheduleInfo[]>;

@@ -1,7 +1,7 @@
 // The probe port (REHEARSAL_PROBE_PORT): /api/v1/health and /metrics only, for the kubelet's
 // probes and Prometheus, on every interface of the pod. It carries no tokens and answers nothing
 // else, which is what lets the API port (8080, bearer tokens in plain HTTP) bind loopback only
-// (reached with kubectl port-forward) while probes and scraping still reach the pod (decisions §9).
+// (reached with kubectl port-forward) while probes and scraping still reach the pod (decision 0009).
 import { createServer, type Server } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';

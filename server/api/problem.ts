@@ -1,4 +1,4 @@
-// RFC 9457 problem details: the body of every 4xx/5xx answer (decisions §8). A problem type is a
+// RFC 9457 problem details: the body of every 4xx/5xx answer (decision 0008). A problem type is a
 // stable identifier a client can branch on; the catalogue below is the complete list, and the
 // OpenAPI document describes the body as ProblemDetails on every operation.
 

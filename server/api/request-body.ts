@@ -38,7 +38,7 @@ export const requireJsonWhenBody: RequestHandler = (req, _res, next) => {
 const BODILESS_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
 
 /**
- * GET, HEAD and DELETE take no body (decisions §9): a body there can only be an attempt to make
+ * GET, HEAD and DELETE take no body (decision 0009): a body there can only be an attempt to make
  * something read it (e.g. a namespace) that the permission check did not see. 400, not ignored.
  */
 export const refuseBodyOnBodilessMethods: RequestHandler = (req, _res, next) => {

@@ -1,4 +1,4 @@
-// RestoreTests: list, read, create, replace, delete, trigger (seed-spec §4, decisions §3).
+// RestoreTests: list, read, create, replace, delete, trigger (seed-spec §4, decisions 0003, 0012).
 // `namespace` (query) defaults to the server's namespace on every operation that names a test.
 import {
   Body,
@@ -108,9 +108,9 @@ export class TestsController extends Controller {
 
   /**
    * Creates a RestoreTest from CreateTestInput; omitted optional fields take their defaults
-   * (decisions §3). Every invalid field is listed in one 400. The namespace is the query's, else
+   * (decision 0003). Every invalid field is listed in one 400. The namespace is the query's, else
    * the body's, else the server's; a body namespace that differs from the query's is a 400. The
-   * caller must also be allowed to read Secrets in every source namespace (decisions §9), else 403.
+   * caller must also be allowed to read Secrets in every source namespace (decision 0009), else 403.
    * @summary Create a RestoreTest
    * @param namespace Namespace of the new RestoreTest; default: the body's namespace, else the server's.
    * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit

@@ -1,4 +1,4 @@
-// The checks applied when a RestoreTest configures none (decisions §4): in every sandbox namespace
+// The checks applied when a RestoreTest configures none (decision 0004): in every sandbox namespace
 //   1. all pods are Ready                       → "default/pods-ready/<source>"        (podsReady)
 //   2. every Service has a ready endpoint       → "default/service-endpoints/<source>" (podsReady)
 //

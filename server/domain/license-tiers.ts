@@ -1,4 +1,4 @@
-// License rules (decisions §7): which features a tier enables, and how a verified license payload
+// License rules (decision 0007): which features a tier enables, and how a verified license payload
 // becomes the LicenseResponse the API serves at a given instant. Pure: the signature has already
 // been checked by server/license/license-verifier.ts, and the clock is a parameter.
 //

@@ -1,7 +1,7 @@
 // The schedule reconciler: decides once per pass (domain/run/schedule.ts) whether a run is due, and
 // writes only what that decision owns: the ScheduleValid condition, nextRunAt, lastScheduleTime,
 // the handled trigger, and a Queued currentRun. Due instants and triggers that arrive while a run
-// is in progress are consumed and reported, never started in parallel (decisions §3). Starting and
+// is in progress are consumed and reported, never started in parallel (decision 0012). Starting and
 // advancing the run is the run reconciler's job.
 import { randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';

@@ -1,4 +1,4 @@
-// Offline verification of a license (decisions §7): a compact JWS signed with Ed25519
+// Offline verification of a license (decision 0007): a compact JWS signed with Ed25519
 // (header alg "EdDSA", or the fully specified "Ed25519" of RFC 9864), checked against the public
 // keys the deployment trusts, selected by the header's `kid`. No network, no clock: expiry is a
 // domain rule (server/domain/license-tiers.ts) applied afterwards, so an expired but genuine license can

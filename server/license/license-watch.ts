@@ -1,4 +1,4 @@
-// The license in effect (decisions §7): Secret `rehearsal-license` (key `license`) in Rehearsal's
+// The license in effect (decision 0007): Secret `rehearsal-license` (key `license`) in Rehearsal's
 // namespace, watched, so installing, replacing or deleting it takes effect without a restart.
 // The token is verified once per change against the configured public keys; the domain rules
 // (expiry, trial end) are applied on every read with the current time, so a license expires at

@@ -1,5 +1,5 @@
 // Prometheus metrics on Rehearsal's own registry (never the global one, so tests and several
-// servers in one process stay independent). Names per decisions §1.
+// servers in one process stay independent). Names per decision 0001.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export class Metrics {

@@ -24,7 +24,7 @@
 //
 // Every page is rendered from the parsed evidence alone (plus the attestation for the last page),
 // deterministically, so a verifier with the same layout version re-renders the document and
-// compares bytes: any edit to the visible pages is detected too (pdf-attestation.ts).
+// compares bytes: any edit to the visible pages is detected too (attestation-reader.ts).
 
 import { canonicalJson, sha256Hex } from '../evidence/evidence.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';

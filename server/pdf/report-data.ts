@@ -168,7 +168,7 @@ export interface ComplianceReportData extends ReportIdentity {
    * The exceptions listed, at most MAX_LISTED_EXCEPTIONS: the unremediated, late and pending ones
    * first, then the newest; shown oldest first. The rest are counted in exceptionsTotal and named by
    * the API (GET /api/v1/reports, kubectl restoretest reports), so the PDF stays bounded for any
-   * history (README "Compliance PDF").
+   * history (decision 0016).
    */
   exceptions: ExceptionEntry[];
   /** Every exception in the period (merged across controls), listed or not. */

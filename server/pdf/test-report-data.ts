@@ -1,5 +1,5 @@
 // TestReportData (the input of the per-test PDF) from the resources: the RestoreTest with the
-// defaults of decisions §3 made explicit, its HealthCheckPolicy, and its runs of the period as
+// defaults of decision 0003 made explicit, its HealthCheckPolicy, and its runs of the period as
 // RunRecords, oldest first. Pure mapping.
 import type { HealthCheckPolicy, RestoreReport, RestoreTest } from '../domain/resources/resources.js';
 import { parseDuration } from './format.js';
@@ -55,7 +55,7 @@ export interface TestReportInput extends ReportIdentity {
   chain?: ChainSummary;
 }
 
-/** TestReportData from the resources, with the defaults of decisions §3 made explicit. */
+/** TestReportData from the resources, with the defaults of decision 0003 made explicit. */
 export function buildTestReportData(input: TestReportInput): TestReportData {
   const { test, policy } = input;
   const spec = test.spec;

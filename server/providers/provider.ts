@@ -7,7 +7,7 @@ import type { BackupFacts, BackupScheduleFacts } from '../domain/read-models/cov
 /**
  * A restore target for every source namespace. The only way to build one is
  * buildNamespaceMapping(), which refuses an incomplete or unsafe mapping: a restore request
- * without a complete source → sandbox mapping must be impossible to construct (decisions §2).
+ * without a complete source → sandbox mapping must be impossible to construct (decision 0002).
  */
 export interface NamespaceMapping {
   readonly __brand: 'NamespaceMapping';

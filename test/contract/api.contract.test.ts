@@ -659,7 +659,7 @@ describe('reports', () => {
   });
 });
 
-describe('reports: pages (decisions §11)', () => {
+describe('reports: pages (decision 0011)', () => {
   const names = (reports: { metadata: { name: string } }[] | undefined) => (reports ?? []).map((report) => report.metadata.name);
 
   it('answers at most limit reports and names the next page in Link; the pages add up to the whole list', async () => {
@@ -809,7 +809,7 @@ describe('schedules', () => {
 });
 
 describe('outside the operations', () => {
-  it('answers a method a path does not have with 405 and Allow (decisions §11)', async () => {
+  it('answers a method a path does not have with 405 and Allow (decision 0011)', async () => {
     for (const [method, path, allow] of [
       ['PATCH', '/api/v1/tests/payments', 'GET, HEAD, PUT, DELETE'],
       ['DELETE', '/api/v1/tests', 'GET, HEAD, POST'],

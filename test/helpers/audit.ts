@@ -94,7 +94,7 @@ export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope):
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
 /**
- * Reads of Secrets outside sandboxes (decisions §9: the server holds no cluster-wide Secret read).
+ * Reads of Secrets outside sandboxes (decision 0009: the server holds no cluster-wide Secret read).
  * Allowed: the sandboxes (checks read the restored database Secret through the per-sandbox
  * RoleBinding) and, in its own namespace, the two Secrets it owns (license, signing key). A list
  * or watch without a namespace (cluster-wide) is never allowed.

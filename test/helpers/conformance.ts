@@ -172,7 +172,7 @@ export function describeConformance(backend: ConformanceBackend): void {
 
     const withoutSecret = backend.backupWithoutSecret?.bind(backend);
     // Without the database Secret the shop cannot log in: its critical SQL check fails, and a failed
-    // critical check makes the run fail whatever the score (decisions §4).
+    // critical check makes the run fail whatever the score (decision 0004).
     (withoutSecret ? it : it.skip)('a restore without the Secret fails on its critical data check', async () => {
       const backup = await withoutSecret!(uniqueName('conf-nosecret', 40));
       const report = await run(backup, 'nosecret');

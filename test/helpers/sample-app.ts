@@ -119,7 +119,7 @@ export function shopChecks(overrides: { httpPath?: string; expectedOrders?: stri
       name: 'orders-present',
       kind: 'sqlQuery',
       timeout: '20s',
-      // The shop's data: missing orders is never a pass (decisions §4).
+      // The shop's data: missing orders is never a pass (decision 0004).
       critical: true,
       sqlQuery: {
         engine: 'postgres',

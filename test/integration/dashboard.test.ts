@@ -68,7 +68,7 @@ async function createLegacyHistory(): Promise<void> {
   const start = new Date(Date.now() - 45 * 86_400_000);
   for (let i = 0; i < 3; i += 1) {
     const report = makeReport(template, i * 2, start, { result: i === 2 ? 'partial' : 'pass', rtoSeconds: 120 + i * 30 });
-    // The newest was capped by a failed check (decisions §4): the detail page names it from resultCap.
+    // The newest was capped by a failed check (decision 0004): the detail page names it from resultCap.
     if (i === 2) report.spec.resultCap = { check: 'orders-api', critical: false, result: 'partial' };
     report.metadata.namespace = fixture.testNamespace;
     report.spec.testRef.namespace = fixture.testNamespace;

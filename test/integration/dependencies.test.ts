@@ -1,4 +1,4 @@
-// Cross-namespace dependencies on the real control plane (decisions §4, the 10-point level). The
+// Cross-namespace dependencies on the real control plane (decision 0004, the 10-point level). The
 // shop's source namespace gets a ConfigMap naming a Service in a second source namespace (restored
 // with it), a ready Service and a Service without endpoints in a namespace the test does not
 // restore, and a Deployment whose env names the shop's own source namespace. One simulated Velero

@@ -74,7 +74,7 @@ beforeAll(async () => {
   await createNamespace(admin, sandbox);
   await createNamespace(admin, owners);
   // As the sandbox manager does for a real sandbox: the server reads it through this one binding
-  // (it holds no cluster-wide read, decisions §9).
+  // (it holds no cluster-wide read, decision 0009).
   await admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
     namespace: sandbox,
     body: {

@@ -1,4 +1,4 @@
-// Per-namespace fairness of the run queue on the real control plane (decisions §9): with two run
+// Per-namespace fairness of the run queue on the real control plane (decision 0009): with two run
 // slots, one tenant queues eight slow runs at once; another tenant's run, queued a moment later,
 // takes the first slot that frees instead of waiting behind all eight (first-come first-served
 // would start it last).

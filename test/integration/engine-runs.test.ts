@@ -118,7 +118,7 @@ describe('a restore test run', () => {
     expect(check(report, 'web-health').message).toMatch(/500/);
     expect(level(report, 'healthChecks')).toBe(15); // 3 of 4 checks pass: 20 * 3/4
     // One failed (non-critical) check of four scores 95, but a failed check caps the result at
-    // partial (decisions §4), and the report names it.
+    // partial (decision 0004), and the report names it.
     expect(report.spec.score).toBe(95);
     expect(report.spec.result).toBe('partial');
     expect(report.spec.resultCap).toEqual({ check: 'web-health', critical: false, result: 'partial' });

@@ -123,7 +123,7 @@ describe('clients generated from openapi/openapi.json', () => {
     const result = await clients(['smoke', lang, outDir, baseUrl, name], 120_000);
     if (result.code !== 0) throw new Error(`${label} smoke failed: ${describeRun(result)}`);
     for (const step of [
-      // The seed's int fields have integer types in the generated client (decisions §11).
+      // The seed's int fields have integer types in the generated client (decision 0011).
       `types: 20 int fields of the seed are ${lang === 'go' ? 'Go integers' : 'Python int'}`,
       // Fields added since (UpcomingTest.overdue) are optional in the generated types.
       lang === 'go' ? 'types: UpcomingTest.Overdue is *bool' : 'types: UpcomingTest.overdue is bool | Unset',

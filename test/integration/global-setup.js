@@ -54,7 +54,7 @@ function installCrds(kubeconfigPath) {
   kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
 }
 
-// Every suite runs with the installation's admission policies (decisions §9) and the user roles,
+// Every suite runs with the installation's admission policies (decision 0009) and the user roles,
 // as a cluster with Rehearsal installed would.
 function installPolicies(kubeconfigPath) {
   const base = path.join(repoRoot, 'deploy/base');

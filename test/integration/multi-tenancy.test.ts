@@ -1,4 +1,4 @@
-// Decisions §9 on the real apiserver, with real RBAC and users holding bound ServiceAccount tokens:
+// Decision 0009 on the real apiserver, with real RBAC and users holding bound ServiceAccount tokens:
 //  - both doors (kubectl through the ValidatingAdmissionPolicy, the REST API through
 //    SubjectAccessReviews) give the answer the domain rule (restoreRequirements) predicts, for one
 //    table of users and specs, and name the namespace and the missing permission;
@@ -207,7 +207,7 @@ function predicted(entry: Case): { allowed: boolean; missing: string[]; invalid:
   return { allowed: missing.length === 0 && outcome.invalid.length === 0, missing, invalid: outcome.invalid.length > 0 };
 }
 
-describe('both doors apply the one rule (decisions §9)', () => {
+describe('both doors apply the one rule (decision 0009)', () => {
   it.each(cases.map((entry) => [`${entry.who}: ${entry.label}`, entry] as const))(
     'kubectl (admission policy): %s',
     (_title, entry) => {

@@ -46,7 +46,7 @@ beforeAll(async () => {
       stringData: { hmac: HMAC_KEY, ...Object.fromEntries(paths.map((name) => [name, `${receivers.url}/${name}`])) },
     },
   });
-  // Least privilege (decisions §9): Rehearsal reads no Secret of a tenant unless the tenant lets it,
+  // Least privilege (decision 0009): Rehearsal reads no Secret of a tenant unless the tenant lets it,
   // here by a Role naming the one Secret its channels use.
   const rbac = fixture.admin.makeApiClient(RbacAuthorizationV1Api);
   await rbac.createNamespacedRole({

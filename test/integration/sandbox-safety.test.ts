@@ -1,4 +1,4 @@
-// Decisions §9 for sandboxes and the server's own rights, on the real apiserver with the shipped
+// Decision 0009 for sandboxes and the server's own rights, on the real apiserver with the shipped
 // RBAC (deploy/base/rbac.yaml) and the server's defence policy (deploy/base/server-admission.yaml):
 //  - a sandbox namespace someone created first (even with Rehearsal's labels) fails that run with
 //    a clear reason, and nothing is restored into it;

@@ -1,5 +1,5 @@
 // schemathesis (property-based fuzzing from openapi/openapi.json, every check on) against the real
-// server on the test cluster, in both auth modes (decisions §8, §11):
+// server on the test cluster, in both auth modes (decisions 0008, 0011):
 //   - REHEARSAL_AUTH_MODE=none: the server publishes its document without security requirements
 //     (nothing asks for a token), and every operation is fuzzed;
 //   - REHEARSAL_AUTH_MODE=kubernetes, with a valid token (a ServiceAccount bound to cluster-admin,

@@ -52,7 +52,7 @@ def _is_positive(case) -> bool:
     return meta is not None and meta.generation.mode.is_positive
 
 
-# The installation's sandbox ttl cap (decisions §9; REHEARSAL_MAX_SANDBOX_TTL, not set in these runs).
+# The installation's sandbox ttl cap (decision 0009; REHEARSAL_MAX_SANDBOX_TTL, not set in these runs).
 MAX_SANDBOX_TTL_SECONDS = 168 * 3600
 
 
@@ -96,7 +96,7 @@ def map_case(context, case):
     if operation.method.upper() == "POST":
         if body.get("namespace") not in EXISTING_NAMESPACES:
             body.pop("namespace")
-        # The namespace the request acts on (the query's, decisions §9) must exist too.
+        # The namespace the request acts on (the query's, decision 0009) must exist too.
         case.query = dict(case.query or {})
         if case.query.get("namespace") not in EXISTING_NAMESPACES:
             case.query.pop("namespace")

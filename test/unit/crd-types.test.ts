@@ -588,7 +588,7 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
   HealthCheckPolicy: checkEnums('spec.checks[]'),
 };
 
-// decisions.md §3; nothing else is defaulted by the API server.
+// The defaults of decision 0003; nothing else is defaulted by the API server.
 const DEFAULTS: Record<KindName, Record<string, unknown>> = {
   RestoreTest: {
     'spec.backupSource.backupName': 'latest',
@@ -795,7 +795,7 @@ describe('CRD schemas are structural and documented', () => {
     }
   });
 
-  it.each(KINDS)('%s: defaults are exactly those of decisions.md and valid for their field', (kind) => {
+  it.each(KINDS)('%s: defaults are exactly those of decision 0003 and valid for their field', (kind) => {
     const defaults = Object.fromEntries(
       walkSchema(rootSchema(kind))
         .filter((node) => node.schema.default !== undefined)
@@ -942,7 +942,7 @@ describe('samples in crds/samples', () => {
     expect(validate(sample.object.kind as KindName, sample.object).violations).toEqual([]);
   });
 
-  it('the minimal RestoreTest gets the defaults of decisions.md', () => {
+  it('the minimal RestoreTest gets the defaults of decision 0003', () => {
     const minimal = samples.find((s) => s.file === 'restoretest-minimal.yaml');
     const { defaulted } = validate('RestoreTest', minimal?.object);
     expect((defaulted as RestoreTest).spec).toEqual({

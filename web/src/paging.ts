@@ -1,4 +1,4 @@
-// Pages of a list the API pages (decisions §11): the next page is announced by a Link header.
+// Pages of a list the API pages (decision 0011): the next page is announced by a Link header.
 
 /** The continue token of a `Link: <…continue=…>; rel="next"` header (RFC 8288), if any. */
 export function nextToken(link: string | null | undefined): string | undefined {

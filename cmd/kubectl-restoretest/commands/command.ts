@@ -8,7 +8,7 @@ import type { CliIo } from '../io.js';
 export const OUTPUT_FORMATS = ['table', 'wide', 'json', 'yaml', 'name'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** The Service the API is reached through by default (decisions §1). */
+/** The Service the API is reached through by default (decision 0001). */
 export const DEFAULT_SERVICE_NAMESPACE = 'rehearsal-system';
 export const DEFAULT_SERVICE = 'rehearsal-api';
 export const DEFAULT_SERVICE_PORT = '8080';

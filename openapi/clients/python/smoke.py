@@ -46,7 +46,7 @@ def expect_status(operation: str, response: Response[Any], want: HTTPStatus) -> 
         raise SmokeFailure(f"{operation}: HTTP {int(response.status_code)}, want {int(want)}: {body}")
 
 
-# The fields the seed specification types int (decisions §11): the generated models must
+# The fields the seed specification types int (decision 0011): the generated models must
 # annotate them int (optional ones: int | None | Unset), never float.
 INTEGER_FIELDS: dict[type, list[str]] = {
     TestResponse: ["last_score", "history_limit"],

@@ -1,4 +1,4 @@
-// The Kubernetes side of authentication and authorization (decisions §8): TokenReview says who a
+// The Kubernetes side of authentication and authorization (decision 0008): TokenReview says who a
 // bearer token belongs to, SubjectAccessReview says whether that user may do something under
 // RBAC. The API never interprets tokens itself, so every token kind the cluster accepts (service
 // account tokens, OIDC id tokens, webhook tokens) works, and revocation is the cluster's.

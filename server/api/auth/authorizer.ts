@@ -1,4 +1,4 @@
-// Per-request authentication and authorization (decisions §8, REHEARSAL_AUTH_MODE):
+// Per-request authentication and authorization (decision 0008, REHEARSAL_AUTH_MODE):
 // - none: every request is allowed as "system:anonymous" (local development, demos, tests);
 // - kubernetes: "Authorization: Bearer <token>" → TokenReview (who) → one SubjectAccessReview per
 //   permission the operation declares (may they). Through the aggregation layer kube-apiserver has

@@ -1,4 +1,4 @@
-// Front-proxy (request-header) authentication for the aggregated API (decisions §8): when
+// Front-proxy (request-header) authentication for the aggregated API (decision 0008): when
 // kube-apiserver proxies /apis/api.rehearsal.dev/v1/... to Rehearsal, it has already
 // authenticated the caller and says who it was in headers (X-Remote-User, X-Remote-Group,
 // X-Remote-Extra-*). Those headers are believed only when the TLS client certificate of the

@@ -138,7 +138,7 @@ export interface RequestFacts {
 }
 
 export interface ScopeDefaults {
-  /** The server's namespace (decisions §3). */
+  /** The server's namespace (decision 0003). */
   namespace: string;
   veleroNamespace: string;
 }

@@ -1,4 +1,4 @@
-// One namespace per request (decisions §9): the namespace a request acts in is resolved once, by
+// One namespace per request (decision 0009): the namespace a request acts in is resolved once, by
 // the authentication hook, and the permission check and the handler both read that one value.
 // It comes from the query (`namespace`), else the server's namespace; only for POST
 // /api/v1/tests, whose body names the object it creates, may the body's `namespace` supply it when

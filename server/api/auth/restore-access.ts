@@ -1,4 +1,4 @@
-// The API door of decisions §9 (the admission door is deploy/base/restoretest-admission.yaml):
+// The API door of decision 0009 (the admission door is deploy/base/restoretest-admission.yaml):
 // before the API writes a RestoreTest for a caller, one SubjectAccessReview per permission that
 // restoreRequirements() names, for that caller. The API writes with its own ServiceAccount, which
 // the admission policy exempts for exactly this reason. In auth mode none (development only)

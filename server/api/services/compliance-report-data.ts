@@ -65,7 +65,7 @@ export interface ComplianceReportInput {
 
 /** How many reasons and integrity problems are printed before "... and N more". */
 export const MAX_LISTED = 12;
-/** How many exception runs the PDF lists; the rest are counted ("N more", README "Compliance PDF"). */
+/** How many exception runs the PDF lists; the rest are counted ("N more", decision 0016). */
 export const MAX_LISTED_EXCEPTIONS = 100;
 /** How many integrity problems the PDF prints before "... and N more". */
 const MAX_PROBLEMS = 40;

@@ -8,7 +8,7 @@ import type { ControlStatus } from '../../domain/read-models/views.js';
 import { parseDuration } from '../../pdf/format.js';
 import type { RtoRow, ScopeTarget, ScopeTest, TestAggregate } from '../../pdf/report-data.js';
 
-/** Rows per per-target / per-test table of the compliance PDF (README "Compliance PDF"). */
+/** Rows per per-target / per-test table of the compliance PDF (decision 0016). */
 export const MAX_LISTED_ROWS = 100;
 
 type CoverageRow = { namespace: string; statuses: ControlStatus[] };

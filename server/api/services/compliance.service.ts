@@ -1,4 +1,4 @@
-// Compliance evidence summaries (decisions §6): one framework, or the dashboard's overview of all.
+// Compliance evidence summaries (decision 0006): one framework, or the dashboard's overview of all.
 import type { FrameworkId } from '../../domain/compliance/catalogue.js';
 import {
   complianceOverviewSteps,

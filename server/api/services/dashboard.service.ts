@@ -1,4 +1,4 @@
-// The dashboard's read models (decisions §5), computed by domain functions over the cache.
+// The dashboard's read models (decision 0005), computed by domain functions over the cache.
 import { alerts, daily, summary, upcoming } from '../../domain/read-models/aggregates.js';
 import type { Alert, DailySummary, Summary, UpcomingTest } from '../../domain/read-models/views.js';
 import type { ApiCache } from '../ports.js';

@@ -1,4 +1,4 @@
-// The license in effect and the gates it sets (decisions §6-8):
+// The license in effect and the gates it sets (decisions 0006–0008):
 // - the dashboard's Compliance page (GET /api/compliance): Team ("pro") tier or above, flag
 //   compliancePage;
 // - the compliance PDF (GET /api/v1/compliance/pdf): enterprise tier, flag pdfExport;

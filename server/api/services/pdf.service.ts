@@ -1,4 +1,4 @@
-// The PDF exports (decisions §6): the compliance evidence report of one framework and the report of
+// The PDF exports (decision 0006): the compliance evidence report of one framework and the report of
 // one RestoreTest. Both are signed with the evidence signing key (the attestation page and the
 // embedded evidence, see server/pdf/attestation.ts). Order of refusals: malformed query
 // (400, tsoa) → license (402) → caches loading (503) → unknown test (404) → no signing key (503) →
@@ -56,7 +56,7 @@ export interface PdfServiceDeps {
   cluster?: string;
 }
 
-/** The file name of the compliance PDF (decisions §1). */
+/** The file name of the compliance PDF (decision 0001). */
 export function compliancePdfFilename(framework: string, period: number): string {
   return `rehearsal-compliance-${framework}-${period}d.pdf`;
 }

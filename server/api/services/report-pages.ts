@@ -1,4 +1,4 @@
-// Pages of GET /api/v1/reports (decisions §11): `limit` reports at most, and an opaque `continue`
+// Pages of GET /api/v1/reports (decision 0011): `limit` reports at most, and an opaque `continue`
 // token, as Kubernetes lists do. The token names the last report of the page by its place in the
 // list's total order (completion time, then key), not by an offset, so a page boundary does not
 // move when reports are added or deleted between requests: the next page starts right after it.

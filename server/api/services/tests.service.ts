@@ -1,5 +1,5 @@
 // RestoreTest operations: list and read from the cache, create/replace/delete through the
-// apiserver, and the manual trigger (decisions §3). Validation and the CreateTestInput → spec
+// apiserver, and the manual trigger (decisions 0003, 0012). Validation and the CreateTestInput → spec
 // mapping are domain functions (server/domain/test-spec/test-input.ts); this file orchestrates and turns
 // Kubernetes outcomes into the API's status codes.
 import { randomUUID } from 'node:crypto';
@@ -28,7 +28,7 @@ export interface TestsServiceDeps {
   cache: ApiCache;
   writer: TestWriter;
   triggers: TriggerWatch;
-  /** Decisions §9: may the caller restore what a RestoreTest names (SubjectAccessReviews). */
+  /** Decision 0009: may the caller restore what a RestoreTest names (SubjectAccessReviews). */
   restoreAccess: RestoreAccess;
   /** How long a trigger waits for the engine to start the run (default 5 s). */
   triggerWaitMs: number;
@@ -55,7 +55,7 @@ export function testLocation(namespace: string, name: string): string {
   return `/api/v1/tests/${encodeURIComponent(name)}?namespace=${encodeURIComponent(namespace)}`;
 }
 
-/** Why a trigger must be refused now, or undefined when a run may start (decisions §3). */
+/** Why a trigger must be refused now, or undefined when a run may start (decision 0012). */
 export function runInProgress(test: RestoreTest): string | undefined {
   const status = test.status ?? {};
   if (status.currentRun) {
@@ -99,7 +99,7 @@ export class TestsService {
 
   /**
    * Validates a CreateTestInput body and lists every offending field at once: the domain's checks,
-   * the sandbox ttl cap (decisions §9), and a body name/namespace that differs from the request's.
+   * the sandbox ttl cap (decision 0009), and a body name/namespace that differs from the request's.
    */
   checkBody(body: unknown, target: { name?: string; namespace: string }): ValidTestInput {
     const validation = validateTestInput(body, { defaultNamespace: target.namespace });

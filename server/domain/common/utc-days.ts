@@ -1,4 +1,4 @@
-// UTC day arithmetic for the aggregates (decisions §5: windows are UTC). Days are numbered from the
+// UTC day arithmetic for the aggregates (decision 0005: windows are UTC). Days are numbered from the
 // Unix epoch so a bucket key is a plain integer and ranges are simple loops.
 
 export const MILLISECONDS_PER_DAY = 86_400_000;

@@ -1,11 +1,11 @@
-// Compliance evidence (decisions §6, shared/guides/compliance-controls.md). Turns the population of
+// Compliance evidence (decision 0006, shared/guides/compliance-controls.md). Turns the population of
 // RestoreReports in a period into per-control statuses with the exact rules of the guide, a
 // one-line evidence sentence per control, and a detail object for the auditor PDF. Statuses say
 // what the evidence supports; nothing here ever calls a system "compliant".
 //
-// The parts: compliance-population.ts (the runs and their facts), compliance-rules.ts (statuses),
-// compliance-evidence.ts (the sentence), compliance-detail.ts (the PDF's RTO table, limitations,
-// run records), compliance-types.ts (the shapes). This file assembles them, in steps.
+// The parts, in this folder: population.ts (the runs and their facts), rules.ts (statuses),
+// evidence-sentence.ts (the sentence), detail.ts (the PDF's RTO table, limitations, run records),
+// types.ts (the shapes). This file assembles them, in steps.
 import type { RestoreTest } from '../resources/resources.js';
 import type { ComplianceResponse } from '../read-models/views.js';
 import {
@@ -67,7 +67,7 @@ function headlineFigures(population: Population): HeadlineFigures {
     totalTests: total,
     passRate: total ? round4(pass / total) : 0,
     avgScore: total ? Math.round(scoreSum / total) : 0,
-    // A run without an RTO target counts as not compliant: no target is itself a gap (decisions §6).
+    // A run without an RTO target counts as not compliant: no target is itself a gap (decision 0006).
     slaCompliance: total ? round4(met / total) : 0,
     // Every namespace a run of the period restored (the grouping's keys).
     namespacesCovered: population.runsByNamespace.size,

@@ -1,5 +1,5 @@
-// The shapes of a compliance evaluation (decisions §6): what the JSON answer, the auditor PDF and the
-// services read. The rules that fill them live in compliance-rules.ts.
+// The shapes of a compliance evaluation (decision 0006): what the JSON answer, the auditor PDF and the
+// services read. The rules that fill them live in rules.ts.
 import type { ReportSummary } from '../read-models/report-summary.js';
 import type { RestoreTest, RunResult } from '../resources/resources.js';
 import type { ComplianceControl, ComplianceResponse, ControlStatus } from '../read-models/views.js';

@@ -1,4 +1,4 @@
-// Who may write a RestoreTest that does what (decisions §9). Writing a RestoreTest is not
+// Who may write a RestoreTest that does what (decision 0009). Writing a RestoreTest is not
 // permission to read another namespace's data: a restore copies the source namespace, Secrets
 // included, into a sandbox where the author's checks run. So the author needs, besides the right
 // to write the RestoreTest itself:
@@ -19,7 +19,7 @@ export const ADMIN_VERB = 'administer';
 export const RESTORE_TEST_GROUP = 'rehearsal.dev';
 export const RESTORE_TEST_RESOURCE = 'restoretests';
 export const DEFAULT_MAX_SANDBOX_TTL = '168h';
-/** The sandbox ttl when a spec has none (CRD default, decisions §3). */
+/** The sandbox ttl when a spec has none (CRD default, decision 0003). */
 export const DEFAULT_SANDBOX_TTL = '1h';
 
 export interface RestoreAdmissionSettings {

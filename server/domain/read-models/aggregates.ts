@@ -1,4 +1,4 @@
-// Read models of the dashboard API (seed-spec §2, decisions §5): summary, daily series, alerts,
+// Read models of the dashboard API (seed-spec §2, decision 0005): summary, daily series, alerts,
 // upcoming runs, and the TestResponse mapping. Windows are UTC and run time is spec.completedAt.
 // Every function accepts either a plain array of reports or a live ReportIndex; the API should pass
 // the index it maintains from its informer, so a request costs O(window), not O(all reports).
@@ -10,9 +10,9 @@ import { asReportIndex, testKeyOf, type IndexedRun, type ReportSource } from './
 import { measuredRtoSeconds, rtoTargetSeconds, rtoVerdict } from './run-facts.js';
 import { MILLISECONDS_PER_HOUR, dayLabel, dayNumber, parseInstant } from '../common/utc-days.js';
 
-/** Summary window (decisions §5: "last 24 hours" = now - 24 h). */
+/** Summary window (decision 0005: "last 24 hours" = now - 24 h). */
 export const SUMMARY_WINDOW_HOURS = 24;
-/** A score drop larger than this, run to run, is a regression alert (decisions §5). */
+/** A score drop larger than this, run to run, is a regression alert (decision 0005). */
 export const REGRESSION_THRESHOLD = 10;
 
 function mean(values: readonly number[]): number {
@@ -34,7 +34,7 @@ export function runsInLastHours(reports: ReportSource, hours: number, now: Date)
 }
 
 /**
- * Decisions §5 over the window [now - 24h, now] (both ends inclusive). averageRTO is the mean of the
+ * Decision 0005 over the window [now - 24h, now] (both ends inclusive). averageRTO is the mean of the
  * runs that measured an RTO: a run that failed before validation has no RTO and is not a zero.
  */
 export function summary(tests: readonly RestoreTest[], reports: ReportSource, now: Date): Summary {
@@ -184,7 +184,7 @@ function dueRun(test: RestoreTest): string | undefined {
 
 /**
  * Tests with a scheduled next run (ties by namespace, then name). Overdue first (what an SRE looks
- * for; README decisions): a run
+ * for; decision 0005): a run
  * due more than OVERDUE_AFTER_SECONDS ago that has not started — the engine was down (nextRunAt
  * stayed in the past) or a scheduled run still waits in the queue — marked `overdue: true`, most
  * overdue first; then the others soonest first. Suspended tests and tests without a parseable

@@ -6,7 +6,7 @@ import { flatString, type ReportSummary } from './report-summary.js';
 import type { RestoreTest } from '../resources/resources.js';
 import { dayNumber, parseInstant } from '../common/utc-days.js';
 
-/** One run = one RestoreReport, identified in time by spec.completedAt (decisions §5). */
+/** One run = one RestoreReport, identified in time by spec.completedAt (decision 0005). */
 export interface IndexedRun {
   /** namespace/name of the RestoreReport object. */
   readonly key: string;
@@ -20,7 +20,7 @@ export interface IndexedRun {
   readonly report: ReportSummary;
   /**
    * What a read model derived from this version of the run (the compliance evaluation's facts,
-   * compliance-population.ts): a new IndexedRun per report version, so it never goes stale. One
+   * domain/compliance/population.ts): a new IndexedRun per report version, so it never goes stale. One
    * slot here instead of a WeakMap entry per run (~50 bytes, and ephemerons the GC iterates).
    */
   memo?: unknown;

@@ -1,4 +1,4 @@
-// The read models the API serves (seed-spec §2, decisions §5–7). Domain functions compute them;
+// The read models the API serves (seed-spec §2, decisions 0005–0007). Domain functions compute them;
 // tsoa controllers return them unchanged, so these interfaces are also the OpenAPI schemas.
 // Field names and meanings are fixed by the specification: do not rename. Fields the seed types
 // `int` carry @isInt, so the OpenAPI document (and every generated client) says integer.
@@ -22,7 +22,7 @@ export interface TestResponse {
   /** spec.sla.maxRTO, or empty when no SLA is configured. */
   rtoTarget: string;
   // The rest of what CreateTestInput expresses, defaults applied, so a client can send back what it
-  // read (PUT returns omitted fields to their defaults, decisions §3). Always sent by this server;
+  // read (PUT returns omitted fields to their defaults, decision 0003). Always sent by this server;
   // optional in the schema because they were added later (older servers and fixtures lack them).
   /** Backup restored: a backup's name, or "latest". */
   backupName?: string;

@@ -51,7 +51,7 @@ export interface KindCompleteness {
   restored: number;
 }
 
-/** A reference from a restored object to a Service in another namespace (decisions §4). */
+/** A reference from a restored object to a Service in another namespace (decision 0004). */
 export interface DependencyEntry {
   /** `<Kind>/<source namespace>/<name>` of the restored object holding the reference. */
   from: string;
@@ -110,10 +110,10 @@ export interface RestoreReportSpec {
   };
   /**
    * Until when the sandboxes of a run that did not pass are kept for inspection (start + ttl,
-   * decisions §3); absent when the run passed (deleted at once) or had no sandbox.
+   * decision 0012); absent when the run passed (deleted at once) or had no sandbox.
    */
   sandboxExpiresAt?: string;
-  /** A failed check lowered the result the score alone gives (decisions §4): which one, and to what. */
+  /** A failed check lowered the result the score alone gives (decision 0004): which one, and to what. */
   resultCap?: ResultCap;
   failure?: { reason: string; message: string };
   /** Tamper evidence (issue: signed evidence). Absent until signing is enabled. */

@@ -77,7 +77,7 @@ export interface CurrentRun {
   queuedAt: string;
   startedAt?: string;
   stage: RunStage;
-  /** uid: the namespace Rehearsal created (decisions §9: a namespace is never adopted). */
+  /** uid: the namespace Rehearsal created (decision 0009: a namespace is never adopted). */
   sandboxNamespaces?: { source: string; sandbox: string; uid?: string }[];
   backup?: { name: string; completedAt?: string; totalItems?: number };
   /** `namespaces`: one restore object of this name in each (Kasten, Trilio with several sources). */

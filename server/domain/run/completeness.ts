@@ -1,4 +1,4 @@
-// Completeness per kind (decisions §4: "restored vs. backed-up objects per kind"): what the backup
+// Completeness per kind (decision 0004: "restored vs. backed-up objects per kind"): what the backup
 // holds of each kind in each source namespace against what its sandbox holds now. Pure: the
 // engine reads both sides (the tool's resource list, the sandbox through the sandbox reader).
 import type { KindCompleteness } from '../resources/resources.js';

@@ -1,4 +1,4 @@
-// Cross-namespace dependencies of a restored application (decisions §4, the 10-point level).
+// Cross-namespace dependencies of a restored application (decision 0004, the 10-point level).
 // Pure: the engine reads the restored objects and the referenced Services, this finds the
 // references in them and decides, per reference, whether the restored copy can rely on it.
 //
@@ -18,7 +18,7 @@ import { truncateText } from '../common/text.js';
 //
 // A value naming a source namespace (the object's own or another source of the test) is not
 // rewritten by a restore. In a real recovery into the original namespaces it resolves, so with the
-// default `strict` isolation (the sandboxes may only reach each other, decisions §3) it counts as
+// default `strict` isolation (the sandboxes may only reach each other, decision 0012) it counts as
 // restored when the sandbox copy has the Service, with a message saying the value still names the
 // source. With `networkIsolation: none` nothing stops the copy from calling production: failed.
 export type Dependency = DependencyEntry;

@@ -1,4 +1,4 @@
-// Turns what a run observed into the RestoreReport evidence (decisions §4). Pure: the engine
+// Turns what a run observed into the RestoreReport evidence (decision 0004). Pure: the engine
 // gathers the facts, this decides the score and the wording. Every run gets one, failed runs too.
 import { reportedDependencies, type Dependency } from './dependencies.js';
 import { formatDuration, parseDuration } from '../common/duration.js';
@@ -43,7 +43,7 @@ export interface RunObservations {
   kinds?: { completeness: KindCompleteness[] } | { unavailable: string };
   checksCompletedAt?: Date;
   failure?: { reason: string; message: string };
-  /** Names of the configured checks marked critical (decisions §4). */
+  /** Names of the configured checks marked critical (decision 0004). */
   criticalChecks?: readonly string[];
   /** When the run's sandboxes go if it does not pass (its start + ttl; kept until then). */
   sandboxExpiresAt?: Date;

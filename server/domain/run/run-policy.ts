@@ -59,7 +59,7 @@ export interface RunObservations {
   testDeleted: boolean;
   /** This replica still holds the leader lease. */
   leading: boolean;
-  /** Queued: a run slot is free and this run is next in line (see run-admission.ts). */
+  /** Queued: a run slot is free and this run is next in line (see engine/run/run-slots.ts). */
   admitted?: boolean;
   backup?: BackupObservation;
   restore?: RestoreObservation;

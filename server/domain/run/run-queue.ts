@@ -1,5 +1,5 @@
-// Which queued run may start now (decisions §3: a global limit on concurrent runs queues the rest;
-// decisions §9: one tenant must not starve the others). Pure and derived: the runs in progress are
+// Which queued run may start now (decision 0012: a global limit on concurrent runs queues the rest;
+// decision 0009: one tenant must not starve the others). Pure and derived: the runs in progress are
 // counted from the tests as they are (status.currentRun past Queued), never from a set kept in
 // step by hand, so nothing can leak. The caller adds the promotions it has written but not yet
 // seen come back (engine/run/run-slots.ts).

@@ -26,8 +26,8 @@ function truncate(value: string, length: number): string {
  * `<prefix>-<test>-<runId>` for the first source namespace and `<prefix>-<test>-<runId>-<index>` for
  * the others (index >= 1), at most 63 characters. Only the test part is shortened, by plain
  * truncation: the prefix is what operators filter on, the run id is what makes the name unique,
- * and the full test name is on the namespace's labels. With the prefix limit of 40 and at most 50
- * sources the test part keeps at least 13 characters; if the arguments leave no room, this throws
+ * and the full test name is on the namespace's labels. With the prefix limit of 20 and at most 20
+ * sources the test part keeps at least 33 characters; if the arguments leave no room, this throws
  * (a programming error: test-input rejects such prefixes).
  */
 export function sandboxNamespaceName(

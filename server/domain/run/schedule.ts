@@ -1,4 +1,4 @@
-// When a RestoreTest runs (decisions §3). Everything here is a pure function of its arguments,
+// When a RestoreTest runs (decision 0012). Everything here is a pure function of its arguments,
 // time included, so the controller can be tested with a fake clock like Velero's schedule
 // controller: an invalid cron is a decision ("invalid"), recorded in status, never an exception
 // that would make the reconcile retry forever.
@@ -20,7 +20,7 @@ const MACROS: Readonly<Record<string, string>> = {
 
 export const CRON_MACROS: readonly string[] = Object.keys(MACROS);
 
-/** Default of decideSchedule: a run missed by less than this still starts (decisions §3). */
+/** Default of decideSchedule: a run missed by less than this still starts (decision 0012). */
 export const MISSED_RUN_WINDOW_SECONDS = 3600;
 
 export type CronValidation = { ok: true; expression: string } | { ok: false; message: string };
@@ -148,7 +148,7 @@ export interface ScheduleInput {
   createdAt: Date;
   now: Date;
   runInProgress: boolean;
-  /** A due instant later than this is skipped as missed; default 3600 (decisions §3). */
+  /** A due instant later than this is skipped as missed; default 3600 (decision 0012). */
   missedRunWindowSeconds?: number;
 }
 
@@ -180,7 +180,7 @@ export type ScheduleDecision =
   | { action: 'invalid'; reason: 'InvalidCron' | 'InvalidTimeZone'; message: string };
 
 /**
- * Decisions §3: the cron is evaluated in the test's zone; of the instants after lastScheduleTime
+ * Decision 0012: the cron is evaluated in the test's zone; of the instants after lastScheduleTime
  * (or after createdAt when never scheduled) and at or before now, only the latest is acted on, so
  * recovery after downtime starts at most one run, never a burst. It runs if it is less than the
  * missed-run window late, else it is skipped as missed. A missed instant is reported as missed even

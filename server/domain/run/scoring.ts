@@ -1,4 +1,4 @@
-// The confidence score of one run (decisions §4): six levels, each a proportion of its maximum,
+// The confidence score of one run (decision 0004): six levels, each a proportion of its maximum,
 // rounded down, summed to 0-100. Each level says in `detail` what it measured, because a number
 // alone is not evidence an auditor can follow.
 import type { CheckResult, KindCompleteness, ResultCap, RunResult, ScoreLevel, ScoreLevelName } from '../resources/resources.js';
@@ -44,7 +44,7 @@ export interface ScoringInput {
    */
   crossNamespace: readonly Dependency[] | null;
   rtoSeconds: number;
-  /** The SLA target; absent = no SLA (full points, decisions §4). */
+  /** The SLA target; absent = no SLA (full points, decision 0004). */
   maxRtoSeconds?: number;
   /**
    * The run failed after a successful restore (e.g. TTLExceeded while validating). The levels
@@ -243,7 +243,7 @@ const LEVEL_ORDER: readonly ScoreLevelName[] = [
 
 export function scoreRun(input: ScoringInput): ScoreOutcome {
   if (!input.restoreSucceeded) {
-    // Decisions §4: nothing after a failed restore was exercised, so nothing earns points.
+    // Decision 0004: nothing after a failed restore was exercised, so nothing earns points.
     const detail = input.failure
       ? `not tested: the restore failed (${input.failure.reason})`
       : 'not tested: the restore failed';
@@ -268,7 +268,7 @@ export function scoreRun(input: ScoringInput): ScoreOutcome {
 const RESULT_RANK: Readonly<Record<RunResult, number>> = { fail: 0, partial: 1, pass: 2 };
 
 /**
- * Decisions §4, "a failed check caps the result": any failed or errored check allows at most
+ * Decision 0004, "a failed check caps the result": any failed or errored check allows at most
  * `partial`, a failed critical check makes the run `fail`. The score is unchanged; the cap names
  * the check (the first critical one, else the first one) when it lowered the result.
  */

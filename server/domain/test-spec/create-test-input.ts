@@ -68,7 +68,7 @@ export interface CreateTestInput {
   /**
    * Longest life of a sandbox: a duration of whole hours, minutes and seconds in that order
    * (1h, 15m, 11m35s), longer than 0s, and at most the installation's cap (168h unless the
-   * administrator sets REHEARSAL_MAX_SANDBOX_TTL; decisions §9).
+   * administrator sets REHEARSAL_MAX_SANDBOX_TTL; decision 0009).
    * @pattern ^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$
    * @default "1h"
    */

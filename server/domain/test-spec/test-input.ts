@@ -1,4 +1,4 @@
-// The request body of POST/PUT /api/v1/tests (CreateTestInput) → a RestoreTestSpec, decisions §3.
+// The request body of POST/PUT /api/v1/tests (CreateTestInput) → a RestoreTestSpec, decision 0003.
 // Validation reports every offending field at once (a 400 that names one problem at a time makes
 // users guess), rejects unknown fields (a typo such as "maxRto" must not silently mean "no SLA"),
 // and applies the documented defaults explicitly so `kubectl get -o yaml` shows what will happen.
@@ -8,7 +8,7 @@ import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone, validateCron } from '../run/schedule.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES, isRfc1123Label } from '../run/sandbox-names.js';
 
-/** The server's own namespace (decisions §1); the API passes its configured value. */
+/** The server's own namespace (decision 0001); the API passes its configured value. */
 export const DEFAULT_TEST_NAMESPACE = 'rehearsal-system';
 
 export const TEST_INPUT_DEFAULTS = {
@@ -287,7 +287,7 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
 }
 
 /**
- * PUT semantics (decisions §3): every field CreateTestInput can express is replaced, an omitted
+ * PUT semantics (decision 0003): every field CreateTestInput can express is replaced, an omitted
  * optional field returning to its default; what it cannot express is kept from the existing spec
  * (inline health checks, notifications, sandbox quota and limit range, schedule.suspend, the
  * provider namespace), so a PUT from the dashboard never erases settings made with kubectl.

@@ -159,7 +159,7 @@ export class KubeRunActions implements RunActions {
         recordedUids: Object.fromEntries((run.sandboxNamespaces ?? []).flatMap((entry) => (entry.uid ? [[entry.sandbox, entry.uid]] : []))),
       });
     } catch (error) {
-      // Decisions §9: a namespace Rehearsal did not create is never restored into. The run ends
+      // Decision 0009: a namespace Rehearsal did not create is never restored into. The run ends
       // here (Finalizing, then its report), keeping only the sandboxes it did create.
       if (!(error instanceof SandboxTakenError)) throw error;
       return { ...run, sandboxNamespaces: error.created, stage: 'Finalizing', failure: { reason: error.reason, message: error.message } };

@@ -1,5 +1,5 @@
 // Removes sandboxes nobody needs any more: kept sandboxes past their expiry. Labels alone never
-// suffice (decisions §9: anyone who may label a namespace could add Rehearsal's): a namespace is
+// suffice (decision 0009: anyone who may label a namespace could add Rehearsal's): a namespace is
 // deleted only when its labels, its name (the sandbox pattern of the labelled run) and a record
 // Rehearsal wrote (the test's current run with the namespace's UID, or the run's RestoreReport)
 // all agree. Needs no memory of earlier processes. A sandbox no record vouches for (its test was

@@ -1,4 +1,4 @@
-// The NetworkPolicy of networkIsolation: strict (decisions §3). Every namespace peer selects by
+// The NetworkPolicy of networkIsolation: strict (decision 0012). Every namespace peer selects by
 // `kubernetes.io/metadata.name`, which kube-apiserver sets from the namespace's name and nobody
 // can change: any other namespace label can be set by whoever may label (or create) a namespace,
 // and a peer selected by such a label would let a tenant pull their namespace into the sandbox's

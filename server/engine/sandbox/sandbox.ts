@@ -2,7 +2,7 @@
 // writes are these namespaces, always labelled as its own; everything else it creates lives inside
 // them, including the one RoleBinding through which the checks read the sandbox (the server holds
 // no cluster-wide read). Creation is idempotent so a step can be repeated, but a namespace is
-// never adopted (decisions §9): an existing namespace of a sandbox's name counts as Rehearsal's
+// never adopted (decision 0009): an existing namespace of a sandbox's name counts as Rehearsal's
 // only when its UID is the one recorded in the run's status or the one this process created.
 // Anything else (someone pre-created the name) fails the run before anything is restored.
 import {

@@ -355,7 +355,7 @@ export class PdfWriter implements PdfCanvas {
     this.doc.y += 4;
   }
 
-  /** A table with repeated header rows (layout-table.ts). */
+  /** A table with repeated header rows (table.ts). */
   table<R>(columns: ReadonlyArray<Column<R>>, rows: readonly R[], opts: TableOptions = {}): void {
     drawTable(this, columns, rows, opts);
   }

@@ -1,5 +1,5 @@
 // The look of the evidence reports: page geometry, colours, status pills, fonts, and the shapes
-// of table columns and cells that layout.ts and layout-table.ts draw.
+// of table columns and cells that layout.ts and table.ts draw.
 
 export const A4 = { width: 595.28, height: 841.89 };
 export const MARGIN = { top: 64, bottom: 64, left: 54, right: 54 };

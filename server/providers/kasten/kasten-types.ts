@@ -1,7 +1,7 @@
 // The parts of Veeam Kasten (K10)'s public Kubernetes API that Rehearsal reads and writes, as its
 // API documentation describes them (docs.kasten.io, "API and Custom Resources": RestorePoint,
 // RestoreAction). Wire shapes for the provider only. Not checked against a running K10: Kasten
-// cannot run here, so the provider is tested against test/kasten/simulator.ts (see the README).
+// cannot run here, so the provider is tested against test/kasten/simulator.ts (docs/operations.md, "Backup tools").
 
 /** RestorePoints live in the application's namespace: one per backup of that application. */
 export const RESTORE_POINTS = {

@@ -1,4 +1,4 @@
-// Veeam Kasten (K10) through its Kubernetes API only (decisions §2): RestorePoints
+// Veeam Kasten (K10) through its Kubernetes API only (decision 0002): RestorePoints
 // (apps.kio.kasten.io) of the source namespace are read; a RestoreAction (actions.kio.kasten.io)
 // of the chosen RestorePoint with targetNamespace = the sandbox is created in the sandbox.
 // Kasten's documentation creates RestoreActions in the application's namespace; Rehearsal never

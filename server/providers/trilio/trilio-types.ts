@@ -5,7 +5,7 @@
 // snapshot's resources and a ComponentStatus of failed/skipped/excluded resources, a resource
 // being {groupVersionKind, objects: names}). Wire shapes for the provider only. Not checked
 // against a running TVK: Trilio cannot run here, so the provider is tested against
-// test/trilio/simulator.ts (see the README).
+// test/trilio/simulator.ts (docs/operations.md, "Backup tools").
 
 export const TRILIO_BACKUPS = {
   tool: 'Trilio',

@@ -1,4 +1,4 @@
-// Trilio for Kubernetes through its Kubernetes API only (decisions §2): Backups
+// Trilio for Kubernetes through its Kubernetes API only (decision 0002): Backups
 // (triliovault.trilio.io/v1) of the source namespace are read; a Restore of the chosen Backup with
 // restoreNamespace = the sandbox is created in the sandbox. A Backup is usable once its status is
 // Available (Trilio's word for a finished backup); a Restore ends Completed or Failed/Error.

@@ -1,7 +1,7 @@
 // Which Velero Backup a restore test uses. Pure: the provider lists the Backups and hands them
 // here, so every rule below is covered by table tests (test/unit/providers/).
 //
-// Rules (decisions §2, plus the choices written down here):
+// Rules (decision 0002, plus the choices written down here):
 // - "latest" or "" = the newest Backup whose phase is Completed and that covers EVERY source
 //   namespace. PartiallyFailed backups are never picked implicitly: a backup that finished with
 //   errors may lack exactly the objects the test is meant to prove, so using one must be a

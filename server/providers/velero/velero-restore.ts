@@ -18,7 +18,7 @@ import {
 } from './velero-types.js';
 
 /**
- * The Restore for a request. Safety (decisions §2): includedNamespaces is exactly the mapping's
+ * The Restore for a request. Safety (decision 0002): includedNamespaces is exactly the mapping's
  * sources and namespaceMapping sends every one of them to its sandbox, so Velero has nothing it
  * may write into a source namespace; includeClusterResources is false, so nothing cluster-scoped
  * is written either (Velero creates a missing target namespace itself, which is the sandbox).

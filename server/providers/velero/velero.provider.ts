@@ -1,4 +1,4 @@
-// Velero through the Kubernetes API only (decisions §2): Backups are read, Restores are created in
+// Velero through the Kubernetes API only (decision 0002): Backups are read, Restores are created in
 // the Velero namespace with a complete source → sandbox namespaceMapping, Schedules are read.
 //
 // Errors: every call goes through kubeCall (status code → KubeError), then:

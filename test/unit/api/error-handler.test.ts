@@ -1,4 +1,4 @@
-// The one mapping from failures to RFC 9457 problems (decisions §8): table-driven over every kind
+// The one mapping from failures to RFC 9457 problems (decision 0008): table-driven over every kind
 // of error the API can meet, and the middleware's output (status, media type, headers, no leaks).
 import { describe, expect, it, jest } from '@jest/globals';
 import { ValidateError } from '@tsoa/runtime';

@@ -1,4 +1,4 @@
-// Which license opens which feature (decisions §6-8): the tier AND the flag; refusals are 402
+// Which license opens which feature (decisions 0006–0008): the tier AND the flag; refusals are 402
 // license-required problems that say what is missing and why the license in effect is what it is.
 import { describe, expect, it } from '@jest/globals';
 import { ProblemError } from '../../../server/api/problem.js';

@@ -29,7 +29,7 @@ describe('probe listener', () => {
   });
 });
 
-describe('listener configuration (decisions §9: tokens in cleartext)', () => {
+describe('listener configuration (decision 0009: tokens in cleartext)', () => {
   it('binds the API port to loopback and serves no probe port unless configured', () => {
     const config = loadConfig({});
     expect(config.host).toBe('127.0.0.1');

@@ -1,4 +1,4 @@
-// The trigger's pieces that need no server: when a run counts as in progress (decisions §3: 409),
+// The trigger's pieces that need no server: when a run counts as in progress (decision 0012: 409),
 // and the waiter that resolves when the engine acknowledges a request in status.handledTrigger.
 import { describe, expect, it } from '@jest/globals';
 import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../../server/domain/resources/resources.js';

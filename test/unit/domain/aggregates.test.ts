@@ -46,7 +46,7 @@ describe('summary (window [now - 24h, now])', () => {
   it.each([
     ['an array', reports],
     ['an index', ReportIndex.from(reports)],
-  ])('computes decisions §5 from %s', (_how, source) => {
+  ])('computes decision 0005 from %s', (_how, source) => {
     expect(summary(tests, source, NOW)).toEqual({
       averageScore: 72, // (95 + 80 + 40) / 3 = 71.67
       totalTests: 3,

@@ -531,7 +531,7 @@ describe('evidence sentences', () => {
   });
 });
 
-describe('headline figures (decisions §6)', () => {
+describe('headline figures (decision 0006)', () => {
   const tests = [makeTest({ name: 'a', maxRTO: '15m' }), makeTest({ name: 'b' }), makeTest({ name: 'c' })];
   const reports = [
     makeReport({ test: 'a', completedAt: ago(1), score: 95, rtoSeconds: 600, rtoTarget: '15m' }), // met

@@ -28,7 +28,7 @@ function spec(extra: { sources?: string[]; providerNamespace?: string; ttl?: str
 const names = (outcome: ReturnType<typeof restoreRequirements>) =>
   outcome.permissions.map((permission) => `${permission.verb} ${permission.resource} ${permission.namespace}`);
 
-describe('restoreRequirements (decisions §9)', () => {
+describe('restoreRequirements (decision 0009)', () => {
   it('needs get secrets in every source namespace, nothing else for a plain test', () => {
     const outcome = restoreRequirements('team-a', spec({ sources: ['team-a', 'kube-system'] }), settings);
     expect(names(outcome)).toEqual(['get secrets team-a', 'get secrets kube-system']);

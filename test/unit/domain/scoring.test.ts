@@ -340,7 +340,7 @@ describe('resultForScore (pass >= 90, partial 70-89, fail < 70)', () => {
   });
 });
 
-describe('capResult: a failed check caps the result (decisions §4)', () => {
+describe('capResult: a failed check caps the result (decision 0004)', () => {
   const check = (name: string, status: CheckResult['status']): CheckResult => ({ name, kind: 'sqlQuery', status, message: '', duration: '0.1s' });
   const critical = (name: string): boolean => name === 'orders';
 

@@ -24,7 +24,7 @@ function errors(body: unknown): FieldError[] {
 }
 
 describe('validateTestInput: valid bodies', () => {
-  it('applies every default of decisions §3 to a minimal body', () => {
+  it('applies every default of decision 0003 to a minimal body', () => {
     expect(valid(minimal)).toEqual({
       name: 'payments',
       namespace: 'rehearsal-system',

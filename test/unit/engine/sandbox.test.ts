@@ -1,4 +1,4 @@
-// The sandbox manager never adopts a namespace (decisions §9): an existing namespace of a
+// The sandbox manager never adopts a namespace (decision 0009): an existing namespace of a
 // sandbox's name is Rehearsal's only when its UID is the one the run recorded, or the one this
 // process created. (The real-apiserver case, a namespace pre-created by someone else, is in
 // test/integration/sandbox-safety.test.ts.)

@@ -370,7 +370,7 @@ describe('directly with --server', () => {
   });
 });
 
-describe('--server over plain http (decisions §9: tokens in cleartext)', () => {
+describe('--server over plain http (decision 0009: tokens in cleartext)', () => {
   it('refuses to send a token to a host that is not loopback, and sends nothing', async () => {
     const result = await runPlugin(['list', '-A', '--server', 'http://rehearsal.example.com:8080', '--token', 'secret-token']);
     expect(result.code).toBe(1);

@@ -1,5 +1,5 @@
 // The plugin's own evidence verifier (cmd/kubectl-restoretest/verify/) agrees with the server's
-// (server/evidence/evidence.ts, pdf-attestation.ts) on the same signed fixtures, and `verify`
+// (server/evidence/evidence.ts, server/pdf/attestation-reader.ts) on the same signed fixtures, and `verify`
 // reports per report and exits 0/1.
 import { describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Reports: newest first, paged by the API (limit + the continue token of its Link rel="next",
-// decisions §11), filtered by test, result and age through the API's own query parameters, so a
+// decision 0011), filtered by test, result and age through the API's own query parameters, so a
 // 90-day view of 90,000 reports never travels to the browser. Export writes the page shown.
 import { useMemo, useState } from 'preact/hooks';
 import { api, unwrap } from '../api.js';

@@ -48,7 +48,7 @@ func main() {
 	fmt.Println("go smoke: ok")
 }
 
-// integerFields are the fields the seed specification types int (decisions §11). The generated
+// integerFields are the fields the seed specification types int (decision 0011). The generated
 // client must give them Go integer types, not float64.
 var integerFields = []struct {
 	model  any

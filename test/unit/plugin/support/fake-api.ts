@@ -214,7 +214,7 @@ export class FakeApi {
         });
         return { status: 200, body: reports };
       }
-      // Pages as the server makes them (decisions §11); this fake's token is the offset.
+      // Pages as the server makes them (decision 0011); this fake's token is the offset.
       const start = Number(request.query.get('continue') ?? 0);
       const page = reports.slice(start, start + this.reportPageSize);
       if (start + this.reportPageSize >= reports.length) return { status: 200, body: page };
