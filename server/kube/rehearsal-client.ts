@@ -120,8 +120,8 @@ export class RehearsalClient {
   /**
    * Removes the report's managedFields. A create always records one Update entry that lists every
    * field of the report (about as large as the spec); the apiserver keeps it in its watch cache as
-   * ~150 small maps, which was half of a stored report's memory there (test/bench/README.md,
-   * bench:footprint). A list holding one empty entry is the documented way to clear them; later
+   * ~150 small maps, which was half of a stored report's memory there (test/bench/results/
+   * footprint.md). A list holding one empty entry is the documented way to clear them; later
    * metadata-only patches (notification records) leave them cleared. Metadata only: the signed,
    * immutable spec is untouched.
    */

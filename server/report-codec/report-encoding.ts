@@ -7,7 +7,7 @@
 // other field of the spec (runId too: it is in the report's name), the evidence block included, is
 // stored as one string, spec.details, deflated against
 // a preset dictionary (report-dictionary.ts) and base64-encoded: "z1:<base64>". bench:footprint
-// measured it (test/bench/README.md "Footprint").
+// measured it (test/bench/results/footprint.md).
 //
 // The report the engine, the API, the PDFs and the verifiers work with is the expanded one:
 // `expandReportSpec(packReportSpec(spec))` equals `spec`, and the evidence digest is computed over

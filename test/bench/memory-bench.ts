@@ -11,7 +11,7 @@
 //
 // --pdf adds the two PDF endpoints (off by default: a few seconds each at 90,000 reports). The
 // compliance PDF aggregates runs per test, lists only exceptions and at most 100 rows per
-// per-target / per-test table (README.md, "Compliance PDF").
+// per-target / per-test table (decision 0016).
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';

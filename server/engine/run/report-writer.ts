@@ -50,7 +50,7 @@ export function reportObject(
       // No labels: `kubectl get rrep --field-selector spec.test=<test>` (a selectable field; reports
       // stored before issue 17's fifth cut: spec.testRef.name=<test>) selects a test's reports, and
       // the run id is in the name. A label costs the apiserver two maps per report, the object's
-      // and its watch-cache index entry's (~0.7 KB, issue 17, test/bench/README.md "Footprint");
+      // and its watch-cache index entry's (~0.7 KB, issue 17, test/bench/results/footprint.md);
       // reports written before keep theirs.
       // No ownerReferences either: the reference is one more map and six strings per report
       // (~0.5 KB of apiserver memory), and the garbage collector it invites deletes a deleted
