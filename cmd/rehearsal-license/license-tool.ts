@@ -6,7 +6,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompactSign, calculateJwkThumbprint, exportJWK } from 'jose';
-import { LICENSE_TIERS, type LicenseClaims, type LicenseTier } from './claims.js';
+import { LICENSE_TIERS, type LicenseClaims, type LicenseTier } from '../../protocol/license-claims.js';
 
 export interface KeyPairFiles {
   kid: string;

@@ -17,7 +17,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { KeyObject } from 'node:crypto';
 import type { RestoreReport } from '../domain/resources/resources.js';
 import { canonicalJson, sha256Hex, verifySignature } from '../evidence/evidence.js';
-import { short } from '../evidence/digest-text.js';
+import { short } from '../../protocol/evidence/digest-text.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 
 export const SEGMENT_SCHEME = 'rehearsal.dev/evidence-archive/v1';

@@ -6,7 +6,7 @@
 // Written after the report exists (never before: an anchor naming a report whose create failed
 // would read as a deletion), by recordEvidenceAnchor, which the engine calls once per report.
 import type { EvidenceAnchor, RestoreReport } from '../domain/resources/resources.js';
-import { short } from './digest-text.js';
+import { short } from '../../protocol/evidence/digest-text.js';
 
 /** The anchor a signed report leaves in its test's status; undefined for an unsequenced report. */
 export function evidenceAnchorOf(report: RestoreReport): EvidenceAnchor | undefined {

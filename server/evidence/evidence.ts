@@ -45,7 +45,7 @@ import { expandReport, expandReportSpec } from '../report-codec/report-encoding.
 import type { EvidenceAnchor, RestoreReport, RestoreReportSpec } from '../domain/resources/resources.js';
 import type { EvidenceSigner } from './signing-key.js';
 import { tailAgainstAnchor } from './evidence-anchor.js';
-import { short } from './digest-text.js';
+import { short } from '../../protocol/evidence/digest-text.js';
 
 export type ReportEvidence = NonNullable<RestoreReportSpec['evidence']>;
 

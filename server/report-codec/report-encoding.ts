@@ -21,7 +21,7 @@
 //   - "z1:" details with testRef.name as the top-level string spec.test and runId inside details
 //     (this form: no testRef map, one field less per report).
 import { RawDeflater, RawInflater } from './raw-zlib.js';
-import { DETAILS_DICTIONARY_Z1 } from './report-dictionary.js';
+import { DETAILS_DICTIONARY_Z1 } from '../../protocol/stored-report/details-dictionary.js';
 import type { RestoreReport, RestoreReportSpec } from '../domain/resources/resources.js';
 
 /** Spec fields stored as fields; every other top-level field goes into spec.details. */

@@ -3,7 +3,7 @@
 // users guess), rejects unknown fields (a typo such as "maxRto" must not silently mean "no SLA"),
 // and applies the documented defaults explicitly so `kubectl get -o yaml` shows what will happen.
 import { PROVIDERS, type NetworkIsolation, type Provider, type RestoreTestSpec } from '../resources/resources.js';
-import type { CreateTestInput } from './create-test-input.js';
+import type { CreateTestInput } from '../../../protocol/test-input.js';
 import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone, validateCron } from '../run/schedule.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES, isRfc1123Label } from '../run/sandbox-names.js';

@@ -8,7 +8,7 @@ import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from '@jest/globals';
 import { DETAILS_DICTIONARY_Z1 as CMD_DICTIONARY } from '../../../cmd/kubectl-restoretest/verify/report-dictionary.js';
 import { expandedSpec } from '../../../cmd/kubectl-restoretest/verify/evidence.js';
-import { DETAILS_DICTIONARY_Z1 } from '../../../server/report-codec/report-dictionary.js';
+import { DETAILS_DICTIONARY_Z1 } from '../../../protocol/stored-report/details-dictionary.js';
 import {
   decodeDetails,
   DEFLATED_DETAILS_PREFIX,

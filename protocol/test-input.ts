@@ -1,7 +1,12 @@
-// The request body of POST and PUT /api/v1/tests, as the API documents it. tsoa reads these
-// interfaces (their JSDoc tags become the OpenAPI schema), and test-input.ts validates a body
-// against the same rules and maps it to a RestoreTestSpec.
-import type { Provider } from '../resources/resources.js';
+// The request body of POST and PUT /api/v1/tests, as the API documents it: what the plugin's
+// create and update build and what the server validates. tsoa reads these interfaces (their JSDoc
+// tags become the OpenAPI schema); server/domain/test-spec/test-input.ts validates a body against
+// the same rules and maps it to a RestoreTestSpec.
+
+// A backup provider Rehearsal can restore from (RestoreTest spec.provider, the API, --provider);
+// a line comment, not JSDoc: tsoa would publish it as the schema's description.
+export type Provider = 'velero' | 'kasten' | 'trilio';
+export const PROVIDERS: readonly Provider[] = ['velero', 'kasten', 'trilio'];
 
 /**
  * Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
