@@ -4,13 +4,8 @@
 // "compliant": it says which controls the evidence supports, for which targets, over which period.
 
 import type { EvidenceSigner } from '../evidence/signing-key.js';
-import {
-  embedEvidence,
-  renderAttestationPage,
-  sealEvidence,
-  type PdfAttestation,
-  type SealedEvidence,
-} from './attestation.js';
+import type { PdfAttestation } from '../../protocol/pdf/attestation-format.js';
+import { embedEvidence, renderAttestationPage, sealEvidence, type SealedEvidence } from './attestation.js';
 import {
   controlTargetsOf,
   createWriter,

@@ -8,7 +8,7 @@
 // (the API allows no other), so it leaves the namespace only through an ExternalName Service,
 // which is scanned as such.
 import type { DependencyEntry } from '../resources/resources.js';
-import { truncateText } from '../common/text.js';
+import { truncateText } from '../../../protocol/text.js';
 
 // Statuses: restored (the namespace is restored by this run and its sandbox copy has the Service),
 // reachable (outside the restore, the Service exists with ready endpoints), missing (restored by

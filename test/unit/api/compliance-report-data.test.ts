@@ -16,7 +16,7 @@ import { ReportIndex, reportKeyOf } from '../../../server/domain/read-models/rep
 import type { RestoreReport, RunResult } from '../../../server/domain/resources/resources.js';
 import type { ReportSummary } from '../../../server/domain/read-models/report-summary.js';
 import { EvidenceVerifier } from '../../../server/evidence/evidence-verifier.js';
-import { verifyPdfAttestation } from '../../../server/pdf/attestation-reader.js';
+import { verifyPdfAndPages } from '../../helpers/pdf-pages.js';
 import { renderComplianceReport } from '../../../server/pdf/compliance-report.pdf.js';
 import { percent } from '../../../server/pdf/format.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
@@ -325,7 +325,7 @@ describe('complianceReportData', () => {
   it('renders into a signed PDF with the figures of the response', async () => {
     const { evaluation, data } = evaluate('soc2', { tamper: true });
     const pdf = await renderComplianceReport(data, key);
-    expect(await verifyPdfAttestation(pdf, publicKeyRing([key.publicKey]))).toMatchObject({
+    expect(await verifyPdfAndPages(pdf, publicKeyRing([key.publicKey]))).toMatchObject({
       ok: true,
       contentCheck: 'identical',
     });
