@@ -20,7 +20,8 @@ import { verifyPdfAndPages } from '../../helpers/pdf-pages.js';
 import { renderComplianceReport } from '../../../server/pdf/compliance-report.pdf.js';
 import { percent } from '../../../server/pdf/format.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
-import { popplerAvailable, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
+import { POPPLER, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
+import { toolPresent } from '../../helpers/required-tool.js';
 import { makeRestoreTest, makeSignedHistory } from '../../fixtures/evidence/reports.js';
 
 const key = generateSigningKey();
@@ -329,7 +330,7 @@ describe('complianceReportData', () => {
       ok: true,
       contentCheck: 'identical',
     });
-    if (!popplerAvailable()) return;
+    if (!toolPresent(POPPLER, 'reading the figures back from the PDF')) return;
     const text = pdftotext(writePdf(pdf, 'adapter'), '-layout').replace(/\s+/g, ' ');
     expect(text).toContain(`${evaluation.response.totalTests} (`);
     expect(text).toContain(percent(evaluation.response.passRate));

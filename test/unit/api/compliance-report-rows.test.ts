@@ -13,7 +13,8 @@ import { renderComplianceReport } from '../../../server/pdf/compliance-report.pd
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { gunzipSync } from 'node:zlib';
 import { buildRunsFile, RUNS_FILE_NAME } from '../../../server/pdf/runs-file.js';
-import { pdfdetach, popplerAvailable, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
+import { pdfdetach, POPPLER, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
+import { toolPresent } from '../../helpers/required-tool.js';
 import { makeReport, makeRestoreTest, seeded } from '../../fixtures/evidence/reports.js';
 
 const TESTS = 1_000;
@@ -117,7 +118,7 @@ describe('compliance PDF rows at 1,000 RestoreTests', () => {
       ok: true,
       contentCheck: 'identical',
     });
-    if (!popplerAvailable()) return;
+    if (!toolPresent(POPPLER, 'reading the PDF back')) return;
     const text = pdftotext(writePdf(pdf, 'rows-1000'), '-layout');
     const flat = text.replace(/\s+/g, ' ');
     const more = TESTS - MAX_LISTED_ROWS;
@@ -163,7 +164,7 @@ describe('compliance PDF rows at 1,000 RestoreTests', () => {
     const missing = await verifyPdfAndPages(renamed, keys);
     expect(missing.ok).toBe(false);
     expect(missing.problems.join('\n')).toContain('run population file');
-    if (!popplerAvailable()) return;
+    if (!toolPresent(POPPLER, 'reading the PDF back')) return;
     const path = writePdf(pdf, 'rows-1000-runs');
     const text = pdftotext(path, '-layout').replace(/\s+/g, ' ');
     expect(text).toContain(`attached to this PDF as ${RUNS_FILE_NAME}`);

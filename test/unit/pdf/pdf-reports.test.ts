@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractPdfAttestation } from '../../../protocol/pdf/attestation-check.js';
 import { verifyPdfAndPages } from '../../helpers/pdf-pages.js';
+import { toolPresent } from '../../helpers/required-tool.js';
 import { renderComplianceReport } from '../../../server/pdf/compliance-report.pdf.js';
 import { renderTestReport } from '../../../server/pdf/test-report.pdf.js';
 import { percent, pdfSafe, utcShort } from '../../../server/pdf/format.js';
@@ -31,7 +32,18 @@ import {
 
 jest.setTimeout(60_000);
 
+/** OpenSSL 3, for the attestation page's recipe (test/setup.sh installs it). */
+const OPENSSL = { name: 'OpenSSL', available: opensslAvailable(), install: 'apt-get install -y openssl' };
 const key = generateSigningKey();
+
+function opensslAvailable(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 const ring = publicKeyRing([key.publicKey]);
 const A4_WIDTH = 595.28;
 const A4_HEIGHT = 841.89;
@@ -196,13 +208,7 @@ describe('compliance report PDF', () => {
     expect(JSON.parse(evidence.toString('utf8')).report.reportId).toBe(data.reportId);
 
     // The recipe printed on the attestation page, with standard tools.
-    let openssl = true;
-    try {
-      execFileSync('openssl', ['version'], { stdio: 'pipe' });
-    } catch {
-      openssl = false;
-    }
-    if (!openssl) return;
+    if (!toolPresent(OPENSSL, "checking the signature with the attestation page's OpenSSL recipe")) return;
     const dir = workDir();
     writeFileSync(join(dir, 'digest.txt'), attestation.digest);
     writeFileSync(join(dir, 'sig.bin'), Buffer.from(attestation.signature, 'base64'));
