@@ -47,7 +47,7 @@ export function renderComplianceReportChunks(
   return drawComplianceReport({ ...sealEvidence(data, signer), ...(runsFile ? { runsFile } : {}) }).endChunks();
 }
 
-/** Renders from already sealed evidence (also used by the verifier to re-render). */
+/** Renders from already sealed evidence (the tests re-render a PDF with it: test/helpers/pdf-pages.ts). */
 export function renderSealedComplianceReport(sealed: SealedEvidence<ComplianceReportData>): Promise<Buffer> {
   return drawComplianceReport(sealed).end();
 }

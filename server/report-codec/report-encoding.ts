@@ -16,7 +16,6 @@
 // the expanded spec, so the stored form changes no signature.
 import { RawDeflater, RawInflater } from './raw-zlib.js';
 import {
-  decodeDetails as decodeStoredDetails,
   DEFLATED_DETAILS_PREFIX,
   DETAILS_DICTIONARY,
   expandStoredSpec,
@@ -65,11 +64,6 @@ function split(value: Fields, keep: (key: string) => boolean): [Fields, Fields] 
 export function encodeDetails(fields: Fields): string {
   deflater ??= new RawDeflater({ level: 9, dictionary: DETAILS_DICTIONARY });
   return DEFLATED_DETAILS_PREFIX + deflater.view(Buffer.from(JSON.stringify(fields), 'utf8')).toString('base64');
-}
-
-/** The fields in a details string (either form); {} when it is not a JSON object (tampered). */
-export function decodeDetails(details: string): Fields {
-  return decodeStoredDetails(details, inflateFast);
 }
 
 /** The spec as it is stored: kept fields as fields, the rest as spec.details (when it fits). */

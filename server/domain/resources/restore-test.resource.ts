@@ -44,7 +44,6 @@ export interface RestoreTestSpec {
 }
 
 export type NotificationChannelType = 'slack' | 'webhook' | 'cloudevents';
-export const NOTIFICATION_CHANNEL_TYPES: readonly NotificationChannelType[] = ['slack', 'webhook', 'cloudevents'];
 
 export interface SecretKeySelector {
   name: string;

@@ -22,7 +22,6 @@ import { truncateText } from '../../../protocol/text.js';
 // restored when the sandbox copy has the Service, with a message saying the value still names the
 // source. With `networkIsolation: none` nothing stops the copy from calling production: failed.
 export type Dependency = DependencyEntry;
-export type DependencyStatus = DependencyEntry['status'];
 
 /** Text of one restored object that may hold host names, gathered by the engine. */
 export interface ScannedObject {
