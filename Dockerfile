@@ -10,6 +10,8 @@ RUN npm install --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY server ./server
 COPY cmd ./cmd
+# The formats the plugin and the server share: the server's compiled code imports dist/protocol/.
+COPY protocol ./protocol
 RUN npx tsc -p tsconfig.build.json
 # The dashboard: built against the generated client (openapi/), served by the server from web/dist.
 COPY openapi ./openapi
@@ -28,6 +30,7 @@ WORKDIR /app
 ENV NODE_ENV=production REHEARSAL_HOST=0.0.0.0
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/dist/server ./dist/server
+COPY --from=build /src/dist/protocol ./dist/protocol
 COPY --from=build /src/web/dist ./web/dist
 COPY openapi/openapi.json ./openapi/openapi.json
 COPY license-keys ./license-keys

@@ -8,7 +8,7 @@
 // "license") in rehearsal-system. Exit codes follow the house style: 0 ok, 1 error, 2 usage.
 
 import yargs from 'yargs';
-import { LICENSE_TIERS, type LicenseTier } from './claims.js';
+import { LICENSE_TIERS, type LicenseTier } from '../../protocol/license-claims.js';
 import { generateLicenseKeyPair, issueLicense, parseInstant, readText } from './license-tool.js';
 
 export interface CliIo {

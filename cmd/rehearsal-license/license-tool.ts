@@ -1,12 +1,12 @@
 // Vendor-side license operations: create an Ed25519 signing key pair and issue a license (a compact
-// JWS, alg EdDSA, kid in the header). Self-contained on jose + node:crypto; cmd/ never imports
-// server/.
+// JWS, alg EdDSA, kid in the header) with the claims of protocol/license-claims.ts. On jose and
+// node:crypto; cmd/ never imports server/.
 
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdir, writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompactSign, calculateJwkThumbprint, exportJWK } from 'jose';
-import { LICENSE_TIERS, type LicenseClaims, type LicenseTier } from './claims.js';
+import { LICENSE_TIERS, type LicenseClaims, type LicenseTier } from '../../protocol/license-claims.js';
 
 export interface KeyPairFiles {
   kid: string;

@@ -6,7 +6,7 @@
 #               /etc/passwd with the non-root user 65532, /tmp
 #   2. node:    the Node 24 binary of the npm `node` package (the version package-lock.json pins)
 #   3. deps:    production node_modules (npm install --omit=dev from package-lock.json)
-#   4. app:     dist/ (tsc), web/dist/ (the dashboard, vite), openapi/openapi.json, license-keys/, package.json
+#   4. app:     dist/server and dist/protocol (tsc), web/dist/ (the dashboard, vite), openapi/openapi.json, license-keys/, package.json
 # Layers are reproducible tars (sorted, owner 0 or 65532, mtime 0, gzip -n), so the same inputs give
 # the same digests. The result is cached outside the repo keyed by a hash of every input file, the
 # Debian package versions and this script, so a second build of the same tree is free.
@@ -22,9 +22,9 @@ log() { echo "[build-oci] $*" >&2; }
 
 # --- cache key: tracked inputs (plus uncommitted edits), Debian versions, this script ---------------
 deb_versions="$(for p in "${DEBS[@]}"; do printf '%s=%s\n' "$p" "$(apt-cache policy "$p" | awk '/Candidate:/ {print $2}')"; done)"
-key="$( { git ls-files -s server cmd web openapi license-keys package.json package-lock.json \
+key="$( { git ls-files -s server cmd protocol web openapi license-keys package.json package-lock.json \
             tsconfig.json tsconfig.build.json deploy/image
-          git diff HEAD -- server cmd web openapi license-keys package.json package-lock.json deploy/image 2>/dev/null
+          git diff HEAD -- server cmd protocol web openapi license-keys package.json package-lock.json deploy/image 2>/dev/null
           echo "$deb_versions"; echo "$IMAGE_REF"; } | sha256sum | cut -c1-16)"
 cached="$CACHE_ROOT/$key/rehearsal-oci.tar"
 mkdir -p "$(dirname "$OUTPUT")"
@@ -75,7 +75,9 @@ rm -rf "$work/deps/app/node_modules/node" "$work/deps/app/node_modules/node-bin-
 log "app: tsc"
 node_modules/.bin/tsc -p tsconfig.build.json --outDir "$work/tsc" --sourceMap false
 a="$work/app/app"
-cp -r "$work/tsc/server" "$a/dist-server" && mkdir -p "$a/dist" && mv "$a/dist-server" "$a/dist/server"
+mkdir -p "$a/dist" && cp -r "$work/tsc/server" "$a/dist/server"
+# The server imports the formats it shares with the plugin from dist/protocol/.
+cp -r "$work/tsc/protocol" "$a/dist/protocol"
 mkdir -p "$a/openapi" && cp openapi/openapi.json "$a/openapi/"
 log "app: the dashboard (vite)"
 node_modules/.bin/vite build --config web/vite.config.ts --outDir "$work/web-dist" --emptyOutDir --logLevel warn >&2

@@ -21,7 +21,7 @@ import {
 } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
 import type { TestResponse } from '../domain/read-models/views.js';
-import type { CreateTestInput } from '../domain/test-spec/create-test-input.js';
+import type { CreateTestInput } from '../../protocol/test-input.js';
 import {
   CREATE_TEST,
   DELETE_TEST,

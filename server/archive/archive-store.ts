@@ -16,10 +16,7 @@ import {
   type SegmentManifest,
   type SegmentTest,
 } from './segment.js';
-
-/** Unsigned annotations the server adds to archived reports it serves (verify prints them). */
-export const ANNOTATION_SEGMENT = 'rehearsal.dev/archive-segment';
-export const ANNOTATION_PROBLEMS = 'rehearsal.dev/archive-problems';
+import { ANNOTATION_PROBLEMS, ANNOTATION_SEGMENT } from '../../protocol/evidence/archive-annotations.js';
 
 /**
  * What the store keeps of a segment once its reports are in the cache: enough to extend the chain,

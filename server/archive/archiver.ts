@@ -11,7 +11,7 @@
 // segment key is its sequence range, so a repeated PUT overwrites, never duplicates.
 import type { Logger } from 'pino';
 import { decideArchive, type ArchiveWindow } from '../domain/retention/archive-policy.js';
-import { orderReportsForChain } from '../evidence/evidence.js';
+import { orderReportsForChain } from '../../protocol/evidence/report-chain.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 import type { OrphanGroup, ReportOwner } from '../domain/retention/orphan-reports.js';
 import type { RestoreReport, RestoreTest } from '../domain/resources/resources.js';

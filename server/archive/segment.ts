@@ -16,8 +16,9 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { KeyObject } from 'node:crypto';
 import type { RestoreReport } from '../domain/resources/resources.js';
-import { canonicalJson, sha256Hex, verifySignature } from '../evidence/evidence.js';
-import { short } from '../evidence/digest-text.js';
+import { canonicalJson, sha256Hex } from '../../protocol/evidence/canonical-json.js';
+import { verifySignature } from '../../protocol/evidence/signature.js';
+import { short } from '../../protocol/evidence/digest-text.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 
 export const SEGMENT_SCHEME = 'rehearsal.dev/evidence-archive/v1';

@@ -16,7 +16,7 @@ import type { SandboxReader } from './sandbox-reader.js';
 import { SandboxReadError } from './sandbox-reader.js';
 import type { TargetResolver } from './target-resolver.js';
 import { describeDuration } from '../domain/common/duration.js';
-import { truncateText } from '../domain/common/text.js';
+import { truncateText } from '../../protocol/text.js';
 
 export interface NamespaceMapping {
   source: string;

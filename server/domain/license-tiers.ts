@@ -18,9 +18,7 @@
 // while the trial still works); 0 means "not trialing".
 
 import type { LicenseResponse } from './read-models/views.js';
-
-export type LicenseTier = 'community' | 'pro' | 'enterprise';
-export const LICENSE_TIERS: readonly LicenseTier[] = ['community', 'pro', 'enterprise'];
+import { LICENSE_TIERS, type LicenseClaims, type LicenseTier } from '../../protocol/license-claims.js';
 
 /** Feature flags gated by the license. `pro` is sold as "Team". */
 export type GatedFeature = 'compliancePage' | 'pdfExport' | 'pdfReports';
@@ -30,30 +28,6 @@ export const TIER_FEATURES: Readonly<Record<LicenseTier, readonly GatedFeature[]
   pro: ['compliancePage'],
   enterprise: ['compliancePage', 'pdfExport', 'pdfReports'],
 };
-
-/**
- * The claims of a license JWS once its signature is verified. Mirrors
- * cmd/rehearsal-license/claims.ts (duplicated by design: cmd/ must not import server/).
- */
-export interface LicenseClaims {
-  tier: LicenseTier;
-  /** Expiry, JWT NumericDate (seconds since the epoch). Absent = perpetual. */
-  exp?: number;
-  /** Not valid before, JWT NumericDate. */
-  nbf?: number;
-  /** Issued at, JWT NumericDate. */
-  iat?: number;
-  /** End of a trial, RFC 3339. Present only on trial licenses. */
-  trialEndsAt?: string;
-  /** Extra feature flags granted on top of the tier's. */
-  features?: string[];
-  /** Licensee (customer identifier). */
-  sub?: string;
-  /** Human-readable customer name. */
-  customer?: string;
-  /** Issuer. */
-  iss?: string;
-}
 
 /** Outcome of signature verification, as produced by license-verifier.ts. */
 export type LicenseVerification =

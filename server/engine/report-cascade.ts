@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import { isOrphan, orphanCandidates, type OrphanGroup } from '../domain/retention/orphan-reports.js';
 import type { RestoreReport } from '../domain/resources/resources.js';
 import type { ReportSummary } from '../domain/read-models/report-summary.js';
-import { orderReportsForChain } from '../evidence/evidence.js';
+import { orderReportsForChain } from '../../protocol/evidence/report-chain.js';
 import { deleteReports } from '../kube/delete-reports.js';
 import { isKind } from '../kube/errors.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';

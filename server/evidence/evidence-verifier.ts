@@ -37,7 +37,7 @@ import {
   reportEvidenceProblems,
   verifyReportChain,
   type ChainPosition,
-} from './evidence.js';
+} from '../../protocol/evidence/report-chain.js';
 
 export interface VerifiableReports {
   /** Every stored report of one RestoreTest ("namespace/name"), any order. */

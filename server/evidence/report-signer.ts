@@ -11,9 +11,12 @@
 // written (a retry after a crash: the create then answers AlreadyExists and the stored report wins).
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { expandReport, TEST_NAME_FIELD } from '../report-codec/report-encoding.js';
+import { expandReport } from '../report-codec/report-encoding.js';
+import { TEST_NAME_FIELD } from '../../protocol/stored-report/stored-report.js';
 import type { RestoreReport, RestoreTest } from '../domain/resources/resources.js';
-import { evidenceOwner, orderReportsForChain, withEvidence } from './evidence.js';
+import { evidenceOwner } from '../../protocol/evidence/report-digest.js';
+import { orderReportsForChain } from '../../protocol/evidence/report-chain.js';
+import { withEvidence } from './evidence.js';
 import { evidenceAnchorOf } from './evidence-anchor.js';
 import type { SigningKey } from './signing-key.js';
 import { isKind, kubeCall } from '../kube/errors.js';

@@ -1,19 +1,16 @@
 // The Ed25519 key that signs evidence (RestoreReports and PDF attestations). Pure key functions:
 // the controller keeps the private key in a Secret and publishes the public key (PEM) for
-// verifiers; this module only creates, converts and identifies keys.
-//
-// Key id = the first 16 hex characters of SHA-256 over the public key's SPKI DER encoding. It is
-// derived, never configured, so a verifier computes it from the published PEM and cannot be told
-// a wrong one.
+// verifiers; this module only creates, converts and identifies keys. The key id (keyIdOf) is the
+// protocol's: a verifier derives it from the published PEM (protocol/evidence/signature.ts).
 
 import {
-  createHash,
   createPrivateKey,
   createPublicKey,
   generateKeyPairSync,
   sign,
   type KeyObject,
 } from 'node:crypto';
+import { keyIdOf } from '../../protocol/evidence/signature.js';
 
 /** Anything that can sign evidence: produces a base64 Ed25519 signature over a UTF-8 string. */
 export interface EvidenceSigner {
@@ -30,13 +27,6 @@ function assertEd25519(key: KeyObject, what: string): void {
   if (key.asymmetricKeyType !== 'ed25519') {
     throw new Error(`${what} is ${key.asymmetricKeyType ?? `a ${key.type} key`}, expected Ed25519`);
   }
-}
-
-/** First 16 hex of SHA-256(SPKI DER). Accepts a public or a private key. */
-export function keyIdOf(key: KeyObject): string {
-  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  const der = publicKey.export({ type: 'spki', format: 'der' });
-  return createHash('sha256').update(der).digest('hex').slice(0, 16);
 }
 
 export function signingKeyFrom(privateKey: KeyObject): SigningKey {

@@ -1,32 +1,23 @@
-// The signed attestation shared by both PDF reports.
-//
-// WHAT THE PDF ATTESTATION COVERS (format rehearsal.dev/pdf-attestation/v1):
-//
-//   evidence E = the UTF-8 bytes of the RFC 8785 canonical JSON of
-//                { "format": "rehearsal.dev/pdf-evidence/v1", "layout": <PDF_LAYOUT_VERSION>,
-//                  "report": <the ComplianceReportData / TestReportData the PDF was rendered from> }
-//                E is embedded as the attachment "rehearsal-evidence.json" (a Flate-compressed
-//                embedded-file stream, like every PDF stream; pdfdetach or a viewer's attachment
-//                panel extracts the exact bytes). It includes the RestoreReport digest of every
-//                run it lists (the test report: every run; the compliance report: the exceptions,
-//                with the population as counts per test), so the attestation also covers the
-//                listed runs' own evidence. The compliance report's per-target and per-test
-//                tables hold only the rows the pages list (at most 100 each) and the totals.
-//                When the compliance evidence has runsFile, the file it names (every run of the
-//                period, gzip'd CSV) is embedded too, and runsFile.digest is its SHA-256.
-//   digest   D = "sha256:" + lowercase hex SHA-256 of E (so `sha256sum` of the extracted file).
-//   signature S = base64 Ed25519 over the UTF-8 string D (the same scheme as RestoreReports).
-//   The attestation JSON { format, kind, reportId, digest, signature, keyId, algorithm,
-//   generatedAt, version, runs } is stored in the PDF Info dictionary under the key
-//   "RehearsalAttestation" (`pdfinfo -custom` shows it) and printed on the attestation page.
-//   Its kind, reportId, generatedAt, version and runs must equal the signed evidence; the
-//   verifier checks that.
+// The signed attestation of both PDF reports, the server's half: sealing the data a report is
+// rendered from (canonical bytes, digest, signature), embedding it, and the attestation page that
+// tells a reader how to check it. What the attestation covers and how a verifier reads it back is
+// the protocol's (protocol/pdf/attestation-format.ts, attestation-check.ts).
 //
 // Every page is rendered from the parsed evidence alone (plus the attestation for the last page),
-// deterministically, so a verifier with the same layout version re-renders the document and
-// compares bytes: any edit to the visible pages is detected too (attestation-reader.ts).
+// deterministically, so a renderer with the same layout version re-renders the document from the
+// embedded evidence and gets the same bytes: any edit to the visible pages is detectable too
+// (test/helpers/pdf-pages.ts compares them).
 
-import { canonicalJson, sha256Hex } from '../evidence/evidence.js';
+import { canonicalJson } from '../../protocol/evidence/canonical-json.js';
+import {
+  ATTESTATION_FORMAT,
+  ATTESTATION_INFO_KEY,
+  EVIDENCE_FILE_NAME,
+  EVIDENCE_FORMAT,
+  evidenceDigestOf,
+  type EmbeddedEvidence,
+  type PdfAttestation,
+} from '../../protocol/pdf/attestation-format.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 import { chunk, utcDateTime } from './format.js';
 import type { PdfWriter } from './layout/layout.js';
@@ -35,29 +26,6 @@ import { runsCovered, type ChainSummary, type ReportData } from './report-data.j
 
 /** Bump whenever a change to the renderers changes their output bytes for the same input. */
 export const PDF_LAYOUT_VERSION = 4;
-export const EVIDENCE_FORMAT = 'rehearsal.dev/pdf-evidence/v1';
-export const ATTESTATION_FORMAT = 'rehearsal.dev/pdf-attestation/v1';
-export const EVIDENCE_FILE_NAME = 'rehearsal-evidence.json';
-export const ATTESTATION_INFO_KEY = 'RehearsalAttestation';
-
-export interface EmbeddedEvidence<D extends ReportData = ReportData> {
-  format: typeof EVIDENCE_FORMAT;
-  layout: number;
-  report: D;
-}
-
-export interface PdfAttestation {
-  format: typeof ATTESTATION_FORMAT;
-  kind: ReportData['kind'];
-  reportId: string;
-  digest: string;
-  signature: string;
-  keyId: string;
-  algorithm: 'Ed25519';
-  generatedAt: string;
-  version: string;
-  runs: number;
-}
 
 export interface SealedEvidence<D extends ReportData> {
   /** The report data as the renderer must use it: parsed back from the canonical bytes. */
@@ -70,12 +38,8 @@ export interface SealedEvidence<D extends ReportData> {
 
 /** Canonical evidence bytes of a report (E above). Throws if the data is not plain JSON. */
 export function evidenceBytes(data: ReportData, layout = PDF_LAYOUT_VERSION): Buffer {
-  const evidence: EmbeddedEvidence = { format: EVIDENCE_FORMAT, layout, report: data };
+  const evidence: EmbeddedEvidence<ReportData> = { format: EVIDENCE_FORMAT, layout, report: data };
   return Buffer.from(canonicalJson(evidence), 'utf8');
-}
-
-export function evidenceDigestOf(bytes: Uint8Array): string {
-  return `sha256:${sha256Hex(bytes)}`;
 }
 
 /** Canonicalizes, digests and signs the report data. */

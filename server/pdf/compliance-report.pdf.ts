@@ -4,13 +4,8 @@
 // "compliant": it says which controls the evidence supports, for which targets, over which period.
 
 import type { EvidenceSigner } from '../evidence/signing-key.js';
-import {
-  embedEvidence,
-  renderAttestationPage,
-  sealEvidence,
-  type PdfAttestation,
-  type SealedEvidence,
-} from './attestation.js';
+import type { PdfAttestation } from '../../protocol/pdf/attestation-format.js';
+import { embedEvidence, renderAttestationPage, sealEvidence, type SealedEvidence } from './attestation.js';
 import {
   controlTargetsOf,
   createWriter,
@@ -52,7 +47,7 @@ export function renderComplianceReportChunks(
   return drawComplianceReport({ ...sealEvidence(data, signer), ...(runsFile ? { runsFile } : {}) }).endChunks();
 }
 
-/** Renders from already sealed evidence (also used by the verifier to re-render). */
+/** Renders from already sealed evidence (the tests re-render a PDF with it: test/helpers/pdf-pages.ts). */
 export function renderSealedComplianceReport(sealed: SealedEvidence<ComplianceReportData>): Promise<Buffer> {
   return drawComplianceReport(sealed).end();
 }

@@ -8,7 +8,7 @@ import type { AccessReviewer, ReviewedUser } from '../../server/api/auth/access-
 import type { PermissionDescriptor } from '../../server/api/problem.js';
 import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { withEvidence } from '../../server/evidence/evidence.js';
-import { verifyPdfAttestation } from '../../server/pdf/attestation-reader.js';
+import { verifyPdfAndPages } from '../helpers/pdf-pages.js';
 import { generateSigningKey, publicKeyRing } from '../../server/evidence/signing-key.js';
 import { ContractValidator, loadDocument } from './support/contract.js';
 import { restoreReport, restoreTest } from './support/fake-cluster.js';
@@ -146,7 +146,7 @@ describe('compliance PDF', () => {
     const pdf = await pdfOf(response);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(Number(response.headers.get('content-length'))).toBe(pdf.length);
-    const verification = await verifyPdfAttestation(pdf, publicKeyRing([key.publicKey]));
+    const verification = await verifyPdfAndPages(pdf, publicKeyRing([key.publicKey]));
     expect(verification).toMatchObject({ ok: true, contentCheck: 'identical' });
     expect(verification.attestation).toMatchObject({ kind: 'compliance', keyId: key.keyId, runs: 4 });
   });
@@ -238,7 +238,7 @@ describe('test report PDF', () => {
       'attachment; filename="rehearsal-test-rehearsal-system-payments-30d.pdf"',
     );
     const pdf = await pdfOf(response);
-    const verification = await verifyPdfAttestation(pdf, publicKeyRing([key.publicKey]));
+    const verification = await verifyPdfAndPages(pdf, publicKeyRing([key.publicKey]));
     expect(verification).toMatchObject({ ok: true });
     const report = verification.evidence!.report as {
       kind: string;
@@ -295,7 +295,7 @@ describe('test report PDF', () => {
       reports[1]!.spec.score = 100; // edited after signing
       for (const report of reports) target.cluster.seedReport(report);
       const pdf = await pdfOf(await target.fetch('/api/restore-tests/ledger/report.pdf'));
-      const evidence = (await verifyPdfAttestation(pdf, publicKeyRing([key.publicKey]))).evidence!.report as {
+      const evidence = (await verifyPdfAndPages(pdf, publicKeyRing([key.publicKey]))).evidence!.report as {
         chain: { verifiedReports: number; problems: string[] };
       };
       expect(evidence.chain.verifiedReports).toBe(2);

@@ -21,8 +21,8 @@ import { EvidenceKeyStore } from '../../server/evidence/evidence-keys.js';
 import { parsePublishedKeys } from '../../server/evidence/published-keys.js';
 import { loadKubeConfig } from '../../server/kube/client.js';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
-import { orderReportsForChain, verifyReportChain } from '../../server/evidence/evidence.js';
-import { verifyPdfAttestation } from '../../server/pdf/attestation-reader.js';
+import { orderReportsForChain, verifyReportChain } from '../../protocol/evidence/report-chain.js';
+import { verifyPdfAndPages } from '../helpers/pdf-pages.js';
 import { percent } from '../../server/pdf/format.js';
 import { publicKeyRing } from '../../server/evidence/signing-key.js';
 import { jwkOf, numericDate, sign, vendorKey } from '../fixtures/evidence/licenses.js';
@@ -456,7 +456,7 @@ describe('the license', () => {
     expect(compliance.status).toBe(200);
     expect(compliance.contentType).toBe('application/pdf');
     expect(compliance.disposition).toBe('attachment; filename="rehearsal-compliance-soc2-30d.pdf"');
-    const verified = await verifyPdfAttestation(compliance.body, ring);
+    const verified = await verifyPdfAndPages(compliance.body, ring);
     expect(verified).toMatchObject({ ok: true, contentCheck: 'identical' });
     const text = pdftotext(writePdf(compliance.body, 'compliance'), '-layout');
     const flat = text.replace(/\s+/g, ' ');
@@ -495,7 +495,7 @@ describe('the license', () => {
     expect(report.disposition).toBe(
       `attachment; filename="rehearsal-test-${fixture.testNamespace}-${testName}-30d.pdf"`,
     );
-    expect(await verifyPdfAttestation(report.body, ring)).toMatchObject({
+    expect(await verifyPdfAndPages(report.body, ring)).toMatchObject({
       ok: true,
       contentCheck: 'identical',
     });

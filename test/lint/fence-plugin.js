@@ -1,7 +1,9 @@
 // The ESLint rules that keep the layout honest (configured in eslint.config.js, shown failing by
 // test/unit/lint/fences.test.ts):
-//   rehearsal/fence     a file of server/ imports only what its part's fence allows; a folder
-//                       without a fence is an error of its own;
+//   rehearsal/fence     a file of a fenced part imports only what its part's fence allows; a folder
+//                       of server/ without a fence is an error of its own. The parts are the
+//                       folders of server/ and the top-level folders named in `topLevel` (protocol/,
+//                       cmd/), which are fenced the same way: one table says who may import whom;
 //   rehearsal/no-cycle  no module takes part in an import cycle, type-only imports included (two
 //                       modules that need each other's types cannot be read, moved or tested alone).
 // Both work on paths only: the import graph is read once per process with TypeScript's own
@@ -11,18 +13,33 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import ts from 'typescript';
 
 /**
- * @param {{ root: string, fences: Record<string, string[]> }} options
- *   root: the repository; fences: part of server/ → the parts it may import ('*' = anything).
+ * @param {{ root: string, fences: Record<string, string[]>, topLevel?: string[] }} options
+ *   root: the repository; fences: part → the parts it may import ('*' = anything); topLevel: the
+ *   keys of `fences` that are folders at the repository's top level (the others are in server/).
  */
-export function fencePlugin({ root, fences }) {
+export function fencePlugin({ root, fences, topLevel = [] }) {
   const serverDir = path.join(root, 'server');
-  const keysLongestFirst = Object.keys(fences).sort((a, b) => b.length - a.length);
+  const serverKeysLongestFirst = Object.keys(fences)
+    .filter((key) => !topLevel.includes(key))
+    .sort((a, b) => b.length - a.length);
 
-  /** The fence key of a file inside server/ ('domain/run' for server/domain/run/x.ts). */
+  /**
+   * The fence key of a file: its top-level folder when that is fenced ('protocol' for
+   * protocol/x.ts), else its part of server/ ('domain/run' for server/domain/run/x.ts); undefined
+   * for files no fence covers (test/, web/).
+   */
   function partOf(file) {
+    const fromRoot = path.relative(root, file).split(path.sep).join('/');
+    const top = topLevel.find((key) => fromRoot.startsWith(`${key}/`));
+    if (top) return top;
     const rel = path.relative(serverDir, file).split(path.sep).join('/').replace(/\.js$/, '.ts');
     if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-    return keysLongestFirst.find((key) => rel === key || rel.startsWith(`${key}/`)) ?? `unfenced:${rel.split('/')[0]}`;
+    return serverKeysLongestFirst.find((key) => rel === key || rel.startsWith(`${key}/`)) ?? `unfenced:${rel.split('/')[0]}`;
+  }
+
+  /** How messages name a part: 'protocol/' for a top-level one, 'server/domain/run' for the others. */
+  function shown(part) {
+    return topLevel.includes(part) ? `${part}/` : `server/${part}`;
   }
 
   function mayImport(from, to) {
@@ -36,7 +53,7 @@ export function fencePlugin({ root, fences }) {
       type: 'problem',
       schema: [],
       messages: {
-        crossing: 'server/{{from}} may not import server/{{to}} ({{target}}): its fence allows only {{allowed}} (eslint.config.js, FENCES).',
+        crossing: '{{from}} may not import {{to}} ({{target}}): its fence allows only {{allowed}} (eslint.config.js, FENCES).',
         unfenced: 'server/{{part}} has no fence: add it to FENCES in eslint.config.js.',
       },
     },
@@ -50,7 +67,7 @@ export function fencePlugin({ root, fences }) {
         const to = partOf(target);
         if (to === undefined || mayImport(from, to)) return;
         const allowed = (fences[from] ?? []).join(', ') || 'nothing outside itself';
-        context.report({ node, messageId: 'crossing', data: { from, to, target: path.relative(root, target), allowed } });
+        context.report({ node, messageId: 'crossing', data: { from: shown(from), to: shown(to), target: path.relative(root, target), allowed } });
       };
       return {
         Program(node) {
@@ -68,7 +85,7 @@ export function fencePlugin({ root, fences }) {
       messages: { cycle: 'import cycle: {{cycle}}' },
     },
     create(context) {
-      const roots = (context.options[0]?.roots ?? ['server', 'cmd', 'web/src']).map((dir) => path.join(root, dir));
+      const roots = (context.options[0]?.roots ?? ['server', 'cmd', 'protocol', 'web/src']).map((dir) => path.join(root, dir));
       const file = context.filename;
       if (!roots.some((dir) => file.startsWith(dir + path.sep))) return {};
       // The graph as on disk, with this file's imports as they are in the text being linted (an

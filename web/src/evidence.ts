@@ -1,5 +1,5 @@
 // Checks a RestoreReport's signed evidence in the browser, with the keys the API publishes
-// (scheme rehearsal.dev/evidence/v1, as cmd/kubectl-restoretest/verify/evidence.ts):
+// (scheme rehearsal.dev/evidence/v1, protocol/evidence/report-digest.ts, here with WebCrypto):
 //   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null (the ownerReference,
 //                          else spec.testRef when it has a uid), spec without evidence,
 //                          sequence (only when the report has one: reports signed before sequences have none) }

@@ -1,33 +1,25 @@
 // The flags of create and update: one per CreateTestInput field, or -f with the same fields as
 // YAML/JSON (flags override the file). Everything is checked before the API is called, so bad
 // input exits 2 with one line. update has PUT semantics: the body replaces the test, an omitted
-// optional field returns to its default, so required fields must be given again.
+// optional field returns to its default, so required fields must be given again. The fields, the
+// choices, the range and the defaults are the server's (protocol/test-input.ts).
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
+import {
+  HISTORY_LIMIT_RANGE,
+  NETWORK_ISOLATION_MODES,
+  PROVIDERS,
+  TEST_INPUT_DEFAULTS as DEFAULTS,
+  TEST_INPUT_FIELDS as FIELDS,
+  type NetworkIsolation,
+  type Provider,
+} from '../../../protocol/test-input.js';
 import type { CreateTestInput } from '../api.js';
 import { UsageError } from '../errors.js';
 import { checkCron, checkDuration, checkInteger, checkName, checkTimeZone } from '../validate.js';
 import type { CommandContext } from './command.js';
 
-export const PROVIDERS = ['velero', 'kasten', 'trilio'] as const;
-export const NETWORK_ISOLATION = ['strict', 'none'] as const;
-
-const FIELDS: readonly (keyof CreateTestInput)[] = [
-  'name',
-  'namespace',
-  'provider',
-  'backupName',
-  'sourceNamespaces',
-  'cron',
-  'timezone',
-  'namespacePrefix',
-  'ttl',
-  'networkIsolation',
-  'healthCheckPolicy',
-  'maxRTO',
-  'alertOnExceed',
-  'historyLimit',
-];
+const { min: HISTORY_MIN, max: HISTORY_MAX } = HISTORY_LIMIT_RANGE;
 
 export function testInputOptions<T>(yargs: Argv<T>) {
   const group = 'RestoreTest fields (CreateTestInput):';
@@ -44,7 +36,7 @@ export function testInputOptions<T>(yargs: Argv<T>) {
       type: 'string',
       requiresArg: true,
       group,
-      describe: 'backup to restore (default "latest": the newest completed backup of the sources)',
+      describe: `backup to restore (default "${DEFAULTS.backupName}": the newest completed backup of the sources)`,
     })
     .option('source-namespace', {
       type: 'string',
@@ -55,14 +47,14 @@ export function testInputOptions<T>(yargs: Argv<T>) {
       describe: 'namespace to restore; repeat or separate with commas (required)',
     })
     .option('cron', { type: 'string', requiresArg: true, group, describe: '5-field cron expression or @daily, @hourly, ... (required)' })
-    .option('timezone', { type: 'string', requiresArg: true, group, describe: 'IANA time zone of the schedule (default UTC)' })
-    .option('namespace-prefix', { type: 'string', requiresArg: true, group, describe: 'prefix of sandbox namespaces (default rehearsal)' })
-    .option('ttl', { type: 'string', requiresArg: true, group, describe: 'longest life of a sandbox, e.g. 1h (default 1h)' })
+    .option('timezone', { type: 'string', requiresArg: true, group, describe: `IANA time zone of the schedule (default ${DEFAULTS.timezone})` })
+    .option('namespace-prefix', { type: 'string', requiresArg: true, group, describe: `prefix of sandbox namespaces (default ${DEFAULTS.namespacePrefix})` })
+    .option('ttl', { type: 'string', requiresArg: true, group, describe: `longest life of a sandbox, e.g. 1h (default ${DEFAULTS.ttl})` })
     .option('network-isolation', {
-      choices: NETWORK_ISOLATION,
+      choices: NETWORK_ISOLATION_MODES,
       requiresArg: true,
       group,
-      describe: 'sandbox network policy (default strict)',
+      describe: `sandbox network policy (default ${DEFAULTS.networkIsolation})`,
     })
     .option('health-check-policy', {
       type: 'string',
@@ -71,21 +63,21 @@ export function testInputOptions<T>(yargs: Argv<T>) {
       describe: 'HealthCheckPolicy in the test\'s namespace (default: built-in checks)',
     })
     .option('max-rto', { type: 'string', requiresArg: true, group, describe: 'RTO target, e.g. 15m (default: no SLA)' })
-    .option('alert-on-exceed', { type: 'boolean', group, describe: 'alert when the RTO exceeds --max-rto (default false)' })
-    .option('history-limit', { type: 'string', requiresArg: true, group, describe: 'reports to keep, 1-1000 (default 90)' });
+    .option('alert-on-exceed', { type: 'boolean', group, describe: `alert when the RTO exceeds --max-rto (default ${String(DEFAULTS.alertOnExceed)})` })
+    .option('history-limit', { type: 'string', requiresArg: true, group, describe: `reports to keep, ${HISTORY_MIN}-${HISTORY_MAX} (default ${DEFAULTS.historyLimit})` });
 }
 
 export type TestInputArgs = {
   name?: string;
   filename?: string;
-  provider?: (typeof PROVIDERS)[number];
+  provider?: Provider;
   backup?: string;
   'source-namespace'?: string[];
   cron?: string;
   timezone?: string;
   'namespace-prefix'?: string;
   ttl?: string;
-  'network-isolation'?: (typeof NETWORK_ISOLATION)[number];
+  'network-isolation'?: NetworkIsolation;
   'health-check-policy'?: string;
   'max-rto'?: string;
   'alert-on-exceed'?: boolean;
@@ -115,7 +107,7 @@ async function readInputFile(context: CommandContext, file: string): Promise<Par
       `-f ${file} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`,
     );
   }
-  const unknown = Object.keys(record).filter((key) => !FIELDS.includes(key as keyof CreateTestInput));
+  const unknown = Object.keys(record).filter((key) => !(FIELDS as readonly string[]).includes(key));
   if (unknown.length > 0) {
     throw new UsageError(`-f ${file}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${FIELDS.join(', ')})`);
   }
@@ -154,7 +146,7 @@ export async function buildTestInput(
   set('healthCheckPolicy', args['health-check-policy']);
   set('maxRTO', args['max-rto']);
   set('alertOnExceed', args['alert-on-exceed']);
-  if (args['history-limit'] !== undefined) input.historyLimit = checkInteger(args['history-limit'], '--history-limit', 1, 1000);
+  if (args['history-limit'] !== undefined) input.historyLimit = checkInteger(args['history-limit'], '--history-limit', HISTORY_MIN, HISTORY_MAX);
 
   if (context.global.allNamespaces) throw new UsageError(`cannot ${verb} a RestoreTest across all namespaces (-A); use -n NAMESPACE`);
   if (args.name !== undefined && input.name !== undefined && args.name !== input.name) {
@@ -181,7 +173,7 @@ export async function buildTestInput(
     const why = verb === 'update' ? ' (update replaces the whole test: give every field you want to keep)' : '';
     throw new UsageError(`missing required flag${missing.length > 1 ? 's' : ''} ${missing.join(', ')}${why}`);
   }
-  if (!PROVIDERS.includes(input.provider as (typeof PROVIDERS)[number])) {
+  if (!PROVIDERS.includes(input.provider as Provider)) {
     throw new UsageError(`invalid provider "${String(input.provider)}": use one of ${PROVIDERS.join(', ')}`);
   }
   if (!Array.isArray(input.sourceNamespaces)) throw new UsageError('invalid sourceNamespaces: expected a list of namespaces');
@@ -191,12 +183,12 @@ export async function buildTestInput(
   if (input.namespacePrefix !== undefined) checkName(text(input.namespacePrefix, '--namespace-prefix'), '--namespace-prefix');
   if (input.ttl !== undefined) checkDuration(text(input.ttl, '--ttl'), '--ttl');
   if (input.maxRTO !== undefined) checkDuration(text(input.maxRTO, '--max-rto'), '--max-rto');
-  if (input.networkIsolation !== undefined && !NETWORK_ISOLATION.includes(input.networkIsolation as (typeof NETWORK_ISOLATION)[number])) {
-    throw new UsageError(`invalid network isolation "${String(input.networkIsolation)}": use one of ${NETWORK_ISOLATION.join(', ')}`);
+  if (input.networkIsolation !== undefined && !NETWORK_ISOLATION_MODES.includes(input.networkIsolation as NetworkIsolation)) {
+    throw new UsageError(`invalid network isolation "${String(input.networkIsolation)}": use one of ${NETWORK_ISOLATION_MODES.join(', ')}`);
   }
   if (input.healthCheckPolicy !== undefined) checkName(text(input.healthCheckPolicy, '--health-check-policy'), '--health-check-policy');
   if (input.backupName !== undefined && text(input.backupName, '--backup').trim() === '') throw new UsageError('invalid --backup "": give a backup name or "latest"');
   if (input.alertOnExceed !== undefined && typeof input.alertOnExceed !== 'boolean') throw new UsageError('invalid alertOnExceed: expected true or false');
-  if (input.historyLimit !== undefined) input.historyLimit = checkInteger(input.historyLimit, 'historyLimit', 1, 1000);
+  if (input.historyLimit !== undefined) input.historyLimit = checkInteger(input.historyLimit, 'historyLimit', HISTORY_MIN, HISTORY_MAX);
   return input as CreateTestInput;
 }

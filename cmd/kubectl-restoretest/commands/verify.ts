@@ -1,5 +1,5 @@
-// verify: checks signed evidence offline with the plugin's own verifier (verify/): a test's
-// RestoreReports from the API, an exported file of reports (-f), or a PDF's attestation (--pdf).
+// verify: checks signed evidence offline with the verifiers of protocol/ (the server's own): a
+// test's RestoreReports from the API, an exported file of reports (-f), or a PDF's attestation (--pdf).
 // Trusted keys: --public-key PEM file(s), else GET /api/v1/evidence/keys.
 // The newest report a chain should have is the RestoreTest's status.evidenceAnchor: read from the
 // Kubernetes API for NAME, or taken from RestoreTests in the file (kubectl get rtest,rrep -o yaml).
@@ -7,10 +7,18 @@ import { readFile } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from '../errors.js';
-import { chainOrder, expandedReport, keysFromPem, ownerOf, verifyChain, type EvidenceAnchor, type SignedReport } from '../verify/evidence.js';
-import { verifyPdf } from '../verify/pdf.js';
+import { ANNOTATION_PROBLEMS, ANNOTATION_SEGMENT } from '../../../protocol/evidence/archive-annotations.js';
+import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
+import { orderReportsForChain, verifyReportChain } from '../../../protocol/evidence/report-chain.js';
+import { evidenceOwner, type SignedReport } from '../../../protocol/evidence/report-digest.js';
+import { keysFromPem } from '../../../protocol/evidence/signature.js';
+import { verifyPdfAttestation } from '../../../protocol/pdf/attestation-check.js';
+import { expandStoredReport } from '../../../protocol/stored-report/stored-report.js';
 import { checkName } from '../validate.js';
 import { defineCommand, type CommandContext, type Session } from './command.js';
+
+/** What the plugin cannot check: comparing the pages needs the server's renderer (protocol/pdf/attestation-check.ts). */
+const PAGES_NOT_COMPARED = 'page content was not compared: this verifier checks the signed evidence and the attestation, not the rendered pages';
 
 interface VerifyArgs {
   name?: string;
@@ -95,14 +103,11 @@ function reportsFromFile(text: string, file: string): FileContents {
       const anchor = object.status?.evidenceAnchor;
       if (isAnchor(anchor)) anchors.set(`${object.metadata.namespace ?? ''}/${object.metadata.name}`, anchor);
     } else {
-      reports.push(expandedReport(object as SignedReport));
+      reports.push(expandStoredReport(object as SignedReport));
     }
   }
   return { reports, anchors };
 }
-
-const ARCHIVE_SEGMENT = 'rehearsal.dev/archive-segment';
-const ARCHIVE_PROBLEMS = 'rehearsal.dev/archive-problems';
 
 /**
  * Problems the server found in the archive segments these reports came from (a segment's own
@@ -112,12 +117,12 @@ const ARCHIVE_PROBLEMS = 'rehearsal.dev/archive-problems';
 function archiveProblems(reports: readonly SignedReport[]): string[] {
   const problems = new Set<string>();
   for (const report of reports) {
-    const text = report.metadata.annotations?.[ARCHIVE_PROBLEMS];
+    const text = report.metadata.annotations?.[ANNOTATION_PROBLEMS];
     if (!text) continue;
     try {
       for (const problem of JSON.parse(text) as unknown[]) problems.add(String(problem));
     } catch {
-      problems.add(`${report.metadata.annotations?.[ARCHIVE_SEGMENT] ?? report.metadata.name}: ${text}`);
+      problems.add(`${report.metadata.annotations?.[ANNOTATION_SEGMENT] ?? report.metadata.name}: ${text}`);
     }
   }
   return [...problems];
@@ -128,7 +133,7 @@ function archiveProblems(reports: readonly SignedReport[]): string[] {
  * written without one since issue 17), else the old spec.testName.
  */
 function testOf(report: SignedReport): string {
-  const owner = ownerOf(report.metadata, report.spec.testRef)?.name;
+  const owner = evidenceOwner(report.metadata, report.spec.testRef)?.name;
   const testRef = report.spec.testRef as { name?: unknown } | undefined;
   const test = typeof testRef?.name === 'string' ? testRef.name : (report.spec as { testName?: unknown }).testName;
   return `${report.metadata.namespace ?? ''}/${owner ?? (typeof test === 'string' ? test : '')}`;
@@ -163,11 +168,11 @@ export const verifyCommand = defineCommand({
         throw new CliError(`cannot read ${args.pdf}: ${(error as Error).message}`);
       }
       const keys = await trustedKeys(context, args.publicKey ?? []);
-      const result = verifyPdf(bytes, keys);
+      const result = verifyPdfAttestation(bytes, keys);
       const a = result.attestation;
       write(`${args.pdf}: ${result.ok ? 'OK' : 'FAILED'}${a ? ` (${String(a.kind)} ${String(a.reportId)}, key ${String(a.keyId)}, ${String(a.runs)} runs)` : ''}`);
       for (const problem of result.problems) write(`  - ${problem}`);
-      for (const note of result.notes) write(`  note: ${note}`);
+      for (const note of [...result.notes, PAGES_NOT_COMPARED]) write(`  note: ${note}`);
       return result.ok ? 0 : 1;
     }
 
@@ -200,8 +205,9 @@ export const verifyCommand = defineCommand({
     let verified = 0;
     for (const note of notes) write(`note: ${note}`);
     for (const [test, group] of byTest) {
-      const result = verifyChain(chainOrder(group), keys, anchors.get(test));
-      const segments = new Map(group.map((r) => [r.metadata.name, r.metadata.annotations?.[ARCHIVE_SEGMENT]]));
+      const anchor = anchors.get(test);
+      const result = verifyReportChain(orderReportsForChain(group), keys, anchor ? { anchor } : {});
+      const segments = new Map(group.map((r) => [r.metadata.name, r.metadata.annotations?.[ANNOTATION_SEGMENT]]));
       const archive = archiveProblems(group);
       ok &&= result.ok && archive.length === 0;
       for (const report of result.reports) {
@@ -210,7 +216,7 @@ export const verifyCommand = defineCommand({
         write(`${report.name}: ${report.ok ? 'OK' : `${report.problems.join('; ')}${segment ? ` (archived in ${segment})` : ''}`}`);
       }
       for (const problem of archive) write(`archive: ${problem}`);
-      for (const problem of result.problems) write(`chain: ${problem}`);
+      for (const problem of result.wholeChainProblems) write(`chain: ${problem}`);
       for (const note of result.notes) write(`note: ${note}`);
     }
     write(`${verified}/${reports.length} reports verified${ok ? '' : '; evidence does NOT verify'}`);

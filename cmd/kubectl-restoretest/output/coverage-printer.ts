@@ -3,7 +3,6 @@ import type { components } from '../../../openapi/client.js';
 import { age, NONE, orNone } from './format.js';
 import type { Printer } from './printers.js';
 
-export type CoverageResponse = components['schemas']['CoverageResponse'];
 export type NamespaceCoverage = components['schemas']['NamespaceCoverage'];
 
 export const coveragePrinter: Printer<NamespaceCoverage> = {

@@ -16,7 +16,7 @@ import type {
   RemediationState,
 } from '../../domain/compliance/evaluation.js';
 import type { RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
-import { canonicalJson } from '../../evidence/evidence.js';
+import { canonicalJson } from '../../../protocol/evidence/canonical-json.js';
 import type { IndexedRun } from '../../domain/read-models/report-index.js';
 import { measuredRtoSeconds, rtoVerdict } from '../../domain/read-models/run-facts.js';
 import { runVerifies, splitKey, type PeriodRuns } from './compliance-runs.js';

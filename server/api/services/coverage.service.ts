@@ -1,6 +1,6 @@
 // Backed-up namespaces and whether a passing restore test covers them (issue 16). No backup tool
 // that can list its backups, or the tool unreachable → 503 backup-tool-unavailable.
-import type { CoverageResponse } from '../../domain/read-models/coverage.js';
+import { untestedNamespaces, type CoverageResponse } from '../../domain/read-models/coverage.js';
 import { BackupToolUnavailableError, type ApiCache, type CoverageSource } from '../ports.js';
 import { requireSynced } from './readiness.js';
 
@@ -26,6 +26,6 @@ export class CoverageService {
   /** Their names (compliance names them as a gap); undefined while unknown. */
   untestedNamespaces(): string[] | undefined {
     const latest = this.source?.latest();
-    return latest?.namespaces.filter((entry) => entry.status !== 'tested').map((entry) => entry.namespace);
+    return latest && untestedNamespaces(latest);
   }
 }

@@ -4,7 +4,7 @@
 // counts them as evidence exceptions of the test's source namespaces.
 import { testKeyOf, type IndexedRun } from '../../domain/read-models/report-index.js';
 import type { EvidenceAnchor, RestoreTest } from '../../domain/resources/resources.js';
-import { tailAgainstAnchor } from '../../evidence/evidence-anchor.js';
+import { tailAgainstAnchor } from '../../../protocol/evidence/evidence-anchor.js';
 import type { ApiCache } from '../ports.js';
 
 export interface TailProblem {

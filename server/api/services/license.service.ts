@@ -9,7 +9,8 @@
 //
 // GET /api/v1/compliance (the JSON API) is not gated: the seed specification lists no 402 for it,
 // and external tooling (the kubectl plugin, monitoring) reads it on every tier.
-import { COMMUNITY_LICENSE, type GatedFeature, type LicenseTier } from '../../domain/license-tiers.js';
+import { COMMUNITY_LICENSE, type GatedFeature } from '../../domain/license-tiers.js';
+import type { LicenseTier } from '../../../protocol/license-claims.js';
 import type { LicenseResponse } from '../../domain/read-models/views.js';
 import type { LicenseSource } from '../ports.js';
 import { ProblemError } from '../problem.js';

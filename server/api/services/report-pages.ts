@@ -5,8 +5,8 @@
 import type { IndexedRun } from '../../domain/read-models/report-index.js';
 import { invalidRequest } from '../problem.js';
 
+// At most 5,000 a page: reports.controller.ts states it (@maximum), and tsoa enforces it.
 export const DEFAULT_REPORT_LIMIT = 500;
-export const MAX_REPORT_LIMIT = 5_000;
 
 interface Cursor {
   completedAt: number;

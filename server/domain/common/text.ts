@@ -1,31 +1,12 @@
 // Text that goes into signed evidence must be well-formed Unicode: RFC 8785 canonicalisation (and
 // UTF-8 itself) cannot carry a lone surrogate, so one half of an emoji left behind by a cut would
 // make every signing attempt of that report fail. Cuts therefore count code points, never UTF-16
-// code units, and every string of a report is made well-formed before it is signed.
+// code units (truncateText, in protocol/text.ts: the plugin cuts by the same rule), and every
+// string of a report is made well-formed before it is signed.
 
 /** The text with each lone surrogate replaced by U+FFFD (paired surrogates are kept). */
 export function wellFormed(text: string): string {
   return text.toWellFormed();
-}
-
-/**
- * At most `max` code points of the (well-formed) text, ending with "…" when it was cut. Never
- * splits a surrogate pair; a cut may still separate combining marks from their base character,
- * which is harmless for a message.
- */
-export function truncateText(text: string, max: number): string {
-  const clean = text.toWellFormed();
-  if (clean.length <= max) return clean; // no more code units than max: no more code points
-  let codePoints = 0;
-  let offset = 0; // code units read so far
-  let keep = 0; // code units of the first max - 1 code points
-  for (const character of clean) {
-    codePoints += 1;
-    if (codePoints > max) return `${clean.slice(0, keep)}…`;
-    offset += character.length;
-    if (codePoints === max - 1) keep = offset;
-  }
-  return clean; // exactly max code points (astral characters made it longer in code units)
 }
 
 /**

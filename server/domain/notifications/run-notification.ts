@@ -4,7 +4,6 @@ import { REGRESSION_THRESHOLD } from '../read-models/aggregates.js';
 import type { NotificationChannel, NotificationsSpec, RestoreReport } from '../resources/resources.js';
 
 export type NotificationEvent = 'failed' | 'partial' | 'succeeded' | 'slaexceeded' | 'regressed';
-export const NOTIFICATION_EVENTS: readonly NotificationEvent[] = ['failed', 'partial', 'succeeded', 'slaexceeded', 'regressed'];
 export const CLOUDEVENT_TYPE_PREFIX = 'dev.rehearsal.run.';
 
 /** spec.notifications with its defaults applied. */

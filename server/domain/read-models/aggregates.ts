@@ -5,7 +5,7 @@
 import type { RestoreTest } from '../resources/resources.js';
 import type { Alert, DailySummary, Summary, TestResponse, UpcomingTest } from './views.js';
 import { formatDuration } from '../common/duration.js';
-import { TEST_INPUT_DEFAULTS } from '../test-spec/test-input.js';
+import { TEST_INPUT_DEFAULTS } from '../../../protocol/test-input.js';
 import { asReportIndex, testKeyOf, type IndexedRun, type ReportSource } from './report-index.js';
 import { measuredRtoSeconds, rtoTargetSeconds, rtoVerdict } from './run-facts.js';
 import { MILLISECONDS_PER_HOUR, dayLabel, dayNumber, parseInstant } from '../common/utc-days.js';

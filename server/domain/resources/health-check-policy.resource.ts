@@ -25,11 +25,6 @@ export interface TcpSocketCheck {
   port: number;
 }
 
-export interface SecretKeyRef {
-  name: string;
-  key: string;
-}
-
 export interface SqlQueryCheck {
   engine: 'postgres' | 'mysql';
   service: string;

@@ -17,8 +17,9 @@ export const ANNOTATION_TRIGGER = 'rehearsal.dev/trigger-request';
 /** On sandbox namespaces: when the janitor may delete it (RFC 3339). */
 export const ANNOTATION_EXPIRES_AT = 'rehearsal.dev/expires-at';
 
-export type Provider = 'velero' | 'kasten' | 'trilio';
-export const PROVIDERS: readonly Provider[] = ['velero', 'kasten', 'trilio'];
+// The providers: a value of the request body too, so they live with it in protocol/ (the formats
+// the plugin and the server share); resource types keep this one entry point.
+export { PROVIDERS, type Provider } from '../../../protocol/test-input.js';
 
 export type RunResult = 'pass' | 'partial' | 'fail';
 export type RunTrigger = 'schedule' | 'manual';

@@ -3,8 +3,11 @@
 // (status.currentRun), from which every step resumes after a restart. Pure types only.
 import type { HealthCheck } from './health-check-policy.resource.js';
 import type { API_VERSION, Condition, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
+import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
+import type { NetworkIsolation } from '../../../protocol/test-input.js';
 
-export type NetworkIsolation = 'strict' | 'none';
+// How a sandbox is isolated: also a choice of the API's request body, so protocol/ holds it.
+export type { NetworkIsolation } from '../../../protocol/test-input.js';
 export type Phase = 'Idle' | 'Running' | 'Completed' | 'Failed';
 
 export interface RestoreTestSpec {
@@ -41,7 +44,6 @@ export interface RestoreTestSpec {
 }
 
 export type NotificationChannelType = 'slack' | 'webhook' | 'cloudevents';
-export const NOTIFICATION_CHANNEL_TYPES: readonly NotificationChannelType[] = ['slack', 'webhook', 'cloudevents'];
 
 export interface SecretKeySelector {
   name: string;
@@ -110,12 +112,9 @@ export interface RestoreTestStatus {
   evidenceAnchor?: EvidenceAnchor;
 }
 
-/** Sequence and digest of the newest RestoreReport of a test, recorded after it was created. */
-export interface EvidenceAnchor {
-  sequence: number;
-  digest: string;
-  report: string;
-}
+// Sequence and digest of the newest RestoreReport of a test, recorded after it was created: what
+// every verifier compares a chain's tail with, so its shape is the protocol's.
+export type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
 
 export interface RestoreTest {
   apiVersion: typeof API_VERSION;

@@ -8,7 +8,7 @@
 // (the API allows no other), so it leaves the namespace only through an ExternalName Service,
 // which is scanned as such.
 import type { DependencyEntry } from '../resources/resources.js';
-import { truncateText } from '../common/text.js';
+import { truncateText } from '../../../protocol/text.js';
 
 // Statuses: restored (the namespace is restored by this run and its sandbox copy has the Service),
 // reachable (outside the restore, the Service exists with ready endpoints), missing (restored by
@@ -22,7 +22,6 @@ import { truncateText } from '../common/text.js';
 // restored when the sandbox copy has the Service, with a message saying the value still names the
 // source. With `networkIsolation: none` nothing stops the copy from calling production: failed.
 export type Dependency = DependencyEntry;
-export type DependencyStatus = DependencyEntry['status'];
 
 /** Text of one restored object that may hold host names, gathered by the engine. */
 export interface ScannedObject {

@@ -4,7 +4,7 @@
 import type { CheckResult, KindCompleteness, ResultCap, RunResult, ScoreLevel, ScoreLevelName } from '../resources/resources.js';
 import { isSatisfied, type Dependency } from './dependencies.js';
 import { formatDuration } from '../common/duration.js';
-import { truncateText } from '../common/text.js';
+import { truncateText } from '../../../protocol/text.js';
 
 export const LEVEL_MAX_POINTS: Readonly<Record<ScoreLevelName, number>> = {
   restoreIntegrity: 25,

@@ -2,27 +2,23 @@
 // Validation reports every offending field at once (a 400 that names one problem at a time makes
 // users guess), rejects unknown fields (a typo such as "maxRto" must not silently mean "no SLA"),
 // and applies the documented defaults explicitly so `kubectl get -o yaml` shows what will happen.
-import { PROVIDERS, type NetworkIsolation, type Provider, type RestoreTestSpec } from '../resources/resources.js';
-import type { CreateTestInput } from './create-test-input.js';
+import type { RestoreTestSpec } from '../resources/resources.js';
+import {
+  HISTORY_LIMIT_RANGE,
+  NETWORK_ISOLATION_MODES,
+  PROVIDERS,
+  TEST_INPUT_DEFAULTS,
+  TEST_INPUT_FIELDS,
+  type CreateTestInput,
+  type NetworkIsolation,
+  type Provider,
+} from '../../../protocol/test-input.js';
 import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone, validateCron } from '../run/schedule.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES, isRfc1123Label } from '../run/sandbox-names.js';
 
 /** The server's own namespace (decision 0001); the API passes its configured value. */
 export const DEFAULT_TEST_NAMESPACE = 'rehearsal-system';
-
-export const TEST_INPUT_DEFAULTS = {
-  backupName: 'latest',
-  timezone: 'UTC',
-  namespacePrefix: 'rehearsal',
-  ttl: '1h',
-  networkIsolation: 'strict' as NetworkIsolation,
-  alertOnExceed: false,
-  historyLimit: 90,
-} as const;
-
-export const NETWORK_ISOLATION_MODES: readonly NetworkIsolation[] = ['strict', 'none'];
-export const HISTORY_LIMIT_RANGE = { min: 1, max: 1000 } as const;
 
 // The syntax of a cron field as CreateTestInput's schema publishes it (its `pattern`, kept equal by
 // test/unit/test-input-schema.test.ts): the classic 5 fields or a macro, blanks only around and
@@ -59,23 +55,6 @@ export interface ValidTestInput {
 }
 
 export type TestInputValidation = { ok: true; value: ValidTestInput } | { ok: false; errors: FieldError[] };
-
-const KNOWN_FIELDS: readonly (keyof CreateTestInput)[] = [
-  'name',
-  'namespace',
-  'provider',
-  'backupName',
-  'sourceNamespaces',
-  'cron',
-  'timezone',
-  'namespacePrefix',
-  'ttl',
-  'networkIsolation',
-  'healthCheckPolicy',
-  'maxRTO',
-  'alertOnExceed',
-  'historyLimit',
-];
 
 const LABEL_RULE =
   'must be an RFC 1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit';
@@ -239,7 +218,7 @@ export function validateTestInput(
   }
 
   for (const field of Object.keys(body)) {
-    if (!(KNOWN_FIELDS as readonly string[]).includes(field)) fail(field, 'is not a known field');
+    if (!(TEST_INPUT_FIELDS as readonly string[]).includes(field)) fail(field, 'is not a known field');
   }
 
   if (errors.length > 0) return { ok: false, errors };

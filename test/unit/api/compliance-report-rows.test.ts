@@ -8,13 +8,13 @@ import { MAX_LISTED_ROWS } from '../../../server/api/services/compliance-report-
 import { evaluateCompliance } from '../../../server/domain/compliance/evaluation.js';
 import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
 import type { RestoreReport, RunResult } from '../../../server/domain/resources/resources.js';
-import { verifyPdfAttestation } from '../../../server/pdf/attestation-reader.js';
+import { verifyPdfAndPages } from '../../helpers/pdf-pages.js';
 import { renderComplianceReport } from '../../../server/pdf/compliance-report.pdf.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { gunzipSync } from 'node:zlib';
-import { verifyPdf } from '../../../cmd/kubectl-restoretest/verify/pdf.js';
 import { buildRunsFile, RUNS_FILE_NAME } from '../../../server/pdf/runs-file.js';
-import { pdfdetach, popplerAvailable, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
+import { pdfdetach, POPPLER, pdftotext, writePdf } from '../../fixtures/evidence/poppler.js';
+import { toolPresent } from '../../helpers/required-tool.js';
 import { makeReport, makeRestoreTest, seeded } from '../../fixtures/evidence/reports.js';
 
 const TESTS = 1_000;
@@ -114,11 +114,11 @@ describe('compliance PDF rows at 1,000 RestoreTests', () => {
   it('renders a signed PDF with at most the cap of rows and the "N more" lines', async () => {
     const key = generateSigningKey();
     const pdf = await renderComplianceReport(capped, key);
-    expect(await verifyPdfAttestation(pdf, publicKeyRing([key.publicKey]))).toMatchObject({
+    expect(await verifyPdfAndPages(pdf, publicKeyRing([key.publicKey]))).toMatchObject({
       ok: true,
       contentCheck: 'identical',
     });
-    if (!popplerAvailable()) return;
+    if (!toolPresent(POPPLER, 'reading the PDF back')) return;
     const text = pdftotext(writePdf(pdf, 'rows-1000'), '-layout');
     const flat = text.replace(/\s+/g, ' ');
     const more = TESTS - MAX_LISTED_ROWS;
@@ -154,17 +154,17 @@ describe('compliance PDF rows at 1,000 RestoreTests', () => {
     expect(runs.info).toMatchObject({ name: RUNS_FILE_NAME, rows: capped.population.runs });
     const data = { ...capped, runsFile: runs.info };
     const pdf = await renderComplianceReport(data, key, runs.bytes);
-    expect(await verifyPdfAttestation(pdf, keys)).toMatchObject({ ok: true, contentCheck: 'identical' });
-    expect(verifyPdf(pdf, keys)).toMatchObject({ ok: true, problems: [] });
-    // Bytes that do not match the digest are refused, and a PDF whose file is gone fails both verifiers.
+    expect(await verifyPdfAndPages(pdf, keys)).toMatchObject({ ok: true, contentCheck: 'identical' });
+    // Bytes that do not match the digest are refused, and a PDF whose file is gone fails verification.
     await expect(renderComplianceReport(data, key, Buffer.from('other'))).rejects.toThrow(/does not match/);
     const renamed = Buffer.from(
       pdf.toString('latin1').replace(`/F (${RUNS_FILE_NAME})`, `/F (${RUNS_FILE_NAME.replace('gz', 'gx')})`),
       'latin1',
     );
-    expect((await verifyPdfAttestation(renamed, keys)).ok).toBe(false);
-    expect(verifyPdf(renamed, keys).problems.join('\n')).toContain('run population file');
-    if (!popplerAvailable()) return;
+    const missing = await verifyPdfAndPages(renamed, keys);
+    expect(missing.ok).toBe(false);
+    expect(missing.problems.join('\n')).toContain('run population file');
+    if (!toolPresent(POPPLER, 'reading the PDF back')) return;
     const path = writePdf(pdf, 'rows-1000-runs');
     const text = pdftotext(path, '-layout').replace(/\s+/g, ' ');
     expect(text).toContain(`attached to this PDF as ${RUNS_FILE_NAME}`);

@@ -10,7 +10,8 @@ import {
   PDF_REPORTS,
   type Entitlement,
 } from '../../../server/api/services/license.service.js';
-import { featuresForTier, type LicenseTier } from '../../../server/domain/license-tiers.js';
+import { featuresForTier } from '../../../server/domain/license-tiers.js';
+import type { LicenseTier } from '../../../protocol/license-claims.js';
 import type { LicenseResponse } from '../../../server/domain/read-models/views.js';
 
 function license(

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { RestoreReport } from '../../../server/domain/resources/resources.js';
-import { verifyReportChain, withEvidence } from '../../../server/evidence/evidence.js';
+import { verifyReportChain } from '../../../protocol/evidence/report-chain.js';
+import { withEvidence } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import {
   buildSegment,

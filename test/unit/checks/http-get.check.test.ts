@@ -37,9 +37,9 @@ beforeAll(async () => {
         response.writeHead(200).end(`${'x'.repeat(300 * 1024)}MARKER`);
         return;
       case '/evil':
-        // The classic catastrophic-backtracking input for ^(a+)+$: 30 a's and one character that
-        // makes the match fail (a backtracking RegExp needs ~2^30 steps, seconds of frozen loop).
-        response.writeHead(200, { 'content-type': 'text/plain' }).end(`${'a'.repeat(30)}!`);
+        // The classic catastrophic-backtracking input for ^(a+)+$: 60 a's and one character that
+        // makes the match fail (a backtracking RegExp needs ~2^60 steps: it never returns).
+        response.writeHead(200, { 'content-type': 'text/plain' }).end(`${'a'.repeat(60)}!`);
         return;
       case '/evil-big':
         response.writeHead(200).end(`${'a'.repeat(256 * 1024 - 1)}!`);
@@ -158,24 +158,22 @@ describe('httpGet check against a real HTTP server', () => {
     }
   });
 
-  it('matches ^(a+)+$ against 30 a\'s and "!" in linear time: a clear fail in < 100 ms', async () => {
-    // Warm the connection path and the engine first, so the timing below is the match itself.
-    await runHttpGetCheck(httpCheck({ path: '/healthz', bodyMatch: 'ok' }), context());
-    const started = performance.now();
+  // No clock: a backtracking engine needs ~2^60 steps for 60 a's and "!" (it would never answer,
+  // the test hangs), RE2 answers at once. How fast RE2 is lies with body-pattern.ts, not this check.
+  it('answers ^(a+)+$ against 60 a\'s and "!", which a backtracking engine never finishes, with a clear fail', async () => {
     const outcome = await runHttpGetCheck(httpCheck({ path: '/evil', bodyMatch: '^(a+)+$' }), context());
-    const elapsedMs = performance.now() - started;
     expect(outcome).toEqual({
       status: 'fail',
-      message: `GET http://127.0.0.1:${port}/evil returned 200 but the body (31 bytes) did not match /^(a+)+$/`,
+      message: `GET http://127.0.0.1:${port}/evil returned 200 but the body (61 bytes) did not match /^(a+)+$/`,
     });
-    expect(elapsedMs).toBeLessThan(100);
   });
 
-  it('keeps the same pattern linear on the full 256 KiB the check reads', async () => {
-    const started = performance.now();
+  it('answers the same pattern on the full 256 KiB the check reads', async () => {
     const outcome = await runHttpGetCheck(httpCheck({ path: '/evil-big', bodyMatch: '^(a+)+$' }), context());
-    expect(outcome.status).toBe('fail');
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(outcome).toEqual({
+      status: 'fail',
+      message: `GET http://127.0.0.1:${port}/evil-big returned 200 but the first 262144 bytes of the body did not match /^(a+)+$/`,
+    });
   });
 
   it('reports connection refused as error (no answer to judge)', async () => {

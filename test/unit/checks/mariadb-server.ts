@@ -1,8 +1,8 @@
 // A throw-away MariaDB server for the sqlQuery mysql tests: mariadb-install-db into a temp dir,
 // mariadbd on 127.0.0.1 and a free port (admin access only through the unix socket in the temp
-// dir), stopped by PID and deleted in stop(). Optional: `mariadbAvailable()` is false on machines
-// without `apt-get install -y mariadb-server`, and the real-server tests are skipped there (the
-// mysql driver path then keeps only its connection-refused test).
+// dir), stopped by PID and deleted in stop(). Optional off CI: `mariadbAvailable()` is false on
+// machines without `apt-get install -y mariadb-server`, and the real-server tests are skipped there
+// with a warning (test/helpers/required-tool.ts; under CI=true they fail instead).
 
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

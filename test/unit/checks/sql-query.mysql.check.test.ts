@@ -1,7 +1,8 @@
 // sqlQuery's mysql driver path (mysql2/promise) against a REAL MariaDB on 127.0.0.1, when the
-// machine has MariaDB (apt-get install -y mariadb-server); skipped, visibly, when it does not.
+// machine has MariaDB (apt-get install -y mariadb-server); without it: a warning and a skip, or a
+// failure under CI=true (test/helpers/required-tool.ts).
 
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { runChecks } from '../../../server/checks/check-runner.js';
 import { runSqlQueryCheck } from '../../../server/checks/sql-query.check.js';
@@ -11,13 +12,14 @@ import { base64, checkContext, FakeSandboxReader } from './fake-sandbox-reader.j
 import { mariadbAvailable, startMariadb, type MariadbServer } from './mariadb-server.js';
 import { measurePeakRss, MiB } from '../../helpers/peak-rss.js';
 import { runSqlCheckInProcess } from '../../helpers/sql-check-process.js';
+import { describeWithTool } from '../../helpers/required-tool.js';
 
 const SANDBOX = 'rehearsal-shop-abc12';
 const password = `pw-${randomBytes(9).toString('hex')}`;
 const wrongPassword = `wrong-${randomBytes(9).toString('hex')}`;
-const describeWithMariadb = mariadbAvailable() ? describe : describe.skip;
+const MARIADB = { name: 'MariaDB', available: mariadbAvailable(), install: 'apt-get install -y mariadb-server' };
 
-describeWithMariadb('sqlQuery check against a real MariaDB (mysql engine)', () => {
+describeWithTool(MARIADB, 'sqlQuery check against a real MariaDB (mysql engine)', () => {
   let server: MariadbServer;
   let reader: FakeSandboxReader;
   let targets: StaticTargetResolver;

@@ -9,14 +9,12 @@ import { parse } from 'yaml';
 import addFormatsModule from 'ajv-formats';
 import {
   CRON_SYNTAX,
-  HISTORY_LIMIT_RANGE,
   MAX_BACKUP_NAME_LENGTH,
   MAX_CRON_LENGTH,
   MAX_TIMEZONE_LENGTH,
-  NETWORK_ISOLATION_MODES,
   validateTestInput,
 } from '../../../server/domain/test-spec/test-input.js';
-import { PROVIDERS } from '../../../server/domain/resources/resources.js';
+import { HISTORY_LIMIT_RANGE, NETWORK_ISOLATION_MODES, PROVIDERS, TEST_INPUT_DEFAULTS, TEST_INPUT_FIELDS } from '../../../protocol/test-input.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES } from '../../../server/domain/run/sandbox-names.js';
 
 interface PropertySchema {
@@ -52,21 +50,22 @@ const schemaAccepts = ajv.getSchema('openapi#/components/schemas/CreateTestInput
 const valid = { name: 'orders', provider: 'velero', sourceNamespaces: ['orders'], cron: '0 3 * * *' };
 
 describe('CreateTestInput: schema and server state the same limits', () => {
-  it('publishes the enums, defaults and ranges the domain uses', () => {
+  it('publishes the fields, enums, defaults and ranges the server applies and the plugin offers', () => {
+    expect(Object.keys(properties).sort()).toEqual([...TEST_INPUT_FIELDS].sort());
     expect(schemas[properties.provider!.$ref!.split('/').pop()!]!.enum).toEqual([...PROVIDERS]);
     expect(properties.networkIsolation!.enum).toEqual([...NETWORK_ISOLATION_MODES, '', null]);
     expect(properties.historyLimit).toMatchObject({
       type: 'integer',
       minimum: HISTORY_LIMIT_RANGE.min,
       maximum: HISTORY_LIMIT_RANGE.max,
-      default: 90,
+      default: TEST_INPUT_DEFAULTS.historyLimit,
     });
     expect(properties.sourceNamespaces).toMatchObject({ minItems: 1, maxItems: MAX_SOURCE_NAMESPACES, uniqueItems: true });
-    expect(properties.namespacePrefix).toMatchObject({ maxLength: MAX_NAMESPACE_PREFIX_LENGTH, default: 'rehearsal' });
-    expect(properties.backupName).toMatchObject({ maxLength: MAX_BACKUP_NAME_LENGTH, default: 'latest' });
-    expect(properties.timezone).toMatchObject({ maxLength: MAX_TIMEZONE_LENGTH, default: 'UTC' });
-    expect(properties.ttl!.default).toBe('1h');
-    expect(properties.alertOnExceed!.default).toBe(false);
+    expect(properties.namespacePrefix).toMatchObject({ maxLength: MAX_NAMESPACE_PREFIX_LENGTH, default: TEST_INPUT_DEFAULTS.namespacePrefix });
+    expect(properties.backupName).toMatchObject({ maxLength: MAX_BACKUP_NAME_LENGTH, default: TEST_INPUT_DEFAULTS.backupName });
+    expect(properties.timezone).toMatchObject({ maxLength: MAX_TIMEZONE_LENGTH, default: TEST_INPUT_DEFAULTS.timezone });
+    expect(properties.ttl!.default).toBe(TEST_INPUT_DEFAULTS.ttl);
+    expect(properties.alertOnExceed!.default).toBe(TEST_INPUT_DEFAULTS.alertOnExceed);
     expect(properties.cron).toMatchObject({ minLength: 1, maxLength: MAX_CRON_LENGTH, pattern: CRON_SYNTAX.source });
   });
 

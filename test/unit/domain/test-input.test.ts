@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RestoreTestSpec } from '../../../server/domain/resources/resources.js';
-import type { CreateTestInput } from '../../../server/domain/test-spec/create-test-input.js';
+import type { CreateTestInput } from '../../../protocol/test-input.js';
 import {
   inputToSpec,
   specForUpdate,

@@ -12,8 +12,11 @@ import {
   type RestoreReport,
   type RestoreTest,
 } from '../../../server/domain/resources/resources.js';
-import { truncateText, wellFormed } from '../../../server/domain/common/text.js';
-import { canonicalJson, reportEvidenceProblems, withEvidence } from '../../../server/evidence/evidence.js';
+import { truncateText } from '../../../protocol/text.js';
+import { wellFormed } from '../../../server/domain/common/text.js';
+import { canonicalJson } from '../../../protocol/evidence/canonical-json.js';
+import { reportEvidenceProblems } from '../../../protocol/evidence/report-chain.js';
+import { withEvidence } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { seeded } from '../../fixtures/evidence/reports.js';
 

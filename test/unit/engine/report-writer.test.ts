@@ -1,12 +1,18 @@
-// storeReport: the engine's write of a signed report. A create leaves a managedFields entry listing
-// every field, which cost the apiserver about as much memory as the report itself; the writer
-// clears it after the create, also when a retry finds the report already there. (On the real
-// apiserver: test/integration/evidence-tail.test.ts checks the stored reports and verifies them.)
+// The report writer. storeReport: the engine's write of a signed report. A create leaves a
+// managedFields entry listing every field, which cost the apiserver about as much memory as the
+// report itself; the writer clears it after the create, also when a retry finds the report already
+// there. (On the real apiserver: test/integration/evidence-tail.test.ts checks the stored reports
+// and verifies them.) ReportWriter.write: what a finished run leaves behind besides its report —
+// the test's history pruned to historyLimit (not with the evidence archive on), and the Events
+// SLAExceeded and ScoreRegressed. Those cases go through writerFor, the one place that knows how a
+// writer is wired, so they state behaviour only.
 import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
-import { storeReport } from '../../../server/engine/run/report-writer.js';
-import type { RestoreReport } from '../../../server/domain/resources/resources.js';
+import { ReportWriter, storeReport, type ReportFacts } from '../../../server/engine/run/report-writer.js';
+import type { CurrentRun, RestoreReport, RestoreTest } from '../../../server/domain/resources/resources.js';
 import { KubeError } from '../../../server/kube/errors.js';
+import { Metrics } from '../../../server/metrics/metrics.js';
+import { makeTest } from '../domain/fixtures.js';
 
 const report = {
   apiVersion: 'rehearsal.dev/v1alpha1',
@@ -72,5 +78,127 @@ describe('storeReport', () => {
     const written = await storeReport(client, report, log);
     expect((written.metadata as { managedFields?: unknown }).managedFields).toEqual(managed);
     expect(lines.join('')).toContain("could not clear the report's managedFields");
+  });
+});
+
+const run: CurrentRun = {
+  id: 'r7',
+  trigger: 'schedule',
+  scheduledAt: '2026-11-22T02:00:00.000Z',
+  queuedAt: '2026-11-22T02:00:00.000Z',
+  startedAt: '2026-11-22T02:00:00.000Z',
+  stage: 'Validating',
+  sandboxNamespaces: [{ source: 'shop', sandbox: 'rehearsal-shop-r7' }],
+  backup: { name: 'nightly', completedAt: '2026-11-22T01:00:00Z', totalItems: 10 },
+  restore: { namespace: 'velero', name: 'shop-r7' },
+  restoreRequestedAt: '2026-11-22T02:00:00.000Z',
+};
+
+/** A run whose restore, pods and check all passed, its checks done `rtoSeconds` after the restore request. */
+function passedRun(rtoSeconds: number): ReportFacts {
+  return {
+    restore: { phase: 'Completed', succeeded: true, partiallyFailed: false, warnings: 0, errors: 0, itemsRestored: 10, totalItems: 10 },
+    pods: { expected: 1, ready: 1 },
+    checks: [{ name: 'http', kind: 'httpGet', status: 'pass', message: 'HTTP 200', duration: '0.1s' }],
+    checksCompletedAt: new Date(Date.parse(run.restoreRequestedAt!) + rtoSeconds * 1000),
+    dependencies: [],
+  };
+}
+
+/** A run whose restore failed: score 0. */
+const failedRun: ReportFacts = {
+  restore: { phase: 'Failed', succeeded: false, partiallyFailed: false, warnings: 0, errors: 1 },
+  checks: [],
+};
+
+/**
+ * A writer over a test that already has `history` reports (oldest first), and what it did: the
+ * reports it deleted and the Events it recorded.
+ */
+function writerFor(history: string[], options: { pruneHistory?: boolean } = {}) {
+  const deleted: string[] = [];
+  const events: { type: string; reason: string; message: string }[] = [];
+  const summaries = history.map((name) => ({ metadata: { name, namespace: 'team-a' } }) as RestoreReport);
+  const writer = new ReportWriter({
+    cache: { reportsOfTest: () => summaries, getReport: () => undefined },
+    client: {
+      createReport: async (report: RestoreReport) => report,
+      getReport: async () => {
+        throw new KubeError('NotFound', 404, 'no report');
+      },
+      deleteReport: async (_namespace: string, name: string) => {
+        deleted.push(name);
+      },
+    },
+    metrics: new Metrics(),
+    events: { record: (_test, type, reason, message) => events.push({ type, reason, message }) },
+    log: pino({ level: 'silent' }),
+    now: () => new Date('2026-11-22T02:10:00.000Z'),
+    ...options,
+  });
+  return { write: (test: RestoreTest, facts: ReportFacts) => writer.write(test, run, facts), deleted, events };
+}
+
+const shop = (options: Partial<Parameters<typeof makeTest>[0]> = {}) =>
+  makeTest({ name: 'shop', namespace: 'team-a', spec: { historyLimit: 3 }, ...options });
+const reasons = (events: { reason: string }[]) => events.map((event) => event.reason);
+
+describe('ReportWriter.write: history', () => {
+  it('deletes the oldest reports beyond historyLimit, counting the new one', async () => {
+    const writer = writerFor(['shop-r1', 'shop-r2', 'shop-r3', 'shop-r4']);
+    await writer.write(shop(), passedRun(60));
+    expect(writer.deleted).toEqual(['shop-r1', 'shop-r2']);
+  });
+
+  it('deletes nothing while the history fits', async () => {
+    const writer = writerFor(['shop-r1', 'shop-r2']);
+    await writer.write(shop(), passedRun(60));
+    expect(writer.deleted).toEqual([]);
+  });
+
+  it('deletes nothing with the evidence archive on (the archiver moves old reports out instead)', async () => {
+    const writer = writerFor(['shop-r1', 'shop-r2', 'shop-r3', 'shop-r4'], { pruneHistory: false });
+    await writer.write(shop(), passedRun(60));
+    expect(writer.deleted).toEqual([]);
+  });
+});
+
+describe('ReportWriter.write: Events', () => {
+  it('records SLAExceeded when the measured RTO is over the target, and not when it is within', async () => {
+    const late = writerFor([]);
+    await late.write(shop({ maxRTO: '1m' }), passedRun(300));
+    expect(late.events.find((event) => event.reason === 'SLAExceeded')).toEqual({
+      type: 'Warning',
+      reason: 'SLAExceeded',
+      message: expect.stringMatching(/^run r7: RTO \S+ exceeds the target 1m$/),
+    });
+
+    const inTime = writerFor([]);
+    await inTime.write(shop({ maxRTO: '10m' }), passedRun(300));
+    expect(reasons(inTime.events)).not.toContain('SLAExceeded');
+  });
+
+  it('records ScoreRegressed when the score falls more than 10 below the previous run', async () => {
+    const writer = writerFor([]);
+    await writer.write(shop({ status: { lastScore: 100, lastRunAt: '2026-11-21T02:10:00Z' } }), failedRun);
+    expect(writer.events.find((event) => event.reason === 'ScoreRegressed')).toEqual({
+      type: 'Warning',
+      reason: 'ScoreRegressed',
+      message: 'run r7: score 0, previous run 100',
+    });
+  });
+
+  it('records no ScoreRegressed for a drop of 10 or less, nor for a first run', async () => {
+    const passed = writerFor([]);
+    const report = await passed.write(shop(), passedRun(60));
+    expect(reasons(passed.events)).toEqual(['RunPassed']);
+
+    const slightDrop = writerFor([]);
+    await slightDrop.write(shop({ status: { lastScore: report.spec.score + 10, lastRunAt: '2026-11-21T02:10:00Z' } }), passedRun(60));
+    expect(reasons(slightDrop.events)).not.toContain('ScoreRegressed');
+
+    const firstRun = writerFor([]);
+    await firstRun.write(shop({ status: { lastScore: 100 } }), failedRun);
+    expect(reasons(firstRun.events)).not.toContain('ScoreRegressed');
   });
 });

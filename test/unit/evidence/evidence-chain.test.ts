@@ -2,21 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import { createHash, verify } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { RestoreReport } from '../../../server/domain/resources/resources.js';
-import {
-  computeEvidenceDigest,
-  evidenceContent,
-  orderReportsForChain,
-  signEvidence,
-  verifyReportChain,
-  withEvidence,
-} from '../../../server/evidence/evidence.js';
+import { computeEvidenceDigest, evidenceContent } from '../../../protocol/evidence/report-digest.js';
+import { orderReportsForChain, verifyReportChain } from '../../../protocol/evidence/report-chain.js';
+import { keyIdOf } from '../../../protocol/evidence/signature.js';
+import { signEvidence, withEvidence } from '../../../server/evidence/evidence.js';
 import {
   exportPrivateKeyPem,
   exportPublicKeyPem,
   generateSigningKey,
   importPrivateKeyPem,
   importPublicKeyPem,
-  keyIdOf,
   publicKeyRing,
 } from '../../../server/evidence/signing-key.js';
 import {
@@ -140,6 +135,7 @@ describe('verifyReportChain', () => {
       reports: reports.map((r) => ({ name: r.metadata.name, ok: true, problems: [] })),
       problems: [],
       chainProblems: [],
+      wholeChainProblems: [],
       notes: [],
     });
   });
@@ -245,6 +241,13 @@ describe('verifyReportChain', () => {
     result = verifyReportChain(doubled, ring);
     expect(result.ok).toBe(false);
     expect(result.problems.some((p) => p.includes('duplicate'))).toBe(true);
+    // The fork (the copy and its original both link to the same report) belongs to no one report:
+    // it is the one problem of the chain as a whole (`kubectl restoretest verify` prints it as
+    // "chain: ...", after each report's own).
+    const name = doubled[1]!.metadata.name;
+    expect(result.wholeChainProblems).toEqual([
+      `fork: ${name} and ${name} both link to ${doubled[1]!.spec.evidence!.previousDigest!.slice(0, 19)}`,
+    ]);
   });
 
   it('orders reports oldest first by startedAt', () => {

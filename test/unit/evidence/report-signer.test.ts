@@ -6,7 +6,8 @@ import pino from 'pino';
 import { packReport, type StoredRestoreReport } from '../../../server/report-codec/report-encoding.js';
 import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import { previousReportOf, ReportSigner } from '../../../server/evidence/report-signer.js';
-import { computeEvidenceDigest, verifyReportChain } from '../../../server/evidence/evidence.js';
+import { computeEvidenceDigest } from '../../../protocol/evidence/report-digest.js';
+import { verifyReportChain } from '../../../protocol/evidence/report-chain.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import {
   makeReport,

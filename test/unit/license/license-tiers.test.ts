@@ -7,8 +7,8 @@ import {
   evaluateLicense,
   parseLicenseClaims,
   trialDaysLeft,
-  type LicenseClaims,
 } from '../../../server/domain/license-tiers.js';
+import type { LicenseClaims } from '../../../protocol/license-claims.js';
 import {
   importLicensePublicKeys,
   parseLicensePublicKeyText,

@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { verifyPdfAttestation, extractPdfAttestation } from '../../../server/pdf/attestation-reader.js';
+import { extractPdfAttestation } from '../../../protocol/pdf/attestation-check.js';
+import { verifyPdfAndPages } from '../../helpers/pdf-pages.js';
+import { toolPresent } from '../../helpers/required-tool.js';
 import { renderComplianceReport } from '../../../server/pdf/compliance-report.pdf.js';
 import { renderTestReport } from '../../../server/pdf/test-report.pdf.js';
 import { percent, pdfSafe, utcShort } from '../../../server/pdf/format.js';
@@ -30,7 +32,18 @@ import {
 
 jest.setTimeout(60_000);
 
+/** OpenSSL 3, for the attestation page's recipe (test/setup.sh installs it). */
+const OPENSSL = { name: 'OpenSSL', available: opensslAvailable(), install: 'apt-get install -y openssl' };
 const key = generateSigningKey();
+
+function opensslAvailable(): boolean {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 const ring = publicKeyRing([key.publicKey]);
 const A4_WIDTH = 595.28;
 const A4_HEIGHT = 841.89;
@@ -195,13 +208,7 @@ describe('compliance report PDF', () => {
     expect(JSON.parse(evidence.toString('utf8')).report.reportId).toBe(data.reportId);
 
     // The recipe printed on the attestation page, with standard tools.
-    let openssl = true;
-    try {
-      execFileSync('openssl', ['version'], { stdio: 'pipe' });
-    } catch {
-      openssl = false;
-    }
-    if (!openssl) return;
+    if (!toolPresent(OPENSSL, "checking the signature with the attestation page's OpenSSL recipe")) return;
     const dir = workDir();
     writeFileSync(join(dir, 'digest.txt'), attestation.digest);
     writeFileSync(join(dir, 'sig.bin'), Buffer.from(attestation.signature, 'base64'));
@@ -225,8 +232,8 @@ describe('compliance report PDF', () => {
     expect(out).toContain('Signature Verified Successfully');
   });
 
-  it('verifyPdfAttestation accepts the untouched file and confirms the pages byte for byte', async () => {
-    const result = await verifyPdfAttestation(pdf, ring);
+  it('verifyPdfAndPages accepts the untouched file and confirms the pages byte for byte', async () => {
+    const result = await verifyPdfAndPages(pdf, ring);
     expect(result).toMatchObject({ ok: true, problems: [], notes: [], contentCheck: 'identical' });
     expect(result.attestation?.keyId).toBe(key.keyId);
   });
@@ -235,7 +242,7 @@ describe('compliance report PDF', () => {
     const { attestation } = extractPdfAttestation(pdf);
     const original = attestation.signature.slice(10, 12);
     const altered = patch(pdf, '"signature":"', original, original === 'AA' ? 'AB' : 'AA');
-    const result = await verifyPdfAttestation(altered, ring);
+    const result = await verifyPdfAndPages(altered, ring);
     expect(result.ok).toBe(false);
     expect(result.problems).toContain(
       `signature does not verify with key ${key.keyId}: wrong key or altered attestation`,
@@ -246,7 +253,7 @@ describe('compliance report PDF', () => {
     const { attestation } = extractPdfAttestation(pdf);
     const hex = attestation.digest.slice(7, 9);
     const altered = patch(pdf, '"digest":"sha256:', hex, hex === '00' ? '11' : '00');
-    const result = await verifyPdfAttestation(altered, ring);
+    const result = await verifyPdfAndPages(altered, ring);
     expect(result.ok).toBe(false);
     expect(result.problems[0]).toContain('evidence digest mismatch');
     expect(result.problems).toContain(
@@ -256,7 +263,7 @@ describe('compliance report PDF', () => {
 
   it('detects an edit of the document outside the attestation (metadata, page content)', async () => {
     const retitled = patch(pdf, '/Producer', 'Restore-test evidence report', 'Restore-test evidence rep0rt');
-    let result = await verifyPdfAttestation(retitled, ring);
+    let result = await verifyPdfAndPages(retitled, ring);
     expect(result).toMatchObject({ ok: false, contentCheck: 'differs' });
     expect(result.problems).toEqual([
       'the pages differ from what the signed evidence renders to: the document was changed after signing',
@@ -267,19 +274,19 @@ describe('compliance report PDF', () => {
       text.indexOf('stream\n', text.indexOf('/Type /Page\n') > 0 ? 0 : 0) + 'stream\n'.length + 40;
     const flipped = Buffer.from(pdf);
     flipped[streamAt] = flipped[streamAt]! ^ 0xff;
-    result = await verifyPdfAttestation(flipped, ring);
+    result = await verifyPdfAndPages(flipped, ring);
     expect(result.ok).toBe(false);
   });
 
   it('rejects a signature from a key that is not trusted', async () => {
     const other = generateSigningKey();
-    const result = await verifyPdfAttestation(pdf, publicKeyRing([other.publicKey]));
+    const result = await verifyPdfAndPages(pdf, publicKeyRing([other.publicKey]));
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual([`signed with unknown key ${key.keyId} (trusted: ${other.keyId})`]);
   });
 
   it('rejects a PDF without an attestation', async () => {
-    const result = await verifyPdfAttestation(Buffer.from('%PDF-1.7\nnot really\n'), ring);
+    const result = await verifyPdfAndPages(Buffer.from('%PDF-1.7\nnot really\n'), ring);
     expect(result.ok).toBe(false);
     expect(result.problems[0]).toContain('cannot read the attestation');
   });
@@ -353,10 +360,10 @@ describe('test report PDF', () => {
   });
 
   it('verifies, and detects an altered attestation', async () => {
-    expect(await verifyPdfAttestation(pdf, ring)).toMatchObject({ ok: true, contentCheck: 'identical' });
+    expect(await verifyPdfAndPages(pdf, ring)).toMatchObject({ ok: true, contentCheck: 'identical' });
     expect(pdfinfo(path, '-custom').RehearsalAttestation).toContain('"kind":"test"');
     const altered = patch(pdf, '"reportId":"', 'RHR-TEST', 'RHR-TEZT');
-    const result = await verifyPdfAttestation(altered, ring);
+    const result = await verifyPdfAndPages(altered, ring);
     expect(result.ok).toBe(false);
     expect(result.problems).toContain(
       `attestation reportId "RHR-TEZT-payments-nightly-20260401-52be0c9d" differs from the signed evidence ("${data.reportId}")`,
@@ -389,7 +396,7 @@ describe('edge cases', () => {
     const pdf = await renderComplianceReport(empty, key);
     const text = pdftotext(writePdf(pdf, 'empty'), '-layout');
     expect(text).toContain('No runs in the period.');
-    expect(await verifyPdfAttestation(pdf, ring)).toMatchObject({ ok: true });
+    expect(await verifyPdfAndPages(pdf, ring)).toMatchObject({ ok: true });
   });
 
   it('lists a capped exceptions table with the "N more" line and stays verifiable', async () => {
@@ -404,7 +411,7 @@ describe('edge cases', () => {
     expect(flat).toContain(
       `${unlisted} more exceptions are not listed here. The full list: the API (GET /api/v1/reports?days=90) or kubectl restoretest reports.`,
     );
-    expect(await verifyPdfAttestation(pdf, ring)).toMatchObject({ ok: true, contentCheck: 'identical' });
+    expect(await verifyPdfAndPages(pdf, ring)).toMatchObject({ ok: true, contentCheck: 'identical' });
   });
 
   it('replaces characters the built-in fonts cannot draw instead of printing garbage', async () => {
@@ -415,6 +422,6 @@ describe('edge cases', () => {
     data.test.name = 'tokyo-東京';
     const pdf = await renderTestReport(data, key);
     expect(pdftotext(writePdf(pdf, 'unicode'), '-layout')).toContain('tokyo-??');
-    expect((await verifyPdfAttestation(pdf, ring)).ok).toBe(true);
+    expect((await verifyPdfAndPages(pdf, ring)).ok).toBe(true);
   });
 });

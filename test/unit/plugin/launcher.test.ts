@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { parse as parseYaml } from 'yaml';
 import { PLUGIN_VERSION } from '../../../cmd/kubectl-restoretest/version.js';
+import { describeWithTool } from '../../helpers/required-tool.js';
 
 const pluginDir = fileURLToPath(new URL('../../../cmd/kubectl-restoretest/', import.meta.url));
 const binDir = path.join(pluginDir, 'bin');
@@ -89,8 +90,9 @@ describe('bin/kubectl-restoretest', () => {
 });
 
 const kubectl = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((candidate) => existsSync(candidate));
+const KUBECTL = { name: 'kubectl', available: kubectl !== undefined, install: 'bash test/setup.sh installs it' };
 
-(kubectl ? describe : describe.skip)('through kubectl (plugin discovery)', () => {
+describeWithTool(KUBECTL, 'through kubectl (plugin discovery)', () => {
   it('kubectl restoretest --help', async () => {
     const result = await run(kubectl!, ['restoretest', '--help'], { ...process.env, PATH: `${binDir}:${process.env.PATH}` });
     expect(result.code).toBe(0);

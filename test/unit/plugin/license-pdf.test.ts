@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { components } from '../../../openapi/client.js';
-import { orderReportsForChain } from '../../../server/evidence/evidence.js';
+import { orderReportsForChain } from '../../../protocol/evidence/report-chain.js';
 import { exportPublicKeyPem, generateSigningKey } from '../../../server/evidence/signing-key.js';
 import { makeRestoreTest, makeSignedHistory, PAYMENTS_CHECKS, PERIOD_START } from '../../fixtures/evidence/reports.js';
 import { FakeApi, problem } from './support/fake-api.js';

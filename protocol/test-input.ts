@@ -1,7 +1,17 @@
-// The request body of POST and PUT /api/v1/tests, as the API documents it. tsoa reads these
-// interfaces (their JSDoc tags become the OpenAPI schema), and test-input.ts validates a body
-// against the same rules and maps it to a RestoreTestSpec.
-import type { Provider } from '../resources/resources.js';
+// The request body of POST and PUT /api/v1/tests, as the API documents it: what the plugin's
+// create and update build (its flags, -f files and help) and what the server validates. tsoa reads
+// these interfaces (their JSDoc tags become the OpenAPI schema);
+// server/domain/test-spec/test-input.ts validates a body against the same rules and maps it to a
+// RestoreTestSpec. The lists below are what the schema's types cannot carry at run time: the field
+// names, the choices, the range of historyLimit and the defaults.
+
+// A backup provider Rehearsal can restore from (RestoreTest spec.provider, the API, --provider);
+// a line comment, not JSDoc: tsoa would publish it as the schema's description.
+export type Provider = 'velero' | 'kasten' | 'trilio';
+export const PROVIDERS: readonly Provider[] = ['velero', 'kasten', 'trilio'];
+// How a sandbox's network is isolated: strict = a deny-all NetworkPolicy, none = no isolation.
+export type NetworkIsolation = 'strict' | 'none';
+export const NETWORK_ISOLATION_MODES: readonly NetworkIsolation[] = ['strict', 'none'];
 
 /**
  * Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
@@ -108,3 +118,37 @@ export interface CreateTestInput {
  * @maxLength 63
  */
 export type NamespaceName = string;
+
+/** Every field of CreateTestInput, in the order the API documents them; any other field is an error. */
+export const TEST_INPUT_FIELDS = [
+  'name',
+  'namespace',
+  'provider',
+  'backupName',
+  'sourceNamespaces',
+  'cron',
+  'timezone',
+  'namespacePrefix',
+  'ttl',
+  'networkIsolation',
+  'healthCheckPolicy',
+  'maxRTO',
+  'alertOnExceed',
+  'historyLimit',
+] as const satisfies readonly (keyof CreateTestInput)[];
+// A field added to CreateTestInput without being listed above fails to compile here.
+const everyFieldListed: Exclude<keyof CreateTestInput, (typeof TEST_INPUT_FIELDS)[number]> extends never ? true : never = true;
+void everyFieldListed;
+
+/** What an omitted optional field becomes (the server writes them into the spec). */
+export const TEST_INPUT_DEFAULTS = {
+  backupName: 'latest',
+  timezone: 'UTC',
+  namespacePrefix: 'rehearsal',
+  ttl: '1h',
+  networkIsolation: 'strict' as NetworkIsolation,
+  alertOnExceed: false,
+  historyLimit: 90,
+} as const;
+
+export const HISTORY_LIMIT_RANGE = { min: 1, max: 1000 } as const;

@@ -1,10 +1,10 @@
-// The preset dictionary of spec.details form "z1" (report-codec/report-encoding.ts): text that typical
-// reports repeat — field names in the order the report builder writes them, level names, the
-// builder's and the checks' phrases, the evidence block's fixed parts. Deflate then stores a
-// report's details as references into it, ~3× smaller than deflate alone.
+// The preset dictionary of spec.details form "z1" (stored-report.ts): text that typical reports
+// repeat — field names in the order the report builder writes them, level names, the builder's
+// and the checks' phrases, the evidence block's fixed parts. Deflate then stores a report's details
+// as references into it, ~3× smaller than deflate alone. The server deflates against it, every
+// reader (the server, the plugin's verify) inflates against it: one copy, here.
 // FROZEN: reports stored with "z1:" are read with exactly this text, forever. To change it, add a
-// new form ("z2:" and a second dictionary) and keep this one. cmd/kubectl-restoretest has its own
-// copy (cmd/ may not import server/); test/unit/report-codec/report-encoding.test.ts checks they are equal.
+// new form ("z2:" and a second dictionary) and keep this one.
 export const DETAILS_DICTIONARY_Z1 =
   '{"trigger":"manual","scheduledAt":"","sourceNamespaces":[],"backup":{"provider":"kasten","name":"latest"},' +
   '"sandboxNamespaces":[],"levels":[{"name":"restoreIntegrity","points":0,"maxPoints":25,"tested":false,' +
