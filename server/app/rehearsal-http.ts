@@ -11,6 +11,7 @@ import { ProviderError, type BackupProvider } from '../providers/provider.js';
 import type { RehearsalBasics } from './rehearsal-basics.js';
 import type { EvidenceParts } from './rehearsal-evidence.js';
 import type { RunFollowUps } from './run-follow-ups.js';
+import { DiagnosisUnreadableError } from '../triage/diagnosis-store.js';
 
 export interface ListenerDeps extends RehearsalBasics {
   /** The provider whose schedules the API lists (Velero). */
@@ -68,7 +69,14 @@ export function createListeners(deps: ListenerDeps): Listeners {
     now: deps.now,
     ...(backupSchedules ? { schedules: backupSchedules } : {}),
     ...(coverage ? { coverage } : {}),
-    diagnoses: followUps.diagnoses,
+    // An unreadable stored diagnosis is answered as none (the collector replaces it).
+    diagnoses: {
+      load: (run) =>
+        followUps.diagnoses.load(run).catch((error: unknown) => {
+          if (error instanceof DiagnosisUnreadableError) return undefined;
+          throw error;
+        }),
+    },
     verifyEvidence: (report, keys) => evidence.verify(report, keys),
     evidenceProblems: (report) => evidence.problems(report),
     license,

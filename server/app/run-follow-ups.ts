@@ -59,7 +59,7 @@ function coverageSourceOf(tracker: CoverageTracker | undefined): CoverageSource 
 
 export function createRunFollowUps(deps: FollowUpDeps): RunFollowUps {
   const { config, kube, cache, client, metrics, log, now } = deps;
-  const diagnoses = new DiagnosisStore(kube.core);
+  const diagnoses = new DiagnosisStore(kube.core, config.namespace);
   const diagnostics = new DiagnosticsCollector({
     observer: new SandboxObserver({
       core: kube.core,
@@ -67,7 +67,10 @@ export function createRunFollowUps(deps: FollowUpDeps): RunFollowUps {
       logs: config.diagnosticsLogs,
     }),
     store: diagnoses,
-    cache,
+    cache: {
+      onReportChange: (handler) => cache.onReportChange(handler),
+      isLiveReport: (namespace, name) => cache.liveReport(`${namespace}/${name}`) !== undefined,
+    },
     reports: client,
     log: log.child({ component: 'diagnostics' }),
     now,

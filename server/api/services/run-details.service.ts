@@ -25,7 +25,8 @@ export class RunDetailsService {
     if (run.report.spec.result === 'pass') {
       throw new ProblemError('not-found', `Run ${run.report.spec.runId} of "${name}" passed: only failed and partial runs are diagnosed.`);
     }
-    const diagnosis = this.diagnoses && (await this.diagnoses.load(ns, run.report.metadata.name));
+    const diagnosis =
+      this.diagnoses && (await this.diagnoses.load({ namespace: ns, name: run.report.metadata.name, runId: run.report.spec.runId }));
     if (!diagnosis) {
       throw new ProblemError(
         'not-found',
