@@ -47,6 +47,11 @@ const schema = z.object({
    * replayed against the cluster by whoever reads it).
    */
   REHEARSAL_TOKEN_AUDIENCES: z.string().default('rehearsal.dev'),
+  /**
+   * Audiences a bearer token for /metrics must be meant for; empty (the default) = the apiserver's
+   * own, because Prometheus sends its ServiceAccount token to every target (as to kube-rbac-proxy).
+   */
+  REHEARSAL_METRICS_TOKEN_AUDIENCES: z.string().default(''),
   /** Run the reconciliation loop in this process (false = API replica only). */
   REHEARSAL_CONTROLLER: booleanString.default(true),
   REHEARSAL_LEADER_ELECTION: booleanString.default(true),
@@ -216,6 +221,7 @@ export interface Config {
   maxConcurrentRuns: number;
   authMode: 'kubernetes' | 'none';
   tokenAudiences: string[];
+  metricsTokenAudiences: string[];
   runController: boolean;
   leaderElection: boolean;
   serviceAccount: string;
@@ -396,6 +402,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxConcurrentRuns: raw.REHEARSAL_MAX_CONCURRENT_RUNS,
     authMode: raw.REHEARSAL_AUTH_MODE,
     tokenAudiences: raw.REHEARSAL_TOKEN_AUDIENCES.split(',').map((entry) => entry.trim()).filter(Boolean),
+    metricsTokenAudiences: raw.REHEARSAL_METRICS_TOKEN_AUDIENCES.split(',').map((entry) => entry.trim()).filter(Boolean),
     runController: raw.REHEARSAL_CONTROLLER,
     leaderElection: raw.REHEARSAL_LEADER_ELECTION,
     serviceAccount: raw.REHEARSAL_SERVICE_ACCOUNT,

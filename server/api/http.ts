@@ -1,8 +1,9 @@
 // The HTTP server: the REST API (tsoa controllers, routes generated into generated/routes.ts),
 // /metrics, the OpenAPI document at /openapi.json, Swagger UI at /docs and the dashboard at /
 // (dashboard-assets.ts). Binds the configured
-// host. Unauthenticated: /api/v1/health, /metrics, /openapi.json, /docs; everything else goes
-// through the authorizer (REHEARSAL_AUTH_MODE).
+// host. Unauthenticated: /api/v1/health, /openapi.json, /docs; /metrics needs a token allowed to
+// `get /metrics` in auth mode kubernetes (metrics-access.ts); everything else goes through the
+// authorizer (REHEARSAL_AUTH_MODE).
 //
 // Adding endpoints: write a *.controller.ts in this directory (tsoa finds it
 // by glob), give it what it needs through a field of ApiContext (built in createApp from a new
@@ -16,6 +17,7 @@ import type { Config } from '../config.js';
 import type { KubeClients } from '../kube/client.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { KubeAccessReviewer, type AccessReviewer } from './auth/access-review.js';
+import { requireMetricsAccess, type MetricsReviewer } from './auth/metrics-access.js';
 import { RequestAuthorizer } from './auth/authorizer.js';
 import { PermissionTable } from './auth/permissions.js';
 import { RestoreAccess } from './auth/restore-access.js';
@@ -78,6 +80,8 @@ export interface HttpDeps {
   evidenceKeys?: EvidenceKeySource;
   /** Replaces the Kubernetes reviewer (tests). */
   accessReviewer?: AccessReviewer;
+  /** Replaces the reviewer of /metrics tokens (tests). */
+  metricsReviewer?: MetricsReviewer;
   /** How long POST .../trigger waits for the engine (default 5000 ms). */
   triggerWaitMs?: number;
   /** Replaces openapi/openapi.json (tests). */
@@ -93,6 +97,13 @@ function createReviewer(deps: HttpDeps): AccessReviewer | undefined {
   if (deps.config.authMode !== 'kubernetes') return undefined;
   if (!deps.kube) throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
   return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization, deps.config.tokenAudiences);
+}
+
+/** Who reviews /metrics tokens: the apiserver, asked for REHEARSAL_METRICS_TOKEN_AUDIENCES. */
+export function createMetricsReviewer(deps: Pick<HttpDeps, 'metricsReviewer' | 'kube' | 'config'>): MetricsReviewer | undefined {
+  if (deps.metricsReviewer) return deps.metricsReviewer;
+  if (!deps.kube) return undefined;
+  return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization, deps.config.metricsTokenAudiences);
 }
 
 function createAuthorizer(deps: HttpDeps, document: OpenApiDocument, reviewer: AccessReviewer | undefined): RequestAuthorizer {
@@ -161,7 +172,11 @@ export function createApp(deps: HttpDeps): express.Express {
   app.disable('x-powered-by');
   attachApiContext(app, context);
 
-  app.get('/metrics', async (_req, res) => {
+  const metricsGate =
+    deps.config.authMode === 'kubernetes'
+      ? requireMetricsAccess(createMetricsReviewer(deps), log)
+      : (_req: express.Request, _res: express.Response, next: express.NextFunction) => next();
+  app.get('/metrics', metricsGate, async (_req, res) => {
     res.setHeader('Content-Type', deps.metrics.registry.contentType);
     res.send(await deps.metrics.registry.metrics());
   });

@@ -4,7 +4,7 @@
 import type { Server } from 'node:http';
 import { startAggregationServer, type AggregationServer } from '../api/aggregation.js';
 import { RequestHeaderWatch } from '../api/auth/request-header-watch.js';
-import { createApp, startHttpServer, type HttpDeps } from '../api/http.js';
+import { createApp, createMetricsReviewer, startHttpServer, type HttpDeps } from '../api/http.js';
 import { BackupToolUnavailableError, type ScheduleSource } from '../api/ports.js';
 import { startProbeListener } from '../api/probe-listener.js';
 import { ProviderError, type BackupProvider } from '../providers/provider.js';
@@ -100,6 +100,8 @@ export function createListeners(deps: ListenerDeps): Listeners {
           ...config.probe,
           health: () => ({ status: cache.synced ? 'ok' : 'starting' }),
           metrics: metrics.registry,
+          // In every auth mode: this port is on the pod network (none relaxes port 8080 only).
+          metricsReviewer: createMetricsReviewer(httpDeps),
           log: log.child({ component: 'probe' }),
         });
       }
