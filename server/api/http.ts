@@ -23,6 +23,7 @@ import { PermissionTable } from './auth/permissions.js';
 import { RestoreAccess } from './auth/restore-access.js';
 import { attachApiContext, type ApiContext } from './context.js';
 import { dashboardAssets, dashboardDirectory } from './dashboard-assets.js';
+import { contentSecurityPolicy, securityHeaders, SWAGGER_UI_POLICY } from './security-headers.js';
 import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { methodNotAllowed } from './method-not-allowed.js';
@@ -170,6 +171,7 @@ export function createApp(deps: HttpDeps): express.Express {
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders);
   attachApiContext(app, context);
 
   const metricsGate =
@@ -187,6 +189,7 @@ export function createApp(deps: HttpDeps): express.Express {
   // Swagger UI's assets come from the swagger-ui-dist package (no CDN); it loads /openapi.json.
   app.use(
     '/docs',
+    contentSecurityPolicy(SWAGGER_UI_POLICY),
     swaggerUi.serve,
     swaggerUi.setup(undefined, {
       customSiteTitle: 'Rehearsal API',

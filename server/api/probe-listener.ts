@@ -9,6 +9,7 @@ import express from 'express';
 import type { Logger } from 'pino';
 import { requireMetricsAccess, type MetricsReviewer } from './auth/metrics-access.js';
 import type { HealthResponse } from './context.js';
+import { securityHeaders } from './security-headers.js';
 
 export interface ProbeListenerOptions {
   host: string;
@@ -23,6 +24,7 @@ export interface ProbeListenerOptions {
 export function startProbeListener(options: ProbeListenerOptions): Promise<Server> {
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders);
   app.get('/api/v1/health', (_req, res) => {
     res.json(options.health());
   });
