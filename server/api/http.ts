@@ -18,7 +18,7 @@ import type { KubeClients } from '../kube/client.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { KubeAccessReviewer, type AccessReviewer } from './auth/access-review.js';
 import { requireMetricsAccess, type MetricsReviewer } from './auth/metrics-access.js';
-import { RequestAuthorizer } from './auth/authorizer.js';
+import { RequestAuthorizer, type ApiUser } from './auth/authorizer.js';
 import { PermissionTable } from './auth/permissions.js';
 import { RestoreAccess } from './auth/restore-access.js';
 import { attachApiContext, type ApiContext } from './context.js';
@@ -100,6 +100,20 @@ function createReviewer(deps: HttpDeps): AccessReviewer | undefined {
   return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization, deps.config.tokenAudiences);
 }
 
+/**
+ * Whether a caller may read the restored data of namespaces: `get secrets` in each (the right that
+ * lets one author a test restoring them, decisions §9). No reviewer or no caller: no.
+ */
+function sourceReader(reviewer: AccessReviewer | undefined) {
+  return async (caller: ApiUser | undefined, namespaces: readonly string[]): Promise<boolean> => {
+    if (!reviewer || !caller || namespaces.length === 0) return false;
+    const decisions = await Promise.all(
+      namespaces.map((namespace) => reviewer.reviewAccess(caller, { verb: 'get', group: '', resource: 'secrets', namespace })),
+    );
+    return decisions.every((decision) => decision.allowed);
+  };
+}
+
 /** Who reviews /metrics tokens: the apiserver, asked for REHEARSAL_METRICS_TOKEN_AUDIENCES. */
 export function createMetricsReviewer(deps: Pick<HttpDeps, 'metricsReviewer' | 'kube' | 'config'>): MetricsReviewer | undefined {
   if (deps.metricsReviewer) return deps.metricsReviewer;
@@ -144,7 +158,12 @@ export function createApp(deps: HttpDeps): express.Express {
     compliance,
     schedules: new SchedulesService(deps.schedules),
     coverage,
-    runs: new RunDetailsService(deps.cache, deps.config.namespace, deps.diagnoses),
+    runs: new RunDetailsService(
+      deps.cache,
+      deps.config.namespace,
+      deps.diagnoses,
+      deps.config.authMode === 'kubernetes' ? sourceReader(reviewer) : undefined,
+    ),
     license,
     evidence: new EvidenceService(deps.evidenceKeys),
     pdf: new PdfService({

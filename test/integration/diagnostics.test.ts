@@ -31,7 +31,7 @@ import {
   type EngineFixture,
 } from '../helpers/engine-fixture.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
-import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
+import { rehearsalKubeconfig, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
 import { runPlugin } from '../unit/plugin/support/run-plugin.js';
@@ -322,6 +322,105 @@ describe('a failed run', () => {
     expect(printed.code).toBe(0);
     expect(printed.stdout).toContain(`Run:        ${report!.spec.runId} (fail), report ${report!.metadata.name}`);
     expect(printed.stdout).toContain('Hints:');
+  });
+
+  it('shows the restored text only to who may read the source namespace; a viewer of the test\'s namespace gets it redacted (issue 26)', async () => {
+    const backup = `${fixture.backup}-broken3`;
+    await createBackup(fixture.admin, {
+      name: backup,
+      namespaces: [fixture.source],
+      veleroNamespace: fixture.veleroNamespace,
+      annotations: { 'simulator.rehearsal.dev/restore-outcome': 'Failed' },
+    });
+    const name = uniqueTestName('redacted');
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, name, {
+        backupSource: { backupName: backup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+      }),
+    );
+    await trigger(fixture, name);
+    const [report] = await waitForReports(fixture, name, 1, 120_000);
+    const run = { namespace: fixture.testNamespace, name: report!.metadata.name, runId: report!.spec.runId };
+    const store = new DiagnosisStore(
+      testKubeConfig(await rehearsalKubeconfig('diagnostics-engine.kubeconfig')).makeApiClient(CoreV1Api),
+      REHEARSAL_NAMESPACE,
+    );
+    await waitFor(async () => (await store.load(run)) ?? undefined, { timeoutMs: 30_000, description: 'the diagnosis' });
+    // What the collector stores from a sandbox whose application logs and emits its own data (KWOK
+    // has no kubelet to serve logs, so it is written here as the collector would).
+    const secretText = 'card 4111-1111-1111-1111 for alice@example.com';
+    const rich = diagnose(
+      {
+        sandboxes: [{ source: fixture.source, sandbox: report!.spec.sandboxNamespaces[0] ?? 'sandbox' }],
+        pods: [
+          {
+            namespace: 'sandbox',
+            name: 'web-1',
+            phase: 'Running',
+            ready: false,
+            imagePullSecrets: [],
+            containers: [{ name: 'web', ready: false, restartCount: 4, state: 'terminated', reason: 'Error', message: secretText, exitCode: 1 }],
+          },
+        ],
+        events: [{ namespace: 'sandbox', reason: 'BackOff', message: secretText, object: 'Pod/web-1', count: 4, lastSeen: new Date().toISOString() }],
+        claims: [],
+        externalNames: [],
+        missingPullSecrets: [],
+        logs: [{ namespace: 'sandbox', pod: 'web-1', container: 'web', lines: [secretText, 'exiting'] }],
+      },
+      { test: { name, namespace: fixture.testNamespace }, runId: run.runId, report: run.name, result: 'fail', collectedAt: new Date() },
+    );
+    await store.remove(run.namespace, run.name);
+    await store.save(report!, rich);
+
+    // Two users of the test's namespace: a viewer there, and one who may also read the source.
+    const core = fixture.admin.makeApiClient(CoreV1Api);
+    const rbac = fixture.admin.makeApiClient(RbacAuthorizationV1Api);
+    const bind = (account: string, role: string, namespace: string) =>
+      rbac.createNamespacedRoleBinding({
+        namespace,
+        body: {
+          metadata: { name: `${account}-${role}` },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+          subjects: [{ kind: 'ServiceAccount', name: account, namespace: fixture.testNamespace }],
+        },
+      });
+    for (const account of ['team-viewer', 'source-owner']) {
+      await core.createNamespacedServiceAccount({ namespace: fixture.testNamespace, body: { metadata: { name: account } } });
+      await bind(account, 'view', fixture.testNamespace);
+    }
+    await bind('source-owner', 'edit', fixture.source);
+    const api = await startInProcess({
+      kubeconfigPath: await rehearsalKubeconfig('diagnostics-api.kubeconfig'),
+      veleroNamespace: fixture.veleroNamespace,
+      extra: { REHEARSAL_AUTH_MODE: 'kubernetes', REHEARSAL_CONTROLLER: 'false' },
+    });
+    try {
+      const diagnosisAs = async (account: string) => {
+        const token = await serviceAccountTokenFor(fixture.admin, fixture.testNamespace, account);
+        const response = await fetch(
+          `http://127.0.0.1:${api.port()}/api/v1/tests/${name}/diagnosis?namespace=${fixture.testNamespace}&run=${run.runId}`,
+          { headers: { authorization: `Bearer ${token}` } },
+        );
+        return { status: response.status, text: await response.text() };
+      };
+      const viewer = await waitFor(async () => {
+        const answer = await diagnosisAs('team-viewer');
+        return answer.status === 200 ? answer : undefined;
+      }, { timeoutMs: 30_000, description: 'the API to answer the viewer' });
+      expect(viewer.text).not.toContain('4111');
+      expect(viewer.text).not.toContain('alice@example.com');
+      const redacted = JSON.parse(viewer.text) as RunDiagnosis;
+      expect(redacted).toMatchObject({ redacted: true, runId: run.runId });
+      expect(redacted.events[0]).toMatchObject({ reason: 'BackOff', count: 4, message: '' });
+      expect(redacted.hints.map((hint) => hint.code)).toEqual(rich.hints.map((hint) => hint.code));
+      const owner = await diagnosisAs('source-owner');
+      expect(owner.status).toBe(200);
+      expect(JSON.parse(owner.text)).toEqual(rich);
+    } finally {
+      await api.stop();
+    }
   });
 
   it('never reads what a tenant plants beside the report: a gzip bomb and a forged diagnosis are ignored, the leader keeps running', async () => {

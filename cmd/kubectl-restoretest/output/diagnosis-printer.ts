@@ -70,10 +70,13 @@ export function renderDiagnosis(diagnosis: RunDiagnosis, now: Date): string {
     ]);
     text += section('Warning events:', renderTable(['LAST SEEN', 'REASON', 'OBJECT', 'COUNT', 'MESSAGE'], rows));
   }
-  const logs = diagnosis.logs.length
+  const logs = diagnosis.logs.length && !diagnosis.redacted
     ? diagnosis.logs.map((log) => [`  ${log.pod}/${log.container}:`, ...log.lines.map((line) => `    ${oneLine(line)}`)].join('\n')).join('\n')
     : `  ${diagnosis.logsNote ?? 'none'}`;
   text += section('Last log lines:', `${logs}\n`);
   if (diagnosis.truncated) text += '\n(truncated to stay within the diagnosis size bound)\n';
+  if (diagnosis.redacted) {
+    text += `\n(the restored application's own text is hidden: you may not get secrets in ${diagnosis.sandboxes.length > 1 ? 'every source namespace' : 'the source namespace'} of this run)\n`;
+  }
   return text;
 }
