@@ -27,7 +27,9 @@ RUN npm install --omit=dev --no-audit --no-fund --ignore-scripts \
 # Distroless: glibc, libstdc++, Node 24, a non-root user (65532), no shell, no package manager.
 FROM gcr.io/distroless/nodejs24-debian12:nonroot
 WORKDIR /app
-ENV NODE_ENV=production REHEARSAL_HOST=0.0.0.0
+# No REHEARSAL_HOST here (issue 26): the server's default, loopback, is what every shipped artifact
+# runs with; the Deployment says so explicitly and opens only the probe and aggregated ports.
+ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/dist/server ./dist/server
 COPY --from=build /src/dist/protocol ./dist/protocol

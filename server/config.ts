@@ -1,5 +1,6 @@
 // The only reader of process.env. Parsed once at start-up, validated with one readable message
 // that lists every bad key, then frozen.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDuration } from './domain/common/duration.js';
 import type { NotificationsSpec } from './domain/resources/resources.js';
@@ -46,6 +47,11 @@ const schema = z.object({
    * replayed against the cluster by whoever reads it).
    */
   REHEARSAL_TOKEN_AUDIENCES: z.string().default('rehearsal.dev'),
+  /**
+   * Audiences a bearer token for /metrics must be meant for; empty (the default) = the apiserver's
+   * own, because Prometheus sends its ServiceAccount token to every target (as to kube-rbac-proxy).
+   */
+  REHEARSAL_METRICS_TOKEN_AUDIENCES: z.string().default(''),
   /** Run the reconciliation loop in this process (false = API replica only). */
   REHEARSAL_CONTROLLER: booleanString.default(true),
   REHEARSAL_LEADER_ELECTION: booleanString.default(true),
@@ -108,6 +114,14 @@ const schema = z.object({
   REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS: positiveInt(10),
   /** Delay before the second attempt of a notification; doubles per attempt (5 attempts). */
   REHEARSAL_NOTIFICATION_BACKOFF_MS: positiveInt(2000),
+  /**
+   * Where notifications may not go (server/notifications/egress-guard.ts): the cluster's pod and
+   * Service ranges, comma-separated CIDRs; unset = every private range (10/8, 172.16/12,
+   * 192.168/16, 100.64/10, fc00::/7). Loopback, link-local and the apiserver are always refused.
+   */
+  REHEARSAL_NOTIFICATION_CLUSTER_CIDRS: z.string().optional(),
+  /** CIDRs notifications may reach although a rule above refuses them (an administrator's choice). */
+  REHEARSAL_NOTIFICATION_ALLOWED_CIDRS: z.string().default(''),
   /**
    * Failure triage reads the last log lines of crashing containers. Off where no kubelet serves
    * logs (KWOK test clusters: the apiserver would dial fake node addresses).
@@ -207,6 +221,7 @@ export interface Config {
   maxConcurrentRuns: number;
   authMode: 'kubernetes' | 'none';
   tokenAudiences: string[];
+  metricsTokenAudiences: string[];
   runController: boolean;
   leaderElection: boolean;
   serviceAccount: string;
@@ -235,6 +250,9 @@ export interface Config {
   notifications: NotificationsSpec | undefined;
   notificationTimeoutSeconds: number;
   notificationBackoffMs: number;
+  /** undefined = the egress guard's default (every private range). */
+  notificationClusterCidrs: string[] | undefined;
+  notificationAllowedCidrs: string[];
   diagnosticsLogs: boolean;
 }
 
@@ -326,6 +344,19 @@ function parseNotifications(text: string | undefined): NotificationsSpec | undef
   return result.data as NotificationsSpec;
 }
 
+function parseCidrs(text: string, variable: string): string[] {
+  const cidrs = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const cidr of cidrs) {
+    const [address, prefix, extra] = cidr.split('/');
+    const family = isIP(address ?? '');
+    const bits = Number(prefix);
+    if (family === 0 || extra !== undefined || !/^\d{1,3}$/.test(prefix ?? '') || bits > (family === 6 ? 128 : 32)) {
+      throw new ConfigError(`${variable}: "${cidr}" is not a CIDR such as 10.0.0.0/8 or fd00::/8`);
+    }
+  }
+  return cidrs;
+}
+
 /** Parses an environment (process.env by default); throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const parsed = schema.safeParse(env);
@@ -371,6 +402,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxConcurrentRuns: raw.REHEARSAL_MAX_CONCURRENT_RUNS,
     authMode: raw.REHEARSAL_AUTH_MODE,
     tokenAudiences: raw.REHEARSAL_TOKEN_AUDIENCES.split(',').map((entry) => entry.trim()).filter(Boolean),
+    metricsTokenAudiences: raw.REHEARSAL_METRICS_TOKEN_AUDIENCES.split(',').map((entry) => entry.trim()).filter(Boolean),
     runController: raw.REHEARSAL_CONTROLLER,
     leaderElection: raw.REHEARSAL_LEADER_ELECTION,
     serviceAccount: raw.REHEARSAL_SERVICE_ACCOUNT,
@@ -394,6 +426,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     notifications: parseNotifications(raw.REHEARSAL_NOTIFICATIONS),
     notificationTimeoutSeconds: raw.REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS,
     notificationBackoffMs: raw.REHEARSAL_NOTIFICATION_BACKOFF_MS,
+    notificationClusterCidrs:
+      raw.REHEARSAL_NOTIFICATION_CLUSTER_CIDRS === undefined
+        ? undefined
+        : parseCidrs(raw.REHEARSAL_NOTIFICATION_CLUSTER_CIDRS, 'REHEARSAL_NOTIFICATION_CLUSTER_CIDRS'),
+    notificationAllowedCidrs: parseCidrs(raw.REHEARSAL_NOTIFICATION_ALLOWED_CIDRS, 'REHEARSAL_NOTIFICATION_ALLOWED_CIDRS'),
     diagnosticsLogs: raw.REHEARSAL_DIAGNOSTICS_LOGS,
   });
 }

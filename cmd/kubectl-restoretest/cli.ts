@@ -7,6 +7,7 @@ import { OUTPUT_FORMATS, createSession, DEFAULT_SERVICE, DEFAULT_SERVICE_NAMESPA
 import { COMMANDS } from './commands/registry.js';
 import { CliError, EXIT_ERROR, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { colorEnabled, type CliIo } from './io.js';
+import { terminalSafe } from './output/terminal-text.js';
 import { checkName, parseDuration } from './validate.js';
 
 export const PROGRAM = 'kubectl restoretest';
@@ -170,7 +171,13 @@ function report(io: CliIo, error: unknown): number {
   return EXIT_ERROR;
 }
 
-export async function runCli(argv: readonly string[], io: CliIo, options: CliOptions = {}): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo, options: CliOptions = {}): Promise<number> {
+  // Nothing reaches the terminal with control sequences the plugin did not write itself (issue 26).
+  const io: CliIo = {
+    ...rawIo,
+    stdout: (text) => rawIo.stdout(terminalSafe(text)),
+    stderr: (text) => rawIo.stderr(terminalSafe(text)),
+  };
   // The completion script must call the executable itself; help shows the kubectl form.
   const completing = argv[0] === COMPLETION_COMMAND || argv.includes('--get-yargs-completions');
   let selected: Selected | undefined;

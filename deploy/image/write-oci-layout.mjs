@@ -43,7 +43,6 @@ const config = writeBlob({
       'PATH=/usr/local/bin:/usr/bin:/bin',
       'NODE_ENV=production',
       'HOME=/tmp',
-      'REHEARSAL_HOST=0.0.0.0',
     ],
     Entrypoint: entrypoint(),
     WorkingDir: '/app',

@@ -119,7 +119,10 @@ export interface paths {
          *     the sandbox could be deleted: Pods that were not Ready (phase, container states and reasons,
          *     the scheduler's reason), Warning events, pending PersistentVolumeClaims, the last log lines of
          *     crashing containers (when the cluster serves logs), and remediation hints for the common causes.
-         *     Stored compressed beside the report (ConfigMap <report>-diagnosis, owned by the report).
+         *     Stored compressed in the server's namespace, where no tenant can forge it. The restored
+         *     application's own text (log lines, event and container messages) is included only for a caller
+         *     who may get secrets in every source namespace of the run; for anyone else it is left out and
+         *     `redacted` is true.
          */
         get: operations["getRunDiagnosis"];
         put?: never;
@@ -714,6 +717,11 @@ export interface components {
             logsNote?: string;
             /** @description True when parts were left out to stay within the size bound. */
             truncated: boolean;
+            /**
+             * @description True when the restored application's own text (log lines, event and container messages) was
+             *     left out: the caller may not get secrets in every source namespace.
+             */
+            redacted?: boolean;
         };
         /** @enum {string} */
         NotificationEvent: "failed" | "partial" | "succeeded" | "slaexceeded" | "regressed";

@@ -33,6 +33,7 @@ import {
   type RequestHeaderSettings,
 } from './auth/front-proxy.js';
 import { PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem.js';
+import { BASELINE_HEADERS } from './security-headers.js';
 
 export const API_GROUP = 'api.rehearsal.dev';
 export const API_VERSION = 'v1';
@@ -82,7 +83,7 @@ const REJECTIONS: Record<FrontProxyRejection, string> = {
 };
 
 function sendJson(response: ServerResponse, status: number, body: object, contentType = 'application/json'): void {
-  response.writeHead(status, { 'Content-Type': contentType });
+  response.writeHead(status, { ...BASELINE_HEADERS, 'Content-Type': contentType });
   response.end(JSON.stringify(body));
 }
 
@@ -133,7 +134,7 @@ export function aggregationHandler(options: AggregationHandlerOptions) {
     }
     if (path === `${AGGREGATED_PREFIX}/dashboard`) {
       // The dashboard's asset URLs are relative: they need the trailing slash.
-      response.writeHead(301, { Location: `${AGGREGATED_PREFIX}/dashboard/` });
+      response.writeHead(301, { ...BASELINE_HEADERS, Location: `${AGGREGATED_PREFIX}/dashboard/` });
       response.end();
       return;
     }

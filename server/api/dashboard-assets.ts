@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import { ProblemError } from './problem.js';
+import { dashboardPolicyOf } from './security-headers.js';
 
 // Next to the sources (tsx, Jest) or next to the compiled output (dist/server/api).
 const CANDIDATES = ['../../web/dist', '../../../web/dist'];
@@ -32,12 +33,15 @@ export function dashboardAssets(directory: string | undefined): RequestHandler {
       next();
     };
   }
+  // Its own CSP (security-headers.ts): the built index.html's inline script by hash.
+  const policy = dashboardPolicyOf(directory);
   const files = express.static(directory, {
     index: 'index.html',
     redirect: false,
     fallthrough: true,
     setHeaders(res, path) {
       res.setHeader('Cache-Control', HASHED_ASSET.test(basename(path)) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('Content-Security-Policy', policy);
     },
   });
   // API calls skip the file lookup: express.static stats every path it is given on the thread pool,

@@ -1,8 +1,9 @@
 // The HTTP server: the REST API (tsoa controllers, routes generated into generated/routes.ts),
 // /metrics, the OpenAPI document at /openapi.json, Swagger UI at /docs and the dashboard at /
 // (dashboard-assets.ts). Binds the configured
-// host. Unauthenticated: /api/v1/health, /metrics, /openapi.json, /docs; everything else goes
-// through the authorizer (REHEARSAL_AUTH_MODE).
+// host. Unauthenticated: /api/v1/health, /openapi.json, /docs; /metrics needs a token allowed to
+// `get /metrics` in auth mode kubernetes (metrics-access.ts); everything else goes through the
+// authorizer (REHEARSAL_AUTH_MODE).
 //
 // Adding endpoints: write a *.controller.ts in this directory (tsoa finds it
 // by glob), give it what it needs through a field of ApiContext (built in createApp from a new
@@ -16,11 +17,13 @@ import type { Config } from '../config.js';
 import type { KubeClients } from '../kube/client.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { KubeAccessReviewer, type AccessReviewer } from './auth/access-review.js';
-import { RequestAuthorizer } from './auth/authorizer.js';
+import { requireMetricsAccess, type MetricsReviewer } from './auth/metrics-access.js';
+import { RequestAuthorizer, type ApiUser } from './auth/authorizer.js';
 import { PermissionTable } from './auth/permissions.js';
 import { RestoreAccess } from './auth/restore-access.js';
 import { attachApiContext, type ApiContext } from './context.js';
 import { dashboardAssets, dashboardDirectory } from './dashboard-assets.js';
+import { contentSecurityPolicy, securityHeaders, SWAGGER_UI_POLICY } from './security-headers.js';
 import { errorHandler, noSuchRoute } from './error-handler.js';
 import { RegisterRoutes } from './generated/routes.js';
 import { methodNotAllowed } from './method-not-allowed.js';
@@ -78,6 +81,8 @@ export interface HttpDeps {
   evidenceKeys?: EvidenceKeySource;
   /** Replaces the Kubernetes reviewer (tests). */
   accessReviewer?: AccessReviewer;
+  /** Replaces the reviewer of /metrics tokens (tests). */
+  metricsReviewer?: MetricsReviewer;
   /** How long POST .../trigger waits for the engine (default 5000 ms). */
   triggerWaitMs?: number;
   /** Replaces openapi/openapi.json (tests). */
@@ -93,6 +98,27 @@ function createReviewer(deps: HttpDeps): AccessReviewer | undefined {
   if (deps.config.authMode !== 'kubernetes') return undefined;
   if (!deps.kube) throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
   return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization, deps.config.tokenAudiences);
+}
+
+/**
+ * Whether a caller may read the restored data of namespaces: `get secrets` in each (the right that
+ * lets one author a test restoring them, decision 0009). No reviewer or no caller: no.
+ */
+function sourceReader(reviewer: AccessReviewer | undefined) {
+  return async (caller: ApiUser | undefined, namespaces: readonly string[]): Promise<boolean> => {
+    if (!reviewer || !caller || namespaces.length === 0) return false;
+    const decisions = await Promise.all(
+      namespaces.map((namespace) => reviewer.reviewAccess(caller, { verb: 'get', group: '', resource: 'secrets', namespace })),
+    );
+    return decisions.every((decision) => decision.allowed);
+  };
+}
+
+/** Who reviews /metrics tokens: the apiserver, asked for REHEARSAL_METRICS_TOKEN_AUDIENCES. */
+export function createMetricsReviewer(deps: Pick<HttpDeps, 'metricsReviewer' | 'kube' | 'config'>): MetricsReviewer | undefined {
+  if (deps.metricsReviewer) return deps.metricsReviewer;
+  if (!deps.kube) return undefined;
+  return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization, deps.config.metricsTokenAudiences);
 }
 
 function createAuthorizer(deps: HttpDeps, document: OpenApiDocument, reviewer: AccessReviewer | undefined): RequestAuthorizer {
@@ -132,7 +158,12 @@ export function createApp(deps: HttpDeps): express.Express {
     compliance,
     schedules: new SchedulesService(deps.schedules),
     coverage,
-    runs: new RunDetailsService(deps.cache, deps.config.namespace, deps.diagnoses),
+    runs: new RunDetailsService(
+      deps.cache,
+      deps.config.namespace,
+      deps.diagnoses,
+      deps.config.authMode === 'kubernetes' ? sourceReader(reviewer) : undefined,
+    ),
     license,
     evidence: new EvidenceService(deps.evidenceKeys),
     pdf: new PdfService({
@@ -159,9 +190,14 @@ export function createApp(deps: HttpDeps): express.Express {
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders);
   attachApiContext(app, context);
 
-  app.get('/metrics', async (_req, res) => {
+  const metricsGate =
+    deps.config.authMode === 'kubernetes'
+      ? requireMetricsAccess(createMetricsReviewer(deps), log)
+      : (_req: express.Request, _res: express.Response, next: express.NextFunction) => next();
+  app.get('/metrics', metricsGate, async (_req, res) => {
     res.setHeader('Content-Type', deps.metrics.registry.contentType);
     res.send(await deps.metrics.registry.metrics());
   });
@@ -172,6 +208,7 @@ export function createApp(deps: HttpDeps): express.Express {
   // Swagger UI's assets come from the swagger-ui-dist package (no CDN); it loads /openapi.json.
   app.use(
     '/docs',
+    contentSecurityPolicy(SWAGGER_UI_POLICY),
     swaggerUi.serve,
     swaggerUi.setup(undefined, {
       customSiteTitle: 'Rehearsal API',

@@ -69,8 +69,8 @@ export interface CoverageSource {
 
 /** Stored diagnoses of failed and partial runs (server/triage/diagnosis-store.ts). */
 export interface DiagnosisSource {
-  /** The diagnosis stored beside a report, or undefined when the run has none. */
-  load(namespace: string, reportName: string): Promise<RunDiagnosis | undefined>;
+  /** The stored diagnosis of a run (its report's namespace and name), or undefined when it has none. */
+  load(run: { namespace: string; name: string; runId: string }): Promise<RunDiagnosis | undefined>;
 }
 
 /** Thrown by a ScheduleSource (or any backup-tool port) when the tool cannot answer → 503. */

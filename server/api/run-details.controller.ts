@@ -1,9 +1,11 @@
 // Per-run details beyond the RestoreReport (issue 16): the failure diagnosis of a failed or partial
 // run (for `kubectl restoretest diagnose`, the dashboard's report detail and the per-test PDF), and
 // a preview of the notification a run's event sends (the documented webhook / CloudEvent body).
-import { Controller, Extension, Get, OperationId, Path, Query, Response, Route, Security, Tags } from '@tsoa/runtime';
+import { Controller, Extension, Get, OperationId, Path, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import type { Request as ExpressRequest } from 'express';
 import type { RunDiagnosis } from '../domain/diagnosis/diagnosis.js';
 import type { RunNotification } from '../domain/notifications/run-notification.js';
+import type { ApiUser } from './auth/authorizer.js';
 import { GET_TEST, LIST_REPORTS_OF_TEST, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';
@@ -28,7 +30,10 @@ export class RunDetailsController extends Controller {
    * the sandbox could be deleted: Pods that were not Ready (phase, container states and reasons,
    * the scheduler's reason), Warning events, pending PersistentVolumeClaims, the last log lines of
    * crashing containers (when the cluster serves logs), and remediation hints for the common causes.
-   * Stored compressed beside the report (ConfigMap <report>-diagnosis, owned by the report).
+   * Stored compressed in the server's namespace, where no tenant can forge it. The restored
+   * application's own text (log lines, event and container messages) is included only for a caller
+   * who may get secrets in every source namespace of the run; for anyone else it is left out and
+   * `redacted` is true.
    * @summary Diagnosis of a failed or partial run
    * @param name Name of the RestoreTest.
    * @param namespace Namespace of the RestoreTest; default: the server's namespace.
@@ -45,11 +50,12 @@ export class RunDetailsController extends Controller {
   @Response<ProblemDetails>(400, 'name, namespace or run is malformed')
   @Response<ProblemDetails>(404, 'No such RestoreTest or run, the run passed, or it has no diagnosis')
   public async getRunDiagnosis(
+    @Request() request: ExpressRequest,
     @Path() name: string,
     @Query() namespace?: string,
     @Query() run?: string,
   ): Promise<RunDiagnosis> {
-    return this.api.runs.diagnosis(name, namespace, run);
+    return this.api.runs.diagnosis(name, namespace, run, (request as ExpressRequest & { user?: ApiUser }).user);
   }
 
   /**

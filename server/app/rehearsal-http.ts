@@ -4,13 +4,14 @@
 import type { Server } from 'node:http';
 import { startAggregationServer, type AggregationServer } from '../api/aggregation.js';
 import { RequestHeaderWatch } from '../api/auth/request-header-watch.js';
-import { createApp, startHttpServer, type HttpDeps } from '../api/http.js';
+import { createApp, createMetricsReviewer, startHttpServer, type HttpDeps } from '../api/http.js';
 import { BackupToolUnavailableError, type ScheduleSource } from '../api/ports.js';
 import { startProbeListener } from '../api/probe-listener.js';
 import { ProviderError, type BackupProvider } from '../providers/provider.js';
 import type { RehearsalBasics } from './rehearsal-basics.js';
 import type { EvidenceParts } from './rehearsal-evidence.js';
 import type { RunFollowUps } from './run-follow-ups.js';
+import { DiagnosisUnreadableError } from '../triage/diagnosis-store.js';
 
 export interface ListenerDeps extends RehearsalBasics {
   /** The provider whose schedules the API lists (Velero). */
@@ -68,7 +69,14 @@ export function createListeners(deps: ListenerDeps): Listeners {
     now: deps.now,
     ...(backupSchedules ? { schedules: backupSchedules } : {}),
     ...(coverage ? { coverage } : {}),
-    diagnoses: followUps.diagnoses,
+    // An unreadable stored diagnosis is answered as none (the collector replaces it).
+    diagnoses: {
+      load: (run) =>
+        followUps.diagnoses.load(run).catch((error: unknown) => {
+          if (error instanceof DiagnosisUnreadableError) return undefined;
+          throw error;
+        }),
+    },
     verifyEvidence: (report, keys) => evidence.verify(report, keys),
     evidenceProblems: (report) => evidence.problems(report),
     license,
@@ -92,6 +100,8 @@ export function createListeners(deps: ListenerDeps): Listeners {
           ...config.probe,
           health: () => ({ status: cache.synced ? 'ok' : 'starting' }),
           metrics: metrics.registry,
+          // In every auth mode: this port is on the pod network (none relaxes port 8080 only).
+          metricsReviewer: createMetricsReviewer(httpDeps),
           log: log.child({ component: 'probe' }),
         });
       }

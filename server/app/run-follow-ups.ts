@@ -12,6 +12,7 @@ import { SandboxObserver } from '../triage/sandbox-observer.js';
 import { DEFAULT_RETRY_POLICY } from '../domain/notifications/deliveries.js';
 import type { RehearsalBasics } from './rehearsal-basics.js';
 import { sendToChannel } from '../notifications/channel-sender.js';
+import { DEFAULT_CLUSTER_CIDRS, EgressGuard } from '../notifications/egress-guard.js';
 import { Notifier } from '../notifications/notifier.js';
 import { secretValueReader } from '../notifications/secret-values.js';
 import { ProviderError, type BackupProvider } from '../providers/provider.js';
@@ -57,9 +58,19 @@ function coverageSourceOf(tracker: CoverageTracker | undefined): CoverageSource 
   };
 }
 
+/** The apiserver as this server reaches it: the kubeconfig's server host (in a pod, the Service's address). */
+function apiServerHosts(kubeConfig: FollowUpDeps['kubeConfig']): string[] {
+  const server = kubeConfig.getCurrentCluster()?.server;
+  try {
+    return server ? [new URL(server).hostname] : [];
+  } catch {
+    return [];
+  }
+}
+
 export function createRunFollowUps(deps: FollowUpDeps): RunFollowUps {
   const { config, kube, cache, client, metrics, log, now } = deps;
-  const diagnoses = new DiagnosisStore(kube.core);
+  const diagnoses = new DiagnosisStore(kube.core, config.namespace);
   const diagnostics = new DiagnosticsCollector({
     observer: new SandboxObserver({
       core: kube.core,
@@ -67,11 +78,21 @@ export function createRunFollowUps(deps: FollowUpDeps): RunFollowUps {
       logs: config.diagnosticsLogs,
     }),
     store: diagnoses,
-    cache,
+    cache: {
+      onReportChange: (handler) => cache.onReportChange(handler),
+      isLiveReport: (namespace, name) => cache.liveReport(`${namespace}/${name}`) !== undefined,
+    },
     reports: client,
     log: log.child({ component: 'diagnostics' }),
     now,
     maxReportAgeMs: FOLLOW_UP_WINDOW_MS,
+  });
+  // Where notifications may go: never the apiserver (the kubeconfig's, and the in-cluster Service
+  // the kubelet names), loopback, link-local or the cluster's ranges unless allowed.
+  const egress = new EgressGuard({
+    allowedCidrs: config.notificationAllowedCidrs,
+    clusterCidrs: config.notificationClusterCidrs ?? DEFAULT_CLUSTER_CIDRS,
+    apiServerHosts: apiServerHosts(deps.kubeConfig),
   });
   // One sender (the leader); the delivery records on the reports keep a new leader from sending
   // again what the old one sent.
@@ -80,7 +101,7 @@ export function createRunFollowUps(deps: FollowUpDeps): RunFollowUps {
     reports: client,
     secretValue: secretValueReader(kube.core),
     send: (target, notification) =>
-      sendToChannel(target, notification, { timeoutMs: config.notificationTimeoutSeconds * 1000, now: now() }),
+      sendToChannel(target, notification, { timeoutMs: config.notificationTimeoutSeconds * 1000, now: now(), guard: egress }),
     defaults: config.notifications,
     serverNamespace: config.namespace,
     outcomes: metrics.notifications,

@@ -5,8 +5,10 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { RestoreReport } from '../domain/resources/resources.js';
-import type { S3Client } from './s3-client.js';
+import { isPlainObject, parseBoundedJson } from '../domain/common/bounded-json.js';
+import { S3Error, type S3Client } from './s3-client.js';
 import {
+  MAX_SEGMENT_BYTES,
   parseSegmentKey,
   readSegment,
   segmentChainProblems,
@@ -91,6 +93,20 @@ export interface LoadResult {
 }
 
 const TOMBSTONE = 'deleted.json';
+/** A tombstone is {deletedAt, test}: a few hundred bytes. */
+const MAX_TOMBSTONE_BYTES = 4096;
+
+/** When the tombstone says the test was deleted; undefined for anything that is not a tombstone. */
+function tombstoneDate(body: Buffer): Date | undefined {
+  try {
+    const value = parseBoundedJson(body.toString('utf8'), { maxLength: MAX_TOMBSTONE_BYTES, maxDepth: 4 });
+    if (!isPlainObject(value) || typeof value.deletedAt !== 'string') return undefined;
+    const date = new Date(value.deletedAt);
+    return Number.isNaN(date.getTime()) ? undefined : date;
+  } catch {
+    return undefined;
+  }
+}
 /**
  * Segment GETs in flight while loading: one at a time cost ~20 ms each on loopback (s3s-fs), over
  * a minute at 3,000 tests; eight ahead of the reader cut that ~5×. Bodies are read in order, so
@@ -124,13 +140,17 @@ export class ArchiveStore {
       } else if (object.key.endsWith(`/${TOMBSTONE}`)) {
         const [namespace, name, uid] = object.key.slice(this.prefix.length).split('/');
         if (!namespace || !name || !uid) continue;
-        const body = await this.s3.getObject(object.key);
-        const deletedAt = body ? new Date((JSON.parse(body.toString('utf8')) as { deletedAt: string }).deletedAt) : undefined;
-        if (deletedAt && !Number.isNaN(deletedAt.getTime())) this.archiveOf({ namespace, name, uid }).deletedAt = deletedAt;
+        const body = await this.s3.getObject(object.key, MAX_TOMBSTONE_BYTES).catch((error: unknown) => {
+          if (error instanceof S3Error && error.code === 'TooLarge') return undefined;
+          throw error;
+        });
+        const deletedAt = body && tombstoneDate(body);
+        if (deletedAt) this.archiveOf({ namespace, name, uid }).deletedAt = deletedAt;
+        else result.problems.push(`${object.key}: not a tombstone (ignored)`);
       }
     }
     const order = [...this.tests.values()].map((archive) => ({ archive, keys: (segmentKeys.get(archive.test.uid) ?? []).sort() }));
-    const bodies = new OrderedPrefetch(order.flatMap(({ keys }) => keys), (key) => this.s3.getObject(key), LOAD_PREFETCH);
+    const bodies = new OrderedPrefetch(order.flatMap(({ keys }) => keys), (key) => this.s3.getObject(key, MAX_SEGMENT_BYTES), LOAD_PREFETCH);
     for (const { archive, keys } of order) await this.readSegments(archive, keys, add, result, (key) => bodies.take(key));
     for (const problem of result.problems) this.log.warn({ problem }, 'archived evidence does not verify');
     return result;
@@ -148,7 +168,7 @@ export class ArchiveStore {
       .filter((key) => parseSegmentKey(this.prefix, key) && !known.has(key))
       .sort();
     if (keys.length === 0) return result; // nothing new (e.g. a test without archive was deleted)
-    await this.readSegments(this.archiveOf(test), keys, add, result, (key) => this.s3.getObject(key));
+    await this.readSegments(this.archiveOf(test), keys, add, result, (key) => this.s3.getObject(key, MAX_SEGMENT_BYTES));
     for (const problem of result.problems) this.log.warn({ problem }, 'archived evidence does not verify');
     return result;
   }
@@ -163,7 +183,16 @@ export class ArchiveStore {
   ): Promise<void> {
     const segments: ReadSegment[] = [];
     for (const key of keys) {
-      const body = await get(key);
+      let body: Buffer | undefined;
+      try {
+        body = await get(key);
+      } catch (error) {
+        // Past the bound: damage like any other, never read into memory.
+        if (!(error instanceof S3Error && error.code === 'TooLarge')) throw error;
+        result.segments += 1;
+        segments.push({ key, reports: [], problems: [`${error.message}: the segment was replaced`] });
+        continue;
+      }
       if (!body) continue;
       result.segments += 1;
       result.bytes += body.length;

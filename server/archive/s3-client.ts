@@ -3,6 +3,11 @@
 // the AWS SDK, whose S3 client adds ~10 MB of production node_modules to the image for four calls;
 // it is tested against a real S3 server (s3s-fs), never a mock. Errors name the operation, the key
 // and the status, never the credentials.
+//
+// The bucket's answers are untrusted input (issue 26): redirects are never followed (a redirect
+// would carry the signed headers and the session token to wherever it points), and every body is
+// read to a bound and no further: an object to what its caller allows, a listing page to
+// MAX_LIST_PAGE_BYTES, an error body to MAX_ERROR_BODY_BYTES.
 import { createHash, createHmac } from 'node:crypto';
 
 export interface S3Location {
@@ -32,6 +37,35 @@ export interface S3Object {
 }
 
 const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
+
+/** A ListObjectsV2 page holds at most 1,000 keys of at most 1,024 bytes each, plus their fields. */
+export const MAX_LIST_PAGE_BYTES = 4 * 1024 * 1024;
+/** An S3 error document is a few hundred bytes; only its <Code> is read. */
+const MAX_ERROR_BODY_BYTES = 16 * 1024;
+
+/** The body of `response`, or S3Error once it is longer than `maxBytes` (the rest is not read). */
+async function boundedBody(response: Response, maxBytes: number, what: string): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new S3Error(`S3 ${what}: the answer has ${declared} bytes, more than the ${maxBytes} accepted`, response.status, 'TooLarge');
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body?.getReader();
+  if (!reader) return Buffer.alloc(0);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new S3Error(`S3 ${what}: the answer is longer than the ${maxBytes} bytes accepted`, response.status, 'TooLarge');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
 
 function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
@@ -67,18 +101,23 @@ export class S3Client {
   }
 
   async putObject(key: string, body: Uint8Array, contentType = 'application/octet-stream'): Promise<void> {
-    await this.request('PUT', key, {}, body, { 'content-type': contentType });
+    const response = await this.request('PUT', key, {}, body, { 'content-type': contentType });
+    await response.body?.cancel().catch(() => undefined);
   }
 
-  /** The object's bytes, or undefined when there is no such key. */
-  async getObject(key: string): Promise<Buffer | undefined> {
+  /** The object's bytes, or undefined when there is no such key; S3Error when it is over `maxBytes`. */
+  async getObject(key: string, maxBytes: number): Promise<Buffer | undefined> {
     const response = await this.request('GET', key, {}, undefined, {}, [404]);
-    if (response.status === 404) return undefined;
-    return Buffer.from(await response.arrayBuffer());
+    if (response.status === 404) {
+      await response.body?.cancel().catch(() => undefined);
+      return undefined;
+    }
+    return boundedBody(response, maxBytes, `GET ${key}`);
   }
 
   async deleteObject(key: string): Promise<void> {
-    await this.request('DELETE', key, {}, undefined, {}, [404]);
+    const response = await this.request('DELETE', key, {}, undefined, {}, [404]);
+    await response.body?.cancel().catch(() => undefined);
   }
 
   /** Every object under the prefix (ListObjectsV2, followed page by page; `pageSize` for tests). */
@@ -90,7 +129,7 @@ export class S3Client {
       if (pageSize) query['max-keys'] = String(pageSize);
       if (token) query['continuation-token'] = token;
       const response = await this.request('GET', undefined, query);
-      const xml = await response.text();
+      const xml = (await boundedBody(response, MAX_LIST_PAGE_BYTES, `list ${prefix}`)).toString('utf8');
       for (const [, contents] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
         const key = /<Key>([\s\S]*?)<\/Key>/.exec(contents!)?.[1];
         const size = /<Size>(\d+)<\/Size>/.exec(contents!)?.[1];
@@ -140,9 +179,12 @@ export class S3Client {
     delete headers.host; // fetch sets it from the URL (the same value)
 
     const url = `${this.base.origin}${path}${canonicalQuery ? `?${canonicalQuery}` : ''}`;
-    const response = await fetch(url, { method, headers, ...(body ? { body: new Uint8Array(body) } : {}) });
+    // redirect "manual": a 3xx is an answer like any other (an error below), never followed.
+    const response = await fetch(url, { method, headers, redirect: 'manual', ...(body ? { body: new Uint8Array(body) } : {}) });
     if (response.ok || allowed.includes(response.status)) return response;
-    const text = await response.text().catch(() => '');
+    const text = await boundedBody(response, MAX_ERROR_BODY_BYTES, `${method} error`)
+      .then((bytes) => bytes.toString('utf8'))
+      .catch(() => '');
     const code = /<Code>([^<]*)<\/Code>/.exec(text)?.[1];
     throw new S3Error(
       `S3 ${method} ${key ?? `bucket ${bucket}`} answered ${response.status}${code ? ` ${code}` : ''}`,

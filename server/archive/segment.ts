@@ -13,8 +13,15 @@
 //              keyId and signature; signature = base64 Ed25519 over the UTF-8 string M, keyId as for
 //              reports. Segments chain by M; reports keep chaining by their own digests, so the
 //              report chain continues across the move unchanged.
+//
+// BOUNDS (issue 26): whoever may write to the bucket may put anything under a segment's key, and
+// every replica reads every segment at start. A segment is at most MAX_SEGMENT_BYTES, compressed
+// (the S3 client stops reading there) and inflated (zlib stops there); a line at most
+// MAX_LINE_BYTES, nested at most MAX_JSON_DEPTH deep. A segment past a bound is reported as a
+// problem like any other damage; buildSegment refuses to write one that its own reader would refuse.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { KeyObject } from 'node:crypto';
+import { isPlainObject, parseBoundedJson } from '../domain/common/bounded-json.js';
 import type { RestoreReport } from '../domain/resources/resources.js';
 import { canonicalJson, sha256Hex } from '../../protocol/evidence/canonical-json.js';
 import { verifySignature } from '../../protocol/evidence/signature.js';
@@ -22,6 +29,20 @@ import { short } from '../../protocol/evidence/digest-text.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 
 export const SEGMENT_SCHEME = 'rehearsal.dev/evidence-archive/v1';
+
+/**
+ * Most bytes of a segment, compressed or inflated: 1,000 reports (the default most per segment) of
+ * up to ~100 KB each. A report is ~3-5 KB; etcd keeps none over 1.5 MiB (MAX_LINE_BYTES).
+ */
+export const MAX_SEGMENT_BYTES = 96 * 1024 * 1024;
+/** Most bytes of one line (the manifest or one report): etcd's own limit on an object. */
+export const MAX_LINE_BYTES = 1536 * 1024;
+/** Reports nest a few levels (spec → checks → result); the manifest fewer. */
+const MAX_JSON_DEPTH = 32;
+
+function parseLine(line: string): unknown {
+  return parseBoundedJson(line, { maxLength: MAX_LINE_BYTES, maxDepth: MAX_JSON_DEPTH });
+}
 
 export interface SegmentTest {
   namespace: string;
@@ -125,6 +146,9 @@ export function buildSegment(
   const digest = manifestDigest(unsigned);
   const manifest: SegmentManifest = { ...unsigned, signature: signer.sign(digest) };
   const raw = Buffer.from(`${JSON.stringify(manifest)}\n${lines}`, 'utf8');
+  if (raw.length > MAX_SEGMENT_BYTES) {
+    throw new Error(`a segment of ${reports.length} reports takes ${raw.length} bytes, more than the ${MAX_SEGMENT_BYTES} a reader accepts`);
+  }
   return {
     key: segmentKey(prefix, test, first.sequence, last.sequence),
     manifest,
@@ -147,10 +171,16 @@ export function readSegment(
   publicKeys: ReadonlyMap<string, KeyObject>,
 ): ReadSegment {
   const problems: string[] = [];
+  if (body.length > MAX_SEGMENT_BYTES) {
+    return { key, reports: [], problems: [`larger than ${MAX_SEGMENT_BYTES} bytes: the segment was replaced`] };
+  }
   let text: string;
   try {
-    text = gunzipSync(body).toString('utf8');
+    text = gunzipSync(body, { maxOutputLength: MAX_SEGMENT_BYTES }).toString('utf8');
   } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      return { key, reports: [], problems: [`inflates to more than ${MAX_SEGMENT_BYTES} bytes: the segment was replaced`] };
+    }
     return { key, reports: [], problems: [`not a gzip object (${(error as Error).message}): the segment was replaced or damaged`] };
   }
   const newline = text.indexOf('\n');
@@ -158,8 +188,11 @@ export function readSegment(
   const content = newline < 0 ? '' : text.slice(newline + 1);
   let manifest: SegmentManifest | undefined;
   try {
-    manifest = JSON.parse(manifestLine) as SegmentManifest;
-    if (manifest?.scheme !== SEGMENT_SCHEME) throw new Error(`unknown scheme ${String(manifest?.scheme)}`);
+    const parsed = parseLine(manifestLine);
+    if (!isPlainObject(parsed) || parsed.scheme !== SEGMENT_SCHEME) {
+      throw new Error(`unknown scheme ${String(isPlainObject(parsed) ? parsed.scheme : parsed)}`);
+    }
+    manifest = manifestShape(parsed);
   } catch (error) {
     return { key, reports: [], problems: [`manifest unreadable (${(error as Error).message})`] };
   }
@@ -169,9 +202,11 @@ export function readSegment(
     .filter((line) => line !== '')
     .forEach((line, index) => {
       try {
-        reports.push(JSON.parse(line) as RestoreReport);
+        const report = parseLine(line);
+        if (!isPlainObject(report) || !isPlainObject(report.metadata) || !isPlainObject(report.spec)) throw new Error('not a report');
+        reports.push(report as unknown as RestoreReport);
       } catch {
-        problems.push(`report line ${index + 1} is not JSON`);
+        problems.push(`report line ${index + 1} is not a report in JSON`);
       }
     });
   let digest: string | undefined;
@@ -193,8 +228,11 @@ export function readSegment(
   }
   if (reports.length !== manifest.count) problems.push(`holds ${reports.length} reports, the manifest says ${manifest.count}`);
   const sequences = reports.map((report) => report.spec?.evidence?.sequence);
-  const expected = Array.from({ length: manifest.lastSequence - manifest.firstSequence + 1 }, (_, i) => manifest.firstSequence + i);
-  if (sequences.join(',') !== expected.join(',')) {
+  // Compared without building the manifest's range: its bounds are whatever the bucket holds.
+  const inOrder =
+    manifest.lastSequence - manifest.firstSequence + 1 === sequences.length &&
+    sequences.every((sequence, index) => sequence === manifest.firstSequence + index);
+  if (!inOrder) {
     problems.push(`sequences ${sequences.join(',')} are not ${manifest.firstSequence}..${manifest.lastSequence} in order (reordered)`);
   }
   const placed = parseSegmentKey(prefix, key);
@@ -209,6 +247,39 @@ export function readSegment(
     problems.push(`stored under the wrong key: the manifest says ${segmentKey(prefix, manifest.test, manifest.firstSequence, manifest.lastSequence)} (moved or renamed)`);
   }
   return { key, manifest, ...(digest ? { digest } : {}), reports, problems };
+}
+
+/** The manifest's fields with their types checked: a bucket writer chooses them. */
+function manifestShape(value: Record<string, unknown>): SegmentManifest {
+  const text = (name: string) => {
+    if (typeof value[name] !== 'string') throw new Error(`${name} is not a string`);
+    return value[name] as string;
+  };
+  const count = (name: string) => {
+    if (!Number.isSafeInteger(value[name]) || (value[name] as number) < 0) throw new Error(`${name} is not a count`);
+    return value[name] as number;
+  };
+  const test = value.test;
+  if (!isPlainObject(test) || typeof test.namespace !== 'string' || typeof test.name !== 'string' || typeof test.uid !== 'string') {
+    throw new Error('test is not {namespace, name, uid}');
+  }
+  const nullable = (name: string) => (value[name] === null ? null : text(name));
+  const firstSequence = count('firstSequence');
+  const lastSequence = count('lastSequence');
+  return {
+    scheme: text('scheme'),
+    test: { namespace: test.namespace, name: test.name, uid: test.uid },
+    firstSequence,
+    lastSequence,
+    count: count('count'),
+    firstPreviousDigest: nullable('firstPreviousDigest'),
+    lastDigest: text('lastDigest'),
+    previousSegment: nullable('previousSegment'),
+    contentDigest: text('contentDigest'),
+    createdAt: text('createdAt'),
+    keyId: text('keyId'),
+    signature: text('signature'),
+  };
 }
 
 /**

@@ -13,6 +13,13 @@
 // - Messages never contain the password (every message is redacted against it as a last guard).
 //   A rejected login, an unreachable server or a failing statement is `error`; rows or a value
 //   that differ from the expectation are `fail`.
+// - Messages never contain the restored data (issue 26): the report is readable with plain `view`
+//   in the test's namespace, which may not be allowed to read the source namespace. A value is
+//   described by its size only (a hash of a count or a status word would be the value to anyone
+//   who hashes the candidates), and the expected value, which the test's own spec shows, is named.
+//   A failing statement keeps the database's message only for errors about the statement itself
+//   (syntax, unknown table or column, permissions); data errors ("invalid input syntax for type
+//   integer: <a value>") keep their code alone.
 
 import type { SqlQueryCheck } from '../domain/resources/resources.js';
 import type { CheckExecutor, CheckOutcome } from './check.js';
@@ -38,6 +45,22 @@ import {
 } from './sql-drivers.js';
 
 const DEFAULT_PORT = { postgres: 5432, mysql: 3306 } as const;
+
+/**
+ * Errors whose message is about the statement or the schema, never about row data: PostgreSQL's
+ * SQLSTATE classes 42 (syntax error or access rule violation) and 3D (unknown database), and the
+ * MySQL/MariaDB equivalents.
+ */
+const STATEMENT_ERRORS = /^(?:42[0-9A-Z]{3}|3D[0-9A-Z]{3}|ER_PARSE_ERROR|ER_NO_SUCH_TABLE|ER_BAD_FIELD_ERROR|ER_BAD_DB_ERROR|ER_TABLEACCESS_DENIED_ERROR|ER_COLUMNACCESS_DENIED_ERROR|ER_SP_DOES_NOT_EXIST|ER_NON_UNIQ_ERROR)$/;
+
+/** A failed statement: the database's message only when it cannot carry row data, else its code. */
+function explainQueryError(cause: unknown): string {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && STATEMENT_ERRORS.test(code)) return explainDriverError(cause);
+  return typeof code === 'string'
+    ? `error ${code} (the database's message is not recorded: it can carry the restored data)`
+    : "the database's message is not recorded: it can carry the restored data";
+}
 
 function explainDriverError(cause: unknown): string {
   const code = (cause as { code?: unknown } | undefined)?.code;
@@ -114,10 +137,10 @@ function evaluateRows(rows: SqlRows, spec: SqlQueryCheck, minRows: number, where
     return fail(`${where}: first value is NULL, expected "${truncate(spec.expectedValue, 100)}"`);
   if (first !== spec.expectedValue) {
     return fail(
-      `${where}: first value is "${truncate(first, 100)}", expected "${truncate(spec.expectedValue, 100)}"`,
+      `${where}: first value (${Buffer.byteLength(first)} bytes) is not the expected "${truncate(spec.expectedValue, 100)}"`,
     );
   }
-  return pass(`${where}: query returned ${rowCount}; first value is "${truncate(first, 100)}" as expected`);
+  return pass(`${where}: query returned ${rowCount}; first value is the expected "${truncate(spec.expectedValue, 100)}"`);
 }
 
 export const runSqlQueryCheck: CheckExecutor = async (check, context) => {
@@ -188,7 +211,7 @@ export const runSqlQueryCheck: CheckExecutor = async (check, context) => {
       outcome = error(
         thrown.step === 'connect'
           ? `cannot connect to ${where}: ${explainDriverError(thrown.cause)}`
-          : `${where}: query failed: ${explainDriverError(thrown.cause)}`,
+          : `${where}: query failed: ${explainQueryError(thrown.cause)}`,
       );
     } else {
       outcome = error(`${where}: ${describeError(thrown)}`);

@@ -1,12 +1,19 @@
 // One HTTP attempt of one notification on one channel. Slack gets its message blocks, a webhook
 // the RunNotification signed with HMAC-SHA256, a CloudEvents sink the event in structured mode.
 // Every attempt has a deadline, so a receiver that never answers costs one timeout, not a stuck job.
+// Every attempt goes only where the egress guard allows (egress-guard.ts), and what is recorded of
+// it is an outcome class (http-5xx, timeout, refused-address, ...): the record is on the report,
+// which every viewer of the test's namespace reads.
 import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { AttemptOutcome } from '../domain/notifications/deliveries.js';
 import { outcomeOfStatus } from '../domain/notifications/deliveries.js';
 import { cloudEvent, slackMessage, type RunNotification } from '../domain/notifications/run-notification.js';
 import type { NotificationChannelType } from '../domain/resources/resources.js';
 import { PRODUCT_VERSION } from '../product-version.js';
+import { EgressRefusedError, type EgressGuard, type ResolvedAddress } from './egress-guard.js';
 
 export const SIGNATURE_HEADER = 'x-rehearsal-signature';
 
@@ -27,7 +34,7 @@ export function signatureHeader(body: string, key: string, now: Date): string {
   return `t=${timestamp},v1=${mac}`;
 }
 
-function request(target: ChannelTarget, notification: RunNotification, now: Date): { body: string; headers: Record<string, string> } {
+function requestOf(target: ChannelTarget, notification: RunNotification, now: Date): { body: string; headers: Record<string, string> } {
   const headers: Record<string, string> = { 'user-agent': `rehearsal/${PRODUCT_VERSION}` };
   if (target.type === 'slack') {
     return { body: JSON.stringify(slackMessage(notification)), headers: { ...headers, 'content-type': 'application/json' } };
@@ -52,30 +59,89 @@ function request(target: ChannelTarget, notification: RunNotification, now: Date
   };
 }
 
+export interface SendOptions {
+  timeoutMs: number;
+  now: Date;
+  /** Where a notification may go (egress-guard.ts). */
+  guard: Pick<EgressGuard, 'addressesOf'>;
+}
+
+/**
+ * POSTs the notification to exactly the address the guard checked: the guard's answer is the
+ * socket's DNS answer (`lookup`), while TLS still verifies the certificate against the URL's host
+ * name. The response's status is all that is read: the body is never read (the socket is closed
+ * as soon as the status line and headers are in), and redirects are not followed (a 3xx is an
+ * answer, rejected).
+ */
+function post(
+  url: URL,
+  address: ResolvedAddress,
+  request: { body: string; headers: Record<string, string> },
+  signal: AbortSignal,
+): Promise<number> {
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) callback(null, [{ address: address.address, family: address.family }]);
+    else callback(null, address.address, address.family);
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+        lookup,
+        signal,
+        agent: false,
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        response.destroy();
+        outgoing.destroy();
+        resolve(status);
+      },
+    );
+    outgoing.once('error', reject);
+    outgoing.end(request.body);
+  });
+}
+
+/** A failed request as an outcome class: never the error's text (no port scanner's oracle). */
+function failureClass(error: unknown): string {
+  const name = (error as Error).name;
+  if (name === 'TimeoutError' || name === 'AbortError') return 'timeout';
+  const code = (error as { code?: string }).code ?? '';
+  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'EPROTO') return 'tls-failed';
+  return 'connect-failed';
+}
+
 export async function sendToChannel(
   target: ChannelTarget,
   notification: RunNotification,
-  options: { timeoutMs: number; now: Date },
+  options: SendOptions,
 ): Promise<AttemptOutcome> {
-  const { body, headers } = request(target, notification, options.now);
+  let url: URL;
   try {
-    const response = await fetch(target.url, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'error',
-      signal: AbortSignal.timeout(options.timeoutMs),
-    });
-    // Drain the body so the connection can be reused; its content does not matter.
-    await response.arrayBuffer().catch(() => undefined);
-    return outcomeOfStatus(response.status);
+    url = new URL(target.url);
+  } catch {
+    return { kind: 'rejected', detail: 'bad-url' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { kind: 'rejected', detail: 'bad-url' };
+  let addresses: ResolvedAddress[];
+  try {
+    addresses = await options.guard.addressesOf(url.hostname);
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      return { kind: 'retryable', detail: `no answer within ${Math.round(options.timeoutMs / 1000)}s` };
+    if (error instanceof EgressRefusedError) {
+      // A refused address does not change between attempts; a name that does not resolve may.
+      return { kind: error.outcome === 'dns-failed' ? 'retryable' : 'rejected', detail: error.outcome };
     }
-    // Connection refused, DNS, TLS: the message names the cause, never a secret (the URL is not in it).
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return { kind: 'retryable', detail: `request failed${cause ? ` (${cause})` : ''}` };
+    throw error;
+  }
+  const request = requestOf(target, notification, options.now);
+  try {
+    const status = await post(url, addresses[0]!, request, AbortSignal.timeout(options.timeoutMs));
+    return outcomeOfStatus(status);
+  } catch (error) {
+    return { kind: 'retryable', detail: failureClass(error) };
   }
 }

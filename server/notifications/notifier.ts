@@ -29,7 +29,7 @@ import type { ReportSummary } from '../domain/read-models/report-summary.js';
 import { isKind } from '../kube/errors.js';
 import type { InformerHandler } from '../kube/informer.js';
 import type { ChannelTarget } from './channel-sender.js';
-import type { SecretValueReader } from './secret-values.js';
+import { SecretValueError, type SecretValueReader } from './secret-values.js';
 
 export interface NotifierDeps {
   cache: {
@@ -190,19 +190,26 @@ export class Notifier {
   private async target(delivery: PlannedDelivery, secretsNamespace: string): Promise<ChannelTarget | AttemptOutcome> {
     const channel = delivery.channel;
     if (channel.type === 'webhook' && !channel.signingKeySecretRef) {
-      return { kind: 'rejected', detail: 'webhook channel without signingKeySecretRef' };
+      return { kind: 'rejected', detail: 'no-signing-key' };
     }
     try {
       return {
         type: channel.type,
         url: await this.deps.secretValue(secretsNamespace, channel.urlSecretRef),
         ...(channel.signingKeySecretRef
-          ? { signingKey: await this.deps.secretValue(secretsNamespace, channel.signingKeySecretRef) }
+          ? {
+              signingKey: await this.deps.secretValue(secretsNamespace, channel.signingKeySecretRef, {
+                meantForNotifications: true,
+              }),
+            }
           : {}),
       };
     } catch (error) {
-      // A missing Secret may be created a moment later; worth the retries.
-      return { kind: 'retryable', detail: `secret: ${(error as Error).message}` };
+      // A missing Secret (or label) may be there a moment later; worth the retries. The record
+      // gets the class only: the message names Secrets and keys, for the logs.
+      this.deps.log.warn({ channel: channel.name, problem: (error as Error).message }, 'notification secret unusable');
+      const outcome = error instanceof SecretValueError ? error.outcome : 'secret-unreadable';
+      return { kind: 'retryable', detail: outcome };
     }
   }
 

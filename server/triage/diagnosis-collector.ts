@@ -4,25 +4,34 @@
 //    engine keeps such sandboxes until their ttl, so they are there);
 //  - ENGINE HOOK beforeSandboxRelease(report): awaited by the engine before it may delete or expire
 //    a failed/partial run's sandbox, so even a run that ended at its ttl is diagnosed first.
-// Runs on the leader only, like the engine.
+// Runs on the leader only, like the engine. It also keeps the stored diagnoses in step with the
+// reports (they live in the server's namespace, where no ownerReference can reach a report): a
+// report's delete deletes its diagnosis, and each start as leader sweeps those whose report is gone.
 import type { Logger } from 'pino';
 import { diagnose } from '../domain/diagnosis/diagnosis.js';
 import type { RestoreReport } from '../domain/resources/resources.js';
 import type { ReportSummary } from '../domain/read-models/report-summary.js';
 import type { InformerHandler } from '../kube/informer.js';
-import type { DiagnosisStore } from './diagnosis-store.js';
+import { DiagnosisUnreadableError, type DiagnosedRun, type DiagnosisStore } from './diagnosis-store.js';
 import type { SandboxObserver } from './sandbox-observer.js';
 
 export interface DiagnosticsCollectorDeps {
   observer: Pick<SandboxObserver, 'observe'>;
-  store: Pick<DiagnosisStore, 'save' | 'exists'>;
-  cache: { onReportChange(handler: InformerHandler<ReportSummary>): void };
+  store: Pick<DiagnosisStore, 'save' | 'load' | 'remove' | 'sweep'>;
+  cache: {
+    onReportChange(handler: InformerHandler<ReportSummary>): void;
+    /** Whether the report is in etcd (an archived or deleted one has no diagnosis any more). */
+    isLiveReport(namespace: string, name: string): boolean;
+  };
   reports: { getReport(namespace: string, name: string): Promise<RestoreReport> };
   log: Logger;
   now: () => Date;
   /** Reports older than this are not diagnosed (their sandboxes are gone). */
   maxReportAgeMs: number;
 }
+
+/** A diagnosis younger than this survives a sweep (its report may not be in the cache yet). */
+const SWEEP_MIN_AGE_MS = 10 * 60_000;
 
 export class DiagnosticsCollector {
   private running = false;
@@ -33,9 +42,21 @@ export class DiagnosticsCollector {
 
   start(): void {
     this.running = true;
+    this.deps.store
+      .sweep((namespace, name) => this.deps.cache.isLiveReport(namespace, name), this.deps.now(), SWEEP_MIN_AGE_MS)
+      .then((removed) => {
+        if (removed > 0) this.deps.log.info({ removed }, 'deleted the diagnoses of reports that are gone');
+      })
+      .catch((error: unknown) => this.deps.log.warn({ err: error }, 'sweeping diagnoses failed'));
     if (this.subscribed) return;
     this.subscribed = true;
-    this.deps.cache.onReportChange((event, _key, current) => {
+    this.deps.cache.onReportChange((event, _key, current, previous) => {
+      if (event === 'delete' && previous && this.running) {
+        this.deps.store
+          .remove(previous.metadata.namespace ?? '', previous.metadata.name)
+          .catch((error: unknown) => this.deps.log.warn({ err: error, report: previous.metadata.name }, 'deleting a diagnosis failed'));
+        return;
+      }
       if (event !== 'add' || !current || !this.running || current.spec.result === 'pass') return;
       if (Date.parse(current.spec.completedAt) < this.deps.now().getTime() - this.deps.maxReportAgeMs) return;
       const namespace = current.metadata.namespace ?? '';
@@ -66,7 +87,15 @@ export class DiagnosticsCollector {
 
   private async collect(report: RestoreReport): Promise<void> {
     const namespace = report.metadata.namespace ?? '';
-    if (await this.deps.store.exists(namespace, report.metadata.name)) return;
+    const run: DiagnosedRun = { namespace, name: report.metadata.name, runId: report.spec.runId };
+    try {
+      if (await this.deps.store.load(run)) return;
+    } catch (error) {
+      if (!(error instanceof DiagnosisUnreadableError)) throw error;
+      // Not ours, or not of this run: replaced by what this run's sandboxes show.
+      this.deps.log.warn({ report: run.name, problem: error.message }, 'replacing an unreadable diagnosis');
+      await this.deps.store.remove(namespace, run.name);
+    }
     // The report lists sandboxes in the order of its source namespaces (one sandbox per source).
     const sandboxes = report.spec.sandboxNamespaces.map((sandbox, position) => ({
       source: report.spec.sourceNamespaces[position] ?? '',

@@ -25,6 +25,10 @@ class FakeReviewer implements AccessReviewer {
     return this.users[token] ?? null;
   }
 
+  async reviewNonResourceAccess(user: ReviewedUser, verb: string, path: string): Promise<{ allowed: boolean }> {
+    return { allowed: user.username === 'alice' && verb === 'get' && path === '/metrics' };
+  }
+
   async reviewAccess(user: ReviewedUser, permission: PermissionDescriptor): Promise<{ allowed: boolean }> {
     this.reviews.push({ user: user.username, ...permission });
     if (user.username === 'alice') return { allowed: true };
@@ -59,11 +63,17 @@ afterAll(async () => {
 });
 
 describe('unauthenticated paths', () => {
-  it('serve health, the OpenAPI document, Swagger UI and metrics without a token', async () => {
-    for (const path of ['/api/v1/health', '/openapi.json', '/docs/', '/metrics']) {
+  it('serve health, the OpenAPI document and Swagger UI without a token', async () => {
+    for (const path of ['/api/v1/health', '/openapi.json', '/docs/']) {
       expect([path, (await server.rawFetch(path)).status]).toEqual([path, 200]);
     }
     expect(reviewer.tokenReviews).toBe(0);
+  });
+
+  it('serve /metrics only to a user allowed to get /metrics (issue 26)', async () => {
+    expect((await server.rawFetch('/metrics')).status).toBe(401);
+    expect((await server.rawFetch('/metrics', { headers: { authorization: 'Bearer viewer-token' } })).status).toBe(403);
+    expect((await server.rawFetch('/metrics', { headers: { authorization: 'Bearer admin-token' } })).status).toBe(200);
   });
 
   it('publishes the committed OpenAPI document, security requirements included', async () => {

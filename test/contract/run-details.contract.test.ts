@@ -44,7 +44,7 @@ function observation(sandbox: string): SandboxObservation {
 beforeAll(async () => {
   server = await startTestServer({
     contract,
-    diagnoses: { load: async (_namespace, report) => stored.get(report) },
+    diagnoses: { load: async (run) => stored.get(run.name) },
   });
   server.cluster.seedTest(restoreTest({ name: 'shop' }));
   server.cluster.seedTest(restoreTest({ name: 'fresh' }));

@@ -71,8 +71,7 @@ export interface SafetyScope {
  *  - never anything in a source namespace;
  *  - anywhere else: RestoreTests (the API writes them for its callers) and their status,
  *    RestoreReports, Events, Velero Restores;
- *  - in its own namespace: leases, secrets, configmaps;
- *  - anywhere else but sources: creating a run's diagnosis ConfigMap (<report>-diagnosis);
+ *  - in its own namespace: leases, secrets, configmaps (run diagnoses included: they live there);
  *  - in sandboxes: anything; cluster-scoped: sandbox namespaces only.
  */
 export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope): AuditEvent[] {
@@ -85,8 +84,6 @@ export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope):
     if (!ref.namespace) return !(ref.resource === 'namespaces' && !!ref.name && scope.isSandbox(ref.name));
     if (scope.isSource(ref.namespace)) return true;
     if (scope.isSandbox(ref.namespace) || anywhere.has(resource)) return false;
-    // A run's diagnosis: created beside its report (failure triage), never anything else.
-    if (event.verb === 'create' && resource === 'configmaps' && ref.name?.endsWith('-diagnosis')) return false;
     return !(ref.namespace === scope.ownNamespace && ownKinds.has(resource));
   });
 }

@@ -115,9 +115,17 @@ describe('Helm chart deploy/helm/rehearsal', () => {
     for (const kind of ['Certificate', 'Issuer', 'ServiceMonitor', 'PrometheusRule', 'ConfigMap']) {
       expect(shared.some((key) => key.startsWith(`${kind}/`))).toBe(true);
     }
-    expect([...chart.keys()].filter((key) => !kustomize.has(key))).toEqual([
+    // Objects only values can describe: the extra license keys, and the binding of Prometheus's
+    // ServiceAccount (named in values) to rehearsal-metrics-reader.
+    expect([...chart.keys()].filter((key) => !kustomize.has(key)).sort()).toEqual([
+      'ClusterRoleBinding//rehearsal-metrics-reader',
       'ConfigMap/rehearsal-system/rehearsal-license-public-keys',
     ]);
+    // Prometheus sends its token: /metrics answers only users allowed to get it (issue 26).
+    const monitor = chart.get('ServiceMonitor/rehearsal-system/rehearsal-api') as K8sObject & {
+      spec: { endpoints: { bearerTokenFile?: string }[] };
+    };
+    expect(monitor.spec.endpoints[0]!.bearerTokenFile).toBe('/var/run/secrets/kubernetes.io/serviceaccount/token');
     const deployment = chart.get('Deployment/rehearsal-system/rehearsal-api') as K8sObject & {
       spec: {
         replicas: number;

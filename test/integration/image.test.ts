@@ -137,6 +137,15 @@ describe('OCI image built without a container engine', () => {
     chmodSync(path.join(rootfs, 'tmp/kubeconfig'), 0o644);
     const image = await runImage({});
     expect(image.log()).toContain('rehearsal started');
+    // Its own environment binds the token-carrying API port to loopback (issue 26): nothing in the
+    // image says otherwise, and runImage passes no REHEARSAL_HOST.
+    expect(spec.process.env.filter((entry) => entry.startsWith('REHEARSAL_HOST='))).toEqual([]);
+    const listening = image
+      .log()
+      .split('\n')
+      .filter((line) => line.includes('"HTTP API listening"'))
+      .map((line) => JSON.parse(line) as { host: string; port: number });
+    expect(listening).toEqual([expect.objectContaining({ host: '127.0.0.1', port: image.port })]);
     // The dashboard ships in the image and is served at /.
     const dashboard = await fetch(`http://127.0.0.1:${image.port}/`);
     expect(dashboard.status).toBe(200);
@@ -151,6 +160,16 @@ describe('OCI image built without a container engine', () => {
     expect(refused.detail).toContain(`signed with unknown key "throwaway-2026" (trusted: ${shippedKid})`);
     await image.stop();
   }, 180_000);
+
+  it('is told where to listen by the chart: the API on loopback, only the probe and aggregated ports on the pod network', () => {
+    const deployment = renderChart().find((o) => o.kind === 'Deployment') as K8sObject & {
+      spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+    };
+    const env = Object.fromEntries(deployment.spec.template.spec.containers[0]!.env.map((entry) => [entry.name, entry.value]));
+    expect(env).toMatchObject({ REHEARSAL_HOST: '127.0.0.1', REHEARSAL_PROBE_HOST: '0.0.0.0', REHEARSAL_AGGREGATION_HOST: '0.0.0.0' });
+    const wider = renderChart([], ['--set', 'listen.apiHost=0.0.0.0']).find((o) => o.kind === 'Deployment') as typeof deployment;
+    expect(wider.spec.template.spec.containers[0]!.env).toContainEqual({ name: 'REHEARSAL_HOST', value: '0.0.0.0' });
+  });
 
   it('trusts a key added through the chart value licensePublicKeys.extra, and refuses an unknown one with the reason', async () => {
     expect(rootfs).not.toBe('');
@@ -212,7 +231,6 @@ async function runImage(
     KUBECONFIG: '/tmp/kubeconfig',
     REHEARSAL_NAMESPACE: namespace,
     REHEARSAL_PORT: String(port),
-    REHEARSAL_HOST: '127.0.0.1',
     REHEARSAL_CONTROLLER: 'false',
     REHEARSAL_AUTH_MODE: 'none',
     ...extraEnv,

@@ -34,17 +34,31 @@ let kubeconfigPath: string;
 jest.setTimeout(200_000);
 
 const NOTIFY_ENV = { REHEARSAL_NOTIFICATION_BACKOFF_MS: '300', REHEARSAL_NOTIFICATION_TIMEOUT_SECONDS: '30' };
+// The receivers are on loopback: only an administrator's allowance lets notifications go there.
+const ALLOW_RECEIVERS = { REHEARSAL_NOTIFICATION_ALLOWED_CIDRS: '127.0.0.1/32' };
+const UNLABELLED = 'plain-secret';
 
 beforeAll(async () => {
   fixture = await createEngineFixture('notify');
   receivers = await NotificationReceivers.start();
-  const paths = ['slack', 'hook', 'ce', 'flaky', 'hang', 'k-slack', 'k-hook', 'k-ce'];
-  await fixture.admin.makeApiClient(CoreV1Api).createNamespacedSecret({
+  const paths = ['slack', 'hook', 'ce', 'flaky', 'hang', 'k-slack', 'k-hook', 'k-ce', 'inside', 'unlabelled'];
+  const core = fixture.admin.makeApiClient(CoreV1Api);
+  await core.createNamespacedSecret({
     namespace: fixture.testNamespace,
     body: {
-      metadata: { name: SECRET },
-      stringData: { hmac: HMAC_KEY, ...Object.fromEntries(paths.map((name) => [name, `${receivers.url}/${name}`])) },
+      // Labelled: meant for notifications, so it may hold a webhook's signing key.
+      metadata: { name: SECRET, labels: { 'rehearsal.dev/notifications': 'true' } },
+      stringData: {
+        hmac: HMAC_KEY,
+        metadata: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+        ...Object.fromEntries(paths.map((name) => [name, `${receivers.url}/${name}`])),
+      },
     },
+  });
+  // A Secret meant for something else (another system's webhook key, say) that Rehearsal may read.
+  await core.createNamespacedSecret({
+    namespace: fixture.testNamespace,
+    body: { metadata: { name: UNLABELLED }, stringData: { hmac: 'someone-elses-key' } },
   });
   // Least privilege (decision 0009): Rehearsal reads no Secret of a tenant unless the tenant lets it,
   // here by a Role naming the one Secret its channels use.
@@ -53,7 +67,7 @@ beforeAll(async () => {
     namespace: fixture.testNamespace,
     body: {
       metadata: { name: 'rehearsal-notification-secrets' },
-      rules: [{ apiGroups: [''], resources: ['secrets'], resourceNames: [SECRET], verbs: ['get'] }],
+      rules: [{ apiGroups: [''], resources: ['secrets'], resourceNames: [SECRET, UNLABELLED], verbs: ['get'] }],
     },
   });
   await rbac.createNamespacedRoleBinding({
@@ -77,12 +91,12 @@ afterAll(async () => {
   await waitForNamespacesGone(fixture.admin, [fixture.testNamespace], 120_000);
 }, 180_000);
 
-function startServer(): Promise<Rehearsal> {
+function startServer(extra: Record<string, string> = ALLOW_RECEIVERS): Promise<Rehearsal> {
   return startInProcess({
     kubeconfigPath,
     veleroNamespace: fixture.veleroNamespace,
     probeTargets: fixture.endpoints.targets,
-    extra: NOTIFY_ENV,
+    extra: { ...NOTIFY_ENV, ...extra },
   });
 }
 
@@ -193,6 +207,62 @@ describe('notifications of a failing run', () => {
   });
 });
 
+describe('notification URLs and keys a tenant may not use (issue 26)', () => {
+  it('a URL to loopback is refused and nothing is sent: the receiver on 127.0.0.1 gets nothing', async () => {
+    rehearsal = await startServer({});
+    try {
+      const name = await failingTest('inside', [channel('inside', 'slack', 'inside')]);
+      await trigger(fixture, name);
+      const [report] = await waitForReports(fixture, name, 1, 120_000);
+      const final = await settled(report!, 1);
+      expect(final['inside/failed']).toMatchObject({ state: 'failed', attempts: 1, detail: 'refused-address' });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(receivers.attempts('/inside')).toHaveLength(0);
+    } finally {
+      await rehearsal.stop();
+      rehearsal = undefined;
+    }
+  });
+
+  it('the cloud metadata address is refused before any connection, and recorded as a class only', async () => {
+    rehearsal = await startServer({});
+    try {
+      const name = await failingTest('metadata', [channel('meta', 'cloudevents', 'metadata')]);
+      await trigger(fixture, name);
+      const [report] = await waitForReports(fixture, name, 1, 120_000);
+      const final = await settled(report!, 1);
+      expect(final['meta/failed']).toEqual(expect.objectContaining({ state: 'failed', attempts: 1, detail: 'refused-address' }));
+      const metrics = await (await fetch(`http://127.0.0.1:${rehearsal.port()}/metrics`)).text();
+      expect(metrics).toMatch(/rehearsal_notifications_total\{channel="cloudevents",outcome="failed"\} [1-9]/);
+    } finally {
+      await rehearsal.stop();
+      rehearsal = undefined;
+    }
+  });
+
+  it('a signing key from a Secret not labelled for notifications is never used', async () => {
+    rehearsal = await startServer();
+    try {
+      const name = await failingTest('unlabelled', [
+        {
+          name: 'unlabelled',
+          type: 'webhook',
+          urlSecretRef: { name: SECRET, key: 'unlabelled' },
+          signingKeySecretRef: { name: UNLABELLED, key: 'hmac' },
+        },
+      ]);
+      await trigger(fixture, name);
+      const [report] = await waitForReports(fixture, name, 1, 120_000);
+      const final = await settled(report!, 1);
+      expect(final['unlabelled/failed']).toMatchObject({ state: 'failed', detail: 'signing-key-not-allowed' });
+      expect(receivers.attempts('/unlabelled')).toHaveLength(0);
+    } finally {
+      await rehearsal.stop();
+      rehearsal = undefined;
+    }
+  });
+});
+
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer();
@@ -221,7 +291,7 @@ describe('a server killed right after the run', () => {
     ]);
     // Killed as soon as the report exists (polled every 20 ms): the first process has sent none,
     // some or all of the notifications; the restarted one must complete exactly the missing ones.
-    let first = await startProcess({ ...options, port: await freePort(), extra: { ...NOTIFY_ENV, REHEARSAL_IDENTITY: `notify-a-${Date.now()}` } });
+    let first = await startProcess({ ...options, port: await freePort(), extra: { ...NOTIFY_ENV, ...ALLOW_RECEIVERS, REHEARSAL_IDENTITY: `notify-a-${Date.now()}` } });
     try {
       await trigger(fixture, name);
       await waitFor(async () => ((await listReports(fixture, name)).length === 1 ? true : undefined), {
@@ -236,7 +306,7 @@ describe('a server killed right after the run', () => {
     }
     const [report] = await listReports(fixture, name);
     const beforeRestart = await records(report!);
-    first = await startProcess({ ...options, port: await freePort(), extra: { ...NOTIFY_ENV, REHEARSAL_IDENTITY: `notify-b-${Date.now()}` } });
+    first = await startProcess({ ...options, port: await freePort(), extra: { ...NOTIFY_ENV, ...ALLOW_RECEIVERS, REHEARSAL_IDENTITY: `notify-b-${Date.now()}` } });
     try {
       const final = await settled(report!, 3);
       await new Promise((resolve) => setTimeout(resolve, 1_500));

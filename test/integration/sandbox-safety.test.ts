@@ -203,6 +203,66 @@ describe("the server's ServiceAccount (least privilege)", () => {
     expect(restored).toMatch(/^403 .*rehearsal-server-sandboxes-only/);
   });
 
+  it('may have Velero restore only into the sandbox names of the Restore\'s own test, run and position (issue 26)', async () => {
+    const custom = server.makeApiClient(CustomObjectsApi);
+    // Dry runs: admission decides, nothing is stored, the Velero simulator sees nothing.
+    const attempt = async (spec: {
+      name?: string;
+      labels?: Record<string, string>;
+      mapping: [string, string][];
+    }): Promise<string> => {
+      try {
+        await custom.createNamespacedCustomObject({
+          group: 'velero.io',
+          version: 'v1',
+          namespace: fixture.veleroNamespace,
+          plural: 'restores',
+          dryRun: 'All',
+          body: {
+            apiVersion: 'velero.io/v1',
+            kind: 'Restore',
+            metadata: {
+              name: spec.name ?? 'shop-nightly-abcde',
+              labels: spec.labels ?? { 'rehearsal.dev/run': 'abcde', 'rehearsal.dev/test': 'shop-nightly' },
+            },
+            spec: {
+              backupName: fixture.backup,
+              includedNamespaces: spec.mapping.map(([source]) => source),
+              namespaceMapping: Object.fromEntries(spec.mapping),
+              includeClusterResources: false,
+            },
+          },
+        });
+        return 'allowed';
+      } catch (error) {
+        const body = String((error as { body?: string }).body ?? '');
+        return `${apiStatusCode(error)}${body.includes('rehearsal-server-sandboxes-only') ? ' policy' : ''}`;
+      }
+    };
+    // The run's own sandboxes, as the engine names them (sandbox-names.ts), one and two sources.
+    const own = (test: string, index: number, prefix = 'rehearsal') => sandboxNamespaceName(prefix, test, 'abcde', index);
+    expect(await attempt({ mapping: [['shop', own('shop-nightly', 0)]] })).toBe('allowed');
+    expect(await attempt({ mapping: [['shop', own('shop-nightly', 0)], ['shop-db', own('shop-nightly', 1)]] })).toBe('allowed');
+    // A long test name, cut by the naming rule, with the longest prefix.
+    const long = 'payroll-eu-west-nightly-restore-rehearsal-with-db';
+    expect(
+      await attempt({
+        name: `${long}-abcde`,
+        labels: { 'rehearsal.dev/run': 'abcde', 'rehearsal.dev/test': long },
+        mapping: [['a', own(long, 0, 'restore-tests-teamx1')], ['b', own(long, 1, 'restore-tests-teamx1')]],
+      }),
+    ).toBe('allowed');
+    // Any namespace that merely ends in "-<the run label>": a team's production namespace.
+    expect(await attempt({ mapping: [['shop', 'payments-live-abcde']] })).toBe('403 policy');
+    // A sandbox-like name at the wrong position, or the second source mapped like the first.
+    expect(await attempt({ mapping: [['shop', own('shop-nightly', 0)], ['shop-db', `${own('shop-nightly', 0)}-7`]] })).toBe('403 policy');
+    expect(await attempt({ mapping: [['shop', own('shop-nightly', 1)]] })).toBe('403 policy');
+    // Another test's sandbox, a Restore named for another run, or no test label at all.
+    expect(await attempt({ mapping: [['shop', own('billing-daily', 0)]] })).toBe('403 policy');
+    expect(await attempt({ name: 'shop-nightly-zzzzz', mapping: [['shop', own('shop-nightly', 0)]] })).toBe('403 policy');
+    expect(await attempt({ labels: { 'rehearsal.dev/run': 'abcde' }, mapping: [['shop', own('shop-nightly', 0)]] })).toBe('403 policy');
+  });
+
   it('is refused a Kasten RestoreAction or Trilio Restore outside a sandbox or aimed at another namespace', async () => {
     const custom = server.makeApiClient(CustomObjectsApi);
     const victim = uniqueName('team-k', 30);

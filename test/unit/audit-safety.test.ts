@@ -51,11 +51,11 @@ describe('unsafeWrites', () => {
     expect(unsafeWrites(events, scope)).toHaveLength(3);
   });
 
-  it('allows creating a run\'s diagnosis ConfigMap beside its report, and nothing more', () => {
-    expect(unsafeWrites([write('create', 'configmaps', 'team-a', 'shop-x1y2z-diagnosis')], scope)).toEqual([]);
+  it('allows no ConfigMap write outside its own namespace and sandboxes: a diagnosis lives in the server\'s namespace', () => {
+    expect(unsafeWrites([write('create', 'configmaps', 'rehearsal-system', 'team-a.shop-x1y2z.diagnosis')], scope)).toEqual([]);
     const events = [
+      write('create', 'configmaps', 'team-a', 'shop-x1y2z-diagnosis'),
       write('update', 'configmaps', 'team-a', 'shop-x1y2z-diagnosis'),
-      write('delete', 'configmaps', 'team-a', 'shop-x1y2z-diagnosis'),
       write('create', 'configmaps', 'team-a', 'app-config'),
       write('create', 'configmaps', 'shop', 'shop-x1y2z-diagnosis'),
     ];

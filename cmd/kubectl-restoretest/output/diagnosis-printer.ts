@@ -1,10 +1,17 @@
 // `kubectl restoretest diagnose`: the hints first (what to do), then the evidence behind them
 // (Pods not Ready, pending claims, Warning events, last log lines), each as a kubectl-style table.
+// Messages and log lines were written by the restored application: a table cell keeps them on one
+// line, and control sequences never reach the terminal (terminal-text.ts, applied to all output).
 import type { components } from '../../../openapi/client.js';
 import { age, orNone } from './format.js';
 import { renderTable } from './table.js';
 
 export type RunDiagnosis = components['schemas']['RunDiagnosis'];
+
+/** A message on one table line: its line breaks and tabs become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\t\v\f\u2028\u2029]+/g, ' ');
+}
 
 function section(title: string, body: string): string {
   return `\n${title}\n${body}`;
@@ -28,7 +35,9 @@ export function renderDiagnosis(diagnosis: RunDiagnosis, now: Date): string {
   text += section('Hints:', `${hints}\n`);
   if (diagnosis.pods.length > 0) {
     const rows = diagnosis.pods.flatMap((pod) => {
-      const scheduling = pod.unscheduled ? [[pod.namespace, pod.name, pod.phase, '-', 'Unscheduled', pod.unscheduled.reason, '0', pod.unscheduled.message]] : [];
+      const scheduling = pod.unscheduled
+        ? [[pod.namespace, pod.name, pod.phase, '-', 'Unscheduled', oneLine(pod.unscheduled.reason), '0', oneLine(pod.unscheduled.message)]]
+        : [];
       return [
         ...scheduling,
         ...pod.containers.map((container) => [
@@ -37,9 +46,9 @@ export function renderDiagnosis(diagnosis: RunDiagnosis, now: Date): string {
           pod.phase,
           container.name,
           container.state,
-          orNone(container.reason ?? container.lastTerminationReason ?? ''),
+          oneLine(orNone(container.reason ?? container.lastTerminationReason ?? '')),
           String(container.restartCount),
-          container.message ?? '',
+          oneLine(container.message ?? ''),
         ]),
       ];
     });
@@ -54,17 +63,20 @@ export function renderDiagnosis(diagnosis: RunDiagnosis, now: Date): string {
   if (diagnosis.events.length > 0) {
     const rows = diagnosis.events.map((event) => [
       event.lastSeen ? age(event.lastSeen, now) : '-',
-      event.reason,
-      event.object,
+      oneLine(event.reason),
+      oneLine(event.object),
       String(event.count),
-      event.message,
+      oneLine(event.message),
     ]);
     text += section('Warning events:', renderTable(['LAST SEEN', 'REASON', 'OBJECT', 'COUNT', 'MESSAGE'], rows));
   }
-  const logs = diagnosis.logs.length
-    ? diagnosis.logs.map((log) => [`  ${log.pod}/${log.container}:`, ...log.lines.map((line) => `    ${line}`)].join('\n')).join('\n')
+  const logs = diagnosis.logs.length && !diagnosis.redacted
+    ? diagnosis.logs.map((log) => [`  ${log.pod}/${log.container}:`, ...log.lines.map((line) => `    ${oneLine(line)}`)].join('\n')).join('\n')
     : `  ${diagnosis.logsNote ?? 'none'}`;
   text += section('Last log lines:', `${logs}\n`);
   if (diagnosis.truncated) text += '\n(truncated to stay within the diagnosis size bound)\n';
+  if (diagnosis.redacted) {
+    text += `\n(the restored application's own text is hidden: you may not get secrets in ${diagnosis.sandboxes.length > 1 ? 'every source namespace' : 'the source namespace'} of this run)\n`;
+  }
   return text;
 }

@@ -62,6 +62,27 @@ export class KubeAccessReviewer implements AccessReviewer {
     };
   }
 
+  /** A SubjectAccessReview on a non-resource URL (e.g. get /metrics, as kube-rbac-proxy asks). */
+  async reviewNonResourceAccess(user: ReviewedUser, verb: string, path: string): Promise<AccessDecision> {
+    const review = await kubeCall(() =>
+      this.authorization.createSubjectAccessReview({
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          spec: {
+            user: user.username,
+            ...(user.uid ? { uid: user.uid } : {}),
+            groups: user.groups,
+            ...(user.extra ? { extra: user.extra } : {}),
+            nonResourceAttributes: { verb, path },
+          },
+        },
+      }),
+    );
+    const status = review.status;
+    return { allowed: status?.allowed === true && status.denied !== true, ...(status?.reason ? { reason: status.reason } : {}) };
+  }
+
   async reviewAccess(user: ReviewedUser, permission: PermissionDescriptor): Promise<AccessDecision> {
     const review = await kubeCall(() =>
       this.authorization.createSubjectAccessReview({

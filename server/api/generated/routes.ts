@@ -241,6 +241,7 @@ const models: TsoaRoute.Models = {
             "logs": {"dataType":"array","array":{"dataType":"refObject","ref":"ContainerLog"},"required":true},
             "logsNote": {"dataType":"string"},
             "truncated": {"dataType":"boolean","required":true},
+            "redacted": {"dataType":"boolean"},
         },
         "additionalProperties": false,
     },
@@ -880,6 +881,7 @@ export function RegisterRoutes(app: Router) {
         });
         // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
         const argsRunDetailsController_getRunDiagnosis: Record<string, TsoaRoute.ParameterSchema> = {
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
                 run: {"in":"query","name":"run","dataType":"string","validators":{"pattern":{"errorMsg":"must be a run id (lower-case letters and digits)","value":"^[a-z0-9]{1,16}$"}}},

@@ -1,9 +1,12 @@
 // Details of one run of a test beyond its report: the diagnosis of a failed or partial run
-// (failure triage) and the notification its events produce (issue 16).
+// (failure triage) and the notification its events produce (issue 16). The diagnosis's restored
+// text is shown only to a caller who may get secrets in every source namespace (issue 26).
 import type { RunDiagnosis } from '../../domain/diagnosis/diagnosis.js';
+import { redactDiagnosis } from '../../domain/diagnosis/redaction.js';
 import { buildRunNotification, type NotificationEvent, type RunNotification } from '../../domain/notifications/run-notification.js';
 import type { IndexedRun } from '../../domain/read-models/report-index.js';
 import type { RestoreReport } from '../../domain/resources/resources.js';
+import type { ApiUser } from '../auth/authorizer.js';
 import { ProblemError } from '../problem.js';
 import type { ApiCache, DiagnosisSource } from '../ports.js';
 import { requireSynced } from './readiness.js';
@@ -13,10 +16,15 @@ export class RunDetailsService {
     private readonly cache: ApiCache,
     private readonly serverNamespace: string,
     private readonly diagnoses: DiagnosisSource | undefined,
+    /**
+     * Whether a caller may read the restored data of these namespaces; absent = no callers to tell
+     * apart (auth mode none, development only), and the diagnosis is shown whole.
+     */
+    private readonly readsSources?: (caller: ApiUser | undefined, namespaces: readonly string[]) => Promise<boolean>,
   ) {}
 
   /** The diagnosis of a run (default: the newest run that did not pass). */
-  async diagnosis(name: string, namespace: string | undefined, runId: string | undefined): Promise<RunDiagnosis> {
+  async diagnosis(name: string, namespace: string | undefined, runId: string | undefined, caller?: ApiUser): Promise<RunDiagnosis> {
     const { ns, runs } = this.runsOf(name, namespace);
     const run = runId
       ? this.runById(runs, ns, name, runId)
@@ -25,14 +33,17 @@ export class RunDetailsService {
     if (run.report.spec.result === 'pass') {
       throw new ProblemError('not-found', `Run ${run.report.spec.runId} of "${name}" passed: only failed and partial runs are diagnosed.`);
     }
-    const diagnosis = this.diagnoses && (await this.diagnoses.load(ns, run.report.metadata.name));
+    const diagnosis =
+      this.diagnoses && (await this.diagnoses.load({ namespace: ns, name: run.report.metadata.name, runId: run.report.spec.runId }));
     if (!diagnosis) {
       throw new ProblemError(
         'not-found',
         `Run ${run.report.spec.runId} of "${name}" has no diagnosis (it had no sandbox, or it ended before diagnostics were collected).`,
       );
     }
-    return diagnosis;
+    const sources = run.report.spec.sourceNamespaces;
+    if (!this.readsSources || (await this.readsSources(caller, sources))) return diagnosis;
+    return redactDiagnosis(diagnosis, sources);
   }
 
   /** What the receivers of `event` get for a run (default: the newest run). */

@@ -21,6 +21,11 @@ export interface RunDiagnosis {
   logsNote?: string;
   /** True when parts were left out to stay within the size bound. */
   truncated: boolean;
+  /**
+   * True when the restored application's own text (log lines, event and container messages) was
+   * left out: the caller may not get secrets in every source namespace.
+   */
+  redacted?: boolean;
 }
 
 export interface DiagnosisContext {

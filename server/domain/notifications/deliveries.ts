@@ -24,7 +24,10 @@ export interface DeliveryRecord {
   at: string;
   /** retrying: when the next attempt is due. */
   nextAt?: string;
-  /** The last attempt's outcome, e.g. "HTTP 503" or "timeout after 10s". */
+  /**
+   * The last attempt's outcome class, e.g. "http-5xx", "timeout", "refused-address": never an
+   * address, a status text or an error message (the report is readable by every viewer).
+   */
   detail?: string;
 }
 
@@ -89,7 +92,7 @@ export type AttemptOutcome =
 
 /** An HTTP status as an outcome: 2xx delivered; 408, 425, 429 and 5xx worth retrying; else rejected. */
 export function outcomeOfStatus(status: number): AttemptOutcome {
-  const detail = `HTTP ${status}`;
+  const detail = status >= 100 && status < 600 ? `http-${Math.floor(status / 100)}xx` : 'http-invalid';
   if (status >= 200 && status < 300) return { kind: 'delivered', detail };
   if (status === 408 || status === 425 || status === 429 || status >= 500) return { kind: 'retryable', detail };
   return { kind: 'rejected', detail };

@@ -149,28 +149,46 @@ export function buildRunNotification(
   };
 }
 
-/** Slack incoming-webhook body: a text fallback and a few blocks. */
+/**
+ * Text from elsewhere as Slack mrkdwn shows it, not as Slack would act on it (issue 26): check and
+ * failure messages carry what a restored application answered, so "<!channel>", "<@U123>" or
+ * "<https://evil.example|Approve restore>" in them would ping a channel or draw a link in the
+ * team's alert. Slack's escaping (&, <, >) makes them text; line breaks become spaces, so a
+ * message cannot forge lines of its own (a fake "*Result* pass").
+ */
+export function slackText(text: string): string {
+  return text
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** Slack incoming-webhook body: a text fallback and a few blocks. Every value goes through slackText. */
 export function slackMessage(notification: RunNotification): Record<string, unknown> {
   const run = notification.run;
+  const t = slackText;
   const fields = [
-    `*Result*\n${run.result} (score ${run.score}${run.previousScore === undefined ? '' : `, was ${run.previousScore}`})`,
-    `*Sources*\n${run.sourceNamespaces.join(', ')}`,
-    `*RTO*\n${run.rto.measured ?? 'not measured'}${run.rto.target ? ` (target ${run.rto.target})` : ''}`,
-    `*Backup*\n${run.backup || 'none'}`,
+    `*Result*\n${t(run.result)} (score ${run.score}${run.previousScore === undefined ? '' : `, was ${run.previousScore}`})`,
+    `*Sources*\n${t(run.sourceNamespaces.join(', '))}`,
+    `*RTO*\n${t(run.rto.measured ?? 'not measured')}${run.rto.target ? ` (target ${t(run.rto.target)})` : ''}`,
+    `*Backup*\n${t(run.backup || 'none')}`,
   ];
   const why = [
-    ...(run.failure ? [`${run.failure.reason}: ${run.failure.message}`] : []),
-    ...run.failedChecks.slice(0, 5).map((check) => `check ${check.name} ${check.status}: ${check.message}`),
+    ...(run.failure ? [`${t(run.failure.reason)}: ${t(run.failure.message)}`] : []),
+    ...run.failedChecks.slice(0, 5).map((check) => `check ${t(check.name)} ${t(check.status)}: ${t(check.message)}`),
   ];
   return {
-    text: notification.summary,
+    text: t(notification.summary),
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `*${notification.summary}*` } },
+      { type: 'section', text: { type: 'mrkdwn', text: `*${t(notification.summary)}*` } },
       { type: 'section', fields: fields.map((text) => ({ type: 'mrkdwn', text })) },
       ...(why.length > 0 ? [{ type: 'section', text: { type: 'mrkdwn', text: why.map((line) => `• ${line}`).join('\n') } }] : []),
       {
         type: 'context',
-        elements: [{ type: 'mrkdwn', text: `kubectl restoretest diagnose ${notification.test.name} -n ${notification.test.namespace} --run ${run.id}` }],
+        elements: [
+          { type: 'mrkdwn', text: t(`kubectl restoretest diagnose ${notification.test.name} -n ${notification.test.namespace} --run ${run.id}`) },
+        ],
       },
     ],
   };

@@ -3,6 +3,7 @@
 // "apps/v1/Deployment") to the sorted "namespace/name" entries of what the backup holds
 // (cluster-scoped objects are plain "name"). Shape from Velero v1.18.3: pkg/backup/
 // backed_up_items_map.go ResourceMap() with keys from item_backupper.go resourceKey(). Pure.
+import { parseBoundedJson } from '../../domain/common/bounded-json.js';
 import type { BackedUpKind } from '../provider.js';
 
 /**
@@ -20,6 +21,23 @@ function splitKey(key: string): { apiVersion: string; kind: string } | undefined
   const slash = key.lastIndexOf('/');
   if (slash <= 0 || slash === key.length - 1) return undefined;
   return { apiVersion: key.slice(0, slash), kind: key.slice(slash + 1) };
+}
+
+/** Most characters of the inflated file (download-request.ts inflates to at most 32 MiB bytes). */
+const MAX_RESOURCE_LIST_LENGTH = 32 * 1024 * 1024;
+
+/**
+ * backedUpKinds of the inflated file's text: whoever can write to Velero's bucket writes it, so it
+ * is parsed with a length and depth bound (the shape is two levels deep: object → array of names).
+ */
+export function parseResourceList(text: string, sourceNamespaces: readonly string[]): BackedUpKind[] {
+  let document: unknown;
+  try {
+    document = parseBoundedJson(text, { maxLength: MAX_RESOURCE_LIST_LENGTH, maxDepth: 2 });
+  } catch (error) {
+    throw new ResourceListError(`the resource list is unreadable: ${(error as Error).message}`);
+  }
+  return backedUpKinds(document, sourceNamespaces);
 }
 
 /**

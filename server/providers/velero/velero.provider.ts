@@ -23,7 +23,7 @@ import {
 } from '../provider.js';
 import { isLatest, selectVeleroBackup } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
-import { backedUpKinds } from './backup-resource-list.js';
+import { parseResourceList } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
 import type { VeleroCustomObjectsApi } from './velero-types.js';
@@ -205,7 +205,7 @@ export class VeleroProvider implements BackupProvider {
         this.downloadLimits,
       ),
     );
-    return backedUpKinds(JSON.parse(file.toString('utf8')) as unknown, sourceNamespaces);
+    return parseResourceList(file.toString('utf8'), sourceNamespaces);
   }
 
   async listSchedules(providerNamespace?: string): Promise<ScheduleInfo[]> {

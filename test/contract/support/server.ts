@@ -6,6 +6,7 @@ import pino from 'pino';
 import { loadConfig } from '../../../server/config.js';
 import { Metrics } from '../../../server/metrics/metrics.js';
 import { createApp, type HttpDeps } from '../../../server/api/http.js';
+import type { MetricsReviewer } from '../../../server/api/auth/metrics-access.js';
 import type { AccessReviewer } from '../../../server/api/auth/access-review.js';
 import type { DiagnosisSource, EvidenceKeySource, LicenseSource } from '../../../server/api/ports.js';
 import { featuresForTier } from '../../../server/domain/license-tiers.js';
@@ -130,6 +131,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.withoutCoverage ? {} : { coverage: coverageSourceOver(cluster, inventory, () => NOW) }),
     ...(options.diagnoses ? { diagnoses: options.diagnoses } : {}),
     ...(options.reviewer ? { accessReviewer: options.reviewer } : {}),
+    // A fake reviewer that also answers non-resource reviews stands in for /metrics too.
+    ...(options.reviewer && 'reviewNonResourceAccess' in options.reviewer
+      ? { metricsReviewer: options.reviewer as AccessReviewer & MetricsReviewer }
+      : {}),
     license: options.license ?? fixedLicense('enterprise'),
     ...(options.evidenceKeys === null
       ? {}

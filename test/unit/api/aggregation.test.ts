@@ -2,7 +2,7 @@
 // documents, the path mapping onto the app, and front-proxy trust — X-Remote-* headers count only
 // with a client certificate from the request-header CA whose name is allowed.
 import { execFileSync } from 'node:child_process';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:https';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,7 @@ interface Answer {
   status: number;
   body: string;
   location?: string;
+  headers: IncomingHttpHeaders;
 }
 
 function get(pathname: string, options: { client?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
@@ -58,7 +59,7 @@ function get(pathname: string, options: { client?: string; headers?: Record<stri
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body, location: response.headers.location }));
+        response.on('end', () => resolve({ status: response.statusCode!, body, location: response.headers.location, headers: response.headers }));
       },
     );
     call.on('error', reject);
@@ -118,6 +119,9 @@ describe('the aggregation listener', () => {
     expect(group).toMatchObject({ kind: 'APIGroup', name: 'api.rehearsal.dev', preferredVersion: { groupVersion: 'api.rehearsal.dev/v1' } });
     const groups = JSON.parse((await get('/apis', { client: 'front-proxy', headers: { 'X-Remote-User': 'x' } })).body);
     expect(groups).toMatchObject({ kind: 'APIGroupList', groups: [{ name: 'api.rehearsal.dev' }] });
+    // Its own answers carry the security headers of every other answer (issue 26).
+    expect(version.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+    expect(version.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
   it('hands API paths to the app with the user the front proxy names', async () => {

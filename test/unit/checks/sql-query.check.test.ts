@@ -119,7 +119,7 @@ describe('sqlQuery check against a real PostgreSQL', () => {
     const numeric = await run({ query: 'SELECT total FROM orders WHERE id = 1', expectedValue: '19.90' });
     expect(numeric).toEqual({
       status: 'pass',
-      message: `${where()}: query returned 1 row; first value is "19.90" as expected`,
+      message: `${where()}: query returned 1 row; first value is the expected "19.90"`,
     });
   });
 
@@ -137,11 +137,15 @@ describe('sqlQuery check against a real PostgreSQL', () => {
     expect(outcome.status).toBe('pass');
   });
 
-  it('fails on a wrong value', async () => {
+  it('fails on a wrong value, naming its size but never the restored value itself (issue 26)', async () => {
     expect(await run({ expectedValue: '4' })).toEqual({
       status: 'fail',
-      message: `${where()}: first value is "3", expected "4"`,
+      message: `${where()}: first value (1 bytes) is not the expected "4"`,
     });
+    const secretish = await run({ query: "SELECT 'alice@example.com secret-token-42'", expectedValue: 'x' });
+    expect(secretish.status).toBe('fail');
+    expect(secretish.message).not.toContain('alice');
+    expect(secretish.message).not.toContain('secret-token-42');
     expect(await run({ query: 'SELECT note FROM orders WHERE id = 1', expectedValue: 'gift' })).toEqual({
       status: 'fail',
       message: `${where()}: first value is NULL, expected "gift"`,
@@ -185,6 +189,14 @@ describe('sqlQuery check against a real PostgreSQL', () => {
     expect((await run({ database: 'nope' })).message).toBe(
       `cannot connect to postgres 127.0.0.1:${postgres.port}/nope as shop_app: database "nope" does not exist (3D000)`,
     );
+  });
+
+  it('never records a data error\'s message: it carries the restored value (issue 26)', async () => {
+    const outcome = await run({ query: "SELECT CAST('alice@example.com' AS integer)" });
+    expect(outcome).toEqual({
+      status: 'error',
+      message: `${where()}: query failed: error 22P02 (the database's message is not recorded: it can carry the restored data)`,
+    });
   });
 
   it('is an error when the Secret or a key is missing', async () => {

@@ -84,7 +84,7 @@ describeWithTool(MARIADB, 'sqlQuery check against a real MariaDB (mysql engine)'
   it('passes on rows and on values compared as text (DECIMAL, DATE, BIGINT as strings)', async () => {
     expect(await run({ expectedValue: '2' })).toEqual({
       status: 'pass',
-      message: `${where()}: query returned 1 row; first value is "2" as expected`,
+      message: `${where()}: query returned 1 row; first value is the expected "2"`,
     });
     expect(
       (await run({ query: 'SELECT total FROM orders WHERE id = 1', expectedValue: '19.90' })).status,
@@ -100,7 +100,7 @@ describeWithTool(MARIADB, 'sqlQuery check against a real MariaDB (mysql engine)'
   it('fails on a wrong value and on zero rows', async () => {
     expect(await run({ expectedValue: '3' })).toEqual({
       status: 'fail',
-      message: `${where()}: first value is "2", expected "3"`,
+      message: `${where()}: first value (1 bytes) is not the expected "3"`,
     });
     expect(await run({ query: 'SELECT * FROM audit' })).toEqual({
       status: 'fail',

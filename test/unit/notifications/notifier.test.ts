@@ -10,11 +10,14 @@ import type { ReportSummary } from '../../../server/domain/read-models/report-su
 import { KubeError } from '../../../server/kube/errors.js';
 import type { InformerHandler } from '../../../server/kube/informer.js';
 import { sendToChannel } from '../../../server/notifications/channel-sender.js';
+import { DEFAULT_CLUSTER_CIDRS, EgressGuard } from '../../../server/notifications/egress-guard.js';
 import { Notifier } from '../../../server/notifications/notifier.js';
 import { NotificationReceivers, verifySignature } from '../../helpers/notification-receivers.js';
 import { makeReport, makeTest } from '../domain/fixtures.js';
 
 const HMAC_KEY = 'k3y-for-tests';
+// The receivers are on loopback, which only an administrator's allowance opens (egress-guard.ts).
+const loopbackAllowed = new EgressGuard({ allowedCidrs: ['127.0.0.1/32'], clusterCidrs: DEFAULT_CLUSTER_CIDRS, apiServerHosts: [] });
 let receivers: NotificationReceivers;
 
 beforeAll(async () => {
@@ -113,7 +116,7 @@ function harness(tests: RestoreTest[], options: { store?: ReportStore; defaults?
       secretsRead.push(`${namespace}/${ref.name}/${ref.key}`);
       return ref.key === 'hmac' ? HMAC_KEY : `${receivers.url}/${ref.key}`;
     },
-    send: (target, notification) => sendToChannel(target, notification, { timeoutMs: options.timeoutMs ?? 2_000, now: new Date() }),
+    send: (target, notification) => sendToChannel(target, notification, { timeoutMs: options.timeoutMs ?? 2_000, now: new Date(), guard: loopbackAllowed }),
     defaults: options.defaults,
     serverNamespace: 'rehearsal-system',
     outcomes: { inc: (labels) => outcomes.push(`${labels.channel}:${labels.outcome}`) },
@@ -198,7 +201,7 @@ describe('Notifier', () => {
     const report = h.add(makeReport({ test: 'flaky', completedAt: recent(), result: 'fail' }));
     await h.notifier.idle();
     expect(receivers.attempts('/b/hook').map((request) => (request as { status?: number }).status)).toEqual([503, 503, 200]);
-    expect(h.store.records(report)['hook/failed']).toMatchObject({ state: 'delivered', attempts: 3, detail: 'HTTP 200' });
+    expect(h.store.records(report)['hook/failed']).toMatchObject({ state: 'delivered', attempts: 3, detail: 'http-2xx' });
     expect(h.outcomes).toEqual(['webhook:retried', 'webhook:retried', 'webhook:delivered']);
   });
 
@@ -214,8 +217,8 @@ describe('Notifier', () => {
     expect(receivers.attempts('/c/slack')).toHaveLength(1);
     expect(receivers.attempts('/c/ce')).toHaveLength(5);
     expect(h.store.records(report)).toMatchObject({
-      'slack/failed': { state: 'failed', attempts: 1, detail: 'HTTP 404' },
-      'ce/failed': { state: 'failed', attempts: 5, detail: 'HTTP 503' },
+      'slack/failed': { state: 'failed', attempts: 1, detail: 'http-4xx' },
+      'ce/failed': { state: 'failed', attempts: 5, detail: 'http-5xx' },
     });
   });
 

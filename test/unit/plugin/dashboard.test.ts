@@ -6,6 +6,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { browserCommand } from '../../../cmd/kubectl-restoretest/commands/dashboard.js';
+import { normalisedTarget } from '../../../cmd/kubectl-restoretest/dashboard-proxy.js';
 import { expectGolden } from './support/golden.js';
 import { runPlugin, writeKubeconfig } from './support/run-plugin.js';
 
@@ -47,10 +48,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A GET with a chosen Host header (fetch does not let one set Host). */
-function getWithHost(port: number, path: string, host: string): Promise<number> {
+/** A request with a chosen Host header and a raw path (fetch normalises paths and fixes Host). */
+function getWithHost(port: number, path: string, host: string, extra: { method?: string; headers?: Record<string, string> } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
-    const call = httpRequest({ host: '127.0.0.1', port, path, headers: { Host: host } }, (res) => {
+    const call = httpRequest({ host: '127.0.0.1', port, path, method: extra.method ?? 'GET', headers: { Host: host, ...extra.headers } }, (res) => {
       res.resume();
       resolve(res.statusCode!);
     });
@@ -71,7 +72,8 @@ describe('kubectl restoretest dashboard', () => {
         observed.page = [page.status, page.headers.get('cache-control'), await page.text()];
         const created = await fetch(`${base}/apis/api.rehearsal.dev/v1/tests`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
+          // What the dashboard's page sends with a write (a browser adds Origin itself).
+          headers: { 'Content-Type': 'application/json', Origin: base },
           body: '{"name":"shop"}',
         });
         observed.created = [created.status, await created.text()];
@@ -95,6 +97,59 @@ describe('kubectl restoretest dashboard', () => {
     ]);
     // Stopped: the port is free again.
     await expect(fetch(`${base}/apis/api.rehearsal.dev/v1/dashboard/`)).rejects.toThrow();
+  });
+
+  it('refuses paths that leave the Rehearsal prefix once normalised, and requests from other sites (issue 26)', async () => {
+    const kubeconfig = writeKubeconfig(upstreamUrl, { token: 'jane-token' });
+    const port = await freePort();
+    const host = `127.0.0.1:${port}`;
+    const statuses: Record<string, number> = {};
+    const before = seen.length;
+    const result = await runPlugin(['dashboard', '--kubeconfig', kubeconfig, '--port', String(port), '--no-browser'], {
+      untilInterrupted: async () => {
+        for (const path of [
+          '/apis/api.rehearsal.dev/v1/%2e%2e/%2e%2e/%2e%2e/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+          '/apis/api.rehearsal.dev/v1/%2E%2E/%2E%2E/%2E%2E/api/v1/namespaces/kube-system/secrets',
+          '/apis/api.rehearsal.dev/v1/../../../api/v1/namespaces/kube-system/secrets',
+          '/apis/api.rehearsal.dev/v1/.%2e/.%2e/.%2e/version',
+          '/apis/api.rehearsal.dev/v1/dashboard/%2e%2e%2f%2e%2e%2f%2e%2e%2fversion',
+          '/apis/api.rehearsal.dev/v1/tests%5c..%5c..%5c..%5cversion',
+          '/apis/api.rehearsal.dev/v1/%zz',
+        ]) {
+          statuses[path] = await getWithHost(port, path, host);
+        }
+        statuses['cross-site GET'] = await getWithHost(port, '/apis/api.rehearsal.dev/v1/tests', host, { headers: { Origin: 'https://evil.example' } });
+        statuses['cross-site POST'] = await getWithHost(port, '/apis/api.rehearsal.dev/v1/tests', host, {
+          method: 'POST',
+          headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+        });
+        statuses['POST without Origin'] = await getWithHost(port, '/apis/api.rehearsal.dev/v1/tests', host, { method: 'POST' });
+        statuses['Sec-Fetch-Site cross-site'] = await getWithHost(port, '/apis/api.rehearsal.dev/v1/tests', host, {
+          headers: { 'Sec-Fetch-Site': 'cross-site' },
+        });
+        statuses['own GET'] = await getWithHost(port, '/apis/api.rehearsal.dev/v1/tests', host, { headers: { Origin: `http://${host}` } });
+      },
+    });
+    expect(result.code).toBe(0);
+    expect(Object.values(statuses).slice(0, 7)).toEqual([400, 400, 400, 400, 400, 400, 400]);
+    expect(statuses).toMatchObject({
+      'cross-site GET': 403,
+      'cross-site POST': 403,
+      'POST without Origin': 403,
+      'Sec-Fetch-Site cross-site': 403,
+      'own GET': 200,
+    });
+    // Nothing but the one allowed request reached the API server.
+    expect(seen.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /apis/api.rehearsal.dev/v1/tests']);
+  });
+
+  it('normalises a target the way the upstream request will read it', () => {
+    expect(normalisedTarget('/apis/api.rehearsal.dev/v1/tests?namespace=a&x=%2e')).toBe('/apis/api.rehearsal.dev/v1/tests?namespace=a&x=%2e');
+    expect(normalisedTarget('/apis/api.rehearsal.dev/v1/dashboard/app-1.js')).toBe('/apis/api.rehearsal.dev/v1/dashboard/app-1.js');
+    expect(normalisedTarget('//evil.example/x')).toBeUndefined();
+    expect(normalisedTarget('http://evil.example/x')).toBeUndefined();
+    expect(normalisedTarget('/a/%2e/b')).toBeUndefined();
+    expect(normalisedTarget('/a/b%2Fc')).toBeUndefined();
   });
 
   it('rejects a port out of range before connecting', async () => {

@@ -13,6 +13,8 @@ import {
 import type { VeleroCustomObjectsApi } from '../../../server/providers/velero/velero-types.js';
 
 const body = gzipSync(JSON.stringify({ 'v1/Secret': ['shop/db-credentials'] }));
+// 64 gzip members of 1 MiB of zeros each: 67 KB that inflate to 64 MiB.
+const bomb = Buffer.concat(Array(64).fill(gzipSync(Buffer.alloc(1024 * 1024), { level: 9 })));
 let server: Server;
 let base = '';
 
@@ -22,6 +24,19 @@ beforeAll(async () => {
     else if (request.url?.startsWith('/big')) response.end(Buffer.alloc(64 * 1024));
     else if (request.url?.startsWith('/slow')) setTimeout(() => response.end(body), 2000);
     else if (request.url?.startsWith('/plain')) response.end('not gzip');
+    // What a writer of Velero's bucket (or of its answer) could serve instead of the resource list.
+    else if (request.url?.startsWith('/bomb')) response.end(bomb);
+    else if (request.url?.startsWith('/truncated')) response.end(body.subarray(0, body.length - 6));
+    else if (request.url?.startsWith('/redirect')) response.writeHead(307, { location: `${base}/ok` }).end();
+    else if (request.url?.startsWith('/endless')) {
+      response.writeHead(200);
+      const chunk = Buffer.alloc(16 * 1024);
+      const pump = (): void => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', pump);
+      };
+      pump();
+    }
     else response.writeHead(403).end('denied');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -82,12 +97,21 @@ describe('downloadVeleroFile', () => {
     ['the file is not gzip', '/plain', /not gzip/],
     ['the URL is not http(s)', 'file:///etc/passwd', /scheme file:/],
     ['the URL is not a URL', 'not a url', /not a URL/],
+    ['the store answers with a redirect (never followed)', '/redirect', /answered HTTP 307/],
+    ['the body never ends', '/endless', /larger than 1024 bytes/],
+    ['the gzip stream is truncated', '/truncated', /not gzip/],
   ])('fails with a reason when %s, and still deletes the request', async (_case, url, reason) => {
     const { api, calls } = fakeVelero(url?.startsWith('/') ? `${base}${url}` : url);
     const attempt = downloadVeleroFile(api, 'velero.io', 'velero', target, limits);
     await expect(attempt).rejects.toThrow(DownloadError);
     await expect(attempt).rejects.toThrow(reason);
     expect(calls.at(-1)).toBe('delete rehearsal-x1');
+  });
+
+  it('refuses a gzip bomb at the inflated bound', async () => {
+    const { api } = fakeVelero(`${base}/bomb`);
+    const attempt = downloadVeleroFile(api, 'velero.io', 'velero', target, { ...limits, maxBytes: 1024 * 1024, maxInflatedBytes: 1024 * 1024 });
+    await expect(attempt).rejects.toThrow(/not gzip within 1048576 bytes/);
   });
 
   it('never puts the URL’s signature into an error', async () => {

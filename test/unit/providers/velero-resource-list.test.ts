@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { backedUpKinds, ResourceListError } from '../../../server/providers/velero/backup-resource-list.js';
+import { backedUpKinds, parseResourceList, ResourceListError } from '../../../server/providers/velero/backup-resource-list.js';
 
 // The shape Velero v1.18 writes (<backup>-resource-list.json.gz), as read from a real backup of the
 // shop app by test/integration/real-velero.test.ts.
@@ -38,5 +38,22 @@ describe('backedUpKinds', () => {
     expect(() => backedUpKinds({ Secret: ['shop/a'] }, ['shop'])).toThrow(ResourceListError);
     expect(() => backedUpKinds({ 'v1/Secret': 'shop/a' }, ['shop'])).toThrow(ResourceListError);
     expect(() => backedUpKinds({ 'v1/Secret': [1] }, ['shop'])).toThrow(ResourceListError);
+  });
+});
+
+describe('parseResourceList (fuzz: what a writer of Velero\'s bucket could put in the file)', () => {
+  it('reads Velero\'s file', () => {
+    expect(parseResourceList(JSON.stringify(shopList), ['shop'])).toEqual(backedUpKinds(shopList, ['shop']));
+  });
+
+  it.each([
+    ['deep nesting', `{"v1/Secret":${'['.repeat(100_000)}${']'.repeat(100_000)}}`],
+    ['a nested object where names belong', '{"v1/Secret":[{"a":["b"]}]}'],
+    ['truncated JSON', JSON.stringify(shopList).slice(0, 40)],
+    ['not JSON', 'PK\u0003\u0004 zip'],
+    ['a JSON array', '[]'],
+    ['more text than the inflated bound', `{"v1/Secret":["${'x'.repeat(32 * 1024 * 1024)}"]}`],
+  ])('refuses %s with ResourceListError', (_case, text) => {
+    expect(() => parseResourceList(text, ['shop'])).toThrow(ResourceListError);
   });
 });
