@@ -91,6 +91,14 @@ export function infoString(pdf: PdfFile, key: string): string {
   return literalString(objectBody(pdf, Number(ref[1])).body);
 }
 
+/**
+ * The largest embedded file a verifier inflates. The evidence JSON of a compliance PDF is bounded
+ * (100 listed rows, counts for the rest) and the runs file of 90,000 runs is a few MB; a PDF handed
+ * to `verify` may come from anywhere, so a compressed stream that would inflate beyond this is
+ * refused rather than exhausting the verifier's memory.
+ */
+export const MAX_EMBEDDED_FILE_BYTES = 64 * 1024 * 1024;
+
 /** The bytes of the embedded file named `name`. */
 export function embeddedFile(pdf: PdfFile, name: string): Buffer {
   for (const n of pdf.offsets.keys()) {
@@ -102,7 +110,16 @@ export function embeddedFile(pdf: PdfFile, name: string): Buffer {
     const length = /\/Length\s+(\d+)/.exec(stream.body);
     if (!length || stream.streamStart === undefined) throw new Error(`the embedded ${name} stream has no length`);
     const raw = Buffer.from(pdf.text.slice(stream.streamStart, stream.streamStart + Number(length[1])), 'latin1');
-    if (/\/Filter\s*\/FlateDecode/.test(stream.body)) return inflateSync(raw);
+    if (/\/Filter\s*\/FlateDecode/.test(stream.body)) {
+      try {
+        return inflateSync(raw, { maxOutputLength: MAX_EMBEDDED_FILE_BYTES });
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+          throw new Error(`the embedded ${name} inflates beyond ${MAX_EMBEDDED_FILE_BYTES} bytes: refused`);
+        }
+        throw error;
+      }
+    }
     if (/\/Filter/.test(stream.body)) throw new Error(`the embedded ${name} uses an unsupported filter`);
     return raw;
   }
