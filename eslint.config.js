@@ -36,7 +36,7 @@ export const FENCES = {
   domain: ['domain/common', 'domain/resources', 'domain/read-models', 'protocol'],
   // Plumbing: how reports are stored, the Kubernetes client and caches, metrics.
   'report-codec': ['domain', 'protocol'],
-  kube: ['domain', 'report-codec'],
+  kube: ['domain', 'report-codec', 'protocol'],
   metrics: ['domain', 'kube'],
   // What the engine and the API build on.
   evidence: ['domain', 'kube', 'metrics', 'report-codec', 'protocol'],

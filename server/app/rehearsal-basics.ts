@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { KubeClients } from '../kube/client.js';
 import type { RehearsalCache } from '../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../kube/rehearsal-client.js';
+import type { TestStatusWriter } from '../kube/test-status.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 export interface RehearsalBasics {
@@ -15,6 +16,8 @@ export interface RehearsalBasics {
   kube: KubeClients;
   cache: RehearsalCache;
   client: RehearsalClient;
+  /** The one writer of RestoreTest.status (a field manager per owner). */
+  testStatus: TestStatusWriter;
   metrics: Metrics;
   log: Logger;
   now: () => Date;

@@ -1,7 +1,7 @@
-// The engine part of a Rehearsal server: a schedule reconciler, a run reconciler (its I/O behind
-// KubeRunActions) and a report writer, driven by one loop that runs while this replica leads, and
-// the evidence archive that keeps the reports the writer no longer prunes, and the report cascade
-// that removes deleted tests' reports.
+// The engine part of a Rehearsal server: a schedule reconciler, a run reconciler (its reads behind
+// KubeRunReads, its writes behind KubeRunActions) and a report writer, driven by one loop that
+// runs while this replica leads, and the evidence archive that keeps the reports the writer no
+// longer prunes, and the report cascade that removes deleted tests' reports.
 import { createTargetResolver } from '../checks/target-resolver.js';
 import { KubeDependencyReader } from '../checks/dependency-reader.kube.js';
 import { KubeSandboxReader } from '../checks/sandbox-reader.kube.js';
@@ -10,6 +10,8 @@ import { RestoreTestController } from '../engine/reconcile-loop.js';
 import { KubeEventRecorder } from '../engine/events.js';
 import { Janitor } from '../engine/sandbox/janitor.js';
 import { KubeRunActions } from '../engine/run/kube-run-actions.js';
+import { KubeRunReads } from '../engine/run/kube-run-reads.js';
+import { RunGatherer } from '../engine/run/run-gatherer.js';
 import { LeaderElector } from '../engine/leader-election.js';
 import { findOrphanReports, ReportCascade } from '../engine/report-cascade.js';
 import { ReportWriter } from '../engine/run/report-writer.js';
@@ -19,7 +21,7 @@ import { SandboxManager } from '../engine/sandbox/sandbox.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
 import { parseDuration } from '../domain/common/duration.js';
 import type { RestoreTest } from '../domain/resources/resources.js';
-import type { RunBounds } from '../domain/run/run-policy.js';
+import type { RunBounds } from '../domain/run/run-observations.js';
 import { EvidenceArchive, type EvidenceArchiveDeps } from '../archive/evidence-archive.js';
 import type { EvidenceKeyStore } from '../evidence/evidence-keys.js';
 import type { BackupProvider } from '../providers/provider.js';
@@ -69,7 +71,7 @@ export interface Engine {
 }
 
 export function createEngine(deps: EngineDeps): Engine {
-  const { config, kubeConfig, kube, cache, client, metrics, log, now, wakeUp, providers, followUps } = deps;
+  const { config, kubeConfig, kube, cache, client, testStatus, metrics, log, now, wakeUp, providers, followUps } = deps;
   const { enqueue, term } = wakeUp;
   const events = new KubeEventRecorder(kube.core, 'rehearsal-controller', log.child({ component: 'events' }), now);
   const sandboxes = new SandboxManager({
@@ -117,7 +119,6 @@ export function createEngine(deps: EngineDeps): Engine {
   const cascade = new ReportCascade({ cache, client, ...(archive ? { archive } : {}), log: log.child({ component: 'cascade' }) });
   // With the archive, reports beyond historyLimit are archived by it, never deleted unarchived.
   const writer = new ReportWriter({
-    cache,
     client,
     signer: deps.signer,
     metrics,
@@ -126,21 +127,27 @@ export function createEngine(deps: EngineDeps): Engine {
     now,
     pruneHistory: !archive,
   });
-  const actions = new KubeRunActions({
+  const reads = new KubeRunReads({
     cache,
     client,
     providers,
-    sandboxes,
     reader,
     dependencyReader: new KubeDependencyReader(kubeConfig),
     clusterDomain: config.clusterDomain,
     checkTasks,
     admission,
+    term,
+    log: log.child({ component: 'reports' }),
+  });
+  const actions = new KubeRunActions({
+    status: testStatus,
+    providers,
+    sandboxes,
+    checkTasks,
     writer,
     events,
     term,
     enqueue,
-    bounds,
     now,
     // HOOK (issue 16): failure triage before a failed/partial run's sandbox may go.
     beforeSandboxRelease: (report) => followUps.diagnostics.beforeSandboxRelease(report),
@@ -149,7 +156,7 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const schedules = new ScheduleReconciler({
     actions: {
-      writeStatus: (test, status) => actions.writeStatus(test, status),
+      writeStatus: (test, owner, status) => actions.writeStatusAs(owner, test, status),
       record: (test, type, reason, message) => actions.record(test, type, reason, message),
       recordInterval: (test, seconds) =>
         metrics.scheduleIntervalSeconds.set({ namespace: test.metadata.namespace, test: test.metadata.name }, seconds),
@@ -162,7 +169,12 @@ export function createEngine(deps: EngineDeps): Engine {
     {
       cache,
       schedules,
-      runs: new RunReconciler({ actions, now, bounds, ...(deps.onStage ? { onStage: deps.onStage } : {}) }),
+      runs: new RunReconciler({
+        gatherer: new RunGatherer(reads, bounds),
+        actions,
+        now,
+        ...(deps.onStage ? { onStage: deps.onStage } : {}),
+      }),
       admission,
       checkTasks,
       janitor,

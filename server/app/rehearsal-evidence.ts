@@ -25,7 +25,7 @@ export interface EvidenceDeps extends RehearsalBasics {
   signer: RunSigner | undefined;
 }
 
-export function createEvidenceParts({ config, kubeConfig, kube, cache, metrics, log, now, signer }: EvidenceDeps): EvidenceParts {
+export function createEvidenceParts({ config, kubeConfig, kube, cache, testStatus, metrics, log, now, signer }: EvidenceDeps): EvidenceParts {
   const evidenceKeys = new EvidenceKeyStore({
     kubeConfig,
     core: kube.core,
@@ -37,7 +37,7 @@ export function createEvidenceParts({ config, kubeConfig, kube, cache, metrics, 
     signer ??
     new ReportSigner({
       keys: evidenceKeys,
-      custom: kube.customObjects,
+      tests: testStatus,
       log: log.child({ component: 'evidence' }),
       metrics,
     });

@@ -17,6 +17,7 @@ import type { LicenseWatch } from '../license/license-watch.js';
 import { loadKubeConfig, makeKubeClients, type KubeClients } from '../kube/client.js';
 import { RehearsalCache } from '../kube/rehearsal-cache.js';
 import { RehearsalClient } from '../kube/rehearsal-client.js';
+import { TestStatusWriter } from '../kube/test-status.js';
 import { Metrics } from '../metrics/metrics.js';
 import type { BackupProvider } from '../providers/provider.js';
 import { KastenProvider } from '../providers/kasten/kasten.provider.js';
@@ -85,6 +86,7 @@ export function createRehearsal(
     watchRestarts: (informer) => metrics.watchRestarts.inc({ informer }),
   });
   const client = new RehearsalClient(kube.customObjects);
+  const testStatus = new TestStatusWriter(kube.customObjects, log.child({ component: 'status' }), now);
   // The engine's loop is built further down; its queue is what watch events wake.
   const wakeUp = new EngineWakeUp();
   // Velero Restores are followed by watch (each change wakes its run), not read per poll.
@@ -99,7 +101,7 @@ export function createRehearsal(
     kasten: new KastenProvider(kube.customObjects),
     trilio: new TrilioProvider(kube.customObjects),
   };
-  const basics: RehearsalBasics = { config, kubeConfig, kube, cache, client, metrics, log, now };
+  const basics: RehearsalBasics = { config, kubeConfig, kube, cache, client, testStatus, metrics, log, now };
   const evidenceParts = createEvidenceParts({ ...basics, signer: overrides.signer });
   const { evidenceKeys, evidence, license } = evidenceParts;
   const followUps = createRunFollowUps({ ...basics, backupTool: providers.velero });

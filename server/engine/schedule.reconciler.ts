@@ -3,17 +3,29 @@
 // the handled trigger, and a Queued currentRun. Due instants and triggers that arrive while a run
 // is in progress are consumed and reported, never started in parallel (decision 0012). Starting and
 // advancing the run is the run reconciler's job.
+//
+// Its fields belong to two owners (kube/test-status.ts): the spec as read (rehearsal-schedule:
+// observedGeneration, ScheduleValid) and the run ledger (rehearsal-run: nextRunAt, the consumed
+// instant or trigger and the run queued for it, in one write). Each owner's part is written only
+// when it changed, so a due instant costs one write, as before.
 import { randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { ANNOTATION_TRIGGER, type CurrentRun, type RestoreTest, type RestoreTestStatus } from '../domain/resources/resources.js';
 import { decideSchedule, scheduleIntervalSeconds, type ScheduleDecision } from '../domain/run/schedule.js';
 import { newRunId } from '../domain/run/sandbox-names.js';
+import { ownedStatus, type StatusOwner } from '../kube/test-status.js';
 import { setCondition, type ReconcileResult } from './conditions.js';
 import type { EventType } from './events.js';
 
+/** The owners of the fields this reconciler writes, in the order they are written. */
+const OWNERS: readonly StatusOwner[] = ['run', 'schedule'];
+
 export interface ScheduleActions {
-  /** Replaces the test's status (optimistic concurrency); the stored test, or undefined if gone. */
-  writeStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest | undefined>;
+  /**
+   * Applies the fields `owner` owns in `status`, guarded by the test's resourceVersion; the stored
+   * test, or undefined if it is gone.
+   */
+  writeStatus(test: RestoreTest, owner: StatusOwner, status: RestoreTestStatus): Promise<RestoreTest | undefined>;
   record(test: RestoreTest, type: EventType, reason: string, message: string): void;
   /** The schedule's interval, for the RestoreTestNotRun alert. */
   recordInterval(test: RestoreTest, seconds: number): void;
@@ -93,8 +105,14 @@ export class ScheduleReconciler {
 
     // Compared canonically: the apiserver returns keys sorted, we build them in another order, and
     // a write of an unchanged status would come back as a watch event and start the pass again.
-    const changed = canonicalize(status) !== canonicalize(previous);
-    const written = changed ? await actions.writeStatus(test, status) : undefined;
+    // The two parts are independent: a crash between them leaves a stale observedGeneration or
+    // ScheduleValid, which the next pass writes again.
+    let written: RestoreTest | undefined;
+    for (const owner of OWNERS) {
+      if (canonicalize(ownedStatus(owner, status)) === canonicalize(ownedStatus(owner, previous))) continue;
+      written = await actions.writeStatus(written ?? test, owner, status);
+      if (!written) break; // the test is gone
+    }
     for (const [type, reason, message] of events) actions.record(test, type, reason, message);
     return { ...this.requeue(decision, now), ...(written ? { written } : {}) };
   }

@@ -1,25 +1,23 @@
 // The engine's report signer (used by server/engine/run/report-writer.ts): fills spec.evidence of a
 // RestoreReport before it is created (the CRD makes the spec immutable, so evidence cannot be added
-// later), chained to the previous report of the same RestoreTest.
+// later), chained to the previous report of the same RestoreTest, and afterwards records the new
+// report as the test's evidence anchor.
 //
-// The previous report is read from the apiserver (LISTs selecting spec.test and spec.testRef.name,
-// selectable fields of the CRD: unlike a label they cannot be edited after the report is written;
-// reports stored since issue 17's fifth cut carry the first, older ones the second), not only
-// from the informer cache the report writer passes in: a cache that has not yet seen the last report
-// would fork the chain, and a fork reads as tampering to an auditor. Reports of an older
-// RestoreTest with the same name (another uid) do not count, nor does a report with the name being
-// written (a retry after a crash: the create then answers AlreadyExists and the stored report wins).
-import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
+// The previous report is passed in: the engine's gatherer finds it once (engine/run/report-chain.ts)
+// and guarantees what the signer's own LISTs used to — it is the newest report the apiserver has,
+// never an older one from a cache that has not seen the last report yet (that would fork the chain,
+// and a fork reads as tampering to an auditor). previousReportOf says which report that is: not one
+// of an older RestoreTest with the same name (another uid), nor one with the name being written (a
+// retry after a crash: the create then answers AlreadyExists and the stored report wins).
 import type { Logger } from 'pino';
-import { expandReport } from '../report-codec/report-encoding.js';
-import { TEST_NAME_FIELD } from '../../protocol/stored-report/stored-report.js';
 import type { RestoreReport, RestoreTest } from '../domain/resources/resources.js';
 import { evidenceOwner } from '../../protocol/evidence/report-digest.js';
 import { orderReportsForChain } from '../../protocol/evidence/report-chain.js';
 import { withEvidence } from './evidence.js';
 import { evidenceAnchorOf } from './evidence-anchor.js';
 import type { SigningKey } from './signing-key.js';
-import { isKind, kubeCall } from '../kube/errors.js';
+import { isKind } from '../kube/errors.js';
+import type { TestStatusWriter } from '../kube/test-status.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 export interface SigningKeySource {
@@ -28,8 +26,8 @@ export interface SigningKeySource {
 
 export interface ReportSignerOptions {
   keys: SigningKeySource;
-  /** Live reads of a test's reports; absent = trust the `previous` the caller passes. */
-  custom?: CustomObjectsApi;
+  /** Live reads and the status writes of the anchor; absent = no anchor is recorded. */
+  tests?: Pick<TestStatusWriter, 'get' | 'apply'>;
   log: Logger;
   /** How long sign() waits for a key before failing (the run step is retried later). */
   keyWaitMs?: number;
@@ -37,38 +35,50 @@ export interface ReportSignerOptions {
   metrics?: Pick<Metrics, 'setEvidenceAnchor'>;
 }
 
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-
 /** Expanded reports: the owner's uid (ownerReference, else spec.testRef; see evidenceOwner). */
-function ownerUid(report: RestoreReport): string | undefined {
+export function ownerUid(report: RestoreReport): string | undefined {
   return evidenceOwner(report.metadata, report.spec.testRef)?.uid;
 }
 
-/** The newest report of the same RestoreTest (same owner uid), other than `report` itself. */
+/** Where a report being written sits: its name, its test (name and uid) and its start. */
+export interface ChainSlot {
+  name: string;
+  test: string;
+  /** Undefined: any uid (a test object without one). */
+  uid: string | undefined;
+  startedAt: string;
+}
+
+/** The newest report of the same RestoreTest (same owner uid) before `slot`, other than its own. */
+export function previousInChain(slot: ChainSlot, candidates: readonly RestoreReport[]): RestoreReport | undefined {
+  const sameChain = candidates.filter(
+    (candidate) =>
+      candidate.metadata.name !== slot.name &&
+      candidate.spec.testRef.name === slot.test &&
+      (slot.uid === undefined || ownerUid(candidate) === slot.uid) &&
+      candidate.spec.startedAt <= slot.startedAt,
+  );
+  return orderReportsForChain(sameChain).at(-1);
+}
+
+/** previousInChain for a report already built. */
 export function previousReportOf(
   report: RestoreReport,
   candidates: readonly RestoreReport[],
 ): RestoreReport | undefined {
-  const uid = ownerUid(report);
-  const sameChain = candidates.filter(
-    (candidate) =>
-      candidate.metadata.name !== report.metadata.name &&
-      candidate.spec.testRef.name === report.spec.testRef.name &&
-      (uid === undefined || ownerUid(candidate) === uid) &&
-      candidate.spec.startedAt <= report.spec.startedAt,
-  );
-  return orderReportsForChain(sameChain).at(-1);
+  const slot = { name: report.metadata.name, test: report.spec.testRef.name, uid: ownerUid(report), startedAt: report.spec.startedAt };
+  return previousInChain(slot, candidates);
 }
 
 export class ReportSigner {
   constructor(private readonly options: ReportSignerOptions) {}
 
+  /** `previous`: the newest report of the test before this one, as the apiserver has it. */
   async sign(report: RestoreReport, previous: RestoreReport | undefined): Promise<RestoreReport> {
     const { key } = await this.keyOrTimeout();
-    const predecessor = this.options.custom ? await this.livePrevious(report, previous) : previous;
     // A predecessor signed before sequences existed restarts the count at 1.
-    const sequence = (predecessor?.spec.evidence?.sequence ?? 0) + 1;
-    return withEvidence(report, predecessor?.spec.evidence?.digest, key, sequence);
+    const sequence = (previous?.spec.evidence?.sequence ?? 0) + 1;
+    return withEvidence(report, previous?.spec.evidence?.digest, key, sequence);
   }
 
   /**
@@ -79,15 +89,14 @@ export class ReportSigner {
    */
   async recordAnchor(report: RestoreReport): Promise<void> {
     const anchor = evidenceAnchorOf(report);
-    const custom = this.options.custom;
-    if (!anchor || !custom) return;
+    const tests = this.options.tests;
+    if (!anchor || !tests) return;
     const namespace = report.metadata.namespace!;
     const name = report.spec.testRef.name;
-    const target = { group: 'rehearsal.dev', version: 'v1alpha1', namespace, plural: 'restoretests', name };
     for (let attempt = 1; ; attempt++) {
       let test: RestoreTest;
       try {
-        test = (await kubeCall(() => custom.getNamespacedCustomObject(target))) as RestoreTest;
+        test = await tests.get(namespace, name);
       } catch (error) {
         if (isKind(error, 'NotFound')) return; // the test is gone, and its reports with it
         throw error;
@@ -97,20 +106,9 @@ export class ReportSigner {
       this.options.metrics?.setEvidenceAnchor(namespace, name, newest);
       if (newest === current) return;
       try {
-        await kubeCall(() =>
-          custom.patchNamespacedCustomObjectStatus(
-            {
-              ...target,
-              // resourceVersion: a concurrent writer makes this a Conflict, never a step back.
-              body: {
-                metadata: { resourceVersion: test.metadata.resourceVersion },
-                status: { evidenceAnchor: anchor },
-              },
-              fieldManager: 'rehearsal-evidence',
-            },
-            mergePatch,
-          ),
-        );
+        // The evidence owner's one field; the resourceVersion read above makes a concurrent
+        // writer a Conflict (read again, retry), never a step back.
+        await tests.apply('evidence', test, { evidenceAnchor: anchor });
         return;
       } catch (error) {
         if (!isKind(error, 'Conflict') || attempt >= 5) throw error;
@@ -134,36 +132,5 @@ export class ReportSigner {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  private async livePrevious(
-    report: RestoreReport,
-    cached: RestoreReport | undefined,
-  ): Promise<RestoreReport | undefined> {
-    const test = report.spec.testRef.name;
-    // Field selectors only AND: one LIST per stored form of the test's name (a report is in one).
-    const lists = await Promise.all(
-      [`spec.${TEST_NAME_FIELD}`, 'spec.testRef.name'].map(
-        async (field) =>
-          (await kubeCall(() =>
-            this.options.custom!.listNamespacedCustomObject({
-              group: 'rehearsal.dev',
-              version: 'v1alpha1',
-              namespace: report.metadata.namespace!,
-              plural: 'restorereports',
-              fieldSelector: `${field}=${test}`,
-            }),
-          )) as { items: RestoreReport[] },
-      ),
-    );
-    const items = lists.flatMap((list) => list.items);
-    const live = previousReportOf(report, items.map(expandReport));
-    if (cached && live && cached.metadata.name !== live.metadata.name) {
-      this.options.log.info(
-        { report: report.metadata.name, cached: cached.metadata.name, live: live.metadata.name },
-        'the cache was behind: chaining to the newest report the apiserver has',
-      );
-    }
-    return live;
   }
 }

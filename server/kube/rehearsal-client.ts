@@ -1,5 +1,5 @@
-// Typed writes to Rehearsal's own resources. Status goes through the status subresource with the
-// object's resourceVersion, so a stale writer gets a Conflict instead of overwriting newer state.
+// Typed writes to Rehearsal's own resources, and the few reads that must not come from the cache.
+// A RestoreTest's status has its own writer, with one field manager per owner (test-status.ts).
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
 import {
   GROUP,
@@ -7,9 +7,9 @@ import {
   type RestoreReport,
   type RestoreTest,
   type RestoreTestSpec,
-  type RestoreTestStatus,
 } from '../domain/resources/resources.js';
 import { expandReport, packReport } from '../report-codec/report-encoding.js';
+import { TEST_NAME_FIELD } from '../../protocol/stored-report/stored-report.js';
 import { kubeCall } from './errors.js';
 
 const TESTS = 'restoretests';
@@ -88,21 +88,6 @@ export class RehearsalClient {
     )) as RestoreTest;
   }
 
-  async replaceTestStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest> {
-    const { namespace, name } = test.metadata;
-    return (await kubeCall(() =>
-      this.api.replaceNamespacedCustomObjectStatus({
-        group: GROUP,
-        version: VERSION,
-        namespace: namespace!,
-        plural: TESTS,
-        name,
-        body: { ...test, status },
-        fieldManager: FIELD_MANAGER,
-      }),
-    )) as RestoreTest;
-  }
-
   /** Stores the report packed (report-codec/report-encoding.ts); returns it expanded, as every read does. */
   async createReport(report: RestoreReport): Promise<RestoreReport> {
     return expandReport((await kubeCall(() =>
@@ -166,6 +151,25 @@ export class RehearsalClient {
         mergePatch,
       ),
     )) as RestoreReport);
+  }
+
+  /**
+   * A test's reports as the apiserver has them now (expanded), for when the cache cannot be trusted
+   * to be current. Selected by spec.test and spec.testRef.name, selectable fields of the CRD
+   * (unlike a label they cannot be edited after the report is written); reports stored since issue
+   * 17's fifth cut carry the first, older ones the second, and field selectors only AND: one LIST
+   * per form. Reports of an older test with the same name are included (the caller tells by uid).
+   */
+  async listReportsOfTest(namespace: string, test: string): Promise<RestoreReport[]> {
+    const lists = await Promise.all(
+      [`spec.${TEST_NAME_FIELD}`, 'spec.testRef.name'].map(
+        async (field) =>
+          (await kubeCall(() =>
+            this.api.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: REPORTS, fieldSelector: `${field}=${test}` }),
+          )) as { items: RestoreReport[] },
+      ),
+    );
+    return lists.flatMap((list) => list.items).map(expandReport);
   }
 
   async deleteReport(namespace: string, name: string): Promise<void> {

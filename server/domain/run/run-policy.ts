@@ -6,70 +6,14 @@
 // Stages: Queued → Preparing (pick the backup, create the sandbox, request the restore) →
 // Restoring (polled, never awaited) → Validating (pods ready, then the checks in the background)
 // → report → the run ends. A run that fails early goes to Finalizing, which only writes its report.
+//
+// Two actions report back what they did (prepare: the sandboxes and the restore; write-report: the
+// stored report); the reconciler asks again with that added to the observations, so what it means
+// for the run — Restoring or SandboxTaken, and the test's status once the run has ended — is also
+// decided here, never by the action.
 import { formatDuration } from '../common/duration.js';
-import type { CurrentRun } from '../resources/resources.js';
-
-export interface RunBounds {
-  /** The sandbox ttl: a run still going after it fails with TTLExceeded. */
-  ttlSeconds: number;
-  /** How long Validating waits for pods before checking anyway (the score says what was missing). */
-  podReadyTimeoutSeconds: number;
-  /** How long the backup provider may stay unreachable before the run fails (ProviderUnavailable). */
-  providerUnavailableSeconds: number;
-  /** How often a run waiting on something outside is looked at again. */
-  pollIntervalMs: number;
-  /**
-   * How often a Restoring run is looked at without an event, when the provider's restore objects
-   * are watched (each change wakes the run; this is only the safety net). Default pollIntervalMs.
-   */
-  restorePollMs?: number;
-}
-
-export interface BackupChoice {
-  name: string;
-  completedAt?: string;
-  totalItems?: number;
-}
-
-/** Preparing: what the provider said about the backup to restore. */
-export type BackupObservation =
-  | { state: 'found'; backup: BackupChoice }
-  | { state: 'rejected'; reason: string; message: string }
-  | { state: 'unavailable'; message: string };
-
-/** Restoring: the restore object's progress, as the provider reports it. */
-export type RestoreObservation =
-  | { state: 'pending' | 'running'; phase: string }
-  | {
-      state: 'succeeded' | 'partiallyFailed';
-      phase: string;
-      completedAt?: string;
-      itemsRestored?: number;
-      warnings: number;
-    }
-  | { state: 'failed'; phase: string; message?: string }
-  | { state: 'missing' }
-  | { state: 'unavailable'; message: string };
-
-/** Validating: the background task that runs the health checks of this run. */
-export type ChecksObservation = { state: 'not-started' } | { state: 'running' } | { state: 'done' };
-
-export interface RunObservations {
-  /** The RestoreTest is gone or being deleted. */
-  testDeleted: boolean;
-  /** This replica still holds the leader lease. */
-  leading: boolean;
-  /** Queued: a run slot is free and this run is next in line (see engine/run/run-slots.ts). */
-  admitted?: boolean;
-  backup?: BackupObservation;
-  restore?: RestoreObservation;
-  /** Validating, until podsReadyAt is recorded. */
-  pods?: { expected: number; ready: number };
-  checks?: ChecksObservation;
-  /** Validating/Finalizing: the run's report (deterministic name) already exists. */
-  reportExists?: boolean;
-  bounds: RunBounds;
-}
+import type { Condition, CurrentRun, RestoreTestStatus } from '../resources/resources.js';
+import type { BackupChoice, PreparationObservation, ReportObservation, RunBounds, RunObservations } from './run-observations.js';
 
 export type RunAction =
   /** Drop this replica's in-memory work for the run and write nothing (another owner resumes). */
@@ -84,8 +28,21 @@ export type RunAction =
   | 'start-checks'
   /** Build, sign and create the report (report writer). */
   | 'write-report'
-  /** The report exists: clean up the restore and sandboxes, and end the run. */
+  /** The report exists: clean up the restore and sandboxes as `ending` says, and end the run. */
   | 'settle';
+
+/** How a run whose report exists ends: the test's status, and what becomes of its sandboxes. */
+export interface RunEnding {
+  /** The status fields that record the ended run (currentRun goes). */
+  status: Required<Pick<RestoreTestStatus, 'phase' | 'lastScore' | 'lastResult' | 'lastRunAt' | 'lastReport'>>;
+  /** LastRunPassed; its lastTransitionTime is kept or set when it is written (engine/conditions.ts). */
+  condition: Omit<Condition, 'lastTransitionTime'>;
+  /** A passing sandbox has nothing left to show; the others stay for inspection until keepUntil. */
+  sandboxes: 'delete' | 'keep';
+  keepUntil: Date;
+  /** A failed or partial run is diagnosed while its sandboxes still exist (issue 16). */
+  triage: boolean;
+}
 
 export interface RunStep {
   action: RunAction;
@@ -95,6 +52,13 @@ export interface RunStep {
   run?: CurrentRun;
   /** prepare: the backup to restore. */
   backup?: BackupChoice;
+  /**
+   * prepare, write-report: the run's deadline (its start + the sandbox ttl). Sandboxes are created
+   * to expire then, and a report says until when a kept sandbox can be inspected.
+   */
+  sandboxExpiresAt?: Date;
+  /** settle: how the run ends. */
+  ending?: RunEnding;
   /** An Event worth recording on the RestoreTest for this step. */
   event?: { type: 'Normal' | 'Warning'; reason: string; message: string };
   requeueAfterMs: number;
@@ -166,9 +130,7 @@ export function nextStep(run: CurrentRun, observed: RunObservations, now: Date):
   if (!observed.leading) {
     return { action: 'abandon', reason: 'LeadershipLost', message: `another replica resumes run ${run.id}`, requeueAfterMs: 0 };
   }
-  if (observed.reportExists) {
-    return { action: 'settle', reason: 'ReportWritten', message: `run ${run.id} has its report`, requeueAfterMs: 0 };
-  }
+  if (observed.report) return settle(run, observed.report, bounds);
   if (run.stage !== 'Queued' && run.stage !== 'Finalizing' && now > runDeadline(run, bounds)) {
     return fail(run, 'TTLExceeded', `the run did not finish within the sandbox ttl (${formatDuration(bounds.ttlSeconds)})`);
   }
@@ -182,8 +144,41 @@ export function nextStep(run: CurrentRun, observed: RunObservations, now: Date):
     case 'Validating':
       return validating(run, observed, now);
     case 'Finalizing':
-      return { action: 'write-report', reason: 'RunFailed', message: `run ${run.id} failed: writing its report`, requeueAfterMs: 0 };
+      return writeReport(run, bounds, 'RunFailed', `run ${run.id} failed: writing its report`);
   }
+}
+
+function writeReport(run: CurrentRun, bounds: RunBounds, reason: string, message: string): RunStep {
+  return { action: 'write-report', reason, message, sandboxExpiresAt: runDeadline(run, bounds), requeueAfterMs: 0 };
+}
+
+/** The report exists (written just now, or found after a restart): the run ends as it says. */
+function settle(run: CurrentRun, report: ReportObservation, bounds: RunBounds): RunStep {
+  const passed = report.result === 'pass';
+  return {
+    action: 'settle',
+    reason: 'ReportWritten',
+    message: `run ${run.id} has its report`,
+    ending: {
+      status: {
+        phase: report.result === 'fail' ? 'Failed' : 'Completed',
+        lastScore: report.score,
+        lastResult: report.result,
+        lastRunAt: report.completedAt,
+        lastReport: report.name,
+      },
+      condition: {
+        type: 'LastRunPassed',
+        status: passed ? 'True' : 'False',
+        reason: passed ? 'Passed' : report.result === 'partial' ? 'Partial' : 'Failed',
+        message: `run ${run.id}: score ${report.score}, ${report.result}`,
+      },
+      sandboxes: passed ? 'delete' : 'keep',
+      keepUntil: runDeadline(run, bounds),
+      triage: !passed,
+    },
+    requeueAfterMs: 0,
+  };
 }
 
 function queued(run: CurrentRun, observed: RunObservations, now: Date): RunStep {
@@ -210,14 +205,41 @@ function preparing(run: CurrentRun, observed: RunObservations, now: Date): RunSt
     case 'unavailable':
       return providerUnavailable(run, backup.message, now, observed.bounds);
     case 'found':
+      if (observed.preparation) return prepared(run, backup.backup, observed.preparation, observed.bounds);
       return {
         action: 'prepare',
         reason: 'BackupSelected',
         message: `restoring backup ${backup.backup.name}`,
         backup: backup.backup,
+        sandboxExpiresAt: runDeadline(run, observed.bounds),
         requeueAfterMs: observed.bounds.pollIntervalMs,
       };
   }
+}
+
+/** What the prepare action did, as the run's next durable state. */
+function prepared(run: CurrentRun, backup: BackupChoice, preparation: PreparationObservation, bounds: RunBounds): RunStep {
+  if (preparation.state === 'sandbox-taken') {
+    // Decisions §9: a namespace Rehearsal did not create is never restored into. The run ends
+    // here (Finalizing, then its report), keeping only the sandboxes it did create.
+    return fail(run, preparation.reason, preparation.message, { sandboxNamespaces: preparation.sandboxNamespaces });
+  }
+  return {
+    action: 'update',
+    reason: 'RestoreRequested',
+    message: `restore ${preparation.restore.name} of backup ${backup.name} requested`,
+    // The provider has just answered twice (backup found, restore requested): an outage recorded
+    // earlier in Preparing is over, and must not count against the restore that follows.
+    run: {
+      ...reachable(run),
+      stage: 'Restoring',
+      sandboxNamespaces: preparation.sandboxNamespaces,
+      backup,
+      restore: preparation.restore,
+      restoreRequestedAt: run.restoreRequestedAt ?? preparation.requestedAt,
+    },
+    requeueAfterMs: bounds.pollIntervalMs,
+  };
 }
 
 function restoring(run: CurrentRun, observed: RunObservations, now: Date): RunStep {
@@ -287,6 +309,6 @@ function validating(run: CurrentRun, observed: RunObservations, now: Date): RunS
     case 'running':
       return wait('ChecksRunning', 'the health checks are running', CHECKS_POLL_MS);
     case 'done':
-      return { action: 'write-report', reason: 'ChecksDone', message: `run ${run.id}: checks done, writing the report`, requeueAfterMs: 0 };
+      return writeReport(run, bounds, 'ChecksDone', `run ${run.id}: checks done, writing the report`);
   }
 }

@@ -9,7 +9,7 @@ import { checksForRun } from '../../checks/default-checks.js';
 import type { SandboxReader } from '../../checks/sandbox-reader.js';
 import type { TargetResolver } from '../../checks/target-resolver.js';
 import { keyOf } from '../../domain/run/run-queue.js';
-import type { ChecksObservation } from '../../domain/run/run-policy.js';
+import type { ChecksObservation } from '../../domain/run/run-observations.js';
 import { API_VERSION, type CheckResult, type CurrentRun, type HealthCheck, type HealthCheckPolicy, type RestoreTest } from '../../domain/resources/resources.js';
 
 export interface CheckTaskResult {

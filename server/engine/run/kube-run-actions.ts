@@ -1,52 +1,35 @@
-// RunActions against the real cluster: the backup provider, the sandbox manager, the sandbox
-// reader, the status subresource, Events and the report writer. Every write first checks that the
-// leadership term is still current: a reconcile that was in flight when leadership was lost stops
-// at its next write instead of racing the new leader.
-import type { DependencyReader } from '../../checks/dependency-reader.js';
-import type { SandboxReader } from '../../checks/sandbox-reader.js';
-import type { BackupChoice, BackupObservation, ChecksObservation, RestoreObservation } from '../../domain/run/run-policy.js';
-import { runDeadline, type RunBounds } from '../../domain/run/run-policy.js';
-import type { CurrentRun, RestoreReport, RestoreTest, RestoreTestStatus } from '../../domain/resources/resources.js';
+// RunActions against the real cluster: the backup provider, the sandbox manager, the check tasks,
+// the status writer, Events and the report writer. Every write first checks that the leadership
+// term is still current: a reconcile that was in flight when leadership was lost stops at its next
+// write instead of racing the new leader. Nothing here reads what the gatherer reads, and nothing
+// here decides what a run does next (domain/run/run-policy.ts does).
+import type { RunEnding } from '../../domain/run/run-policy.js';
+import type { BackupChoice, PreparationObservation } from '../../domain/run/run-observations.js';
+import type { CurrentRun, HealthCheck, RestoreReport, RestoreTest, RestoreTestStatus } from '../../domain/resources/resources.js';
 import { restoreObjectName, sandboxNamespaceName } from '../../domain/run/sandbox-names.js';
 import { isKind } from '../../kube/errors.js';
-import type { RehearsalCache } from '../../kube/rehearsal-cache.js';
-import type { RehearsalClient } from '../../kube/rehearsal-client.js';
+import type { StatusOwner, TestStatusWriter } from '../../kube/test-status.js';
 import { buildNamespaceMapping, ProviderError, type BackupProvider } from '../../providers/provider.js';
-import { configuredChecks, type CheckTasks } from './check-tasks.js';
-import { observeDependencies } from './dependency-scan.js';
-import { observeKinds, type KindLister } from './kind-completeness.js';
+import type { CheckTasks } from './check-tasks.js';
 import type { EventRecorder, EventType } from '../events.js';
-import type { ReportWriter } from './report-writer.js';
+import type { ReportInputs, ReportWriter } from './report-writer.js';
 import type { RunActions } from './run-actions.js';
-import type { Admission, RunAdmission } from './run-slots.js';
 import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from '../sandbox/sandbox.js';
-
-/** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
-export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'>, KindLister {
-  desiredPods(namespace: string): Promise<number>;
-}
 
 export class LeadershipLostError extends Error {
   override readonly name = 'LeadershipLostError';
 }
 
 export interface KubeRunActionsDeps {
-  cache: Pick<RehearsalCache, 'getPolicy'>;
-  client: Pick<RehearsalClient, 'replaceTestStatus'>;
+  status: Pick<TestStatusWriter, 'apply'>;
   providers: Partial<Record<string, BackupProvider>>;
   sandboxes: SandboxManager;
-  reader: RunSandboxReader;
-  dependencyReader: DependencyReader;
-  /** For `<service>.<namespace>.svc.<clusterDomain>` references. */
-  clusterDomain?: string;
   checkTasks: CheckTasks;
-  admission: RunAdmission;
   writer: ReportWriter;
   events: EventRecorder;
   /** The current leadership term; aborted when it ends. */
   term: () => AbortSignal;
   enqueue: (key: string) => void;
-  bounds: (test: RestoreTest) => RunBounds;
   now: () => Date;
   /** HOOK (issue 16, failure triage): awaited before a failed/partial run's sandbox may go. */
   beforeSandboxRelease?: (report: RestoreReport) => Promise<void>;
@@ -57,85 +40,7 @@ export interface KubeRunActionsDeps {
 export class KubeRunActions implements RunActions {
   constructor(private readonly deps: KubeRunActionsDeps) {}
 
-  leading(): boolean {
-    return !this.deps.term().aborted;
-  }
-
-  admit(test: RestoreTest): Admission {
-    return this.deps.admission.admit(test);
-  }
-
-  async selectBackup(test: RestoreTest): Promise<BackupObservation> {
-    const provider = this.deps.providers[test.spec.provider];
-    if (!provider) {
-      return { state: 'rejected', reason: 'ProviderUnsupported', message: `provider ${test.spec.provider} is not available in this installation` };
-    }
-    const source = test.spec.backupSource;
-    try {
-      const backup = await provider.selectBackup(source.namespaces.map((entry) => entry.name), source.backupName ?? 'latest', source.providerNamespace);
-      return {
-        state: 'found',
-        backup: {
-          name: backup.name,
-          ...(backup.completedAt ? { completedAt: backup.completedAt } : {}),
-          ...(backup.totalItems !== undefined ? { totalItems: backup.totalItems } : {}),
-        },
-      };
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      if (error.reason === 'ProviderUnavailable') return { state: 'unavailable', message: error.message };
-      return { state: 'rejected', reason: error.reason, message: error.message };
-    }
-  }
-
-  async restoreProgress(test: RestoreTest, run: CurrentRun): Promise<RestoreObservation> {
-    const provider = this.deps.providers[test.spec.provider];
-    if (!provider || !run.restore) return { state: 'missing' };
-    try {
-      const progress = await provider.getRestoreProgress(run.restore);
-      switch (progress.state) {
-        case 'pending':
-        case 'running':
-          return { state: progress.state, phase: progress.phase };
-        case 'failed':
-          return { state: 'failed', phase: progress.phase, ...(progress.message ? { message: progress.message } : {}) };
-        default:
-          return {
-            state: progress.state,
-            phase: progress.phase,
-            warnings: progress.warnings,
-            ...(progress.completedAt ? { completedAt: progress.completedAt } : {}),
-            ...(progress.itemsRestored !== undefined ? { itemsRestored: progress.itemsRestored } : {}),
-          };
-      }
-    } catch (error) {
-      if (error instanceof ProviderError && error.reason === 'RestoreNotFound') return { state: 'missing' };
-      if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') return { state: 'unavailable', message: error.message };
-      throw error;
-    }
-  }
-
-  async countPods(run: CurrentRun): Promise<{ expected: number; ready: number }> {
-    let expected = 0;
-    let ready = 0;
-    for (const { sandbox } of run.sandboxNamespaces ?? []) {
-      const [pods, desired] = await Promise.all([this.deps.reader.listPods(sandbox), this.deps.reader.desiredPods(sandbox)]);
-      const live = pods.filter((pod) => !pod.terminating && pod.phase !== 'Succeeded');
-      expected += Math.max(desired, live.length);
-      ready += live.filter((pod) => pod.ready).length;
-    }
-    return { expected, ready };
-  }
-
-  checks(test: RestoreTest, run: CurrentRun): ChecksObservation {
-    return this.deps.checkTasks.state(test, run);
-  }
-
-  findReport(test: RestoreTest, run: CurrentRun): Promise<RestoreReport | undefined> {
-    return this.deps.writer.find(test, run.id);
-  }
-
-  async prepare(test: RestoreTest, run: CurrentRun, backup: BackupChoice): Promise<CurrentRun> {
+  async prepare(test: RestoreTest, run: CurrentRun, backup: BackupChoice, sandboxExpiresAt: Date): Promise<PreparationObservation> {
     this.assertLeading();
     const provider = this.deps.providers[test.spec.provider];
     if (!provider) throw new ProviderError('ProviderUnavailable', `provider ${test.spec.provider} is not available`);
@@ -147,87 +52,43 @@ export class KubeRunActions implements RunActions {
     }));
     // Built before anything is written: an incomplete mapping throws here, never reaching the tool.
     const mapping = buildNamespaceMapping(sources, (source) => entries.find((entry) => entry.source === source)?.sandbox);
-    let sandboxes: CreatedSandbox[];
+    let sandboxNamespaces: CreatedSandbox[];
     try {
-      sandboxes = await this.deps.sandboxes.create({
+      sandboxNamespaces = await this.deps.sandboxes.create({
         test,
         runId: run.id,
         entries,
-        expiresAt: runDeadline(run, this.deps.bounds(test)),
+        expiresAt: sandboxExpiresAt,
         proberNamespace: this.deps.proberNamespace,
         proberPodLabels: this.deps.proberPodLabels,
         recordedUids: Object.fromEntries((run.sandboxNamespaces ?? []).flatMap((entry) => (entry.uid ? [[entry.sandbox, entry.uid]] : []))),
       });
     } catch (error) {
-      // Decision 0009: a namespace Rehearsal did not create is never restored into. The run ends
-      // here (Finalizing, then its report), keeping only the sandboxes it did create.
+      // Decision 0009: a namespace Rehearsal did not create is never restored into. The policy
+      // ends the run (SandboxTaken), keeping only the sandboxes it did create.
       if (!(error instanceof SandboxTakenError)) throw error;
-      return { ...run, sandboxNamespaces: error.created, stage: 'Finalizing', failure: { reason: error.reason, message: error.message } };
+      return { state: 'sandbox-taken', sandboxNamespaces: error.created, reason: error.reason, message: error.message };
     }
     this.assertLeading();
-    // selectBackup has just checked that the backup covers every source; the request uses its name.
+    // The gatherer's selectBackup has just checked that the backup covers every source; the request uses its name.
     const restore = await provider.startRestore(
       { name: restoreObjectName(test.metadata.name, run.id), backup: { ...backup, includedNamespaces: sources }, mapping, labels: sandboxLabels(test, run.id) },
       test.spec.backupSource.providerNamespace,
     );
-    return { ...run, stage: 'Restoring', sandboxNamespaces: sandboxes, backup, restore, restoreRequestedAt: run.restoreRequestedAt ?? this.deps.now().toISOString() };
+    return { state: 'prepared', sandboxNamespaces, restore, requestedAt: this.deps.now().toISOString() };
   }
 
-  startChecks(test: RestoreTest, run: CurrentRun): void {
+  startChecks(test: RestoreTest, run: CurrentRun, checks: HealthCheck[] | undefined): void {
     if (!this.leading()) return;
-    this.deps.checkTasks.start(test, run, configuredChecks(test, (namespace, name) => this.deps.cache.getPolicy(namespace, name)));
+    this.deps.checkTasks.start(test, run, checks);
   }
 
-  async writeReport(test: RestoreTest, run: CurrentRun): Promise<RestoreReport> {
+  async writeReport(test: RestoreTest, run: CurrentRun, inputs: ReportInputs): Promise<RestoreReport> {
     this.assertLeading();
-    const checks = this.deps.checkTasks.result(test, run);
-    const restore = await this.restoreFacts(test, run);
-    const restored = restore?.succeeded === true && run.failure === undefined;
-    const pods = restored ? await this.countPods(run) : undefined;
-    const provider = this.deps.providers[test.spec.provider];
-    const kinds = restored && provider ? await observeKinds(provider, this.deps.reader, test, run) : undefined;
-    const configured = configuredChecks(test, (namespace, name) => this.deps.cache.getPolicy(namespace, name));
-    const results = checks?.results ?? [];
-    const dependencies = restored ? await observeDependencies(this.deps.dependencyReader, run.sandboxNamespaces ?? [], this.deps.clusterDomain, test.spec.sandbox?.networkIsolation ?? 'strict') : undefined;
-    this.assertLeading();
-    return this.deps.writer.write(test, run, {
-      ...(restore ? { restore } : {}),
-      ...(pods ? { pods } : {}),
-      ...(kinds ? { kinds } : {}),
-      checks: results,
-      ...(dependencies !== undefined ? { dependencies } : {}),
-      ...(checks ? { checksCompletedAt: checks.completedAt } : {}),
-      ...(run.failure ? { failure: run.failure } : {}),
-      criticalChecks: (configured ?? []).filter((check) => check.critical === true).map((check) => check.name),
-      // The same instant cleanUp keeps a sandbox of a run that did not pass until.
-      sandboxExpiresAt: runDeadline(run, this.deps.bounds(test)),
-    });
+    return this.deps.writer.write(test, run, inputs);
   }
 
-  /** What the provider says about the finished restore; the recorded phase when it cannot say. */
-  private async restoreFacts(test: RestoreTest, run: CurrentRun) {
-    const provider = this.deps.providers[test.spec.provider];
-    if (!provider || !run.restore) return undefined;
-    try {
-      const progress = await provider.getRestoreProgress(run.restore);
-      return {
-        phase: progress.phase,
-        succeeded: progress.state === 'succeeded' || progress.state === 'partiallyFailed',
-        partiallyFailed: progress.state === 'partiallyFailed',
-        warnings: progress.warnings,
-        errors: progress.errors,
-        ...(progress.itemsRestored !== undefined ? { itemsRestored: progress.itemsRestored } : {}),
-        ...(progress.totalItems !== undefined ? { totalItems: progress.totalItems } : {}),
-      };
-    } catch (error) {
-      // Gone, or a provider that stopped answering (the run may have failed for exactly that):
-      // the report records what the run saw last rather than waiting forever.
-      if (!(error instanceof ProviderError) || (error.reason !== 'RestoreNotFound' && error.reason !== 'ProviderUnavailable')) throw error;
-      return { phase: run.restorePhase ?? 'Unknown', succeeded: false, partiallyFailed: false, warnings: 0, errors: 0 };
-    }
-  }
-
-  async cleanUp(test: RestoreTest, run: CurrentRun, report: RestoreReport): Promise<void> {
+  async cleanUp(test: RestoreTest, run: CurrentRun, report: RestoreReport, ending: RunEnding): Promise<void> {
     this.assertLeading();
     const provider = this.deps.providers[test.spec.provider];
     if (provider && run.restore) {
@@ -239,19 +100,22 @@ export class KubeRunActions implements RunActions {
       }
     }
     // HOOK (issue 16): diagnose a failed/partial run while its sandbox still exists.
-    if (report.spec.result !== 'pass') await this.deps.beforeSandboxRelease?.(report);
-    const expiresAt = runDeadline(run, this.deps.bounds(test));
+    if (ending.triage) await this.deps.beforeSandboxRelease?.(report);
     for (const { sandbox } of run.sandboxNamespaces ?? []) {
-      // A passing sandbox has nothing left to show; others stay for inspection until the ttl.
-      if (report.spec.result === 'pass') await this.deps.sandboxes.delete(sandbox);
-      else await this.deps.sandboxes.keepUntil(sandbox, expiresAt);
+      if (ending.sandboxes === 'delete') await this.deps.sandboxes.delete(sandbox);
+      else await this.deps.sandboxes.keepUntil(sandbox, ending.keepUntil);
     }
   }
 
-  async writeStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest | undefined> {
+  writeStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest | undefined> {
+    return this.writeStatusAs('run', test, status);
+  }
+
+  /** Applies the fields `owner` owns in `status` (the schedule reconciler writes through this too). */
+  async writeStatusAs(owner: StatusOwner, test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest | undefined> {
     this.assertLeading();
     try {
-      return await this.deps.client.replaceTestStatus(test, status);
+      return await this.deps.status.apply(owner, test, status);
     } catch (error) {
       if (isKind(error, 'NotFound')) return undefined; // deleted meanwhile
       throw error; // Conflict included: the queue retries with the fresher cached object
@@ -268,6 +132,10 @@ export class KubeRunActions implements RunActions {
 
   forget(key: string): void {
     this.deps.checkTasks.forget(key);
+  }
+
+  private leading(): boolean {
+    return !this.deps.term().aborted;
   }
 
   private assertLeading(): void {

@@ -1,15 +1,16 @@
 // The report writer: once a run says it is ready (checks done, or failed early), it builds the
 // RestoreReport from what the run observed, signs it, creates it, prunes the test's history beyond
 // historyLimit and announces the result (metrics and Events). It knows nothing of the run
-// reconciler: it is handed the facts and returns the stored report. Every run gets exactly one
-// report: the name is deterministic and a create that answers AlreadyExists reads the stored one.
+// reconciler and does not look anything up: it is handed the facts, the previous report of the
+// chain and the history (all gathered by run-gatherer.ts) and returns the stored report. Every run
+// gets exactly one report: the name is deterministic and a create that answers AlreadyExists reads
+// the stored one.
 import type { Logger } from 'pino';
 import { buildReportSpec, type RunObservations } from '../../domain/run/report-builder.js';
 import { API_VERSION, type RestoreReport, type RestoreTest } from '../../domain/resources/resources.js';
 import { reportName } from '../../domain/run/sandbox-names.js';
 import type { ReportSigner } from '../../evidence/report-signer.js';
 import { isKind } from '../../kube/errors.js';
-import type { RehearsalCache } from '../../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../../kube/rehearsal-client.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import type { EventRecorder } from '../events.js';
@@ -17,8 +18,19 @@ import type { EventRecorder } from '../events.js';
 /** Facts the run gathered; the writer adds the test, the run and the time. */
 export type ReportFacts = Omit<RunObservations, 'test' | 'run' | 'completedAt'>;
 
+/** Everything a report is written from (run-gatherer.ts reportInputs). */
+export interface ReportInputs {
+  facts: ReportFacts;
+  /**
+   * The newest report of the test before this run's, which the evidence chains to: proven current
+   * or read from the apiserver (engine/run/report-chain.ts), never a possibly stale cache's guess.
+   */
+  previous: RestoreReport | undefined;
+  /** Names of the test's other reports, oldest first: the history that prune trims. */
+  history: readonly string[];
+}
+
 export interface ReportWriterDeps {
-  cache: Pick<RehearsalCache, 'reportsOfTest' | 'getReport'>;
   client: Pick<RehearsalClient, 'createReport' | 'getReport' | 'deleteReport'> &
     Partial<Pick<RehearsalClient, 'clearReportManagedFields'>>;
   signer?: Pick<ReportSigner, 'sign'> & Partial<Pick<ReportSigner, 'recordAnchor'>>;
@@ -92,47 +104,24 @@ export async function storeReport(client: ReportStore, report: RestoreReport, lo
 export class ReportWriter {
   constructor(private readonly deps: ReportWriterDeps) {}
 
-  /** The run's report if it exists already (cache first, then the apiserver). */
-  async find(test: RestoreTest, runId: string): Promise<RestoreReport | undefined> {
-    const namespace = test.metadata.namespace ?? '';
-    const name = reportName(test.metadata.name, runId);
-    const cached = this.deps.cache.getReport(namespace, name);
-    if (cached) return cached;
-    try {
-      return await this.deps.client.getReport(namespace, name);
-    } catch (error) {
-      if (isKind(error, 'NotFound')) return undefined;
-      throw error;
-    }
-  }
-
-  async write(test: RestoreTest, run: RunObservations['run'], facts: ReportFacts): Promise<RestoreReport> {
-    const namespace = test.metadata.namespace ?? '';
-    let report = reportObject(test, run, facts, this.deps.now());
-    if (this.deps.signer) {
-      const newest = this.deps.cache.reportsOfTest(namespace, test.metadata.name).at(-1);
-      // The summary has no evidence: the whole newest report carries the digest to chain to.
-      const previous = newest && this.deps.cache.getReport(namespace, newest.metadata.name);
-      report = await this.deps.signer.sign(report, previous);
-    }
+  async write(test: RestoreTest, run: RunObservations['run'], inputs: ReportInputs): Promise<RestoreReport> {
+    let report = reportObject(test, run, inputs.facts, this.deps.now());
+    if (this.deps.signer) report = await this.deps.signer.sign(report, inputs.previous);
     const written = await storeReport(this.deps.client, report, this.deps.log);
     // After the create, never before: the anchor must not name a report that does not exist.
     await this.deps.signer?.recordAnchor?.(written);
-    if (this.deps.pruneHistory !== false) await this.prune(test, written);
+    if (this.deps.pruneHistory !== false) await this.prune(test, inputs.history);
     this.announce(test, written);
     return written;
   }
 
-  /** Keeps at most historyLimit reports of the test, deleting the oldest first. */
-  private async prune(test: RestoreTest, newest: RestoreReport): Promise<void> {
+  /** Keeps at most historyLimit reports of the test (the new one included), deleting the oldest first. */
+  private async prune(test: RestoreTest, history: readonly string[]): Promise<void> {
     const limit = test.spec.historyLimit ?? 90;
-    const history = this.deps.cache
-      .reportsOfTest(test.metadata.namespace ?? '', test.metadata.name)
-      .filter((report) => report.metadata.name !== newest.metadata.name);
     const excess = history.length + 1 - limit;
-    for (const report of history.slice(0, Math.max(0, excess))) {
+    for (const name of history.slice(0, Math.max(0, excess))) {
       try {
-        await this.deps.client.deleteReport(report.metadata.namespace ?? '', report.metadata.name);
+        await this.deps.client.deleteReport(test.metadata.namespace ?? '', name);
       } catch (error) {
         if (!isKind(error, 'NotFound')) throw error;
       }

@@ -1,18 +1,20 @@
-// The run reconciler: moves the run in progress forward. Each pass observes what the run's stage
-// needs, asks domain/run/run-policy.ts what to do, and does it through RunActions. When a step records
-// a new durable stage and needs no waiting, the next step is taken at once on the object the write
-// returned (fresher than the cache), so a run does not pay a watch round trip per stage.
+// The run reconciler: moves the run in progress forward. Each step gathers what the run's stage
+// needs (run-gatherer.ts), asks domain/run/run-policy.ts what to do, and does it through RunActions.
+// Two actions say what they did (prepare, write-report); the policy is asked again with that, so the
+// transition they lead to is the policy's too. When a step records a new durable stage and needs no
+// waiting, the next step is taken at once on the object the write returned (fresher than the
+// cache), so a run does not pay a watch round trip per stage.
 import type { RestoreTest, RestoreTestStatus, CurrentRun, RestoreReport } from '../../domain/resources/resources.js';
 import { keyOf } from '../../domain/run/run-queue.js';
-import { nextStep, type RunBounds, type RunObservations, type RunStep } from '../../domain/run/run-policy.js';
+import { nextStep, type RunEnding, type RunStep } from '../../domain/run/run-policy.js';
 import { setCondition, type ReconcileResult } from '../conditions.js';
 import type { RunActions } from './run-actions.js';
-import type { Promotion } from './run-slots.js';
+import { observeReport, type Gathered, type RunGatherer } from './run-gatherer.js';
 
 export interface RunReconcilerDeps {
+  gatherer: Pick<RunGatherer, 'gather' | 'reportInputs'>;
   actions: RunActions;
   now: () => Date;
-  bounds: (test: RestoreTest) => RunBounds;
   /** Hook for tests that act at a chosen point of a run (crash and race tests): the stage about to be worked on. */
   onStage?: (stage: string, test: RestoreTest, run: CurrentRun) => void;
 }
@@ -20,11 +22,12 @@ export interface RunReconcilerDeps {
 /** At most this many steps in one pass (a run has five stages; the rest waits for a requeue). */
 const MAX_STEPS_PER_PASS = 8;
 
-interface Observed {
-  observations: RunObservations;
-  promotion?: Promotion;
-  next?: string;
-  report?: RestoreReport;
+type Outcome = { result: ReconcileResult; continueWith?: RestoreTest };
+
+/** The test's status once the run has ended as `ending` says (the run-owned fields are written). */
+export function endedStatus(status: RestoreTestStatus | undefined, ending: RunEnding, now: Date): RestoreTestStatus {
+  const { currentRun: _ended, ...rest } = status ?? {};
+  return { ...rest, ...ending.status, conditions: setCondition(status?.conditions, ending.condition, now) };
 }
 
 export class RunReconciler {
@@ -42,79 +45,48 @@ export class RunReconciler {
     return { requeueAfterMs: 0 };
   }
 
-  private async advance(
-    test: RestoreTest,
-    run: CurrentRun,
-  ): Promise<{ result: ReconcileResult; continueWith?: RestoreTest }> {
-    const { actions } = this.deps;
+  private async advance(test: RestoreTest, run: CurrentRun): Promise<Outcome> {
     this.deps.onStage?.(run.stage, test, run);
-    const observed = await this.observe(test, run);
-    const step = nextStep(run, observed.observations, this.deps.now());
-    if (observed.next) actions.enqueue(observed.next);
+    const gathered = await this.deps.gatherer.gather(test, run);
+    if (gathered.next) this.deps.actions.enqueue(gathered.next);
+    // One instant per step: asking again after an action must not cross a deadline the first answer did not.
+    const now = this.deps.now();
+    return this.act(test, run, gathered, nextStep(run, gathered.observations, now), now);
+  }
+
+  private async act(test: RestoreTest, run: CurrentRun, gathered: Gathered, step: RunStep, now: Date): Promise<Outcome> {
+    const { actions } = this.deps;
     const requeue = { requeueAfterMs: step.requeueAfterMs };
     switch (step.action) {
       case 'abandon':
-        observed.promotion?.settle(undefined);
+        gathered.promotion?.settle(undefined);
         actions.forget(keyOf(test));
         return { result: {} };
       case 'wait':
         return { result: requeue };
       case 'update':
-        return this.record(test, step, step.run!, observed.promotion);
-      case 'prepare':
-        return this.record(test, step, await actions.prepare(test, run, step.backup!));
+        return this.record(test, step, step.run!, gathered.promotion);
+      case 'prepare': {
+        const preparation = await actions.prepare(test, run, step.backup!, step.sandboxExpiresAt!);
+        const next = nextStep(run, { ...gathered.observations, preparation }, now);
+        return this.act(test, run, gathered, next, now);
+      }
       case 'start-checks':
-        actions.startChecks(test, run);
+        actions.startChecks(test, run, gathered.checks);
         return { result: requeue };
-      case 'write-report':
-        return this.settle(test, run, await actions.writeReport(test, run));
+      case 'write-report': {
+        const inputs = await this.deps.gatherer.reportInputs(test, run, gathered, step.sandboxExpiresAt!);
+        const report = await actions.writeReport(test, run, inputs);
+        const next = nextStep(run, { ...gathered.observations, report: observeReport(report) }, now);
+        return this.act(test, run, { ...gathered, report }, next, now);
+      }
       case 'settle':
-        return this.settle(test, run, observed.report!);
-    }
-  }
-
-  /** Gathers only what the run's stage needs; nothing at all for a run this replica must leave. */
-  private async observe(test: RestoreTest, run: CurrentRun): Promise<Observed> {
-    const { actions } = this.deps;
-    const observations: RunObservations = {
-      testDeleted: Boolean(test.metadata.deletionTimestamp),
-      leading: actions.leading(),
-      bounds: this.deps.bounds(test),
-    };
-    if (observations.testDeleted || !observations.leading) return { observations };
-    switch (run.stage) {
-      case 'Queued': {
-        const admission = actions.admit(test);
-        observations.admitted = admission.admitted;
-        return { observations, next: admission.next, ...(admission.admitted ? { promotion: admission.promotion } : {}) };
-      }
-      case 'Preparing':
-        observations.backup = await actions.selectBackup(test);
-        return { observations };
-      case 'Restoring':
-        if (run.restore) observations.restore = await actions.restoreProgress(test, run);
-        return { observations };
-      case 'Validating':
-      case 'Finalizing': {
-        const report = await actions.findReport(test, run);
-        observations.reportExists = report !== undefined;
-        if (report) return { observations, report };
-        if (run.stage === 'Validating') {
-          if (!run.podsReadyAt) observations.pods = await actions.countPods(run);
-          observations.checks = actions.checks(test, run);
-        }
-        return { observations };
-      }
+        return this.settle(test, run, gathered.report!, step.ending!, now);
     }
   }
 
   /** Writes the run's new durable state; continues at once when the step asks for no wait. */
-  private async record(
-    test: RestoreTest,
-    step: RunStep,
-    run: CurrentRun,
-    promotion?: Promotion,
-  ): Promise<{ result: ReconcileResult; continueWith?: RestoreTest }> {
+  private async record(test: RestoreTest, step: RunStep, run: CurrentRun, promotion?: Gathered['promotion']): Promise<Outcome> {
     const { actions } = this.deps;
     let written: RestoreTest | undefined;
     try {
@@ -128,32 +100,10 @@ export class RunReconciler {
   }
 
   /** The report exists: clean up, end the run in status, and hand its slot to the next in line. */
-  private async settle(test: RestoreTest, run: CurrentRun, report: RestoreReport): Promise<{ result: ReconcileResult }> {
+  private async settle(test: RestoreTest, run: CurrentRun, report: RestoreReport, ending: RunEnding, now: Date): Promise<Outcome> {
     const { actions } = this.deps;
-    await actions.cleanUp(test, run, report);
-    const now = this.deps.now();
-    const spec = report.spec;
-    const status: RestoreTestStatus = {
-      ...test.status,
-      currentRun: undefined,
-      phase: spec.result === 'fail' ? 'Failed' : 'Completed',
-      lastScore: spec.score,
-      lastResult: spec.result,
-      lastRunAt: spec.completedAt,
-      lastReport: report.metadata.name,
-      conditions: setCondition(
-        test.status?.conditions,
-        {
-          type: 'LastRunPassed',
-          status: spec.result === 'pass' ? 'True' : 'False',
-          reason: spec.result === 'pass' ? 'Passed' : spec.result === 'partial' ? 'Partial' : 'Failed',
-          message: `run ${run.id}: score ${spec.score}, ${spec.result}`,
-        },
-        now,
-      ),
-    };
-    delete status.currentRun;
-    await actions.writeStatus(test, status);
+    await actions.cleanUp(test, run, report, ending);
+    await actions.writeStatus(test, endedStatus(test.status, ending, now));
     // The slot is free once the cache shows this status; the loop then wakes the next in line.
     actions.forget(keyOf(test));
     return { result: {} };

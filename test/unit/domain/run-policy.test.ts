@@ -1,12 +1,7 @@
 // The run's state machine, as a table: every stage × every observation, with a fake clock.
 import { describe, expect, it } from '@jest/globals';
-import {
-  CHECKS_POLL_MS,
-  nextStep,
-  type RunBounds,
-  type RunObservations,
-  type RunStep,
-} from '../../../server/domain/run/run-policy.js';
+import { CHECKS_POLL_MS, nextStep, type RunStep } from '../../../server/domain/run/run-policy.js';
+import type { ReportObservation, RunBounds, RunObservations } from '../../../server/domain/run/run-observations.js';
 import type { CurrentRun, RunStage } from '../../../server/domain/resources/resources.js';
 
 const STARTED = '2026-03-01T02:00:00.000Z';
@@ -38,10 +33,13 @@ function healthy(stage: RunStage): RunObservations {
   if (stage === 'Validating') {
     observed.pods = { expected: 2, ready: 2 };
     observed.checks = { state: 'running' };
-    observed.reportExists = false;
   }
-  if (stage === 'Finalizing') observed.reportExists = false;
   return observed;
+}
+
+/** The run's report as the gatherer observes it. */
+function reportOf(result: ReportObservation['result'], score = result === 'pass' ? 100 : result === 'partial' ? 80 : 10): ReportObservation {
+  return { name: 'shop-r1', result, score, completedAt: after(300).toISOString() };
 }
 
 function step(stage: RunStage, change: Partial<RunObservations>, seconds = 120, run: Partial<CurrentRun> = {}): RunStep {
@@ -78,8 +76,8 @@ describe('nextStep: what applies in every stage', () => {
   });
 
   it.each(['Validating', 'Finalizing'] as const)('%s: the report exists → settle (even past the ttl)', (stage) => {
-    expect(step(stage, { reportExists: true })).toMatchObject({ action: 'settle' });
-    expect(step(stage, { reportExists: true }, 7200)).toMatchObject({ action: 'settle' });
+    expect(step(stage, { report: reportOf('pass') })).toMatchObject({ action: 'settle' });
+    expect(step(stage, { report: reportOf('fail') }, 7200)).toMatchObject({ action: 'settle' });
   });
 });
 
@@ -97,8 +95,49 @@ describe('nextStep: Queued', () => {
 });
 
 describe('nextStep: Preparing', () => {
-  it('a backup was found → prepare it', () => {
+  it('a backup was found → prepare it, with sandboxes that expire at the run\'s deadline', () => {
     expect(step('Preparing', {})).toMatchObject({ action: 'prepare', backup: { name: 'daily' }, requeueAfterMs: 2000 });
+    expect(step('Preparing', {}).sandboxExpiresAt).toEqual(after(3600));
+  });
+
+  const sandboxes = [{ source: 'shop', sandbox: 'rehearsal-shop-r1', uid: 'u1' }];
+  const prepared = { state: 'prepared', sandboxNamespaces: sandboxes, restore: { namespace: 'velero', name: 'shop-r1' }, requestedAt: after(125).toISOString() } as const;
+
+  it('prepared (sandboxes created, restore requested) → Restoring, with what was created and when the RTO starts', () => {
+    const result = step('Preparing', { preparation: prepared }, 120);
+    expect(result).toMatchObject({ action: 'update', reason: 'RestoreRequested', requeueAfterMs: 2000 });
+    expect(result.run).toEqual({
+      ...runIn('Preparing'),
+      stage: 'Restoring',
+      sandboxNamespaces: sandboxes,
+      backup: { name: 'daily' },
+      restore: { namespace: 'velero', name: 'shop-r1' },
+      restoreRequestedAt: after(125).toISOString(),
+    });
+    expect(result.event).toBeUndefined();
+  });
+
+  it('prepared again after a crash → the first request time stays the start of the RTO', () => {
+    const result = step('Preparing', { preparation: prepared }, 120, { restoreRequestedAt: after(30).toISOString() });
+    expect(result.run?.restoreRequestedAt).toBe(after(30).toISOString());
+  });
+
+  it('prepared after an outage in Preparing → the outage is over (it must not count against the restore)', () => {
+    const result = step('Preparing', { preparation: prepared }, 120, { providerUnavailableSince: after(60).toISOString() });
+    expect(result.run?.stage).toBe('Restoring');
+    expect(result.run?.providerUnavailableSince).toBeUndefined();
+  });
+
+  it('a sandbox namespace is taken (not created by Rehearsal) → Finalizing, keeping only the sandboxes it created', () => {
+    const taken = { state: 'sandbox-taken', sandboxNamespaces: sandboxes, reason: 'SandboxNamespaceTaken', message: 'rehearsal-shop-r1-1 exists' } as const;
+    const result = step('Preparing', { preparation: taken }, 120);
+    expect(result).toMatchObject({ action: 'update', reason: 'SandboxNamespaceTaken', requeueAfterMs: 0 });
+    expect(result.run).toMatchObject({
+      stage: 'Finalizing',
+      sandboxNamespaces: sandboxes,
+      failure: { reason: 'SandboxNamespaceTaken', message: 'rehearsal-shop-r1-1 exists' },
+    });
+    expect(result.run?.restore).toBeUndefined();
   });
 
   it('the provider rejected the request (no backup) → fail with its reason', () => {
@@ -223,8 +262,10 @@ describe('nextStep: Validating', () => {
     expect(step('Validating', { checks: { state: 'running' } }, 120, ready)).toMatchObject({ action: 'wait', reason: 'ChecksRunning' });
   });
 
-  it('checks done → write the report', () => {
-    expect(step('Validating', { checks: { state: 'done' } }, 120, ready)).toMatchObject({ action: 'write-report', requeueAfterMs: 0 });
+  it('checks done → write the report (it says until when a kept sandbox can be inspected)', () => {
+    const result = step('Validating', { checks: { state: 'done' } }, 120, ready);
+    expect(result).toMatchObject({ action: 'write-report', requeueAfterMs: 0 });
+    expect(result.sandboxExpiresAt).toEqual(after(3600));
   });
 
   it('no check observation (a new leader) → start the checks again', () => {
@@ -234,7 +275,30 @@ describe('nextStep: Validating', () => {
 
 describe('nextStep: Finalizing', () => {
   it('no report yet → write it (a failed run gets one too)', () => {
-    expect(step('Finalizing', {})).toMatchObject({ action: 'write-report', reason: 'RunFailed' });
+    const result = step('Finalizing', {});
+    expect(result).toMatchObject({ action: 'write-report', reason: 'RunFailed' });
+    expect(result.sandboxExpiresAt).toEqual(after(3600));
+  });
+});
+
+describe('nextStep: the report exists → how the run ends', () => {
+  it.each([
+    ['pass', 100, 'Completed', 'True', 'Passed', 'delete', false],
+    ['partial', 80, 'Completed', 'False', 'Partial', 'keep', true],
+    ['fail', 10, 'Failed', 'False', 'Failed', 'keep', true],
+  ] as const)('%s (score %i) → phase %s, LastRunPassed %s/%s, sandboxes %s, triage %s', (result, score, phase, status, reason, sandboxes, triage) => {
+    for (const stage of ['Validating', 'Finalizing'] as const) {
+      const settled = step(stage, { report: reportOf(result, score) }, 400);
+      expect(settled).toMatchObject({ action: 'settle', reason: 'ReportWritten', requeueAfterMs: 0 });
+      expect(settled.ending).toEqual({
+        status: { phase, lastScore: score, lastResult: result, lastRunAt: after(300).toISOString(), lastReport: 'shop-r1' },
+        condition: { type: 'LastRunPassed', status, reason, message: `run r1: score ${score}, ${result}` },
+        sandboxes,
+        // A kept sandbox stays until the run's deadline, as its report says.
+        keepUntil: after(3600),
+        triage,
+      });
+    }
   });
 });
 

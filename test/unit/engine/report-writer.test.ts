@@ -118,9 +118,7 @@ const failedRun: ReportFacts = {
 function writerFor(history: string[], options: { pruneHistory?: boolean } = {}) {
   const deleted: string[] = [];
   const events: { type: string; reason: string; message: string }[] = [];
-  const summaries = history.map((name) => ({ metadata: { name, namespace: 'team-a' } }) as RestoreReport);
   const writer = new ReportWriter({
-    cache: { reportsOfTest: () => summaries, getReport: () => undefined },
     client: {
       createReport: async (report: RestoreReport) => report,
       getReport: async () => {
@@ -136,7 +134,8 @@ function writerFor(history: string[], options: { pruneHistory?: boolean } = {}) 
     now: () => new Date('2026-11-22T02:10:00.000Z'),
     ...options,
   });
-  return { write: (test: RestoreTest, facts: ReportFacts) => writer.write(test, run, facts), deleted, events };
+  const write = (test: RestoreTest, facts: ReportFacts) => writer.write(test, run, { facts, previous: undefined, history });
+  return { write, deleted, events };
 }
 
 const shop = (options: Partial<Parameters<typeof makeTest>[0]> = {}) =>

@@ -1,32 +1,41 @@
-// The run reconciler against an in-memory RunActions: it observes only what the stage needs,
-// follows the policy, chains steps that need no wait, and stops writing when leadership is lost.
+// The run reconciler against in-memory reads and actions (through the real gatherer): it reads only
+// what the stage needs, follows the policy, chains steps that need no wait, hands the actions what
+// was gathered (they read nothing), and stops writing when leadership is lost.
 import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { StaticTargetResolver } from '../../../server/checks/target-resolver.js';
 import { CheckTasks } from '../../../server/engine/run/check-tasks.js';
 import { FakeSandboxReader } from '../checks/fake-sandbox-reader.js';
+import type { ReportInputs } from '../../../server/engine/run/report-writer.js';
 import type { RunActions } from '../../../server/engine/run/run-actions.js';
+import { RunGatherer, type ReportChain, type RestoreRead, type RunReads } from '../../../server/engine/run/run-gatherer.js';
 import type { Admission } from '../../../server/engine/run/run-slots.js';
 import { RunReconciler } from '../../../server/engine/run/run.reconciler.js';
 import type { EventType } from '../../../server/engine/events.js';
-import type { BackupObservation, RestoreObservation, RunBounds } from '../../../server/domain/run/run-policy.js';
+import type { RunEnding } from '../../../server/domain/run/run-policy.js';
+import type { BackupObservation, PreparationObservation, RunBounds } from '../../../server/domain/run/run-observations.js';
 import type { CurrentRun, RestoreReport, RestoreTest, RestoreTestStatus } from '../../../server/domain/resources/resources.js';
 
 const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
 const NOW = new Date('2026-03-01T02:00:10Z');
 
-class FakeActions implements RunActions {
+/** The world of a run in memory: what the reads answer, and every action recorded. */
+class FakeActions implements RunReads, RunActions {
   leader = true;
   admitted = true;
   backup: BackupObservation = { state: 'found', backup: { name: 'daily' } };
-  restore: RestoreObservation = { state: 'succeeded', phase: 'Completed', warnings: 0 };
+  restore: RestoreRead = { state: 'read', progress: { state: 'succeeded', phase: 'Completed', warnings: 0, errors: 0 } };
   pods = { expected: 1, ready: 1 };
   checksState: 'not-started' | 'running' | 'done' = 'not-started';
+  preparation: PreparationObservation = { state: 'prepared', restore: { namespace: 'velero', name: 'r' }, requestedAt: NOW.toISOString(), sandboxNamespaces: [{ source: 'shop', sandbox: 'sb' }] };
+  chain: ReportChain = { previous: undefined, history: ['shop-r0'] };
   report: RestoreReport | undefined;
   readonly calls: string[] = [];
   readonly statuses: RestoreTestStatus[] = [];
   readonly events: string[] = [];
   readonly settled: (RestoreTest | undefined)[] = [];
+  readonly reportInputs: ReportInputs[] = [];
+  readonly endings: RunEnding[] = [];
   private rv = 1;
 
   leading(): boolean {
@@ -43,7 +52,7 @@ class FakeActions implements RunActions {
     this.calls.push('selectBackup');
     return this.backup;
   }
-  async restoreProgress(): Promise<RestoreObservation> {
+  async readRestore(): Promise<RestoreRead> {
     this.calls.push('restoreProgress');
     return this.restore;
   }
@@ -54,20 +63,39 @@ class FakeActions implements RunActions {
   checks() {
     return { state: this.checksState };
   }
+  checkResults() {
+    return this.checksState === 'done' ? { results: [], completedAt: NOW } : undefined;
+  }
+  configuredChecks() {
+    return [{ name: 'web', kind: 'httpGet' as const, critical: true, httpGet: { service: 'web', port: 80, path: '/' } }];
+  }
   async findReport(): Promise<RestoreReport | undefined> {
     this.calls.push('findReport');
     return this.report;
   }
-  async prepare(_test: RestoreTest, run: CurrentRun): Promise<CurrentRun> {
+  async kinds() {
+    this.calls.push('kinds');
+    return undefined;
+  }
+  async dependencies() {
+    this.calls.push('dependencies');
+    return [];
+  }
+  async reportChain(): Promise<ReportChain> {
+    this.calls.push('reportChain');
+    return this.chain;
+  }
+  async prepare(): Promise<PreparationObservation> {
     this.calls.push('prepare');
-    return { ...run, stage: 'Restoring', restore: { namespace: 'velero', name: 'r' }, restoreRequestedAt: NOW.toISOString(), sandboxNamespaces: [{ source: 'shop', sandbox: 'sb' }] };
+    return this.preparation;
   }
   startChecks(): void {
     this.calls.push('startChecks');
     this.checksState = 'running';
   }
-  async writeReport(test: RestoreTest, run: CurrentRun): Promise<RestoreReport> {
+  async writeReport(test: RestoreTest, run: CurrentRun, inputs: ReportInputs): Promise<RestoreReport> {
     this.calls.push('writeReport');
+    this.reportInputs.push(inputs);
     this.report = {
       apiVersion: 'rehearsal.dev/v1alpha1',
       kind: 'RestoreReport',
@@ -76,8 +104,9 @@ class FakeActions implements RunActions {
     };
     return this.report;
   }
-  async cleanUp(): Promise<void> {
+  async cleanUp(_test: RestoreTest, _run: CurrentRun, _report: RestoreReport, ending: RunEnding): Promise<void> {
     this.calls.push('cleanUp');
+    this.endings.push(ending);
   }
   async writeStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest | undefined> {
     if (!this.leader) throw new Error('wrote without leading');
@@ -106,8 +135,8 @@ function testWith(run: Partial<CurrentRun> & { stage: CurrentRun['stage'] }): Re
   };
 }
 
-function reconciler(actions: RunActions): RunReconciler {
-  return new RunReconciler({ actions, now: () => NOW, bounds: () => bounds });
+function reconciler(world: FakeActions): RunReconciler {
+  return new RunReconciler({ gatherer: new RunGatherer(world, () => bounds), actions: world, now: () => NOW });
 }
 
 describe('RunReconciler', () => {
@@ -149,16 +178,87 @@ describe('RunReconciler', () => {
     actions.checksState = 'done';
     const validating = testWith({ stage: 'Validating', startedAt: NOW.toISOString(), podsReadyAt: NOW.toISOString() });
     await reconciler(actions).reconcile(validating);
-    expect(actions.calls).toEqual(['findReport', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    // The report's reads are gathered before the write; the writer is handed them.
+    expect(actions.calls).toEqual(['findReport', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
     const ended = actions.statuses.at(-1)!;
     expect(ended).toMatchObject({ phase: 'Completed', lastResult: 'partial', lastScore: 95, lastReport: 'shop-r1' });
     expect(ended.currentRun).toBeUndefined();
     expect(ended.conditions?.[0]).toMatchObject({ type: 'LastRunPassed', status: 'False', reason: 'Partial' });
+    // A partial run keeps its sandboxes until the run's deadline and is triaged first.
+    expect(actions.endings).toEqual([expect.objectContaining({ sandboxes: 'keep', keepUntil: new Date(NOW.getTime() + 3600_000), triage: true })]);
+  });
+
+  it('gathers everything the report needs once, and hands it to the writer', async () => {
+    const actions = new FakeActions();
+    actions.checksState = 'done';
+    actions.restore = { state: 'read', progress: { state: 'partiallyFailed', phase: 'PartiallyFailed', warnings: 2, errors: 1, itemsRestored: 9, totalItems: 10 } };
+    const previous = { metadata: { name: 'shop-r0' } } as RestoreReport;
+    actions.chain = { previous, history: ['shop-r0'] };
+    const validating = testWith({ stage: 'Validating', startedAt: NOW.toISOString(), podsReadyAt: NOW.toISOString(), restore: { namespace: 'velero', name: 'r' } });
+    await reconciler(actions).reconcile(validating);
+    expect(actions.calls).toEqual(['findReport', 'restoreProgress', 'countPods', 'kinds', 'dependencies', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    expect(actions.reportInputs).toEqual([
+      {
+        facts: {
+          restore: { phase: 'PartiallyFailed', succeeded: true, partiallyFailed: true, warnings: 2, errors: 1, itemsRestored: 9, totalItems: 10 },
+          pods: { expected: 1, ready: 1 },
+          checks: [],
+          dependencies: [],
+          checksCompletedAt: NOW,
+          criticalChecks: ['web'],
+          sandboxExpiresAt: new Date(NOW.getTime() + 3600_000),
+        },
+        previous,
+        history: ['shop-r0'],
+      },
+    ]);
+  });
+
+  it('does not count pods twice when the pod timeout passed and the report follows in the same step', async () => {
+    const actions = new FakeActions();
+    actions.checksState = 'done';
+    actions.pods = { expected: 2, ready: 1 };
+    const late = testWith({
+      stage: 'Validating',
+      startedAt: NOW.toISOString(),
+      restoreCompletedAt: new Date(NOW.getTime() - 700_000).toISOString(),
+      restore: { namespace: 'velero', name: 'r' },
+    });
+    await reconciler(actions).reconcile(late);
+    expect(actions.calls.filter((call) => call === 'countPods')).toHaveLength(1);
+    expect(actions.reportInputs[0]?.facts.pods).toEqual({ expected: 2, ready: 1 });
+  });
+
+  it('a restore that did not succeed: no pods, kinds or dependencies are read for its report', async () => {
+    const actions = new FakeActions();
+    actions.restore = { state: 'missing' };
+    const finalizing = testWith({
+      stage: 'Finalizing',
+      startedAt: NOW.toISOString(),
+      restore: { namespace: 'velero', name: 'r' },
+      restorePhase: 'InProgress',
+      failure: { reason: 'RestoreLost', message: 'gone' },
+    });
+    await reconciler(actions).reconcile(finalizing);
+    expect(actions.calls).toEqual(['findReport', 'restoreProgress', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    expect(actions.reportInputs[0]?.facts).toMatchObject({
+      restore: { phase: 'InProgress', succeeded: false, partiallyFailed: false, warnings: 0, errors: 0 },
+      failure: { reason: 'RestoreLost', message: 'gone' },
+    });
+    expect(actions.reportInputs[0]?.facts.pods).toBeUndefined();
+  });
+
+  it('a sandbox namespace that is taken ends the run at once with its report (the policy decides, not prepare)', async () => {
+    const actions = new FakeActions();
+    actions.preparation = { state: 'sandbox-taken', sandboxNamespaces: [], reason: 'SandboxNamespaceTaken', message: 'sb exists' };
+    await reconciler(actions).reconcile(testWith({ stage: 'Preparing', startedAt: NOW.toISOString() }));
+    expect(actions.calls).toEqual(['selectBackup', 'prepare', 'write:Finalizing', 'findReport', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    expect(actions.statuses[0]?.currentRun?.failure).toEqual({ reason: 'SandboxNamespaceTaken', message: 'sb exists' });
   });
 
   it('settles a run whose report already exists (a restart after the report was written)', async () => {
     const actions = new FakeActions();
-    await actions.writeReport(testWith({ stage: 'Validating' }), testWith({ stage: 'Validating' }).status!.currentRun!);
+    await actions.writeReport(testWith({ stage: 'Validating' }), testWith({ stage: 'Validating' }).status!.currentRun!, { facts: { checks: [] }, previous: undefined, history: [] });
     actions.calls.length = 0;
     await reconciler(actions).reconcile(testWith({ stage: 'Validating', startedAt: NOW.toISOString() }));
     expect(actions.calls).toEqual(['findReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);

@@ -1,16 +1,27 @@
 // The schedule reconciler with a fake clock and in-memory actions: it queues due and triggered
-// runs, refuses triggers during a run, and never writes a status that did not change.
+// runs, refuses triggers during a run, never writes a status that did not change, and writes each
+// field under its owner (the run ledger — consumed instant or trigger and the queued run — in one
+// write, so a crash can neither lose a run nor start one twice).
 import { describe, expect, it } from '@jest/globals';
 import { ScheduleReconciler, type ScheduleActions } from '../../../server/engine/schedule.reconciler.js';
 import type { EventType } from '../../../server/engine/events.js';
 import type { RestoreTest, RestoreTestStatus } from '../../../server/domain/resources/resources.js';
+import { ownedStatus, type StatusOwner } from '../../../server/kube/test-status.js';
+
+const OWNERS: StatusOwner[] = ['schedule', 'run', 'evidence'];
 
 class Recorder implements ScheduleActions {
-  readonly writes: RestoreTestStatus[] = [];
+  readonly writes: { owner: StatusOwner; status: RestoreTestStatus }[] = [];
   readonly events: string[] = [];
-  async writeStatus(test: RestoreTest, status: RestoreTestStatus): Promise<RestoreTest> {
-    this.writes.push(status);
-    return { ...test, status };
+  /** What the apiserver would store: the owner's fields replaced, every other owner's kept. */
+  async writeStatus(test: RestoreTest, owner: StatusOwner, status: RestoreTestStatus): Promise<RestoreTest> {
+    const applied = ownedStatus(owner, status);
+    this.writes.push({ owner, status: applied });
+    const parts = OWNERS.map((other) => (other === owner ? applied : ownedStatus(other, test.status)));
+    const conditions = parts.flatMap((part) => part.conditions ?? []);
+    const stored: RestoreTestStatus = Object.assign({}, ...parts, conditions.length ? { conditions } : {});
+    if (!conditions.length) delete stored.conditions;
+    return { ...test, status: stored };
   }
   record(_test: RestoreTest, _type: EventType, reason: string): void {
     this.events.push(reason);
@@ -46,32 +57,45 @@ describe('ScheduleReconciler', () => {
   it('records the schedule once, then writes nothing while nothing changes (keys in any order)', async () => {
     const actions = new Recorder();
     const first = await reconciler(actions, '2026-03-01T01:00:00Z').reconcile(test(undefined));
-    expect(actions.writes).toHaveLength(1);
-    expect(actions.writes[0]).toMatchObject({ phase: 'Idle', nextRunAt: '2026-03-01T02:00:00.000Z' });
+    // The run ledger (phase, next run) and the spec as read, each under its owner.
+    expect(actions.writes.map((write) => write.owner)).toEqual(['run', 'schedule']);
+    expect(actions.writes[0]!.status).toEqual({ phase: 'Idle', nextRunAt: '2026-03-01T02:00:00.000Z' });
+    expect(actions.writes[1]!.status).toMatchObject({ observedGeneration: 1, conditions: [{ type: 'ScheduleValid', status: 'True' }] });
+    expect(first.written?.status).toMatchObject({ phase: 'Idle', nextRunAt: '2026-03-01T02:00:00.000Z' });
     expect(first.requeueAfterMs).toBe(3600_000 + 50);
-    await reconciler(actions, '2026-03-01T01:30:00Z').reconcile(test(sortedKeys(actions.writes[0]!)));
-    expect(actions.writes).toHaveLength(1);
+    await reconciler(actions, '2026-03-01T01:30:00Z').reconcile(test(sortedKeys(first.written!.status!)));
+    expect(actions.writes).toHaveLength(2);
   });
 
-  it('queues a run at its cron instant', async () => {
+  it('queues a run at its cron instant: the instant, the next one and the run in one write of the run ledger', async () => {
     const actions = new Recorder();
-    const result = await reconciler(actions, '2026-03-01T02:00:00.500Z').reconcile(test({ phase: 'Idle' }));
-    expect(actions.writes[0]).toMatchObject({
-      phase: 'Running',
-      lastScheduleTime: '2026-03-01T02:00:00.000Z',
-      currentRun: { id: 'run1', trigger: 'schedule', stage: 'Queued', scheduledAt: '2026-03-01T02:00:00.000Z' },
-    });
+    const valid = { type: 'ScheduleValid', status: 'True' as const, reason: 'Valid', message: 'the schedule is valid', lastTransitionTime: CREATED };
+    const idle = { observedGeneration: 1, conditions: [valid], phase: 'Idle' as const, nextRunAt: '2026-03-01T02:00:00.000Z' };
+    const result = await reconciler(actions, '2026-03-01T02:00:00.500Z').reconcile(test(idle));
+    expect(actions.writes).toEqual([
+      {
+        owner: 'run',
+        status: {
+          phase: 'Running',
+          nextRunAt: '2026-03-02T02:00:00.000Z',
+          lastScheduleTime: '2026-03-01T02:00:00.000Z',
+          currentRun: expect.objectContaining({ id: 'run1', trigger: 'schedule', stage: 'Queued', scheduledAt: '2026-03-01T02:00:00.000Z' }),
+        },
+      },
+    ]);
     expect(result.written?.status?.currentRun?.stage).toBe('Queued');
     expect(actions.events).toEqual(['RunQueued']);
   });
 
   it('queues a manual run on a new trigger, and refuses one during a run', async () => {
     const actions = new Recorder();
-    await reconciler(actions, '2026-03-01T01:00:00Z').reconcile(test({ phase: 'Idle' }, { 'rehearsal.dev/trigger-request': 'req-1' }));
-    expect(actions.writes[0]).toMatchObject({ handledTrigger: 'req-1', currentRun: { trigger: 'manual', stage: 'Queued' } });
-    const running = sortedKeys(actions.writes[0]!);
+    const first = await reconciler(actions, '2026-03-01T01:00:00Z').reconcile(test({ phase: 'Idle' }, { 'rehearsal.dev/trigger-request': 'req-1' }));
+    expect(actions.writes[0]).toMatchObject({ owner: 'run', status: { handledTrigger: 'req-1', currentRun: { trigger: 'manual', stage: 'Queued' } } });
+    const running = sortedKeys(first.written!.status!);
+    actions.writes.length = 0;
     await reconciler(actions, '2026-03-01T01:00:01Z').reconcile(test(running, { 'rehearsal.dev/trigger-request': 'req-2' }));
-    expect(actions.writes[1]).toMatchObject({ handledTrigger: 'req-2', currentRun: { id: 'run1' } });
+    // Only the ledger changed: the trigger is consumed, the run in progress is carried unchanged.
+    expect(actions.writes).toEqual([{ owner: 'run', status: expect.objectContaining({ handledTrigger: 'req-2', currentRun: expect.objectContaining({ id: 'run1' }) }) }]);
     expect(actions.events).toEqual(['RunQueued', 'TriggerRefused']);
   });
 
@@ -79,7 +103,26 @@ describe('ScheduleReconciler', () => {
     const actions = new Recorder();
     const during = { phase: 'Running' as const, lastScheduleTime: '2026-02-28T02:00:00.000Z', currentRun: { id: 'r0', trigger: 'manual' as const, scheduledAt: CREATED, queuedAt: CREATED, stage: 'Restoring' as const } };
     await reconciler(actions, '2026-03-01T02:00:05Z').reconcile(test(during));
-    expect(actions.writes[0]).toMatchObject({ lastScheduleTime: '2026-03-01T02:00:00.000Z', currentRun: { id: 'r0', stage: 'Restoring' } });
+    expect(actions.writes[0]).toMatchObject({ owner: 'run', status: { lastScheduleTime: '2026-03-01T02:00:00.000Z', currentRun: { id: 'r0', stage: 'Restoring' } } });
     expect(actions.events).toHaveLength(1);
+  });
+
+  it('never writes a field it does not own: the last run\'s outcome and the evidence anchor are carried by their owners', async () => {
+    const actions = new Recorder();
+    const ended = {
+      phase: 'Completed' as const,
+      lastScore: 90,
+      lastResult: 'pass' as const,
+      lastReport: 'shop-r0',
+      evidenceAnchor: { sequence: 3, digest: 'sha256:abc', report: 'shop-r0' },
+      conditions: [{ type: 'LastRunPassed', status: 'True' as const, reason: 'Passed', message: 'm', lastTransitionTime: CREATED }],
+    };
+    await reconciler(actions, '2026-03-01T01:00:00Z').reconcile(test(ended));
+    expect(actions.writes.map((write) => write.owner)).toEqual(['run', 'schedule']);
+    // The ledger's part carries the ended run's fields unchanged; the schedule's has only its own.
+    const { evidenceAnchor: _anchor, ...ledger } = ended;
+    expect(actions.writes[0]!.status).toStrictEqual({ ...ledger, nextRunAt: '2026-03-01T02:00:00.000Z' });
+    expect(Object.keys(actions.writes[1]!.status).sort()).toEqual(['conditions', 'observedGeneration']);
+    expect(actions.writes[1]!.status.conditions!.map((condition) => condition.type)).toEqual(['ScheduleValid']);
   });
 });

@@ -8,6 +8,7 @@ import type { EvidenceAnchor, RestoreReport, RestoreTest } from '../../../server
 import { evidenceAnchorOf } from '../../../server/evidence/evidence-anchor.js';
 import { verifyReportChain } from '../../../protocol/evidence/report-chain.js';
 import { ReportSigner } from '../../../server/evidence/report-signer.js';
+import { TestStatusWriter } from '../../../server/kube/test-status.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { Metrics } from '../../../server/metrics/metrics.js';
 import {
@@ -107,21 +108,29 @@ describe('ReportSigner.recordAnchor', () => {
         return stored;
       },
     } as unknown as CustomObjectsApi;
-    return { api, patches };
+    return { tests: new TestStatusWriter(api), patches };
   }
 
-  it('writes status.evidenceAnchor (with the resourceVersion it read) and the metrics', async () => {
+  it('applies status.evidenceAnchor as its owner (with the resourceVersion it read) and sets the metrics', async () => {
     const [report] = await sequencedChain(1);
-    const { api, patches } = fakeTests({});
+    const { tests, patches } = fakeTests({});
     const metrics = new Metrics({ defaultMetrics: false });
-    await new ReportSigner({ keys, custom: api, log: pino({ level: 'silent' }), metrics }).recordAnchor(
+    await new ReportSigner({ keys, tests, log: pino({ level: 'silent' }), metrics }).recordAnchor(
       report!,
     );
+    // Server-side apply of the one field the evidence owns: nothing else of the status is sent.
     expect(patches).toEqual([
       expect.objectContaining({
         plural: 'restoretests',
         name: 'orders-nightly',
-        body: { metadata: { resourceVersion: '41' }, status: { evidenceAnchor: evidenceAnchorOf(report!) } },
+        body: {
+          apiVersion: 'rehearsal.dev/v1alpha1',
+          kind: 'RestoreTest',
+          metadata: { name: 'orders-nightly', namespace: 'rehearsal-system', resourceVersion: '41' },
+          status: { evidenceAnchor: evidenceAnchorOf(report!) },
+        },
+        fieldManager: 'rehearsal-evidence',
+        force: true,
       }),
     ]);
     const text = await metrics.registry.metrics();
@@ -135,8 +144,8 @@ describe('ReportSigner.recordAnchor', () => {
 
   it('never moves the anchor back (a late retry of an older report)', async () => {
     const chain = await sequencedChain(2);
-    const { api, patches } = fakeTests({ evidenceAnchor: evidenceAnchorOf(chain[1]!)! });
-    await new ReportSigner({ keys, custom: api, log: pino({ level: 'silent' }) }).recordAnchor(chain[0]!);
+    const { tests, patches } = fakeTests({ evidenceAnchor: evidenceAnchorOf(chain[1]!)! });
+    await new ReportSigner({ keys, tests, log: pino({ level: 'silent' }) }).recordAnchor(chain[0]!);
     expect(patches).toEqual([]);
   });
 });

@@ -1,0 +1,88 @@
+// What the engine observes about a run, and the bounds it runs within: the input of nextStep
+// (run-policy.ts). The engine's gatherer (engine/run/run-gatherer.ts) fills in what the run's stage
+// needs; a field left out means "not looked at", never "false".
+import type { CurrentRun, RunResult } from '../resources/resources.js';
+
+export interface RunBounds {
+  /** The sandbox ttl: a run still going after it fails with TTLExceeded. */
+  ttlSeconds: number;
+  /** How long Validating waits for pods before checking anyway (the score says what was missing). */
+  podReadyTimeoutSeconds: number;
+  /** How long the backup provider may stay unreachable before the run fails (ProviderUnavailable). */
+  providerUnavailableSeconds: number;
+  /** How often a run waiting on something outside is looked at again. */
+  pollIntervalMs: number;
+  /**
+   * How often a Restoring run is looked at without an event, when the provider's restore objects
+   * are watched (each change wakes the run; this is only the safety net). Default pollIntervalMs.
+   */
+  restorePollMs?: number;
+}
+
+export interface BackupChoice {
+  name: string;
+  completedAt?: string;
+  totalItems?: number;
+}
+
+/** Preparing: what the provider said about the backup to restore. */
+export type BackupObservation =
+  | { state: 'found'; backup: BackupChoice }
+  | { state: 'rejected'; reason: string; message: string }
+  | { state: 'unavailable'; message: string };
+
+/** Restoring: the restore object's progress, as the provider reports it. */
+export type RestoreObservation =
+  | { state: 'pending' | 'running'; phase: string }
+  | {
+      state: 'succeeded' | 'partiallyFailed';
+      phase: string;
+      completedAt?: string;
+      itemsRestored?: number;
+      warnings: number;
+    }
+  | { state: 'failed'; phase: string; message?: string }
+  | { state: 'missing' }
+  | { state: 'unavailable'; message: string };
+
+/** Validating: the background task that runs the health checks of this run. */
+export type ChecksObservation = { state: 'not-started' } | { state: 'running' } | { state: 'done' };
+
+/** Preparing, after the prepare action: the sandboxes it created and the restore it requested. */
+export type PreparationObservation =
+  | {
+      state: 'prepared';
+      sandboxNamespaces: NonNullable<CurrentRun['sandboxNamespaces']>;
+      restore: NonNullable<CurrentRun['restore']>;
+      /** When the restore was requested (the start of the RTO). */
+      requestedAt: string;
+    }
+  /** A namespace of the run's name exists that Rehearsal did not create (decision 0009). */
+  | { state: 'sandbox-taken'; sandboxNamespaces: NonNullable<CurrentRun['sandboxNamespaces']>; reason: string; message: string };
+
+/** Validating/Finalizing: the run's report (deterministic name), once it exists. */
+export interface ReportObservation {
+  name: string;
+  result: RunResult;
+  score: number;
+  completedAt: string;
+}
+
+export interface RunObservations {
+  /** The RestoreTest is gone or being deleted. */
+  testDeleted: boolean;
+  /** This replica still holds the leader lease. */
+  leading: boolean;
+  /** Queued: a run slot is free and this run is next in line (engine/run/run-slots.ts). */
+  admitted?: boolean;
+  backup?: BackupObservation;
+  restore?: RestoreObservation;
+  /** Validating, until podsReadyAt is recorded. */
+  pods?: { expected: number; ready: number };
+  checks?: ChecksObservation;
+  /** Preparing: what the prepare action did (present only when asking again after it). */
+  preparation?: PreparationObservation;
+  /** Validating/Finalizing: the run's report, when it exists (absent: not written yet). */
+  report?: ReportObservation;
+  bounds: RunBounds;
+}

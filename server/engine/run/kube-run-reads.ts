@@ -1,0 +1,140 @@
+// RunReads against the real cluster: the backup provider, the sandbox readers, the check tasks, the
+// informer cache and, where the cache cannot be trusted, the apiserver. Reads only: whatever the
+// run reconciler writes goes through kube-run-actions.ts.
+import type { DependencyReader } from '../../checks/dependency-reader.js';
+import type { SandboxReader } from '../../checks/sandbox-reader.js';
+import type { RunObservations as ReportObservations } from '../../domain/run/report-builder.js';
+import type { Dependency } from '../../domain/run/dependencies.js';
+import type { BackupObservation, ChecksObservation } from '../../domain/run/run-observations.js';
+import type { CurrentRun, HealthCheck, RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
+import { reportName } from '../../domain/run/sandbox-names.js';
+import { isKind } from '../../kube/errors.js';
+import type { RehearsalCache } from '../../kube/rehearsal-cache.js';
+import type { RehearsalClient } from '../../kube/rehearsal-client.js';
+import { ProviderError, type BackupProvider } from '../../providers/provider.js';
+import { configuredChecks, type CheckTaskResult, type CheckTasks } from './check-tasks.js';
+import { observeDependencies } from './dependency-scan.js';
+import { observeKinds, type KindLister } from './kind-completeness.js';
+import { readReportChain, type ReportChainDeps } from './report-chain.js';
+import type { ReportChain, RestoreRead, RunReads } from './run-gatherer.js';
+import type { Admission, RunAdmission } from './run-slots.js';
+
+/** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
+export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'>, KindLister {
+  desiredPods(namespace: string): Promise<number>;
+}
+
+export interface KubeRunReadsDeps {
+  cache: Pick<RehearsalCache, 'getPolicy' | 'getReport'> & ReportChainDeps['cache'];
+  client: Pick<RehearsalClient, 'getReport' | 'listReportsOfTest'>;
+  providers: Partial<Record<string, BackupProvider>>;
+  reader: RunSandboxReader;
+  dependencyReader: DependencyReader;
+  /** For `<service>.<namespace>.svc.<clusterDomain>` references. */
+  clusterDomain?: string;
+  checkTasks: CheckTasks;
+  admission: RunAdmission;
+  /** The current leadership term; aborted when it ends. */
+  term: () => AbortSignal;
+  log: ReportChainDeps['log'];
+}
+
+export class KubeRunReads implements RunReads {
+  constructor(private readonly deps: KubeRunReadsDeps) {}
+
+  leading(): boolean {
+    return !this.deps.term().aborted;
+  }
+
+  admit(test: RestoreTest): Admission {
+    return this.deps.admission.admit(test);
+  }
+
+  async selectBackup(test: RestoreTest): Promise<BackupObservation> {
+    const provider = this.deps.providers[test.spec.provider];
+    if (!provider) {
+      return { state: 'rejected', reason: 'ProviderUnsupported', message: `provider ${test.spec.provider} is not available in this installation` };
+    }
+    const source = test.spec.backupSource;
+    try {
+      const backup = await provider.selectBackup(source.namespaces.map((entry) => entry.name), source.backupName ?? 'latest', source.providerNamespace);
+      return {
+        state: 'found',
+        backup: {
+          name: backup.name,
+          ...(backup.completedAt ? { completedAt: backup.completedAt } : {}),
+          ...(backup.totalItems !== undefined ? { totalItems: backup.totalItems } : {}),
+        },
+      };
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.reason === 'ProviderUnavailable') return { state: 'unavailable', message: error.message };
+      return { state: 'rejected', reason: error.reason, message: error.message };
+    }
+  }
+
+  async readRestore(test: RestoreTest, run: CurrentRun): Promise<RestoreRead> {
+    const provider = this.deps.providers[test.spec.provider];
+    if (!provider) return { state: 'no-provider' };
+    if (!run.restore) return { state: 'missing' };
+    try {
+      return { state: 'read', progress: await provider.getRestoreProgress(run.restore) };
+    } catch (error) {
+      if (error instanceof ProviderError && error.reason === 'RestoreNotFound') return { state: 'missing' };
+      if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') return { state: 'unavailable', message: error.message };
+      throw error;
+    }
+  }
+
+  async countPods(run: CurrentRun): Promise<{ expected: number; ready: number }> {
+    let expected = 0;
+    let ready = 0;
+    for (const { sandbox } of run.sandboxNamespaces ?? []) {
+      const [pods, desired] = await Promise.all([this.deps.reader.listPods(sandbox), this.deps.reader.desiredPods(sandbox)]);
+      const live = pods.filter((pod) => !pod.terminating && pod.phase !== 'Succeeded');
+      expected += Math.max(desired, live.length);
+      ready += live.filter((pod) => pod.ready).length;
+    }
+    return { expected, ready };
+  }
+
+  checks(test: RestoreTest, run: CurrentRun): ChecksObservation {
+    return this.deps.checkTasks.state(test, run);
+  }
+
+  checkResults(test: RestoreTest, run: CurrentRun): CheckTaskResult | undefined {
+    return this.deps.checkTasks.result(test, run);
+  }
+
+  configuredChecks(test: RestoreTest): HealthCheck[] | undefined {
+    return configuredChecks(test, (namespace, name) => this.deps.cache.getPolicy(namespace, name));
+  }
+
+  /** The run's report if it exists already (cache first, then the apiserver). */
+  async findReport(test: RestoreTest, run: CurrentRun): Promise<RestoreReport | undefined> {
+    const namespace = test.metadata.namespace ?? '';
+    const name = reportName(test.metadata.name, run.id);
+    const cached = this.deps.cache.getReport(namespace, name);
+    if (cached) return cached;
+    try {
+      return await this.deps.client.getReport(namespace, name);
+    } catch (error) {
+      if (isKind(error, 'NotFound')) return undefined;
+      throw error;
+    }
+  }
+
+  async kinds(test: RestoreTest, run: CurrentRun): Promise<ReportObservations['kinds']> {
+    const provider = this.deps.providers[test.spec.provider];
+    return provider ? observeKinds(provider, this.deps.reader, test, run) : undefined;
+  }
+
+  dependencies(test: RestoreTest, run: CurrentRun): Promise<Dependency[] | null> {
+    const isolation = test.spec.sandbox?.networkIsolation ?? 'strict';
+    return observeDependencies(this.deps.dependencyReader, run.sandboxNamespaces ?? [], this.deps.clusterDomain, isolation);
+  }
+
+  reportChain(test: RestoreTest, run: CurrentRun): Promise<ReportChain> {
+    return readReportChain(this.deps, test, run);
+  }
+}
