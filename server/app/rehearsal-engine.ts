@@ -16,6 +16,7 @@ import { ReportWriter } from '../engine/run/report-writer.js';
 import { RunAdmission } from '../engine/run/run-slots.js';
 import { RunReconciler, type RunReconcilerDeps } from '../engine/run/run.reconciler.js';
 import { SandboxManager } from '../engine/sandbox/sandbox.js';
+import { PodSecurityPlanner } from '../engine/sandbox/pod-security.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
 import { parseDuration } from '../domain/common/duration.js';
 import type { RestoreTest } from '../domain/resources/resources.js';
@@ -131,6 +132,7 @@ export function createEngine(deps: EngineDeps): Engine {
     client,
     providers,
     sandboxes,
+    podSecurity: new PodSecurityPlanner(kube.core, config.podSecurityFloor),
     reader,
     dependencyReader: new KubeDependencyReader(kubeConfig),
     clusterDomain: config.clusterDomain,

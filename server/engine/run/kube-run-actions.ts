@@ -15,6 +15,9 @@ import { buildNamespaceMapping, ProviderError, type BackupProvider } from '../..
 import { configuredChecks, type CheckTasks } from './check-tasks.js';
 import { observeDependencies } from './dependency-scan.js';
 import { observeKinds, type KindLister } from './kind-completeness.js';
+import { observeTransforms } from './transform-observation.js';
+import { resolveTransforms } from '../../domain/run/restore-transforms.js';
+import type { PodSecurityPlanner } from '../sandbox/pod-security.js';
 import type { EventRecorder, EventType } from '../events.js';
 import type { ReportWriter } from './report-writer.js';
 import type { RunActions } from './run-actions.js';
@@ -35,6 +38,8 @@ export interface KubeRunActionsDeps {
   client: Pick<RehearsalClient, 'replaceTestStatus'>;
   providers: Partial<Record<string, BackupProvider>>;
   sandboxes: SandboxManager;
+  /** The sandboxes' Pod Security profiles (never looser than their sources). */
+  podSecurity: PodSecurityPlanner;
   reader: RunSandboxReader;
   dependencyReader: DependencyReader;
   /** For `<service>.<namespace>.svc.<clusterDomain>` references. */
@@ -120,7 +125,8 @@ export class KubeRunActions implements RunActions {
     let ready = 0;
     for (const { sandbox } of run.sandboxNamespaces ?? []) {
       const [pods, desired] = await Promise.all([this.deps.reader.listPods(sandbox), this.deps.reader.desiredPods(sandbox)]);
-      const live = pods.filter((pod) => !pod.terminating && pod.phase !== 'Succeeded');
+      // Restored Pods of a Job are held on purpose (restore transforms): never expected to start.
+      const live = pods.filter((pod) => !pod.terminating && pod.phase !== 'Succeeded' && !pod.held);
       expected += Math.max(desired, live.length);
       ready += live.filter((pod) => pod.ready).length;
     }
@@ -147,6 +153,8 @@ export class KubeRunActions implements RunActions {
     }));
     // Built before anything is written: an incomplete mapping throws here, never reaching the tool.
     const mapping = buildNamespaceMapping(sources, (source) => entries.find((entry) => entry.source === source)?.sandbox);
+    // Decided before the sandboxes exist: they are created with their Pod Security labels.
+    const podSecurity = await this.deps.podSecurity.plan(test, entries);
     let sandboxes: CreatedSandbox[];
     try {
       sandboxes = await this.deps.sandboxes.create({
@@ -157,6 +165,7 @@ export class KubeRunActions implements RunActions {
         proberNamespace: this.deps.proberNamespace,
         proberPodLabels: this.deps.proberPodLabels,
         recordedUids: Object.fromEntries((run.sandboxNamespaces ?? []).flatMap((entry) => (entry.uid ? [[entry.sandbox, entry.uid]] : []))),
+        podSecurity: Object.fromEntries(podSecurity.map((entry) => [entry.sandbox, entry.level])),
       });
     } catch (error) {
       // Decisions §9: a namespace Rehearsal did not create is never restored into. The run ends
@@ -166,8 +175,16 @@ export class KubeRunActions implements RunActions {
     }
     this.assertLeading();
     // selectBackup has just checked that the backup covers every source; the request uses its name.
+    const owner = sandboxes[0];
     const restore = await provider.startRestore(
-      { name: restoreObjectName(test.metadata.name, run.id), backup: { ...backup, includedNamespaces: sources }, mapping, labels: sandboxLabels(test, run.id) },
+      {
+        name: restoreObjectName(test.metadata.name, run.id),
+        backup: { ...backup, includedNamespaces: sources },
+        mapping,
+        labels: sandboxLabels(test, run.id),
+        transforms: resolveTransforms(test.spec.restore),
+        ...(owner?.uid ? { owner: { name: owner.sandbox, uid: owner.uid } } : {}),
+      },
       test.spec.backupSource.providerNamespace,
     );
     return { ...run, stage: 'Restoring', sandboxNamespaces: sandboxes, backup, restore, restoreRequestedAt: run.restoreRequestedAt ?? this.deps.now().toISOString() };
@@ -185,7 +202,11 @@ export class KubeRunActions implements RunActions {
     const restored = restore?.succeeded === true && run.failure === undefined;
     const pods = restored ? await this.countPods(run) : undefined;
     const provider = this.deps.providers[test.spec.provider];
-    const kinds = restored && provider ? await observeKinds(provider, this.deps.reader, test, run) : undefined;
+    const transforms = resolveTransforms(test.spec.restore);
+    const observedKinds = restored && provider ? await observeKinds(provider, this.deps.reader, test, run, transforms) : undefined;
+    const kinds = observedKinds?.kinds;
+    const transformed = restored && provider ? await observeTransforms(provider, this.deps.reader, run, transforms, observedKinds?.excluded) : undefined;
+    const podSecurity = await this.deps.podSecurity.observe(test, run);
     const configured = configuredChecks(test, (namespace, name) => this.deps.cache.getPolicy(namespace, name));
     const results = checks?.results ?? [];
     const dependencies = restored ? await observeDependencies(this.deps.dependencyReader, run.sandboxNamespaces ?? [], this.deps.clusterDomain, test.spec.sandbox?.networkIsolation ?? 'strict') : undefined;
@@ -196,6 +217,8 @@ export class KubeRunActions implements RunActions {
       ...(kinds ? { kinds } : {}),
       checks: results,
       ...(dependencies !== undefined ? { dependencies } : {}),
+      ...(transformed ? { transforms: transformed } : {}),
+      ...(podSecurity ? { podSecurity } : {}),
       ...(checks ? { checksCompletedAt: checks.completedAt } : {}),
       ...(run.failure ? { failure: run.failure } : {}),
       criticalChecks: (configured ?? []).filter((check) => check.critical === true).map((check) => check.name),
