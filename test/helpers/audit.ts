@@ -72,7 +72,8 @@ export interface SafetyScope {
  *  - anywhere else: RestoreTests (the API writes them for its callers) and their status,
  *    RestoreReports, Events, Velero Restores;
  *  - in its own namespace: leases, secrets, configmaps;
- *  - anywhere else but sources: creating a run's diagnosis ConfigMap (<report>-diagnosis);
+ *  - anywhere else but sources: creating a run's diagnosis ConfigMap (<report>-diagnosis), creating and
+ *    deleting a run's Velero resource modifiers (<restore>-transforms, beside its Restore);
  *  - in sandboxes: anything; cluster-scoped: sandbox namespaces only.
  */
 export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope): AuditEvent[] {
@@ -87,6 +88,8 @@ export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope):
     if (scope.isSandbox(ref.namespace) || anywhere.has(resource)) return false;
     // A run's diagnosis: created beside its report (failure triage), never anything else.
     if (event.verb === 'create' && resource === 'configmaps' && ref.name?.endsWith('-diagnosis')) return false;
+    // A run's restore transforms for Velero: created before its Restore, deleted with it.
+    if ((event.verb === 'create' || event.verb === 'delete') && resource === 'configmaps' && ref.name?.endsWith('-transforms')) return false;
     return !(ref.namespace === scope.ownNamespace && ownKinds.has(resource));
   });
 }
