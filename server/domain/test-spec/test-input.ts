@@ -2,7 +2,8 @@
 // Validation reports every offending field at once (a 400 that names one problem at a time makes
 // users guess), rejects unknown fields (a typo such as "maxRto" must not silently mean "no SLA"),
 // and applies the documented defaults explicitly so `kubectl get -o yaml` shows what will happen.
-import { PROVIDERS, type NetworkIsolation, type Provider, type RestoreTestSpec } from '../resources/resources.js';
+import { PROVIDERS, type NetworkIsolation, type Provider, type RestoreSpec, type RestoreTestSpec } from '../resources/resources.js';
+import { validateRestoreInput } from './restore-input.js';
 import type { CreateTestInput } from './create-test-input.js';
 import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone, validateCron } from '../run/schedule.js';
@@ -56,6 +57,8 @@ export interface ValidTestInput {
   maxRTO?: string;
   alertOnExceed: boolean;
   historyLimit: number;
+  /** Absent = the default restore transforms only. */
+  restore?: RestoreSpec;
 }
 
 export type TestInputValidation = { ok: true; value: ValidTestInput } | { ok: false; errors: FieldError[] };
@@ -75,6 +78,7 @@ const KNOWN_FIELDS: readonly (keyof CreateTestInput)[] = [
   'maxRTO',
   'alertOnExceed',
   'historyLimit',
+  'restore',
 ];
 
 const LABEL_RULE =
@@ -238,6 +242,9 @@ export function validateTestInput(
     }
   }
 
+  const restore = validateRestoreInput(body.restore);
+  errors.push(...restore.errors);
+
   for (const field of Object.keys(body)) {
     if (!(KNOWN_FIELDS as readonly string[]).includes(field)) fail(field, 'is not a known field');
   }
@@ -261,6 +268,7 @@ export function validateTestInput(
       ...(maxRTO !== undefined ? { maxRTO } : {}),
       alertOnExceed,
       historyLimit,
+      ...(restore.spec ? { restore: restore.spec } : {}),
     },
   };
 }
@@ -283,6 +291,7 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
   };
   if (input.maxRTO !== undefined) spec.sla = { maxRTO: input.maxRTO, alertOnExceed: input.alertOnExceed };
   if (input.healthCheckPolicy !== undefined) spec.healthCheckPolicy = input.healthCheckPolicy;
+  if (input.restore !== undefined) spec.restore = input.restore;
   return spec;
 }
 
