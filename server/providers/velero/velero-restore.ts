@@ -99,7 +99,9 @@ export function restoreMatchesRequest(existing: VeleroRestore, wanted: VeleroRes
     sorted(have.includedNamespaces) === sorted(want.includedNamespaces) &&
     mapping(have.namespaceMapping) === mapping(want.namespaceMapping) &&
     have.includeClusterResources === false &&
-    sorted(have.excludedResources) === sorted(want.excludedResources) &&
+    // Velero adds its non-restorable resources (events, nodes, ...) to excludedResources when it
+    // validates a Restore: more left out is still this request; one we asked for missing is not.
+    (want.excludedResources ?? []).every((resource) => (have.excludedResources ?? []).includes(resource)) &&
     (have.resourceModifier?.name ?? '') === (want.resourceModifier?.name ?? '')
   );
 }

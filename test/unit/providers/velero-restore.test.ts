@@ -105,7 +105,12 @@ describe('the restore transforms on the Restore (issue 28)', () => {
 });
 
 describe('restoreMatchesRequest', () => {
-  const wanted = buildRestoreObject(request(mapping), 'velero');
+  const wanted = buildRestoreObject({ ...request(mapping), transforms: DEFAULT_TRANSFORMS_ONLY }, 'velero');
+  it('accepts the excludedResources Velero adds when it validates the Restore (events, nodes, ...)', () => {
+    const existing = structuredClone(wanted);
+    existing.spec!.excludedResources = [...existing.spec!.excludedResources!, 'nodes', 'events', 'events.events.k8s.io'];
+    expect(restoreMatchesRequest(existing, wanted)).toBe(true);
+  });
   it('accepts the same restore (order of namespaces aside)', () => {
     const existing = structuredClone(wanted);
     existing.spec!.includedNamespaces = ['billing', 'shop'];
@@ -118,6 +123,7 @@ describe('restoreMatchesRequest', () => {
     ['cluster resources', { includeClusterResources: true }],
     ['cluster resources unset', { includeClusterResources: undefined }],
     ['other excluded resources', { excludedResources: ['secrets'] }],
+    ['fewer excluded resources', { excludedResources: ['jobs.batch'] }],
     ['another resource modifier', { resourceModifier: { kind: 'ConfigMap', name: 'someone-elses' } }],
   ])('refuses %s', (_label, change) => {
     const existing = structuredClone(wanted);
