@@ -1,5 +1,6 @@
 // The flags of create and update: one per CreateTestInput field, or -f with the same fields as
-// YAML/JSON (flags override the file). Everything is checked before the API is called, so bad
+// YAML/JSON (flags override the file). The restore transforms (restore: exclude, patches,
+// removeDefaults, podSecurity) come from -f; --pod-security sets the one a flag expresses well. Everything is checked before the API is called, so bad
 // input exits 2 with one line. update has PUT semantics: the body replaces the test, an omitted
 // optional field returns to its default, so required fields must be given again.
 import { readFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import type { CommandContext } from './command.js';
 
 export const PROVIDERS = ['velero', 'kasten', 'trilio'] as const;
 export const NETWORK_ISOLATION = ['strict', 'none'] as const;
+export const POD_SECURITY = ['privileged', 'baseline', 'restricted'] as const;
 
 const FIELDS: readonly (keyof CreateTestInput)[] = [
   'name',
@@ -27,6 +29,7 @@ const FIELDS: readonly (keyof CreateTestInput)[] = [
   'maxRTO',
   'alertOnExceed',
   'historyLimit',
+  'restore',
 ];
 
 export function testInputOptions<T>(yargs: Argv<T>) {
@@ -72,7 +75,13 @@ export function testInputOptions<T>(yargs: Argv<T>) {
     })
     .option('max-rto', { type: 'string', requiresArg: true, group, describe: 'RTO target, e.g. 15m (default: no SLA)' })
     .option('alert-on-exceed', { type: 'boolean', group, describe: 'alert when the RTO exceeds --max-rto (default false)' })
-    .option('history-limit', { type: 'string', requiresArg: true, group, describe: 'reports to keep, 1-1000 (default 90)' });
+    .option('history-limit', { type: 'string', requiresArg: true, group, describe: 'reports to keep, 1-1000 (default 90)' })
+    .option('pod-security', {
+      choices: POD_SECURITY,
+      requiresArg: true,
+      group,
+      describe: 'Pod Security floor of the sandboxes (default: the installation\'s; lower needs administer)',
+    });
 }
 
 export type TestInputArgs = {
@@ -90,6 +99,7 @@ export type TestInputArgs = {
   'max-rto'?: string;
   'alert-on-exceed'?: boolean;
   'history-limit'?: string;
+  'pod-security'?: (typeof POD_SECURITY)[number];
 };
 
 async function readInputFile(context: CommandContext, file: string): Promise<Partial<CreateTestInput>> {
@@ -155,6 +165,12 @@ export async function buildTestInput(
   set('maxRTO', args['max-rto']);
   set('alertOnExceed', args['alert-on-exceed']);
   if (args['history-limit'] !== undefined) input.historyLimit = checkInteger(args['history-limit'], '--history-limit', 1, 1000);
+  if (args['pod-security'] !== undefined) {
+    if (input.restore !== undefined && (typeof input.restore !== 'object' || input.restore === null || Array.isArray(input.restore))) {
+      throw new UsageError('invalid restore: expected an object (exclude, patches, removeDefaults, podSecurity)');
+    }
+    input.restore = { ...(input.restore ?? {}), podSecurity: args['pod-security'] };
+  }
 
   if (context.global.allNamespaces) throw new UsageError(`cannot ${verb} a RestoreTest across all namespaces (-A); use -n NAMESPACE`);
   if (args.name !== undefined && input.name !== undefined && args.name !== input.name) {
