@@ -17,7 +17,7 @@ function rank(level: PodSecurityLevel): number {
   return POD_SECURITY_LEVELS.indexOf(level);
 }
 
-export function isPodSecurityLevel(value: unknown): value is PodSecurityLevel {
+function isPodSecurityLevel(value: unknown): value is PodSecurityLevel {
   return typeof value === 'string' && (POD_SECURITY_LEVELS as readonly string[]).includes(value);
 }
 

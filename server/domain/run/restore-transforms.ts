@@ -258,7 +258,7 @@ export function resolveTransforms(spec: RestoreSpec | undefined): RestoreTransfo
 }
 
 /** Every excluded type with the transform that excludes it (`exclude` for the test's own). */
-export function exclusions(transforms: RestoreTransforms): { transform: string; type: ResourceType }[] {
+function exclusions(transforms: RestoreTransforms): { transform: string; type: ResourceType }[] {
   const all = [
     ...transforms.defaults.flatMap((entry) => (entry.excludes ?? []).map((excluded) => ({ transform: entry.id as string, type: excluded }))),
     ...transforms.exclude.map((excluded) => ({ transform: 'exclude', type: excluded })),

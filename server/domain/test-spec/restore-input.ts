@@ -21,7 +21,7 @@ export interface RestoreFieldError {
 }
 type FieldError = RestoreFieldError;
 
-export const RESTORE_LIMITS = { exclude: 32, patches: 16, when: 8, operations: 16, removeDefaults: 8, patchName: 50, path: 256 } as const;
+const RESTORE_LIMITS = { exclude: 32, patches: 16, when: 8, operations: 16, removeDefaults: 8, patchName: 50, path: 256 } as const;
 const OPERATIONS: readonly RestorePatchOperation['op'][] = ['add', 'replace', 'remove', 'copy', 'move'];
 
 const GROUP = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$/;
