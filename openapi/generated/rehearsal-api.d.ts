@@ -674,7 +674,7 @@ export interface components {
             exclude?: components["schemas"]["ResourceTypeInput"][];
             /** @description JSON patches on restored objects, applied before the defaults; names unique. */
             patches?: components["schemas"]["RestorePatchInput"][];
-            /** @description Default transforms to do without (administer), each at most once. */
+            /** @description Default transforms to do without (administer); a repeat counts once. */
             removeDefaults?: components["schemas"]["DefaultTransformId"][];
             /** @description The least strict Pod Security profile of the sandboxes (below the installation floor: administer). */
             podSecurity?: components["schemas"]["PodSecurityLevel"];
@@ -684,9 +684,8 @@ export interface components {
          *     absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
          *     naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
          *     values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
-         *     requires maxRTO, restore patch names and removeDefaults are unique, `from` is given for copy
-         *     and move (only), a `when` value is not null, and on PUT a name or namespace in the body must
-         *     equal the request's.
+         *     requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
+         *     `when` value is not null, and on PUT a name or namespace in the body must equal the request's.
          */
         CreateTestInput: {
             /** @description Name of the RestoreTest: an RFC 1123 label. */

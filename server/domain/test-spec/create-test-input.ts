@@ -8,9 +8,8 @@ import type { DefaultTransformId, PodSecurityLevel, Provider } from '../resource
  * absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
  * naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
  * values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
- * requires maxRTO, restore patch names and removeDefaults are unique, `from` is given for copy
- * and move (only), a `when` value is not null, and on PUT a name or namespace in the body must
- * equal the request's.
+ * requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
+ * `when` value is not null, and on PUT a name or namespace in the body must equal the request's.
  */
 export interface CreateTestInput {
   /**
@@ -124,7 +123,7 @@ export interface RestoreInput {
    */
   patches?: RestorePatchInput[];
   /**
-   * Default transforms to do without (administer), each at most once.
+   * Default transforms to do without (administer); a repeat counts once.
    * @maxItems 8
    */
   removeDefaults?: DefaultTransformId[];

@@ -155,8 +155,8 @@ export function validateRestoreInput(value: unknown): { spec?: RestoreSpec; erro
   (check.array('restore.removeDefaults', value.removeDefaults, RESTORE_LIMITS.removeDefaults) ?? []).forEach((id, index) => {
     const field = `restore.removeDefaults[${index}]`;
     if (!(DEFAULT_TRANSFORM_IDS as readonly unknown[]).includes(id)) check.fail(field, `must be one of ${DEFAULT_TRANSFORM_IDS.join(', ')}`);
-    else if (removeDefaults.includes(id as DefaultTransformId)) check.fail(field, `lists ${String(id)} twice`);
-    else removeDefaults.push(id as DefaultTransformId);
+    // A set: a repeat says nothing more (and the CRD stores each once).
+    else if (!removeDefaults.includes(id as DefaultTransformId)) removeDefaults.push(id as DefaultTransformId);
   });
   let podSecurity: PodSecurityLevel | undefined;
   if (value.podSecurity !== undefined) {

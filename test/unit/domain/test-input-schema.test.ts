@@ -181,6 +181,7 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     } }],
     ['a restore with an unknown field', { restore: { transforms: [] } }],
     ['an unknown default', { restore: { removeDefaults: ['suspend-everything'] } }],
+    ['a default listed twice (a set: counted once)', { restore: { removeDefaults: ['hold-jobs', 'hold-jobs'] } }],
     ['an unknown Pod Security level', { restore: { podSecurity: 'strict' } }],
     ['33 exclusions', { restore: { exclude: Array.from({ length: 33 }, () => ({ version: 'v1', kind: 'ConfigMap', resource: 'configmaps' })) } }],
     ['an exclusion without resource', { restore: { exclude: [{ version: 'v1', kind: 'ConfigMap' }] } }],
@@ -214,7 +215,6 @@ describe('CreateTestInput: schema and server state the same limits', () => {
       const target = { version: 'v1', kind: 'ConfigMap', resource: 'configmaps' };
       const patch = (extra: Record<string, unknown>) => ({ name: 'p', target, operations: [{ op: 'remove', path: '/a' }], ...extra });
       return [
-        ['a default listed twice', { restore: { removeDefaults: ['hold-jobs', 'hold-jobs'] } }, 'restore.removeDefaults[1]'],
         ['two patches of one name', { restore: { patches: [patch({}), patch({})] } }, 'restore.patches[1].name'],
         ['copy without from', { restore: { patches: [patch({ operations: [{ op: 'copy', path: '/a' }] })] } }, 'restore.patches[0].operations[0].from'],
         ['from on a remove', { restore: { patches: [patch({ operations: [{ op: 'remove', path: '/a', from: '/b' }] })] } }, 'restore.patches[0].operations[0].from'],

@@ -311,9 +311,10 @@ describe('restore (spec.restore, issue 28)', () => {
     podSecurity: 'restricted',
   };
 
-  it('maps into spec.restore as given; an empty one adds nothing', () => {
+  it('maps into spec.restore as given; an empty one adds nothing; a repeated default counts once', () => {
     expect(inputToSpec(valid({ ...minimal, restore })).restore).toEqual(restore);
     expect(inputToSpec(valid({ ...minimal, restore: {} })).restore).toBeUndefined();
+    expect(inputToSpec(valid({ ...minimal, restore: { removeDefaults: ['hold-jobs', 'hold-jobs'] } })).restore).toEqual({ removeDefaults: ['hold-jobs'] });
   });
 
   it('is replaced by PUT like every field the input expresses (absent = the defaults only)', () => {
