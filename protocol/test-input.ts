@@ -12,13 +12,27 @@ export const PROVIDERS: readonly Provider[] = ['velero', 'kasten', 'trilio'];
 // How a sandbox's network is isolated: strict = a deny-all NetworkPolicy, none = no isolation.
 export type NetworkIsolation = 'strict' | 'none';
 export const NETWORK_ISOLATION_MODES: readonly NetworkIsolation[] = ['strict', 'none'];
+/** Pod Security Standards profiles, least to most strict (pod-security.kubernetes.io/enforce values). */
+export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+export const POD_SECURITY_LEVELS: readonly PodSecurityLevel[] = ['privileged', 'baseline', 'restricted'];
+/** The default restore transforms (server/domain/run/restore-transforms.ts; docs/restore-transforms.md). */
+export type DefaultTransformId =
+  | 'suspend-cronjobs'
+  | 'hold-jobs'
+  | 'services-cluster-ip'
+  | 'drop-external-dns-annotations'
+  | 'exclude-host-routes'
+  | 'exclude-external-callers'
+  | 'exclude-gitops'
+  | 'exclude-network-policies';
 
 /**
  * Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
  * absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
  * naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
  * values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
- * requires maxRTO, and on PUT a name or namespace in the body must equal the request's.
+ * requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
+ * `when` value is not null, and on PUT a name or namespace in the body must equal the request's.
  */
 export interface CreateTestInput {
   /**
@@ -110,6 +124,122 @@ export interface CreateTestInput {
    * @default 90
    */
   historyLimit?: number | null;
+  /**
+   * Restore transforms beyond the defaults (docs/restore-transforms.md), as spec.restore of the
+   * RestoreTest: exclusions and patches anyone may add; removeDefaults, a podSecurity below the
+   * installation floor, or a patch on CronJobs, Services, Pods or RBAC objects need the
+   * administer verb (else 403 naming it). Absent: the defaults only.
+   */
+  restore?: RestoreInput;
+}
+
+/** spec.restore of a RestoreTest. */
+export interface RestoreInput {
+  /**
+   * More resource types not to restore.
+   * @maxItems 32
+   */
+  exclude?: ResourceTypeInput[];
+  /**
+   * JSON patches on restored objects, applied before the defaults; names unique.
+   * @maxItems 16
+   */
+  patches?: RestorePatchInput[];
+  /**
+   * Default transforms to do without (administer); a repeat counts once.
+   * @maxItems 8
+   */
+  removeDefaults?: DefaultTransformId[];
+  /** The least strict Pod Security profile of the sandboxes (below the installation floor: administer). */
+  podSecurity?: PodSecurityLevel;
+}
+
+/** A resource type as the backup tools select it. */
+export interface ResourceTypeInput {
+  /**
+   * API group; empty or absent for the core group.
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$
+   * @maxLength 253
+   */
+  group?: string;
+  /**
+   * API version, e.g. v1.
+   * @pattern ^v[0-9]+((alpha|beta)[0-9]+)?$
+   * @maxLength 20
+   */
+  version: string;
+  /**
+   * Kind, e.g. Ingress.
+   * @pattern ^[A-Z][A-Za-z0-9]*$
+   * @maxLength 63
+   */
+  kind: string;
+  /**
+   * Plural resource name, e.g. ingresses.
+   * @pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength 63
+   */
+  resource: string;
+}
+
+/** The kind a patch applies to, and optionally the one object. */
+export interface RestorePatchTarget extends ResourceTypeInput {
+  /**
+   * Only the object of this name.
+   * @pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$
+   * @maxLength 253
+   */
+  name?: string;
+}
+
+/** JSON patches on the restored objects of one kind. */
+export interface RestorePatchInput {
+  /**
+   * Unique in the test.
+   * @pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
+   * @maxLength 50
+   */
+  name: string;
+  target: RestorePatchTarget;
+  /**
+   * Only objects where each path holds exactly its value.
+   * @maxItems 8
+   */
+  when?: RestorePatchCondition[];
+  /**
+   * @minItems 1
+   * @maxItems 16
+   */
+  operations: RestorePatchOperationInput[];
+}
+
+export interface RestorePatchCondition {
+  /**
+   * JSON Pointer.
+   * @pattern ^/
+   * @maxLength 256
+   */
+  path: string;
+  /** Any JSON value but null. */
+  value: unknown;
+}
+
+export interface RestorePatchOperationInput {
+  op: 'add' | 'replace' | 'remove' | 'copy' | 'move';
+  /**
+   * JSON Pointer.
+   * @pattern ^/
+   * @maxLength 256
+   */
+  path: string;
+  /**
+   * Source of copy and move (required for them, only for them).
+   * @pattern ^/
+   * @maxLength 256
+   */
+  from?: string;
+  /** Any JSON value (add, replace; absent = null). */
+  value?: unknown;
 }
 
 /**
@@ -135,6 +265,7 @@ export const TEST_INPUT_FIELDS = [
   'maxRTO',
   'alertOnExceed',
   'historyLimit',
+  'restore',
 ] as const satisfies readonly (keyof CreateTestInput)[];
 // A field added to CreateTestInput without being listed above fails to compile here.
 const everyFieldListed: Exclude<keyof CreateTestInput, (typeof TEST_INPUT_FIELDS)[number]> extends never ? true : never = true;

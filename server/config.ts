@@ -6,6 +6,8 @@ import { parseDuration } from './domain/common/duration.js';
 import type { NotificationsSpec } from './domain/resources/resources.js';
 import { shippedLicenseKeyFile } from './license/shipped-license-key.js';
 import { DEFAULT_MAX_SANDBOX_TTL } from './domain/permissions/restore-permissions.js';
+import { DEFAULT_POD_SECURITY_FLOOR } from './domain/run/pod-security.js';
+import { POD_SECURITY_LEVELS, type PodSecurityLevel } from './domain/resources/resources.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -75,6 +77,13 @@ const schema = z.object({
     .string()
     .default(DEFAULT_MAX_SANDBOX_TTL)
     .refine((text) => (parseDuration(text) ?? 0) > 0, 'must be a duration such as 168h (units h, m, s)'),
+  /**
+   * The least strict Pod Security profile a sandbox enforces (issue 28): each sandbox gets the
+   * stricter of its source namespace's and this. Keep it equal to podSecurityFloor of the
+   * ConfigMap rehearsal-admission (the Deployment reads it from there): a test that asks for less
+   * needs the administer verb, at the API and at admission.
+   */
+  REHEARSAL_POD_SECURITY_FLOOR: z.enum(POD_SECURITY_LEVELS as [PodSecurityLevel, ...PodSecurityLevel[]]).default(DEFAULT_POD_SECURITY_FLOOR),
   /** How often the janitor looks for expired or orphaned sandboxes. */
   REHEARSAL_JANITOR_INTERVAL_SECONDS: positiveInt(60),
   /**
@@ -232,6 +241,8 @@ export interface Config {
   providerUnavailableSeconds: number;
   janitorIntervalSeconds: number;
   maxSandboxTtlSeconds: number;
+  /** The installation's Pod Security floor for sandboxes. */
+  podSecurityFloor: PodSecurityLevel;
   probeTargets: Record<string, string> | undefined;
   clusterDomain: string;
   /** The files of REHEARSAL_LICENSE_PUBLIC_KEYS (without any `kid=` prefix). */
@@ -413,6 +424,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     providerUnavailableSeconds: raw.REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS,
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
     maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
+    podSecurityFloor: raw.REHEARSAL_POD_SECURITY_FLOOR,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
     licensePublicKeyFiles: licenseKeys.map((entry) => entry.file),

@@ -519,6 +519,65 @@ export interface components {
             /** @description The RBAC permissions the caller lacks (forbidden only). */
             missingPermissions?: components["schemas"]["PermissionDescriptor"][];
         };
+        /** @description A resource type as the backup tools select it. */
+        ResourceTypeRef: {
+            /** @description API group; absent or "" for the core group. */
+            group?: string;
+            /** @description API version (Trilio's selectors name one), e.g. v1. */
+            version: string;
+            kind: string;
+            /** @description Plural resource name, e.g. ingresses (Velero and Kasten select by it). */
+            resource: string;
+        };
+        /** @description A JSON Patch operation (RFC 6902) on a restored object. */
+        RestorePatchOperation: {
+            /** @enum {string} */
+            op: "add" | "replace" | "remove" | "copy" | "move";
+            /** @description JSON Pointer (RFC 6901). */
+            path: string;
+            /** @description Source of copy and move. */
+            from?: string;
+            /** @description Any JSON value (add, replace). */
+            value?: unknown;
+        };
+        /** @description JSON patches applied to the restored objects of one kind (all of them, or one by name). */
+        RestorePatch: {
+            /** @description Unique within the test: the report and the tool's transform name it. */
+            name: string;
+            target: components["schemas"]["ResourceTypeRef"] & {
+                name?: string;
+            };
+            /** @description Only objects where every path holds exactly this value (a JSON Patch test). */
+            when?: {
+                value: unknown;
+                path: string;
+            }[];
+            operations: components["schemas"]["RestorePatchOperation"][];
+        };
+        /**
+         * @description The default restore transforms (server/domain/run/restore-transforms.ts; docs/restore-transforms.md).
+         * @enum {string}
+         */
+        DefaultTransformId: "suspend-cronjobs" | "hold-jobs" | "services-cluster-ip" | "drop-external-dns-annotations" | "exclude-host-routes" | "exclude-external-callers" | "exclude-gitops" | "exclude-network-policies";
+        /**
+         * @description Pod Security Standards profiles, least to most strict (pod-security.kubernetes.io/enforce values).
+         * @enum {string}
+         */
+        PodSecurityLevel: "privileged" | "baseline" | "restricted";
+        /**
+         * @description The test's changes to the default restore transforms: additions anyone who may write the test
+         *     may make; removing a default or lowering the Pod Security floor needs the administer verb.
+         */
+        RestoreSpec: {
+            /** @description More resource types not to restore. */
+            exclude?: components["schemas"]["ResourceTypeRef"][];
+            /** @description JSON patches, applied before the defaults (so a patch cannot undo one). */
+            patches?: components["schemas"]["RestorePatch"][];
+            /** @description Default transforms this test does without (administer). */
+            removeDefaults?: components["schemas"]["DefaultTransformId"][];
+            /** @description Pod Security floor of this test's sandboxes (below the installation's: administer). */
+            podSecurity?: components["schemas"]["PodSecurityLevel"];
+        };
         TestResponse: {
             name: string;
             namespace: string;
@@ -556,17 +615,80 @@ export interface components {
              * @description Reports kept.
              */
             historyLimit?: number;
+            /** @description spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
+            restore?: components["schemas"]["RestoreSpec"];
         };
         /** @enum {string} */
         Provider: "velero" | "kasten" | "trilio";
         /** @description A namespace name: an RFC 1123 label. */
         NamespaceName: string;
+        /** @description A resource type as the backup tools select it. */
+        ResourceTypeInput: {
+            /** @description API group; empty or absent for the core group. */
+            group?: string;
+            /** @description API version, e.g. v1. */
+            version: string;
+            /** @description Kind, e.g. Ingress. */
+            kind: string;
+            /** @description Plural resource name, e.g. ingresses. */
+            resource: string;
+        };
+        /** @description The kind a patch applies to, and optionally the one object. */
+        RestorePatchTarget: {
+            /** @description API group; empty or absent for the core group. */
+            group?: string;
+            /** @description API version, e.g. v1. */
+            version: string;
+            /** @description Kind, e.g. Ingress. */
+            kind: string;
+            /** @description Plural resource name, e.g. ingresses. */
+            resource: string;
+            /** @description Only the object of this name. */
+            name?: string;
+        };
+        RestorePatchCondition: {
+            /** @description JSON Pointer. */
+            path: string;
+            /** @description Any JSON value but null. */
+            value: unknown;
+        };
+        RestorePatchOperationInput: {
+            /** @enum {string} */
+            op: "add" | "replace" | "remove" | "copy" | "move";
+            /** @description JSON Pointer. */
+            path: string;
+            /** @description Source of copy and move (required for them, only for them). */
+            from?: string;
+            /** @description Any JSON value (add, replace; absent = null). */
+            value?: unknown;
+        };
+        /** @description JSON patches on the restored objects of one kind. */
+        RestorePatchInput: {
+            /** @description Unique in the test. */
+            name: string;
+            target: components["schemas"]["RestorePatchTarget"];
+            /** @description Only objects where each path holds exactly its value. */
+            when?: components["schemas"]["RestorePatchCondition"][];
+            operations: components["schemas"]["RestorePatchOperationInput"][];
+        };
+        /** @description spec.restore of a RestoreTest. */
+        RestoreInput: {
+            /** @description More resource types not to restore. */
+            exclude?: components["schemas"]["ResourceTypeInput"][];
+            /** @description JSON patches on restored objects, applied before the defaults; names unique. */
+            patches?: components["schemas"]["RestorePatchInput"][];
+            /** @description Default transforms to do without (administer); a repeat counts once. */
+            removeDefaults?: components["schemas"]["DefaultTransformId"][];
+            /** @description The least strict Pod Security profile of the sandboxes (below the installation floor: administer). */
+            podSecurity?: components["schemas"]["PodSecurityLevel"];
+        };
         /**
          * @description Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
          *     absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
          *     naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
          *     values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
-         *     requires maxRTO, and on PUT a name or namespace in the body must equal the request's.
+         *     requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
+         *     `when` value is not null, and on PUT a name or namespace in the body must equal the request's.
          */
         CreateTestInput: {
             /** @description Name of the RestoreTest: an RFC 1123 label. */
@@ -633,6 +755,13 @@ export interface components {
              * @default 90
              */
             historyLimit?: number | null;
+            /**
+             * @description Restore transforms beyond the defaults (docs/restore-transforms.md), as spec.restore of the
+             *     RestoreTest: exclusions and patches anyone may add; removeDefaults, a podSecurity below the
+             *     installation floor, or a patch on CronJobs, Services, Pods or RBAC objects need the
+             *     administer verb (else 403 naming it). Absent: the defaults only.
+             */
+            restore?: components["schemas"]["RestoreInput"];
         };
         ScheduleInfo: {
             name: string;
@@ -641,7 +770,7 @@ export interface components {
             lastBackup: string;
         };
         /** @enum {string} */
-        HintCode: "image-pull-secret-missing" | "image-pull-failed" | "crash-loop" | "oom-killed" | "secret-missing" | "configmap-missing" | "unschedulable-resources" | "unschedulable-placement" | "storage-class-missing" | "pvc-pending" | "quota-exceeded" | "externalname-unrestored" | "externalname-to-source";
+        HintCode: "image-pull-secret-missing" | "image-pull-failed" | "crash-loop" | "oom-killed" | "secret-missing" | "configmap-missing" | "unschedulable-resources" | "unschedulable-placement" | "storage-class-missing" | "pvc-pending" | "quota-exceeded" | "pod-security-refused" | "externalname-unrestored" | "externalname-to-source";
         Hint: {
             code: components["schemas"]["HintCode"];
             title: string;
@@ -854,6 +983,41 @@ export interface components {
             status: "restored" | "reachable" | "missing" | "unreachable" | "production";
             message?: string;
         };
+        /** @description What a restore transform did to one object of the backup (docs/restore-transforms.md). */
+        AppliedTransform: {
+            /** @description A default transform's id, `exclude` or `patch/<name>` for the test's own. */
+            transform: string;
+            kind: string;
+            /** @description Source namespace of the object. */
+            namespace: string;
+            /** @description Object name; "*" when the tool does not say which objects it changed (every one it matched). */
+            name: string;
+            /** @description What changed, e.g. "not restored" or "spec.suspend set to true". */
+            change: string;
+        };
+        /** @description The transforms of a run: what each changed, and the defaults the test removed. */
+        RestoreTransformsReport: {
+            /** @description At most 25, sorted by transform, kind, namespace, name. */
+            applied: components["schemas"]["AppliedTransform"][];
+            /**
+             * Format: int32
+             * @description Entries left out beyond the 25.
+             */
+            more?: number;
+            removedDefaults?: components["schemas"]["DefaultTransformId"][];
+        };
+        /** @description The Pod Security profile each sandbox enforced (never looser than its source). */
+        PodSecurityReport: {
+            /** @description The floor: the test's spec.restore.podSecurity, else the installation's. */
+            floor: components["schemas"]["PodSecurityLevel"];
+            namespaces: {
+                /** @description What the sandbox enforced (its label as read at the end of the run). */
+                level: components["schemas"]["PodSecurityLevel"];
+                /** @description The source namespace's pod-security.kubernetes.io/enforce; absent when it has none. */
+                sourceLevel?: components["schemas"]["PodSecurityLevel"];
+                source: string;
+            }[];
+        };
         ResultCap: {
             check: string;
             critical: boolean;
@@ -899,6 +1063,10 @@ export interface components {
             completeness: components["schemas"]["KindCompleteness"][];
             /** @description Cross-namespace references found in the restored objects; failed ones first, at most 32. */
             dependencies?: components["schemas"]["DependencyEntry"][];
+            /** @description What the restore transforms changed; absent when no restore was requested. */
+            transforms?: components["schemas"]["RestoreTransformsReport"];
+            /** @description The sandboxes' Pod Security profiles; absent when no sandbox was created. */
+            podSecurity?: components["schemas"]["PodSecurityReport"];
             rto: {
                 phases: {
                     checksCompletedAt?: string;
@@ -1135,9 +1303,21 @@ export interface components {
 export type SchemaFieldProblem = components['schemas']['FieldProblem'];
 export type SchemaPermissionDescriptor = components['schemas']['PermissionDescriptor'];
 export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
+export type SchemaResourceTypeRef = components['schemas']['ResourceTypeRef'];
+export type SchemaRestorePatchOperation = components['schemas']['RestorePatchOperation'];
+export type SchemaRestorePatch = components['schemas']['RestorePatch'];
+export type SchemaDefaultTransformId = components['schemas']['DefaultTransformId'];
+export type SchemaPodSecurityLevel = components['schemas']['PodSecurityLevel'];
+export type SchemaRestoreSpec = components['schemas']['RestoreSpec'];
 export type SchemaTestResponse = components['schemas']['TestResponse'];
 export type SchemaProvider = components['schemas']['Provider'];
 export type SchemaNamespaceName = components['schemas']['NamespaceName'];
+export type SchemaResourceTypeInput = components['schemas']['ResourceTypeInput'];
+export type SchemaRestorePatchTarget = components['schemas']['RestorePatchTarget'];
+export type SchemaRestorePatchCondition = components['schemas']['RestorePatchCondition'];
+export type SchemaRestorePatchOperationInput = components['schemas']['RestorePatchOperationInput'];
+export type SchemaRestorePatchInput = components['schemas']['RestorePatchInput'];
+export type SchemaRestoreInput = components['schemas']['RestoreInput'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
 export type SchemaScheduleInfo = components['schemas']['ScheduleInfo'];
 export type SchemaHintCode = components['schemas']['HintCode'];
@@ -1163,6 +1343,9 @@ export type SchemaCheckStatus = components['schemas']['CheckStatus'];
 export type SchemaCheckResult = components['schemas']['CheckResult'];
 export type SchemaKindCompleteness = components['schemas']['KindCompleteness'];
 export type SchemaDependencyEntry = components['schemas']['DependencyEntry'];
+export type SchemaAppliedTransform = components['schemas']['AppliedTransform'];
+export type SchemaRestoreTransformsReport = components['schemas']['RestoreTransformsReport'];
+export type SchemaPodSecurityReport = components['schemas']['PodSecurityReport'];
 export type SchemaResultCap = components['schemas']['ResultCap'];
 export type SchemaRestoreReportSpec = components['schemas']['RestoreReportSpec'];
 export type SchemaRestoreReportResource = components['schemas']['RestoreReportResource'];

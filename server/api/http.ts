@@ -141,7 +141,11 @@ export function createApp(deps: HttpDeps): express.Express {
   const license = new LicenseService(deps.license);
   const reviewer = createReviewer(deps);
   const restoreAccess = new RestoreAccess(
-    { providerNamespace: deps.config.veleroNamespace, maxSandboxTtlSeconds: deps.config.maxSandboxTtlSeconds },
+    {
+      providerNamespace: deps.config.veleroNamespace,
+      maxSandboxTtlSeconds: deps.config.maxSandboxTtlSeconds,
+      podSecurityFloor: deps.config.podSecurityFloor,
+    },
     deps.config.authMode === 'kubernetes' ? reviewer : undefined,
   );
   const context: ApiContext = {

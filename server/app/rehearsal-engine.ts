@@ -18,6 +18,7 @@ import { ReportWriter } from '../engine/run/report-writer.js';
 import { RunAdmission } from '../engine/run/run-slots.js';
 import { RunReconciler, type RunReconcilerDeps } from '../engine/run/run.reconciler.js';
 import { SandboxManager } from '../engine/sandbox/sandbox.js';
+import { PodSecurityPlanner } from '../engine/sandbox/pod-security.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
 import { parseDuration } from '../domain/common/duration.js';
 import type { RestoreTest } from '../domain/resources/resources.js';
@@ -127,10 +128,13 @@ export function createEngine(deps: EngineDeps): Engine {
     now,
     pruneHistory: !archive,
   });
+  // The sandboxes' Pod Security profiles: planned when they are created, read back for the report.
+  const podSecurity = new PodSecurityPlanner(kube.core, config.podSecurityFloor);
   const reads = new KubeRunReads({
     cache,
     client,
     providers,
+    podSecurity,
     reader,
     dependencyReader: new KubeDependencyReader(kubeConfig),
     clusterDomain: config.clusterDomain,
@@ -143,6 +147,7 @@ export function createEngine(deps: EngineDeps): Engine {
     status: testStatus,
     providers,
     sandboxes,
+    podSecurity,
     checkTasks,
     writer,
     events,

@@ -97,7 +97,7 @@ export function createRehearsal(
     metrics: { watchRestarts: (informer) => metrics.watchRestarts.inc({ informer }) },
   });
   const providers = overrides.providers ?? {
-    velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now, restores: veleroRestores }),
+    velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now, restores: veleroRestores, configMaps: kube.core }),
     kasten: new KastenProvider(kube.customObjects),
     trilio: new TrilioProvider(kube.customObjects),
   };

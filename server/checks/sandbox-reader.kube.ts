@@ -26,6 +26,7 @@ import {
   toLabelSelector,
   type EndpointSliceSummary,
   type ExecOutcome,
+  type PodCreateFailure,
   type PodSummary,
   type ResourceLookup,
   type SandboxReader,
@@ -34,6 +35,7 @@ import {
   type ServiceSummary,
 } from './sandbox-reader.js';
 import { toKubeError, type KubeErrorKind } from '../kube/errors.js';
+import { JOB_HOLD_GATE } from '../domain/run/restore-transforms.js';
 
 const PAGE_SIZE = 500;
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -128,6 +130,7 @@ export class KubeSandboxReader implements SandboxReader {
           terminating: Boolean(pod.metadata?.deletionTimestamp),
           containers,
           ...(defaultContainer ? { defaultContainer } : {}),
+          ...((pod.spec?.schedulingGates ?? []).some((gate) => gate.name === JOB_HOLD_GATE) ? { held: true } : {}),
         });
       }
       token = page.metadata?._continue || undefined;
@@ -154,6 +157,52 @@ export class KubeSandboxReader implements SandboxReader {
     return list.items.flatMap((item) =>
       item.metadata?.name && !item.metadata.deletionTimestamp ? [item.metadata.name] : [],
     );
+  }
+
+  /**
+   * The annotations of each object of one kind whose key starts with `prefix` (the restore
+   * transforms' markers), for the objects that have any. Throws SandboxReadError; a kind the
+   * cluster does not serve is an empty list.
+   */
+  async listAnnotated(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    prefix: string,
+  ): Promise<{ name: string; annotations: Record<string, string> }[]> {
+    let list;
+    try {
+      list = await this.objects.list(apiVersion, kind, namespace);
+    } catch (thrown) {
+      const mapped = toSandboxReadError(thrown, `list ${apiVersion} ${kind} in ${namespace}`);
+      if (mapped.reason === 'NotFound') return [];
+      throw mapped;
+    }
+    return list.items.flatMap((item) => {
+      const annotations = Object.fromEntries(
+        Object.entries(item.metadata?.annotations ?? {}).filter(([key]) => key.startsWith(prefix)),
+      );
+      return item.metadata?.name && Object.keys(annotations).length > 0 ? [{ name: item.metadata.name, annotations }] : [];
+    });
+  }
+
+  async listPodCreateFailures(namespace: string): Promise<PodCreateFailure[]> {
+    const events = await this.core
+      .listNamespacedEvent({ namespace, fieldSelector: 'reason=FailedCreate', limit: PAGE_SIZE })
+      .catch((thrown: unknown) => {
+        throw toSandboxReadError(thrown, `list FailedCreate events in ${namespace}`);
+      });
+    const time = (value: Date | string | undefined): number => (value ? new Date(value).getTime() : 0);
+    return [...events.items]
+      .sort(
+        (left, right) =>
+          time(right.lastTimestamp ?? right.eventTime ?? right.metadata?.creationTimestamp) -
+          time(left.lastTimestamp ?? left.eventTime ?? left.metadata?.creationTimestamp),
+      )
+      .map((event) => ({
+        object: `${event.involvedObject?.kind ?? ''}/${event.involvedObject?.name ?? ''}`,
+        message: event.message ?? '',
+      }));
   }
 
   /** Pods the sandbox's Deployments and StatefulSets ask for (the engine's "pods expected"). */

@@ -47,6 +47,18 @@ export interface PodSummary {
   containers: string[];
   /** The `kubectl.kubernetes.io/default-container` annotation, when set. */
   defaultContainer?: string;
+  /**
+   * Held on purpose by the restore transforms (a restored Pod of a Job, scheduling gate
+   * rehearsal.dev/job-not-rerun): it exists and never starts, so it is not expected to be Ready.
+   */
+  held?: boolean;
+}
+
+/** A controller's failure to create Pods (Event reason FailedCreate), e.g. refused by Pod Security. */
+export interface PodCreateFailure {
+  /** Kind/name of the controller, e.g. ReplicaSet/web-5d8f. */
+  object: string;
+  message: string;
 }
 
 export interface ServiceSummary {
@@ -92,6 +104,8 @@ export interface SandboxReader {
   listEndpointSlices(namespace: string): Promise<EndpointSliceSummary[]>;
   /** A Secret; throws SandboxReadError('NotFound') when it does not exist. */
   getSecret(namespace: string, name: string): Promise<SecretSummary>;
+  /** The sandbox's FailedCreate Events, newest first (optional: in-memory readers may leave it out). */
+  listPodCreateFailures?(namespace: string): Promise<PodCreateFailure[]>;
   /** Whether a namespaced object of any kind exists; never throws. */
   getResource(apiVersion: string, kind: string, namespace: string, name: string): Promise<ResourceLookup>;
   /**

@@ -10,7 +10,9 @@
 //   commas (a name never holds one), as the run's one backup name;
 // - each restore object is created IN ITS SANDBOX (the target), never in a source namespace, and
 //   its target is the sandbox of the checked mapping; an existing object of the same name is adopted
-//   only when it asks for exactly the same thing.
+//   only when it asks for exactly the same thing;
+// - each carries the run's restore transforms in the tool's own terms (kasten-transforms.ts,
+//   trilio-transforms.ts).
 import type { Provider } from '../domain/resources/resources.js';
 import type { CustomResources } from './custom-resources.js';
 import {
@@ -24,6 +26,7 @@ import {
   type RestoreState,
 } from './provider.js';
 import { isLatest } from './velero/backup-selection.js';
+import type { RestoreTransforms } from '../domain/run/restore-transforms.js';
 
 export interface ToolObject {
   metadata: { name: string; namespace?: string; creationTimestamp?: string; deletionTimestamp?: string };
@@ -46,10 +49,11 @@ export interface PerNamespaceTool<B extends ToolObject, R extends ToolObject> {
     backup: string;
     source: string;
     sandbox: string;
+    transforms: RestoreTransforms;
   }): R & {
     metadata: { name: string };
   };
-  /** Whether an existing restore object asks for the same backup, source and target. */
+  /** Whether an existing restore object asks for the same backup, source, target and transforms. */
   sameRequest(existing: R, wanted: R): boolean;
   progress(restore: R): RestoreProgress;
 }
@@ -123,7 +127,14 @@ export class PerNamespaceProvider<B extends ToolObject, R extends ToolObject> im
       if (index < 0) {
         throw new ProviderError('RestoreRejected', `${this.tool.backupNoun} ${request.backup.name} is not of namespace ${source}`);
       }
-      const body = this.tool.restoreBody({ name: request.name, labels: request.labels, backup: names[index]!, source, sandbox });
+      const body = this.tool.restoreBody({
+        name: request.name,
+        labels: request.labels,
+        backup: names[index]!,
+        source,
+        sandbox,
+        transforms: request.transforms,
+      });
       const { created, object } = await this.tool.restores.create(sandbox, body);
       if (!created && !this.tool.sameRequest(object, body)) {
         throw new ProviderError(

@@ -3,6 +3,7 @@
 import type { Provider } from '../domain/resources/resources.js';
 import type { ScheduleInfo } from '../domain/read-models/views.js';
 import type { BackupFacts, BackupScheduleFacts } from '../domain/read-models/coverage.js';
+import type { RestoreTransforms } from '../domain/run/restore-transforms.js';
 
 /**
  * A restore target for every source namespace. The only way to build one is
@@ -91,6 +92,13 @@ export interface RestoreRequest {
   backup: BackupInfo;
   mapping: NamespaceMapping;
   labels: Record<string, string>;
+  /** The restore transforms (domain/run/restore-transforms.ts), in the tool's own terms. */
+  transforms: RestoreTransforms;
+  /**
+   * The run's first sandbox namespace: helper objects a tool needs outside the sandbox (Velero's
+   * resource-modifier ConfigMap) are owned by it, so they go with the sandbox at the latest.
+   */
+  owner?: { name: string; uid: string };
 }
 
 export type RestoreState = 'pending' | 'running' | 'succeeded' | 'partiallyFailed' | 'failed';
@@ -121,6 +129,11 @@ export interface BackupProvider {
   readonly name: Provider;
   /** Restore progress comes from a watch that wakes the run on each change (polled less often). */
   readonly watchesRestores?: boolean;
+  /**
+   * The tool marks each object a restore transform changed (transforms.rehearsal.dev/<transform>),
+   * so the report can list them one by one (Velero's merge patches; Kasten and Trilio cannot).
+   */
+  readonly marksTransformedObjects?: boolean;
   /** "latest" (or empty) = the newest completed backup that covers every source namespace. */
   selectBackup(
     sourceNamespaces: readonly string[],

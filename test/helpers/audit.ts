@@ -72,6 +72,8 @@ export interface SafetyScope {
  *  - anywhere else: RestoreTests (the API writes them for its callers) and their status,
  *    RestoreReports, Events, Velero Restores;
  *  - in its own namespace: leases, secrets, configmaps (run diagnoses included: they live there);
+ *  - in the Velero namespace: creating and deleting a run's resource modifiers (<restore>-transforms,
+ *    beside its Restore);
  *  - in sandboxes: anything; cluster-scoped: sandbox namespaces only.
  */
 export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope): AuditEvent[] {
@@ -84,6 +86,8 @@ export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope):
     if (!ref.namespace) return !(ref.resource === 'namespaces' && !!ref.name && scope.isSandbox(ref.name));
     if (scope.isSource(ref.namespace)) return true;
     if (scope.isSandbox(ref.namespace) || anywhere.has(resource)) return false;
+    // A run's restore transforms for Velero: created before its Restore, deleted with it.
+    if ((event.verb === 'create' || event.verb === 'delete') && resource === 'configmaps' && ref.name?.endsWith('-transforms')) return false;
     return !(ref.namespace === scope.ownNamespace && ownKinds.has(resource));
   });
 }

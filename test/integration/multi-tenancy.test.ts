@@ -1,7 +1,9 @@
 // Decision 0009 on the real apiserver, with real RBAC and users holding bound ServiceAccount tokens:
 //  - both doors (kubectl through the ValidatingAdmissionPolicy, the REST API through
 //    SubjectAccessReviews) give the answer the domain rule (restoreRequirements) predicts, for one
-//    table of users and specs, and name the namespace and the missing permission;
+//    table of users and specs, and name the namespace and the missing permission (the restore
+//    transforms of issue 28 included: removing a default, lowering the Pod Security floor,
+//    patching a kind a default changes need administer; adding exclusions and patches does not);
 //  - the two request-smuggling cases are refused with 400;
 //  - every operation of openapi/openapi.json, tried by a user allowed only in team-a against
 //    team-b, is refused and changes nothing in team-b.
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { restoreRequirements } from '../../server/domain/permissions/restore-permissions.js';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
+import type { RestoreSpec } from '../../server/domain/resources/resources.js';
 import { auditLogPath, readAuditEvents, writesIn } from '../helpers/audit.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
@@ -167,7 +170,19 @@ interface Case {
   ttl?: string;
   networkIsolation?: 'strict' | 'none';
   providerNamespace?: string;
+  restore?: RestoreSpec;
+  /** Words both doors give for the administer a restore setting needs. */
+  because?: string;
 }
+
+const servicePatch: RestoreSpec = {
+  patches: [{ name: 'lb', target: { version: 'v1', kind: 'Service', resource: 'services' }, operations: [{ op: 'replace', path: '/spec/type', value: 'LoadBalancer' }] }],
+};
+const harmless: RestoreSpec = {
+  exclude: [{ group: 'monitoring.coreos.com', version: 'v1', kind: 'ServiceMonitor', resource: 'servicemonitors' }],
+  patches: [{ name: 'one', target: { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' }, operations: [{ op: 'replace', path: '/spec/replicas', value: 1 }] }],
+  podSecurity: 'restricted',
+};
 
 const cases: Case[] = [
   { who: 'alice', label: 'her own namespace', sources: () => [teamA] },
@@ -181,6 +196,12 @@ const cases: Case[] = [
   { who: 'alice', label: 'the installation providerNamespace', sources: () => [teamA], providerNamespace: 'velero' },
   { who: 'carol', label: 'a ttl above the cap', sources: () => [teamA], ttl: '169h' },
   { who: 'alice', label: 'the cap itself', sources: () => [teamA], ttl: '168h' },
+  { who: 'alice', label: 'removing a default restore transform', sources: () => [teamA], restore: { removeDefaults: ['suspend-cronjobs'] }, because: 'removeDefaults "suspend-cronjobs" lets the restored copy act on the world' },
+  { who: 'carol', label: 'removing a default restore transform as rehearsal-admin', sources: () => [teamA], restore: { removeDefaults: ['suspend-cronjobs'] } },
+  { who: 'alice', label: 'a Pod Security floor below the installation\'s', sources: () => [teamA], restore: { podSecurity: 'privileged' }, because: 'podSecurity "privileged" is below the installation floor "baseline"' },
+  { who: 'carol', label: 'a lower Pod Security floor as rehearsal-admin', sources: () => [teamA], restore: { podSecurity: 'privileged' } },
+  { who: 'alice', label: 'a patch on Services (a default changes them)', sources: () => [teamA], restore: servicePatch, because: 'which a default transform changes' },
+  { who: 'alice', label: 'her own exclusions, a Deployment patch and a stricter floor', sources: () => [teamA], restore: harmless },
 ];
 
 function specOf(entry: Case) {
@@ -192,6 +213,7 @@ function specOf(entry: Case) {
     },
     schedule: { cron: '0 3 * * *' },
     sandbox: { ...(entry.ttl ? { ttl: entry.ttl } : {}), ...(entry.networkIsolation ? { networkIsolation: entry.networkIsolation } : {}) },
+    ...(entry.restore ? { restore: entry.restore } : {}),
   };
 }
 
@@ -216,6 +238,7 @@ describe('both doors apply the one rule (decision 0009)', () => {
       const result = kubectlAs(entry.who, ['create', '--dry-run=server', '-f', '-'], JSON.stringify(restoreTestObject(name, teamA, specOf(entry))));
       expect({ ok: result.ok }).toEqual({ ok: expected.allowed });
       if (expected.missing.length > 0) expect(result.output).toContain(expected.missing[0]);
+      if (entry.because) expect([result.ok, result.output]).toEqual([false, expect.stringContaining(entry.because)]);
       else if (expected.invalid) expect(result.output).toContain('spec.sandbox.ttl: must be at most 168h');
     },
   );
@@ -232,8 +255,11 @@ describe('both doors apply the one rule (decision 0009)', () => {
         cron: '0 3 * * *',
         ...(entry.ttl ? { ttl: entry.ttl } : {}),
         ...(entry.networkIsolation ? { networkIsolation: entry.networkIsolation } : {}),
+        ...(entry.restore ? { restore: entry.restore } : {}),
       });
       const problem = response.status === 201 ? undefined : ((await response.json()) as { detail: string; errors?: { field: string }[] });
+      // The restore settings that need administer are refused to a tenant without it, whatever the rule says.
+      if (entry.because && entry.who === 'alice') expect(response.status).toBe(403);
       if (expected.allowed) {
         expect(response.status).toBe(201);
         expect(await testExists(teamA, name)).toBe(true);
@@ -244,6 +270,7 @@ describe('both doors apply the one rule (decision 0009)', () => {
       } else {
         expect(response.status).toBe(403);
         expect(problem!.detail).toContain(expected.missing[0]);
+        if (entry.because) expect(problem!.detail).toContain(entry.because);
         expect(await testExists(teamA, name)).toBe(false);
       }
     },

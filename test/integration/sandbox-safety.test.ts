@@ -4,7 +4,8 @@
 //    a clear reason, and nothing is restored into it;
 //  - a foreign namespace labelled as Rehearsal's is never deleted by the janitor;
 //  - the server's ServiceAccount reads no Secret outside sandboxes, and may not delete a namespace,
-//    bind a role or have Velero restore into one outside its labelled sandboxes;
+//    bind a role or have Velero restore into one outside its labelled sandboxes, nor create a
+//    ConfigMap but its own, a diagnosis or a run's resource modifiers owned by its sandbox;
 //  - no user but the server (and cluster administrators) may put the sandbox label on a namespace
 //    or take it off (deploy/base/sandbox-label-admission.yaml).
 import { execFileSync } from 'node:child_process';
@@ -261,6 +262,64 @@ describe("the server's ServiceAccount (least privilege)", () => {
     expect(await attempt({ mapping: [['shop', own('billing-daily', 0)]] })).toBe('403 policy');
     expect(await attempt({ name: 'shop-nightly-zzzzz', mapping: [['shop', own('shop-nightly', 0)]] })).toBe('403 policy');
     expect(await attempt({ labels: { 'rehearsal.dev/run': 'abcde' }, mapping: [['shop', own('shop-nightly', 0)]] })).toBe('403 policy');
+  });
+
+  it('may create ConfigMaps only as a run\'s resource modifiers (owned by its sandbox) or diagnosis, and a Restore reads only its own', async () => {
+    const core = server.makeApiClient(CoreV1Api);
+    const victim = uniqueName('team-m', 30);
+    foreign.push(victim);
+    await fixture.admin.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: victim } } });
+    const attempt = async (call: () => Promise<unknown>): Promise<string> => {
+      try {
+        await call();
+        return 'allowed';
+      } catch (error) {
+        return `${apiStatusCode(error)} ${String((error as { body?: string }).body ?? '')}`;
+      }
+    };
+    const configMap = (namespace: string, name: string, ownerName?: string) =>
+      attempt(() =>
+        core.createNamespacedConfigMap({
+          namespace,
+          body: {
+            metadata: {
+              name,
+              labels: { 'rehearsal.dev/run': 'abcde' },
+              ...(ownerName ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Namespace', name: ownerName, uid: '00000000-0000-0000-0000-000000000000' }] } : {}),
+            },
+            data: { 'resource-modifiers.yaml': '{"version":"v1","resourceModifierRules":[]}' },
+          },
+        }),
+      );
+    // Any other ConfigMap outside its namespace and sandboxes: refused, e.g. one in a team's namespace.
+    expect(await configMap(victim, 'app-config')).toMatch(/^403 .*rehearsal-server-sandboxes-only.*resource modifiers of a run/);
+    // Named like a run's modifiers but owned by no sandbox of that run: refused.
+    expect(await configMap(fixture.veleroNamespace, 'shop-abcde-transforms')).toMatch(/^403 .*rehearsal-server-sandboxes-only/);
+    expect(await configMap(fixture.veleroNamespace, 'shop-abcde-transforms', fixture.source)).toMatch(/^403 .*rehearsal-server-sandboxes-only/);
+    // The one shape the engine uses passes (the owner need not exist for admission).
+    expect(await configMap(fixture.veleroNamespace, 'shop-abcde-transforms', 'rehearsal-shop-abcde')).toBe('allowed');
+    // A Restore naming someone else's modifiers is refused, though everything else about it is a sandbox restore.
+    const restore = await attempt(() =>
+      server.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+        group: 'velero.io',
+        version: 'v1',
+        namespace: fixture.veleroNamespace,
+        plural: 'restores',
+        body: {
+          apiVersion: 'velero.io/v1',
+          kind: 'Restore',
+          metadata: { name: 'shop-abcde', labels: { 'rehearsal.dev/run': 'abcde' } },
+          spec: {
+            backupName: fixture.backup,
+            includedNamespaces: [fixture.source],
+            namespaceMapping: { [fixture.source]: 'rehearsal-shop-abcde' },
+            includeClusterResources: false,
+            resourceModifier: { kind: 'ConfigMap', name: 'someone-elses-modifiers' },
+          },
+        },
+      }),
+    );
+    expect(restore).toMatch(/^403 .*read their own run's resource modifiers/);
   });
 
   it('is refused a Kasten RestoreAction or Trilio Restore outside a sandbox or aimed at another namespace', async () => {

@@ -47,6 +47,7 @@ import {
   snapshotSecretName,
   VeleroSimulator,
 } from '../velero/simulator.js';
+import { NO_TRANSFORMS } from '../helpers/transforms.js';
 
 // The integration project's testTimeout is not applied per project by Jest 30; set it here.
 jest.setTimeout(120_000);
@@ -190,6 +191,7 @@ async function restoreRequest(
     backup,
     mapping: buildNamespaceMapping(sources, sandboxFor),
     labels: { 'rehearsal.dev/test': 'velero-it' },
+    transforms: NO_TRANSFORMS,
   };
 }
 
@@ -587,6 +589,7 @@ describe('VeleroProvider without Velero', () => {
       backup: { name: 'b1', includedNamespaces: [source] },
       mapping: buildNamespaceMapping([source], () => 'rehearsal-nowhere'),
       labels: {},
+      transforms: NO_TRANSFORMS,
     };
     const attempts: [string, Promise<unknown>][] = [
       ['listSchedules', absent.listSchedules()],

@@ -8,10 +8,17 @@
 // endTime, progress) or Failed (status.error.message). See test/providers/namespaced-tool-simulator.ts
 // for what is restored, the tripwire and the failure-injection annotations.
 import { NamespacedToolSimulator, type ToolRestoreRequest } from '../providers/namespaced-tool-simulator.js';
-import { kubeTimestamp } from '../velero/simulator.js';
+import { kubeTimestamp, type SnapshotItem } from '../velero/simulator.js';
+import { groupResourceOf } from '../velero/simulator-model.js';
+import { applyKastenTransforms, kastenExcludes } from '../providers/restore-transforms-sim.js';
 
 interface Action {
-  spec?: { subject?: { name?: string; namespace?: string }; targetNamespace?: string };
+  spec?: {
+    subject?: { name?: string; namespace?: string };
+    targetNamespace?: string;
+    filters?: Parameters<typeof kastenExcludes>[0];
+    transforms?: Parameters<typeof applyKastenTransforms>[2];
+  };
   status?: { state?: string };
 }
 
@@ -41,6 +48,13 @@ export class KastenSimulator extends NamespacedToolSimulator {
     const { subject, targetNamespace } = restore.spec ?? {};
     if (!subject?.name || !subject.namespace || !targetNamespace) return undefined;
     return { backupName: subject.name, backupNamespace: subject.namespace, target: targetNamespace };
+  }
+
+  // spec.filters.excludeResources leave objects out; spec.transforms change the rest (K10's docs).
+  protected override transformItem(restore: Action, item: SnapshotItem): SnapshotItem | undefined {
+    const resource = groupResourceOf(item).split('.')[0]!;
+    if (kastenExcludes(restore.spec?.filters, item, resource)) return undefined;
+    return applyKastenTransforms(item, resource, restore.spec?.transforms);
   }
 
   protected isNew(restore: Action): boolean {

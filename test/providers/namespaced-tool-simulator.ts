@@ -11,7 +11,8 @@
 //  - a poll loop (every pollIntervalMs) takes each new restore object anywhere in the cluster
 //    (Kasten RestoreAction, Trilio Restore) through running → done: it creates the backup's objects
 //    in the TARGET namespace only (which must exist: Rehearsal creates its sandboxes), stripped of
-//    cluster-assigned fields.
+//    cluster-assigned fields, after the restore object's own transforms (exclusions and changes,
+//    as each tool documents them: restore-transforms-sim.ts).
 //  TRIPWIRE: a restore whose target is the backup's own namespace, or a restore object that is not
 //  in its target namespace, fails with "simulator tripwire:" and writes nothing.
 //  FAILURE INJECTION, annotations on the backup object:
@@ -106,9 +107,23 @@ export abstract class NamespacedToolSimulator {
   protected abstract readRestore(restore: SimObject): ToolRestoreRequest | undefined;
   protected abstract isNew(restore: SimObject): boolean;
   protected abstract runningStatus(): Record<string, unknown>;
-  /** The finished restore's status: `all` the backup held, `restored` what was created in the target. */
-  protected abstract doneStatus(outcome: { all: readonly SnapshotItem[]; restored: readonly SnapshotItem[] }): Record<string, unknown>;
+  /**
+   * The finished restore's status: `all` the backup held, `restored` what was created in the
+   * target, `excluded` what the restore's transforms left out on purpose.
+   */
+  protected abstract doneStatus(outcome: {
+    all: readonly SnapshotItem[];
+    restored: readonly SnapshotItem[];
+    excluded: readonly SnapshotItem[];
+  }): Record<string, unknown>;
   protected abstract failedStatus(reason: string): Record<string, unknown>;
+  /**
+   * The object as the tool's restore transforms leave it (its spec's exclusions and changes), or
+   * undefined when they leave it out; throws when a transform fails the restore.
+   */
+  protected transformItem(_restore: SimObject, item: SnapshotItem): SnapshotItem | undefined {
+    return item;
+  }
 
   constructor(
     kubeConfig: KubeConfig,
@@ -275,16 +290,27 @@ export abstract class NamespacedToolSimulator {
     const omitted = new Set((annotations[SIMULATOR_OMIT_KINDS] ?? '').split(',').map((kind) => kind.trim()));
     const items = decodeSnapshot(data).items;
     const restored: SnapshotItem[] = [];
+    const excluded: SnapshotItem[] = [];
     for (const item of items) {
       if (omitted.has(item.kind)) continue;
+      let transformed: SnapshotItem | undefined;
       try {
-        await this.objects.create(prepareForRestore(item, request.target, request.backupName, name));
+        transformed = this.transformItem(restore, item);
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+      if (!transformed) {
+        excluded.push(item);
+        continue;
+      }
+      try {
+        await this.objects.create(prepareForRestore(transformed, request.target, request.backupName, name));
         restored.push(item);
       } catch (error) {
         if (code(error) !== 409) throw error;
       }
     }
-    await this.patchStatus(this.restoreType, namespace, name, this.doneStatus({ all: items, restored }));
+    await this.patchStatus(this.restoreType, namespace, name, this.doneStatus({ all: items, restored, excluded }));
     this.log(`restore ${namespace}/${name}: ${restored.length}/${items.length} objects into ${request.target}`);
   }
 }

@@ -6,7 +6,9 @@ random breaks them easily (a reversed cron range such as 5-3, a made-up time zon
 without maxRTO, a PUT body naming another test), and the positive_data_acceptance check would then
 report the server's correct 400 as a failure. The sandbox ttl is capped by the installation (168h here). Two more depend on state, not on shape: a RestoreTest is
 created in a namespace that exists (the server's own, rehearsal-system, in these runs), and a
-`continue` token of GET /api/v1/reports is opaque, valid only as the server issued it. These hooks
+`continue` token of GET /api/v1/reports is opaque, valid only as the server issued it. The
+restore transforms (`restore`) have three such rules: patch names are unique, `from` belongs to copy
+and move (and only to them), and a `when` value is not null. These hooks
 bring positive cases within those rules and nothing else: negative (schema-violating) cases are left exactly as generated, and every
 other field of a positive case keeps its generated value.
 """
@@ -71,6 +73,42 @@ def _seconds(ttl):
 EXISTING_NAMESPACES = {"", None, "rehearsal-system"}
 
 
+def _restore_ok(restore):
+    """The restore block within the rules JSON Schema cannot state (see the module docstring)."""
+    restore = dict(restore)
+    patches = restore.get("patches")
+    if not isinstance(patches, list):
+        return restore
+    fixed, seen = [], set()
+    for index, patch in enumerate(patches):
+        if not isinstance(patch, dict):
+            fixed.append(patch)
+            continue
+        patch = dict(patch)
+        if patch.get("name") in seen:
+            patch["name"] = f"p{index}"
+        seen.add(patch.get("name"))
+        if isinstance(patch.get("when"), list):
+            patch["when"] = [
+                {**condition, "value": 0} if isinstance(condition, dict) and condition.get("value") is None else condition
+                for condition in patch["when"]
+            ]
+        if isinstance(patch.get("operations"), list):
+            operations = []
+            for operation in patch["operations"]:
+                if isinstance(operation, dict):
+                    operation = dict(operation)
+                    if operation.get("op") in ("copy", "move"):
+                        operation.setdefault("from", "/a")
+                    else:
+                        operation.pop("from", None)
+                operations.append(operation)
+            patch["operations"] = operations
+        fixed.append(patch)
+    restore["patches"] = fixed
+    return restore
+
+
 @schemathesis.hook
 def map_case(context, case):
     operation = case.operation
@@ -90,6 +128,8 @@ def map_case(context, case):
         body["timezone"] = "UTC"
     if body.get("alertOnExceed") is True and body.get("maxRTO") in (None, ""):
         body["maxRTO"] = "15m"
+    if isinstance(body.get("restore"), dict):
+        body["restore"] = _restore_ok(body["restore"])
     ttl = _seconds(body.get("ttl"))
     if ttl is not None and ttl > MAX_SANDBOX_TTL_SECONDS:
         body["ttl"] = "1h"

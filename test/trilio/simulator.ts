@@ -10,9 +10,15 @@
 // restored, the tripwire and the failure-injection annotations.
 import { NamespacedToolSimulator, type ToolRestoreRequest } from '../providers/namespaced-tool-simulator.js';
 import { kubeTimestamp, type SnapshotItem } from '../velero/simulator.js';
+import { applyTrilioTransforms, trilioExcludes } from '../providers/restore-transforms-sim.js';
 
 interface TrilioRestoreObject {
-  spec?: { source?: { backup?: { name?: string; namespace?: string } }; restoreNamespace?: string };
+  spec?: {
+    source?: { backup?: { name?: string; namespace?: string } };
+    restoreNamespace?: string;
+    excludeResourceSelector?: Parameters<typeof trilioExcludes>[0];
+    transformComponents?: Parameters<typeof applyTrilioTransforms>[1];
+  };
   status?: { status?: string };
 }
 
@@ -45,6 +51,12 @@ export class TrilioSimulator extends NamespacedToolSimulator {
     return { backupName: backup.name, backupNamespace: backup.namespace, target };
   }
 
+  // spec.excludeResourceSelector leaves objects out; spec.transformComponents.custom changes the rest.
+  protected override transformItem(restore: TrilioRestoreObject, item: SnapshotItem): SnapshotItem | undefined {
+    if (trilioExcludes(restore.spec?.excludeResourceSelector, item)) return undefined;
+    return applyTrilioTransforms(item, restore.spec?.transformComponents);
+  }
+
   protected isNew(restore: TrilioRestoreObject): boolean {
     return !restore.status?.status || restore.status.status === 'New';
   }
@@ -59,10 +71,12 @@ export class TrilioSimulator extends NamespacedToolSimulator {
     };
   }
 
-  // Trilio's item lists (status.restoreApplication.custom): the snapshot's objects by kind, and the
-  // ones not restored (kinds the backup annotation omits) as skippedResources.
-  protected doneStatus(outcome: { all: readonly SnapshotItem[]; restored: readonly SnapshotItem[] }) {
+  // Trilio's item lists (status.restoreApplication.custom): the snapshot's objects by kind, the ones
+  // left out by the restore's excludeResourceSelector as excludedResources, and the others not
+  // restored (kinds the backup annotation omits) as skippedResources.
+  protected doneStatus(outcome: { all: readonly SnapshotItem[]; restored: readonly SnapshotItem[]; excluded: readonly SnapshotItem[] }) {
     const restored = new Set(outcome.restored);
+    const excluded = new Set(outcome.excluded);
     return {
       status: 'Completed',
       phase: 'MetadataRestore',
@@ -72,7 +86,10 @@ export class TrilioSimulator extends NamespacedToolSimulator {
       restoreApplication: {
         custom: {
           snapshot: { resources: byKind(outcome.all) },
-          status: { skippedResources: byKind(outcome.all.filter((item) => !restored.has(item))) },
+          status: {
+            skippedResources: byKind(outcome.all.filter((item) => !restored.has(item) && !excluded.has(item))),
+            ...(excluded.size > 0 ? { excludedResources: byKind(outcome.excluded) } : {}),
+          },
         },
       },
     };

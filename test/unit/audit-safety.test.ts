@@ -61,6 +61,13 @@ describe('unsafeWrites', () => {
     ];
     expect(unsafeWrites(events, scope)).toHaveLength(4);
   });
+
+  it('allows creating and deleting a run\'s Velero resource modifiers beside its Restore, never in a source', () => {
+    const allowed = [write('create', 'configmaps', 'velero', 'shop-x1y2z-transforms'), write('delete', 'configmaps', 'velero', 'shop-x1y2z-transforms')];
+    expect(unsafeWrites(allowed, scope)).toEqual([]);
+    const events = [write('update', 'configmaps', 'velero', 'shop-x1y2z-transforms'), write('create', 'configmaps', 'shop', 'shop-x1y2z-transforms')];
+    expect(unsafeWrites(events, scope)).toHaveLength(2);
+  });
 });
 
 describe('secretReadsOutsideSandboxes', () => {

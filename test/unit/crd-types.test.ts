@@ -29,6 +29,9 @@ import {
   type NotificationChannelType,
   type ObjectMeta,
   type Phase,
+  POD_SECURITY_LEVELS,
+  type RestorePatchOperation,
+  type DefaultTransformId,
   type RestoreReport,
   type RestoreTest,
   type RunResult,
@@ -378,6 +381,19 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
     sla: { maxRTO: '15m', alertOnExceed: true },
     healthCheckPolicy: 'baseline',
     healthChecks: { checks: [exhaustiveCheck] },
+    restore: {
+      exclude: [{ group: 'example.com', version: 'v1', kind: 'Widget', resource: 'widgets' }],
+      patches: [
+        {
+          name: 'one-replica',
+          target: { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', name: 'web' },
+          when: [{ path: '/spec/replicas', value: { any: 'json' } }],
+          operations: [{ op: 'move', path: '/spec/replicas', from: '/spec/x', value: { any: 'json' } }],
+        },
+      ],
+      removeDefaults: ['exclude-gitops'],
+      podSecurity: 'restricted',
+    },
     historyLimit: 90,
     notifications: {
       onFailure: true,
@@ -477,6 +493,12 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
     dependencies: [
       { from: 'ConfigMap/shop/app-config', to: 'db.payments', status: 'production', message: 'names its own source namespace' },
     ],
+    transforms: {
+      applied: [{ transform: 'suspend-cronjobs', kind: 'CronJob', namespace: 'shop', name: 'billing', change: 'spec.suspend set to true' }],
+      more: 3,
+      removedDefaults: ['exclude-gitops'],
+    },
+    podSecurity: { floor: 'baseline', namespaces: [{ source: 'shop', sourceLevel: 'restricted', level: 'restricted' }] },
     rto: {
       measured: '9m',
       measuredSeconds: 540,
@@ -524,6 +546,8 @@ const checkMapPaths = (prefix: string): string[] => [
 ];
 const MAP_PATHS: Record<KindName, ReadonlySet<string>> = {
   RestoreTest: new Set([
+    'spec.restore.patches[].when[].value',
+    'spec.restore.patches[].operations[].value',
     'spec.sandbox.resourceQuota.hard',
     'spec.sandbox.limitRange.limits[]',
     ...checkMapPaths('spec.healthChecks.checks[]'),
@@ -533,6 +557,16 @@ const MAP_PATHS: Record<KindName, ReadonlySet<string>> = {
 };
 
 // The TypeScript unions, complete by construction (see valuesOf).
+const TRANSFORM_IDS = valuesOf<DefaultTransformId>({
+  'suspend-cronjobs': true,
+  'hold-jobs': true,
+  'services-cluster-ip': true,
+  'drop-external-dns-annotations': true,
+  'exclude-host-routes': true,
+  'exclude-external-callers': true,
+  'exclude-gitops': true,
+  'exclude-network-policies': true,
+});
 const RESULTS = valuesOf<RunResult>({ pass: true, partial: true, fail: true });
 const TRIGGERS = valuesOf<RunTrigger>({ schedule: true, manual: true });
 const SCHEMES = valuesOf<NonNullable<HttpGetCheck['scheme']>>({ http: true, https: true });
@@ -548,6 +582,9 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
     'spec.sandbox.networkIsolation': valuesOf<NetworkIsolation>({ strict: true, none: true }),
     'spec.notifications.channels[].type': valuesOf<NotificationChannelType>({ slack: true, webhook: true, cloudevents: true }),
     ...checkEnums('spec.healthChecks.checks[]'),
+    'spec.restore.patches[].operations[].op': valuesOf<RestorePatchOperation['op']>({ add: true, replace: true, remove: true, copy: true, move: true }),
+    'spec.restore.removeDefaults[]': TRANSFORM_IDS,
+    'spec.restore.podSecurity': POD_SECURITY_LEVELS,
     'status.phase': valuesOf<Phase>({ Idle: true, Running: true, Completed: true, Failed: true }),
     'status.conditions[].status': valuesOf<Condition['status']>({ True: true, False: true, Unknown: true }),
     'status.lastResult': RESULTS,
@@ -582,6 +619,10 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
       unreachable: true,
       production: true,
     }),
+    'spec.transforms.removedDefaults[]': TRANSFORM_IDS,
+    'spec.podSecurity.floor': POD_SECURITY_LEVELS,
+    'spec.podSecurity.namespaces[].sourceLevel': POD_SECURITY_LEVELS,
+    'spec.podSecurity.namespaces[].level': POD_SECURITY_LEVELS,
     'spec.evidence.algorithm': ['Ed25519'],
     'spec.evidence.canonicalization': ['RFC8785'],
   },
@@ -764,7 +805,9 @@ describe('CRD schemas are structural and documented', () => {
     for (const node of walkSchema(rootSchema(kind))) {
       const typeless =
         node.schema['x-kubernetes-int-or-string'] === true ||
-        (node.path.endsWith('{}') && Object.keys(node.schema).length === 0);
+        (node.path.endsWith('{}') && Object.keys(node.schema).length === 0) ||
+        // Any JSON value (a JSON Patch value): resources.ts types it `unknown`.
+        (node.schema['x-kubernetes-preserve-unknown-fields'] === true && !node.schema.properties);
       if (!node.schema.type && !typeless) untyped.push(node.path);
       if (node.isProperty && !node.schema.description) undocumented.push(node.path);
     }
@@ -778,7 +821,12 @@ describe('CRD schemas are structural and documented', () => {
       const preserving = walkSchema(rootSchema(kind))
         .filter((node) => node.schema['x-kubernetes-preserve-unknown-fields'] === true)
         .map((node) => node.path);
-      expect(preserving).toEqual(kind === 'RestoreTest' ? ['spec.sandbox.limitRange.limits[]'] : []);
+      // (and the JSON Patch values of spec.restore.patches, `unknown` in resources.ts: any JSON)
+      expect(preserving.sort()).toEqual(
+        kind === 'RestoreTest'
+          ? ['spec.restore.patches[].operations[].value', 'spec.restore.patches[].when[].value', 'spec.sandbox.limitRange.limits[]']
+          : [],
+      );
     },
   );
 

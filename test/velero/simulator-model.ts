@@ -23,24 +23,34 @@ export const MAX_SNAPSHOT_BYTES = 900 * 1024;
 export interface SnapshotKind {
   apiVersion: string;
   kind: string;
+  /** Plural resource name (restore transforms select by "<resource>.<group>"). */
+  resource: string;
 }
 
 /** What a simulated backup holds, in the order a restore creates it (Velero's priorities, roughly). */
 export const SNAPSHOT_KINDS: readonly SnapshotKind[] = [
-  { apiVersion: 'v1', kind: 'ServiceAccount' },
-  { apiVersion: 'v1', kind: 'Secret' },
-  { apiVersion: 'v1', kind: 'ConfigMap' },
-  { apiVersion: 'v1', kind: 'PersistentVolumeClaim' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
-  { apiVersion: 'v1', kind: 'Service' },
-  { apiVersion: 'apps/v1', kind: 'Deployment' },
-  { apiVersion: 'apps/v1', kind: 'StatefulSet' },
-  { apiVersion: 'apps/v1', kind: 'DaemonSet' },
-  { apiVersion: 'batch/v1', kind: 'CronJob' },
-  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
-  { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy' },
+  { apiVersion: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts' },
+  { apiVersion: 'v1', kind: 'Secret', resource: 'secrets' },
+  { apiVersion: 'v1', kind: 'ConfigMap', resource: 'configmaps' },
+  { apiVersion: 'v1', kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims' },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', resource: 'roles' },
+  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', resource: 'rolebindings' },
+  { apiVersion: 'v1', kind: 'Service', resource: 'services' },
+  { apiVersion: 'apps/v1', kind: 'Deployment', resource: 'deployments' },
+  { apiVersion: 'apps/v1', kind: 'StatefulSet', resource: 'statefulsets' },
+  { apiVersion: 'apps/v1', kind: 'DaemonSet', resource: 'daemonsets' },
+  { apiVersion: 'batch/v1', kind: 'CronJob', resource: 'cronjobs' },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', resource: 'ingresses' },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', resource: 'networkpolicies' },
 ];
+
+/** "<resource>.<group>" (or the resource of the core group) of a snapshot item: Velero's groupResource. */
+export function groupResourceOf(item: { apiVersion: string; kind: string }): string {
+  const type = SNAPSHOT_KINDS.find((entry) => entry.apiVersion === item.apiVersion && entry.kind === item.kind);
+  const resource = type?.resource ?? `${item.kind.toLowerCase()}s`;
+  const group = item.apiVersion.includes('/') ? item.apiVersion.split('/')[0] : '';
+  return group ? `${resource}.${group}` : resource;
+}
 
 export interface SnapshotItem extends KubernetesObject {
   apiVersion: string;
@@ -79,6 +89,8 @@ export interface RestoreObject extends SimObject {
     includedNamespaces?: string[];
     namespaceMapping?: Record<string, string>;
     includeClusterResources?: boolean;
+    excludedResources?: string[];
+    resourceModifier?: { kind?: string; name?: string };
   };
 }
 

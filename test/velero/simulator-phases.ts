@@ -19,6 +19,7 @@ import {
   SIMULATOR_RESTORE_DELAY_MS,
   SIMULATOR_RESTORE_OUTCOME,
   SNAPSHOT_KINDS,
+  groupResourceOf,
   snapshotSecretName,
   statusCode,
   validateRestore,
@@ -27,6 +28,7 @@ import {
   type RestoreObject,
 } from './simulator-model.js';
 import type { SnapshotStore } from './simulator-snapshots.js';
+import { applyVeleroModifiers, veleroExcludes } from '../providers/restore-transforms-sim.js';
 import type { VeleroObjects } from './simulator-kube.js';
 
 /** What a phase run needs from the simulator serving it. */
@@ -102,6 +104,20 @@ export async function processRestore(context: PhaseContext, restore: RestoreObje
     ? await kube.get<BackupObject>('backups', spec.backupName)
     : undefined;
   const validationErrors = validateRestore(spec, backup);
+  // Velero reads the resource modifiers when it validates the Restore: a missing or unreadable
+  // ConfigMap is a validation error (restore_controller.go validateAndComplete).
+  let modifiers: { version?: string; resourceModifierRules?: [] } | undefined;
+  if (spec.resourceModifier?.name && validationErrors.length === 0) {
+    try {
+      const configMap = await kube.core.readNamespacedConfigMap({ namespace: kube.namespace, name: spec.resourceModifier.name });
+      const values = Object.values(configMap.data ?? {});
+      if (values.length !== 1) throw new Error(`illegal resource modifiers ${kube.namespace}/${spec.resourceModifier.name} configmap`);
+      modifiers = JSON.parse(values[0]!) as typeof modifiers;
+      if (modifiers?.version !== 'v1') throw new Error(`unsupported resource modifier version ${modifiers?.version}`);
+    } catch (error) {
+      validationErrors.push(`failed to get resource modifiers configmap ${kube.namespace}/${spec.resourceModifier.name}: ${describeError(error)}`);
+    }
+  }
   if (validationErrors.length > 0 || !backup || !spec.backupName) {
     await kube.patchStatus('restores', name, {
       phase: 'FailedValidation',
@@ -144,7 +160,11 @@ export async function processRestore(context: PhaseContext, restore: RestoreObje
       .map((kind) => kind.trim())
       .filter(Boolean),
   );
-  const items = snapshot.items.filter((item) => included.has(item.metadata.namespace));
+  // Restore spec.excludedResources ("<resource>.<group>"): left out, not counted (Velero does not
+  // list them among the items to restore).
+  const items = snapshot.items.filter(
+    (item) => included.has(item.metadata.namespace) && !veleroExcludes(spec.excludedResources, groupResourceOf(item)),
+  );
   const total = items.length;
   let restored = 0;
   let warnings = 0;
@@ -170,8 +190,14 @@ export async function processRestore(context: PhaseContext, restore: RestoreObje
       }
       const target = mapping[item.metadata.namespace] as string;
       if (context.stopped()) throw new Error('simulator stopped');
+      // Resource modifiers apply to the object as Velero prepared it, its namespace still the source's.
+      const modified = applyVeleroModifiers(item, groupResourceOf(item), modifiers);
+      for (const problem of modified.errors) {
+        errors += 1;
+        context.log(`restore ${name}: ${kind} ${item.metadata.namespace}/${item.metadata.name}: ${problem}`);
+      }
       try {
-        await kube.objects.create(prepareForRestore(item, target, backupName, name));
+        await kube.objects.create(prepareForRestore(modified.item, target, backupName, name));
         restored += 1;
       } catch (error) {
         if (statusCode(error) === 409) warnings += 1;

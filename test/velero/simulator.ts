@@ -21,7 +21,10 @@
 //          velero.io/restore-name. An object that already exists is a warning (Velero's default
 //          existingResourcePolicy "none"); an object that could not be created is an error, and
 //          errors make the restore PartiallyFailed (Velero's rule). Missing backup data → Failed
-//          with status.failureReason.
+//          with status.failureReason. Restore transforms as Velero v1.18 applies them
+//          (test/providers/restore-transforms-sim.ts): spec.excludedResources are left out, and the
+//          resource modifiers of spec.resourceModifier (a ConfigMap in the Velero namespace, read at
+//          validation: missing → FailedValidation) change each object before it is created.
 //
 //  DownloadRequest (no phase / New) → Processed
 //          status.downloadURL points at simulator-object-store.ts (127.0.0.1): a backup's

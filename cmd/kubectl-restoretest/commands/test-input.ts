@@ -1,5 +1,7 @@
 // The flags of create and update: one per CreateTestInput field, or -f with the same fields as
-// YAML/JSON (flags override the file). Everything is checked before the API is called, so bad
+// YAML/JSON (flags override the file). The restore transforms (restore: exclude, patches,
+// removeDefaults, podSecurity) come from -f; --pod-security sets the one a flag expresses well.
+// Everything is checked before the API is called, so bad
 // input exits 2 with one line. update has PUT semantics: the body replaces the test, an omitted
 // optional field returns to its default, so required fields must be given again. The fields, the
 // choices, the range and the defaults are the server's (protocol/test-input.ts).
@@ -8,10 +10,12 @@ import type { Argv } from 'yargs';
 import {
   HISTORY_LIMIT_RANGE,
   NETWORK_ISOLATION_MODES,
+  POD_SECURITY_LEVELS,
   PROVIDERS,
   TEST_INPUT_DEFAULTS as DEFAULTS,
   TEST_INPUT_FIELDS as FIELDS,
   type NetworkIsolation,
+  type PodSecurityLevel,
   type Provider,
 } from '../../../protocol/test-input.js';
 import type { CreateTestInput } from '../api.js';
@@ -64,7 +68,13 @@ export function testInputOptions<T>(yargs: Argv<T>) {
     })
     .option('max-rto', { type: 'string', requiresArg: true, group, describe: 'RTO target, e.g. 15m (default: no SLA)' })
     .option('alert-on-exceed', { type: 'boolean', group, describe: `alert when the RTO exceeds --max-rto (default ${String(DEFAULTS.alertOnExceed)})` })
-    .option('history-limit', { type: 'string', requiresArg: true, group, describe: `reports to keep, ${HISTORY_MIN}-${HISTORY_MAX} (default ${DEFAULTS.historyLimit})` });
+    .option('history-limit', { type: 'string', requiresArg: true, group, describe: `reports to keep, ${HISTORY_MIN}-${HISTORY_MAX} (default ${DEFAULTS.historyLimit})` })
+    .option('pod-security', {
+      choices: POD_SECURITY_LEVELS,
+      requiresArg: true,
+      group,
+      describe: 'Pod Security floor of the sandboxes (default: the installation\'s; lower needs administer)',
+    });
 }
 
 export type TestInputArgs = {
@@ -82,6 +92,7 @@ export type TestInputArgs = {
   'max-rto'?: string;
   'alert-on-exceed'?: boolean;
   'history-limit'?: string;
+  'pod-security'?: PodSecurityLevel;
 };
 
 async function readInputFile(context: CommandContext, file: string): Promise<Partial<CreateTestInput>> {
@@ -147,6 +158,12 @@ export async function buildTestInput(
   set('maxRTO', args['max-rto']);
   set('alertOnExceed', args['alert-on-exceed']);
   if (args['history-limit'] !== undefined) input.historyLimit = checkInteger(args['history-limit'], '--history-limit', HISTORY_MIN, HISTORY_MAX);
+  if (args['pod-security'] !== undefined) {
+    if (input.restore !== undefined && (typeof input.restore !== 'object' || input.restore === null || Array.isArray(input.restore))) {
+      throw new UsageError('invalid restore: expected an object (exclude, patches, removeDefaults, podSecurity)');
+    }
+    input.restore = { ...(input.restore ?? {}), podSecurity: args['pod-security'] };
+  }
 
   if (context.global.allNamespaces) throw new UsageError(`cannot ${verb} a RestoreTest across all namespaces (-A); use -n NAMESPACE`);
   if (args.name !== undefined && input.name !== undefined && args.name !== input.name) {

@@ -79,6 +79,21 @@ function slaCell(report: RestoreReport): string {
   return rto.withinSLA ? 'met' : 'missed';
 }
 
+/** The Pod Security level each sandbox enforced, in source order, each level once ("baseline,restricted"). */
+function podSecurityCell(report: RestoreReport): string {
+  const levels = (report.spec.podSecurity?.namespaces ?? []).map((entry) => entry.level);
+  return levels.length === 0 ? NONE : [...new Set(levels)].join(',');
+}
+
+/** How many changes the restore transforms made ("12"), and how many defaults the test removed ("12 (-1 default)"). */
+function transformsCell(report: RestoreReport): string {
+  const transforms = report.spec.transforms;
+  if (!transforms) return NONE;
+  const count = transforms.applied.length + (transforms.more ?? 0);
+  const removed = transforms.removedDefaults?.length ?? 0;
+  return removed > 0 ? `${count} (-${removed} default${removed > 1 ? 's' : ''})` : String(count);
+}
+
 export const reportPrinter: Printer<RestoreReport> = {
   resourceName: (report) => `${RESTOREREPORT}/${report.metadata.name}`,
   headers: (options) =>
@@ -90,7 +105,7 @@ export const reportPrinter: Printer<RestoreReport> = {
       'RTO',
       'TRIGGER',
       'AGE',
-      ...(options.wide ? ['BACKUP', 'CHECKS', 'SLA', 'SANDBOX', 'FAILURE'] : []),
+      ...(options.wide ? ['BACKUP', 'CHECKS', 'SLA', 'SANDBOX', 'POD SECURITY', 'TRANSFORMS', 'FAILURE'] : []),
     ]),
   row: (report, options) =>
     withNamespace(options, report.metadata.namespace ?? report.spec.testRef.namespace, [
@@ -107,6 +122,8 @@ export const reportPrinter: Printer<RestoreReport> = {
             checksPassed(report),
             slaCell(report),
             orNone(report.spec.sandboxNamespaces.join(',')),
+            podSecurityCell(report),
+            transformsCell(report),
             orNone(report.spec.failure?.reason),
           ]
         : []),

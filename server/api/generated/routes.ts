@@ -77,6 +77,60 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ResourceTypeRef": {
+        "dataType": "refObject",
+        "properties": {
+            "group": {"dataType":"string"},
+            "version": {"dataType":"string","required":true},
+            "kind": {"dataType":"string","required":true},
+            "resource": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestorePatchOperation": {
+        "dataType": "refObject",
+        "properties": {
+            "op": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["add"]},{"dataType":"enum","enums":["replace"]},{"dataType":"enum","enums":["remove"]},{"dataType":"enum","enums":["copy"]},{"dataType":"enum","enums":["move"]}],"required":true},
+            "path": {"dataType":"string","required":true},
+            "from": {"dataType":"string"},
+            "value": {"dataType":"any"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestorePatch": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "target": {"dataType":"intersection","subSchemas":[{"ref":"ResourceTypeRef"},{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string"}}}],"required":true},
+            "when": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"value":{"dataType":"any","required":true},"path":{"dataType":"string","required":true}}}},
+            "operations": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatchOperation"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DefaultTransformId": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["suspend-cronjobs"]},{"dataType":"enum","enums":["hold-jobs"]},{"dataType":"enum","enums":["services-cluster-ip"]},{"dataType":"enum","enums":["drop-external-dns-annotations"]},{"dataType":"enum","enums":["exclude-host-routes"]},{"dataType":"enum","enums":["exclude-external-callers"]},{"dataType":"enum","enums":["exclude-gitops"]},{"dataType":"enum","enums":["exclude-network-policies"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PodSecurityLevel": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["privileged"]},{"dataType":"enum","enums":["baseline"]},{"dataType":"enum","enums":["restricted"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestoreSpec": {
+        "dataType": "refObject",
+        "properties": {
+            "exclude": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeRef"}},
+            "patches": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatch"}},
+            "removeDefaults": {"dataType":"array","array":{"dataType":"refAlias","ref":"DefaultTransformId"}},
+            "podSecurity": {"ref":"PodSecurityLevel"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TestResponse": {
         "dataType": "refObject",
         "properties": {
@@ -99,6 +153,7 @@ const models: TsoaRoute.Models = {
             "healthCheckPolicy": {"dataType":"string"},
             "alertOnExceed": {"dataType":"boolean"},
             "historyLimit": {"dataType":"integer"},
+            "restore": {"ref":"RestoreSpec"},
         },
         "additionalProperties": false,
     },
@@ -111,6 +166,71 @@ const models: TsoaRoute.Models = {
     "NamespaceName": {
         "dataType": "refAlias",
         "type": {"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ResourceTypeInput": {
+        "dataType": "refObject",
+        "properties": {
+            "group": {"dataType":"string","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$"},"maxLength":{"value":253}}},
+            "version": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^v[0-9]+((alpha|beta)[0-9]+)?$"},"maxLength":{"value":20}}},
+            "kind": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[A-Z][A-Za-z0-9]*$"},"maxLength":{"value":63}}},
+            "resource": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestorePatchTarget": {
+        "dataType": "refObject",
+        "properties": {
+            "group": {"dataType":"string","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$"},"maxLength":{"value":253}}},
+            "version": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^v[0-9]+((alpha|beta)[0-9]+)?$"},"maxLength":{"value":20}}},
+            "kind": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[A-Z][A-Za-z0-9]*$"},"maxLength":{"value":63}}},
+            "resource": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+            "name": {"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"},"maxLength":{"value":253}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestorePatchCondition": {
+        "dataType": "refObject",
+        "properties": {
+            "path": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^/"},"maxLength":{"value":256}}},
+            "value": {"dataType":"any","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestorePatchOperationInput": {
+        "dataType": "refObject",
+        "properties": {
+            "op": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["add"]},{"dataType":"enum","enums":["replace"]},{"dataType":"enum","enums":["remove"]},{"dataType":"enum","enums":["copy"]},{"dataType":"enum","enums":["move"]}],"required":true},
+            "path": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^/"},"maxLength":{"value":256}}},
+            "from": {"dataType":"string","validators":{"pattern":{"value":"^/"},"maxLength":{"value":256}}},
+            "value": {"dataType":"any"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestorePatchInput": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":50}}},
+            "target": {"ref":"RestorePatchTarget","required":true},
+            "when": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatchCondition"},"validators":{"maxItems":{"value":8}}},
+            "operations": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatchOperationInput"},"required":true,"validators":{"minItems":{"value":1},"maxItems":{"value":16}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestoreInput": {
+        "dataType": "refObject",
+        "properties": {
+            "exclude": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeInput"},"validators":{"maxItems":{"value":32}}},
+            "patches": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatchInput"},"validators":{"maxItems":{"value":16}}},
+            "removeDefaults": {"dataType":"array","array":{"dataType":"refAlias","ref":"DefaultTransformId"},"validators":{"maxItems":{"value":8}}},
+            "podSecurity": {"ref":"PodSecurityLevel"},
+        },
+        "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreateTestInput": {
@@ -130,6 +250,7 @@ const models: TsoaRoute.Models = {
             "maxRTO": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$"}}},
             "alertOnExceed": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":false},
             "historyLimit": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"default":90,"validators":{"minimum":{"value":1},"maximum":{"value":1000}}},
+            "restore": {"ref":"RestoreInput"},
         },
         "additionalProperties": false,
     },
@@ -147,7 +268,7 @@ const models: TsoaRoute.Models = {
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "HintCode": {
         "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["image-pull-secret-missing"]},{"dataType":"enum","enums":["image-pull-failed"]},{"dataType":"enum","enums":["crash-loop"]},{"dataType":"enum","enums":["oom-killed"]},{"dataType":"enum","enums":["secret-missing"]},{"dataType":"enum","enums":["configmap-missing"]},{"dataType":"enum","enums":["unschedulable-resources"]},{"dataType":"enum","enums":["unschedulable-placement"]},{"dataType":"enum","enums":["storage-class-missing"]},{"dataType":"enum","enums":["pvc-pending"]},{"dataType":"enum","enums":["quota-exceeded"]},{"dataType":"enum","enums":["externalname-unrestored"]},{"dataType":"enum","enums":["externalname-to-source"]}],"validators":{}},
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["image-pull-secret-missing"]},{"dataType":"enum","enums":["image-pull-failed"]},{"dataType":"enum","enums":["crash-loop"]},{"dataType":"enum","enums":["oom-killed"]},{"dataType":"enum","enums":["secret-missing"]},{"dataType":"enum","enums":["configmap-missing"]},{"dataType":"enum","enums":["unschedulable-resources"]},{"dataType":"enum","enums":["unschedulable-placement"]},{"dataType":"enum","enums":["storage-class-missing"]},{"dataType":"enum","enums":["pvc-pending"]},{"dataType":"enum","enums":["quota-exceeded"]},{"dataType":"enum","enums":["pod-security-refused"]},{"dataType":"enum","enums":["externalname-unrestored"]},{"dataType":"enum","enums":["externalname-to-source"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "Hint": {
@@ -375,6 +496,37 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "AppliedTransform": {
+        "dataType": "refObject",
+        "properties": {
+            "transform": {"dataType":"string","required":true},
+            "kind": {"dataType":"string","required":true},
+            "namespace": {"dataType":"string","required":true},
+            "name": {"dataType":"string","required":true},
+            "change": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestoreTransformsReport": {
+        "dataType": "refObject",
+        "properties": {
+            "applied": {"dataType":"array","array":{"dataType":"refObject","ref":"AppliedTransform"},"required":true},
+            "more": {"dataType":"integer"},
+            "removedDefaults": {"dataType":"array","array":{"dataType":"refAlias","ref":"DefaultTransformId"}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PodSecurityReport": {
+        "dataType": "refObject",
+        "properties": {
+            "floor": {"ref":"PodSecurityLevel","required":true},
+            "namespaces": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"level":{"ref":"PodSecurityLevel","required":true},"sourceLevel":{"ref":"PodSecurityLevel"},"source":{"dataType":"string","required":true}}},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ResultCap": {
         "dataType": "refObject",
         "properties": {
@@ -404,6 +556,8 @@ const models: TsoaRoute.Models = {
             "checks": {"dataType":"array","array":{"dataType":"refObject","ref":"CheckResult"},"required":true},
             "completeness": {"dataType":"array","array":{"dataType":"refObject","ref":"KindCompleteness"},"required":true},
             "dependencies": {"dataType":"array","array":{"dataType":"refObject","ref":"DependencyEntry"}},
+            "transforms": {"ref":"RestoreTransformsReport"},
+            "podSecurity": {"ref":"PodSecurityReport"},
             "rto": {"dataType":"nestedObjectLiteral","nestedProperties":{"phases":{"dataType":"nestedObjectLiteral","nestedProperties":{"checksCompletedAt":{"dataType":"string"},"podsReadyAt":{"dataType":"string"},"restoreCompletedAt":{"dataType":"string"},"restoreRequestedAt":{"dataType":"string"}},"required":true},"withinSLA":{"dataType":"boolean"},"target":{"dataType":"string"},"measuredSeconds":{"dataType":"double"},"measured":{"dataType":"string"}},"required":true},
             "sandboxExpiresAt": {"dataType":"string"},
             "resultCap": {"ref":"ResultCap"},

@@ -16,6 +16,7 @@ export type HintCode =
   | 'storage-class-missing'
   | 'pvc-pending'
   | 'quota-exceeded'
+  | 'pod-security-refused'
   | 'externalname-unrestored'
   | 'externalname-to-source';
 
@@ -30,6 +31,8 @@ export interface Hint {
 const PULL_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull']);
 const MISSING_SECRET = /secrets? "([^"]+)" not found/;
 const MISSING_CONFIGMAP = /configmaps? "([^"]+)" not found/;
+/** The apiserver's words when PodSecurity admission refuses a Pod a controller creates. */
+const POD_SECURITY_REFUSAL = /violates PodSecurity "([a-z]+)(?::[^"]*)?"/;
 
 function podRef(pod: ObservedPod): string {
   return `Pod/${pod.namespace}/${pod.name}`;
@@ -183,6 +186,18 @@ export function hintsFor(observation: SandboxObservation): Hint[] {
         'quota-exceeded',
         'The sandbox ResourceQuota is too small',
         'Objects could not be created within spec.sandbox.resourceQuota. Raise the quota to what the application needs.',
+        ref,
+      );
+    }
+    const profile = event.reason === 'FailedCreate' ? POD_SECURITY_REFUSAL.exec(event.message)?.[1] : undefined;
+    if (profile) {
+      hints.add(
+        'pod-security-refused',
+        `Pod Security "${profile}" refused Pods of the restored application`,
+        `The sandbox enforces the Pod Security profile "${profile}" (never looser than the source namespace, nor the ` +
+          'floor; docs/restore-transforms.md). Pod Security judges Pods, not their templates: a workload whose source ' +
+          'namespace enforces less started there and cannot start here. Make the workload meet the profile, or have an ' +
+          'administrator lower spec.restore.podSecurity for this test.',
         ref,
       );
     }

@@ -14,6 +14,9 @@ import {
   RESTORE_TEST_RESOURCE,
 } from './restore-permissions.js';
 import { MAX_SOURCE_NAMESPACES } from '../run/sandbox-names.js';
+import { adminOnlyPatchKinds, RBAC_PATCH_GROUP } from '../run/restore-transforms.js';
+import { DEFAULT_POD_SECURITY_FLOOR } from '../run/pod-security.js';
+import { POD_SECURITY_LEVELS } from '../resources/resources.js';
 
 export const ADMISSION_POLICY_NAME = 'rehearsal-restoretest-author';
 /** ConfigMap (in the server's namespace) with the policy's parameters; the Deployment reads it too. */
@@ -45,6 +48,10 @@ const ADMIN_RESOURCE = `${RESTORE_TEST_RESOURCE}.${RESTORE_TEST_GROUP}`;
 function adminMessage(because: string): string {
   return `'cannot ${ADMIN_VERB} ${ADMIN_RESOURCE} in namespace ' + ${celString('request.namespace')} + ' (' + ${because} + ')'`;
 }
+
+/** `{'privileged': 0, 'baseline': 1, 'restricted': 2}`: Pod Security levels ranked, as a CEL map. */
+const LEVEL_RANK = `{${POD_SECURITY_LEVELS.map((level, index) => `'${level}': ${index}`).join(', ')}}`;
+const KINDS_ONLY_ADMINS_PATCH = `[${adminOnlyPatchKinds().map((key) => `'${key}'`).join(', ')}]`;
 
 export function restoreAdmissionPolicy(options: AdmissionPolicyOptions): Record<string, unknown>[] {
   const serverUser = `system:serviceaccount:${options.namespace}:${options.serviceAccount}`;
@@ -84,6 +91,14 @@ export function restoreAdmissionPolicy(options: AdmissionPolicyOptions): Record<
           expression: `authorizer.group('${RESTORE_TEST_GROUP}').resource('${RESTORE_TEST_RESOURCE}').namespace(request.namespace).check('${ADMIN_VERB}').allowed()`,
         },
         {
+          name: 'restore',
+          expression: 'has(object.spec.restore) ? object.spec.restore : {}',
+        },
+        {
+          name: 'podSecurityFloor',
+          expression: `'podSecurityFloor' in params.data ? params.data.podSecurityFloor : '${DEFAULT_POD_SECURITY_FLOOR}'`,
+        },
+        {
           name: 'ttl',
           expression: `has(object.spec.sandbox) && has(object.spec.sandbox.ttl) ? object.spec.sandbox.ttl : '${DEFAULT_SANDBOX_TTL}'`,
         },
@@ -107,6 +122,29 @@ export function restoreAdmissionPolicy(options: AdmissionPolicyOptions): Record<
           expression:
             "!has(object.spec.sandbox) || !has(object.spec.sandbox.networkIsolation) || object.spec.sandbox.networkIsolation != 'none' || variables.isAdmin",
           messageExpression: adminMessage(`'networkIsolation "none" lets restored data leave the sandbox'`),
+          reason: 'Forbidden',
+        },
+        // Issue 28: a default restore transform removed, the Pod Security floor lowered, or a patch
+        // on a kind a default changes (or on RBAC objects) — each could let the copy act on the world.
+        {
+          expression: "!has(variables.restore.removeDefaults) || size(variables.restore.removeDefaults) == 0 || variables.isAdmin",
+          messageExpression: adminMessage(`'removeDefaults ' + variables.restore.removeDefaults.map(d, '"' + d + '"').join(', ') + ' lets the restored copy act on the world'`),
+          reason: 'Forbidden',
+        },
+        {
+          expression: `!has(variables.restore.podSecurity) || ${LEVEL_RANK}[variables.restore.podSecurity] >= ${LEVEL_RANK}[variables.podSecurityFloor] || variables.isAdmin`,
+          messageExpression: adminMessage(
+            `'podSecurity ' + ${celString('variables.restore.podSecurity')} + ' is below the installation floor ' + ${celString('variables.podSecurityFloor')}`,
+          ),
+          reason: 'Forbidden',
+        },
+        {
+          expression:
+            `!has(variables.restore.patches) || variables.restore.patches.all(p, !((has(p.target.group) ? p.target.group : '') + '/' + p.target.kind in ${KINDS_ONLY_ADMINS_PATCH}) && ` +
+            `!(has(p.target.group) && p.target.group == '${RBAC_PATCH_GROUP}')) || variables.isAdmin`,
+          messageExpression: adminMessage(
+            `'a patch changes ' + variables.restore.patches.filter(p, (has(p.target.group) ? p.target.group : '') + '/' + p.target.kind in ${KINDS_ONLY_ADMINS_PATCH} || (has(p.target.group) && p.target.group == '${RBAC_PATCH_GROUP}')).map(p, p.target.kind)[0] + ' objects, which a default transform changes or which grant access (it could undo the default or open the sandbox)'`,
+          ),
           reason: 'Forbidden',
         },
         {

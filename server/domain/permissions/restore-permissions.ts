@@ -4,8 +4,11 @@
 // to write the RestoreTest itself:
 //   - `get secrets` in every source namespace;
 //   - the custom verb `administer` on restoretests.rehearsal.dev in the test's namespace when the
-//     test names a providerNamespace other than the installation's (another backup installation)
-//     or sets networkIsolation: none (restored data could leave the sandbox);
+//     test names a providerNamespace other than the installation's (another backup installation),
+//     sets networkIsolation: none (restored data could leave the sandbox), removes a default
+//     restore transform, lowers the sandboxes' Pod Security floor below the installation's, or
+//     patches a kind a default transform changes (or RBAC objects) (issue 28: the restored copy
+//     could act on the world, or be looser than its source);
 // and every sandbox ttl is at most the installation's cap (default 168h).
 //
 // This one pure function states the rule. Both doors use it: the API asks a SubjectAccessReview
@@ -13,7 +16,9 @@
 // from the same constants (restore-admission-policy.ts); an integration test runs one table of
 // cases through both and compares them with this function.
 import { parseDuration } from '../common/duration.js';
-import type { RestoreTestSpec } from '../resources/resources.js';
+import type { PodSecurityLevel, RestoreTestSpec } from '../resources/resources.js';
+import { DEFAULT_POD_SECURITY_FLOOR, isLooser } from '../run/pod-security.js';
+import { patchNeedsAdmin } from '../run/restore-transforms.js';
 
 export const ADMIN_VERB = 'administer';
 export const RESTORE_TEST_GROUP = 'rehearsal.dev';
@@ -27,6 +32,8 @@ export interface RestoreAdmissionSettings {
   providerNamespace: string;
   /** The longest sandbox ttl anyone may set, in seconds. */
   maxSandboxTtlSeconds: number;
+  /** The installation's Pod Security floor (default baseline): a test asking for less is admin-only. */
+  podSecurityFloor?: PodSecurityLevel;
 }
 
 /** One permission the author must hold, with why (for the message that names it). */
@@ -44,7 +51,7 @@ export interface RestoreRuleOutcome {
   invalid: { field: string; message: string }[];
 }
 
-type RuleSpec = Pick<RestoreTestSpec, 'backupSource' | 'sandbox'>;
+type RuleSpec = Pick<RestoreTestSpec, 'backupSource' | 'sandbox' | 'restore'>;
 
 /** What writing `spec` into `testNamespace` requires of its author. */
 export function restoreRequirements(
@@ -70,6 +77,19 @@ export function restoreRequirements(
     );
   }
   if (spec.sandbox?.networkIsolation === 'none') adminReasons.push('networkIsolation "none" lets restored data leave the sandbox');
+  const removed = spec.restore?.removeDefaults ?? [];
+  if (removed.length > 0) {
+    adminReasons.push(`removeDefaults ${removed.map((id) => `"${id}"`).join(', ')} lets the restored copy act on the world`);
+  }
+  const floor = settings.podSecurityFloor ?? DEFAULT_POD_SECURITY_FLOOR;
+  const podSecurity = spec.restore?.podSecurity;
+  if (podSecurity !== undefined && isLooser(podSecurity, floor)) {
+    adminReasons.push(`podSecurity "${podSecurity}" is below the installation floor "${floor}"`);
+  }
+  for (const patch of spec.restore?.patches ?? []) {
+    const why = patchNeedsAdmin(patch);
+    if (why) adminReasons.push(why);
+  }
   if (adminReasons.length > 0) {
     permissions.push({
       verb: ADMIN_VERB,

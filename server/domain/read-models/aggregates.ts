@@ -165,6 +165,7 @@ export function testResponse(test: RestoreTest): TestResponse {
     healthCheckPolicy: test.spec.healthCheckPolicy ?? '',
     alertOnExceed: test.spec.sla?.maxRTO ? (test.spec.sla.alertOnExceed ?? TEST_INPUT_DEFAULTS.alertOnExceed) : false,
     historyLimit: test.spec.historyLimit ?? TEST_INPUT_DEFAULTS.historyLimit,
+    ...(test.spec.restore ? { restore: test.spec.restore } : {}),
   };
 }
 

@@ -3,6 +3,8 @@
 // Field names and meanings are fixed by the specification: do not rename. Fields the seed types
 // `int` carry @isInt, so the OpenAPI document (and every generated client) says integer.
 
+import type { RestoreSpec } from '../resources/resources.js';
+
 export interface TestResponse {
   name: string;
   namespace: string;
@@ -43,6 +45,8 @@ export interface TestResponse {
    * @isInt
    */
   historyLimit?: number;
+  /** spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
+  restore?: RestoreSpec;
 }
 
 export interface Summary {

@@ -3,6 +3,7 @@
 // report-encoding.ts's business. Pure types only.
 import type { CheckKind } from './health-check-policy.resource.js';
 import type { API_VERSION, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
+import type { DefaultTransformId, PodSecurityLevel } from './restore-test.resource.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -61,6 +62,44 @@ export interface DependencyEntry {
   message?: string;
 }
 
+/** What a restore transform did to one object of the backup (docs/restore-transforms.md). */
+export interface AppliedTransform {
+  /** A default transform's id, `exclude` or `patch/<name>` for the test's own. */
+  transform: string;
+  kind: string;
+  /** Source namespace of the object. */
+  namespace: string;
+  /** Object name; "*" when the tool does not say which objects it changed (every one it matched). */
+  name: string;
+  /** What changed, e.g. "not restored" or "spec.suspend set to true". */
+  change: string;
+}
+
+/** The transforms of a run: what each changed, and the defaults the test removed. */
+export interface RestoreTransformsReport {
+  /** At most 25, sorted by transform, kind, namespace, name. */
+  applied: AppliedTransform[];
+  /**
+   * Entries left out beyond the 25.
+   * @isInt
+   */
+  more?: number;
+  removedDefaults?: DefaultTransformId[];
+}
+
+/** The Pod Security profile each sandbox enforced (never looser than its source). */
+export interface PodSecurityReport {
+  /** The floor: the test's spec.restore.podSecurity, else the installation's. */
+  floor: PodSecurityLevel;
+  namespaces: {
+    source: string;
+    /** The source namespace's pod-security.kubernetes.io/enforce; absent when it has none. */
+    sourceLevel?: PodSecurityLevel;
+    /** What the sandbox enforced (its label as read at the end of the run). */
+    level: PodSecurityLevel;
+  }[];
+}
+
 export interface RestoreReportSpec {
   testRef: { name: string; namespace: string; uid?: string };
   runId: string;
@@ -96,6 +135,10 @@ export interface RestoreReportSpec {
   completeness: KindCompleteness[];
   /** Cross-namespace references found in the restored objects; failed ones first, at most 32. */
   dependencies?: DependencyEntry[];
+  /** What the restore transforms changed; absent when no restore was requested. */
+  transforms?: RestoreTransformsReport;
+  /** The sandboxes' Pod Security profiles; absent when no sandbox was created. */
+  podSecurity?: PodSecurityReport;
   rto: {
     measured?: string;
     measuredSeconds?: number;

@@ -4,10 +4,13 @@
 import type { HealthCheck } from './health-check-policy.resource.js';
 import type { API_VERSION, Condition, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
 import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
-import type { NetworkIsolation } from '../../../protocol/test-input.js';
+import type { DefaultTransformId, NetworkIsolation, PodSecurityLevel } from '../../../protocol/test-input.js';
 
 // How a sandbox is isolated: also a choice of the API's request body, so protocol/ holds it.
 export type { NetworkIsolation } from '../../../protocol/test-input.js';
+// The Pod Security profiles and the default restore transforms are choices of the request body too.
+export type { DefaultTransformId, PodSecurityLevel } from '../../../protocol/test-input.js';
+export { POD_SECURITY_LEVELS } from '../../../protocol/test-input.js';
 export type Phase = 'Idle' | 'Running' | 'Completed' | 'Failed';
 
 export interface RestoreTestSpec {
@@ -38,9 +41,58 @@ export interface RestoreTestSpec {
   /** Name of a HealthCheckPolicy in the test's namespace. */
   healthCheckPolicy?: string;
   healthChecks?: { checks: HealthCheck[] };
+  /** How the backup is changed on its way into the sandbox (docs/restore-transforms.md). */
+  restore?: RestoreSpec;
   historyLimit?: number; // default 90
   /** Replaces the server's default notifications for this test (issue 16). */
   notifications?: NotificationsSpec;
+}
+
+/** A resource type as the backup tools select it. */
+export interface ResourceTypeRef {
+  /** API group; absent or "" for the core group. */
+  group?: string;
+  /** API version (Trilio's selectors name one), e.g. v1. */
+  version: string;
+  kind: string;
+  /** Plural resource name, e.g. ingresses (Velero and Kasten select by it). */
+  resource: string;
+}
+
+/** A JSON Patch operation (RFC 6902) on a restored object. */
+export interface RestorePatchOperation {
+  op: 'add' | 'replace' | 'remove' | 'copy' | 'move';
+  /** JSON Pointer (RFC 6901). */
+  path: string;
+  /** Source of copy and move. */
+  from?: string;
+  /** Any JSON value (add, replace). */
+  value?: unknown;
+}
+
+/** JSON patches applied to the restored objects of one kind (all of them, or one by name). */
+export interface RestorePatch {
+  /** Unique within the test: the report and the tool's transform name it. */
+  name: string;
+  target: ResourceTypeRef & { name?: string };
+  /** Only objects where every path holds exactly this value (a JSON Patch test). */
+  when?: { path: string; value: unknown }[];
+  operations: RestorePatchOperation[];
+}
+
+/**
+ * The test's changes to the default restore transforms: additions anyone who may write the test
+ * may make; removing a default or lowering the Pod Security floor needs the administer verb.
+ */
+export interface RestoreSpec {
+  /** More resource types not to restore. */
+  exclude?: ResourceTypeRef[];
+  /** JSON patches, applied before the defaults (so a patch cannot undo one). */
+  patches?: RestorePatch[];
+  /** Default transforms this test does without (administer). */
+  removeDefaults?: DefaultTransformId[];
+  /** Pod Security floor of this test's sandboxes (below the installation's: administer). */
+  podSecurity?: PodSecurityLevel;
 }
 
 export type NotificationChannelType = 'slack' | 'webhook' | 'cloudevents';

@@ -6,9 +6,11 @@ import type {
   CheckResult,
   CurrentRun,
   KindCompleteness,
+  PodSecurityReport,
   Provider,
   RestoreReportSpec,
   RestoreTest,
+  RestoreTransformsReport,
 } from '../resources/resources.js';
 import { capResult, scoreRun } from './scoring.js';
 import { wellFormedDeep } from '../common/text.js';
@@ -41,6 +43,10 @@ export interface RunObservations {
    * the sandbox; otherwise the reason it could not (the tool's totals stand in).
    */
   kinds?: { completeness: KindCompleteness[] } | { unavailable: string };
+  /** What the restore transforms changed (absent when nothing was restored). */
+  transforms?: RestoreTransformsReport;
+  /** The Pod Security profile each sandbox enforced (absent without sandboxes). */
+  podSecurity?: PodSecurityReport;
   checksCompletedAt?: Date;
   failure?: { reason: string; message: string };
   /** Names of the configured checks marked critical (decision 0004). */
@@ -163,6 +169,8 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     checks: observed.checks,
     completeness,
     ...(observed.dependencies?.length ? { dependencies: reportedDependencies(observed.dependencies) } : {}),
+    ...(observed.transforms ? { transforms: observed.transforms } : {}),
+    ...(observed.podSecurity ? { podSecurity: observed.podSecurity } : {}),
     rto: {
       ...(rtoSeconds !== undefined
         ? { measured: formatDuration(rtoSeconds), measuredSeconds: rtoSeconds }

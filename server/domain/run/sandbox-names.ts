@@ -54,6 +54,15 @@ export function restoreObjectName(testName: string, runId: string): string {
 }
 
 /**
+ * Velero's resource-modifier ConfigMap of a run's Restore (in Velero's namespace, beside it):
+ * `<restore>-transforms`, so the Restore's name gives it and the admission policy can pin it.
+ */
+export function transformsConfigMapName(restoreName: string): string {
+  return `${restoreName}${TRANSFORMS_CONFIGMAP_SUFFIX}`;
+}
+export const TRANSFORMS_CONFIGMAP_SUFFIX = '-transforms';
+
+/**
  * The RestoreReport of a run: `<test>-<runId>` (<= 69 characters, a valid object name). Creating it
  * twice fails with AlreadyExists, which is how a restarted server avoids duplicate evidence.
  */

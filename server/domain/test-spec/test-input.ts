@@ -13,6 +13,8 @@ import {
   type NetworkIsolation,
   type Provider,
 } from '../../../protocol/test-input.js';
+import type { RestoreSpec } from '../resources/resources.js';
+import { validateRestoreInput } from './restore-input.js';
 import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone, validateCron } from '../run/schedule.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES, isRfc1123Label } from '../run/sandbox-names.js';
@@ -52,6 +54,8 @@ export interface ValidTestInput {
   maxRTO?: string;
   alertOnExceed: boolean;
   historyLimit: number;
+  /** Absent = the default restore transforms only. */
+  restore?: RestoreSpec;
 }
 
 export type TestInputValidation = { ok: true; value: ValidTestInput } | { ok: false; errors: FieldError[] };
@@ -217,6 +221,9 @@ export function validateTestInput(
     }
   }
 
+  const restore = validateRestoreInput(body.restore);
+  errors.push(...restore.errors);
+
   for (const field of Object.keys(body)) {
     if (!(TEST_INPUT_FIELDS as readonly string[]).includes(field)) fail(field, 'is not a known field');
   }
@@ -240,6 +247,7 @@ export function validateTestInput(
       ...(maxRTO !== undefined ? { maxRTO } : {}),
       alertOnExceed,
       historyLimit,
+      ...(restore.spec ? { restore: restore.spec } : {}),
     },
   };
 }
@@ -262,6 +270,7 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
   };
   if (input.maxRTO !== undefined) spec.sla = { maxRTO: input.maxRTO, alertOnExceed: input.alertOnExceed };
   if (input.healthCheckPolicy !== undefined) spec.healthCheckPolicy = input.healthCheckPolicy;
+  if (input.restore !== undefined) spec.restore = input.restore;
   return spec;
 }
 

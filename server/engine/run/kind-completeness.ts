@@ -2,13 +2,29 @@
 // per kind and source namespace (only Velero keeps one), against what each sandbox holds now (the
 // namespace mapping applied). Anything that goes wrong degrades to the tool's totals with a reason
 // in the report, never a failed run: completeness is one level of the score, not the restore.
+// Objects of a type a restore transform excludes are left out of it (they are not restored on
+// purpose) and handed back, for the report's list of what the transforms did.
 import { compareKinds, type ExpectedObjects, type PresentObjects } from '../../domain/run/completeness.js';
+import { exclusionOf, type ExcludedObject, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
 import type { RunObservations } from '../../domain/run/report-builder.js';
 import type { CurrentRun, RestoreTest } from '../../domain/resources/resources.js';
 import type { BackupProvider } from '../../providers/provider.js';
 
 export interface KindLister {
   listNames(apiVersion: string, kind: string, namespace: string): Promise<string[]>;
+  /** The annotations starting with `prefix` of each object of a kind that has any. */
+  listAnnotated(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    prefix: string,
+  ): Promise<{ name: string; annotations: Record<string, string> }[]>;
+}
+
+export interface KindObservation {
+  kinds: RunObservations['kinds'];
+  /** Objects of the backup that a transform kept out of the sandbox; undefined when the list was not read. */
+  excluded?: ExcludedObject[];
 }
 
 /** The reason text in a report stays short (reports live in etcd). */
@@ -24,8 +40,9 @@ export async function observeKinds(
   reader: KindLister,
   test: RestoreTest,
   run: CurrentRun,
-): Promise<RunObservations['kinds']> {
-  if (!provider.backedUpObjects || !run.backup?.name) return undefined;
+  transforms: RestoreTransforms,
+): Promise<KindObservation> {
+  if (!provider.backedUpObjects || !run.backup?.name) return { kinds: undefined };
   const sandboxOf = new Map((run.sandboxNamespaces ?? []).map((entry) => [entry.source, entry.sandbox]));
   try {
     const backedUp = await provider.backedUpObjects(
@@ -33,9 +50,15 @@ export async function observeKinds(
       [...sandboxOf.keys()],
       test.spec.backupSource.providerNamespace,
     );
+    const excluded: ExcludedObject[] = [];
     const expected: ExpectedObjects[] = backedUp.flatMap((entry) => {
       const sandbox = sandboxOf.get(entry.sourceNamespace);
-      return sandbox ? [{ apiVersion: entry.apiVersion, kind: entry.kind, sandbox, names: entry.names }] : [];
+      if (!sandbox) return [];
+      if (exclusionOf(transforms, entry.apiVersion, entry.kind)) {
+        for (const name of entry.names) excluded.push({ apiVersion: entry.apiVersion, kind: entry.kind, namespace: entry.sourceNamespace, name });
+        return [];
+      }
+      return [{ apiVersion: entry.apiVersion, kind: entry.kind, sandbox, names: entry.names }];
     });
     const present: PresentObjects[] = [];
     for (const entry of expected) {
@@ -43,8 +66,8 @@ export async function observeKinds(
       const names = await reader.listNames(entry.apiVersion, entry.kind, entry.sandbox);
       present.push({ apiVersion: entry.apiVersion, kind: entry.kind, sandbox: entry.sandbox, names });
     }
-    return { completeness: compareKinds(expected, present) };
+    return { kinds: { completeness: compareKinds(expected, present) }, excluded };
   } catch (error) {
-    return { unavailable: shortReason(error) };
+    return { kinds: { unavailable: shortReason(error) } };
   }
 }

@@ -15,6 +15,8 @@ import type { EventRecorder, EventType } from '../events.js';
 import type { ReportInputs, ReportWriter } from './report-writer.js';
 import type { RunActions } from './run-actions.js';
 import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from '../sandbox/sandbox.js';
+import type { PodSecurityPlanner } from '../sandbox/pod-security.js';
+import { resolveTransforms } from '../../domain/run/restore-transforms.js';
 
 export class LeadershipLostError extends Error {
   override readonly name = 'LeadershipLostError';
@@ -24,6 +26,8 @@ export interface KubeRunActionsDeps {
   status: Pick<TestStatusWriter, 'apply'>;
   providers: Partial<Record<string, BackupProvider>>;
   sandboxes: SandboxManager;
+  /** The sandboxes' Pod Security profiles (never looser than their sources). */
+  podSecurity: Pick<PodSecurityPlanner, 'plan'>;
   checkTasks: CheckTasks;
   writer: ReportWriter;
   events: EventRecorder;
@@ -52,6 +56,9 @@ export class KubeRunActions implements RunActions {
     }));
     // Built before anything is written: an incomplete mapping throws here, never reaching the tool.
     const mapping = buildNamespaceMapping(sources, (source) => entries.find((entry) => entry.source === source)?.sandbox);
+    // Decided before the sandboxes exist (they are created with their Pod Security labels), from the
+    // sources' labels read now: part of building the create request, not an observation of the run.
+    const podSecurity = await this.deps.podSecurity.plan(test, entries);
     let sandboxNamespaces: CreatedSandbox[];
     try {
       sandboxNamespaces = await this.deps.sandboxes.create({
@@ -62,6 +69,7 @@ export class KubeRunActions implements RunActions {
         proberNamespace: this.deps.proberNamespace,
         proberPodLabels: this.deps.proberPodLabels,
         recordedUids: Object.fromEntries((run.sandboxNamespaces ?? []).flatMap((entry) => (entry.uid ? [[entry.sandbox, entry.uid]] : []))),
+        podSecurity: Object.fromEntries(podSecurity.map((entry) => [entry.sandbox, entry.level])),
       });
     } catch (error) {
       // Decision 0009: a namespace Rehearsal did not create is never restored into. The policy
@@ -71,8 +79,18 @@ export class KubeRunActions implements RunActions {
     }
     this.assertLeading();
     // The gatherer's selectBackup has just checked that the backup covers every source; the request uses its name.
+    // The restore's own objects (Velero's resource modifiers) are owned by the first sandbox, so
+    // they go with it.
+    const owner = sandboxNamespaces[0];
     const restore = await provider.startRestore(
-      { name: restoreObjectName(test.metadata.name, run.id), backup: { ...backup, includedNamespaces: sources }, mapping, labels: sandboxLabels(test, run.id) },
+      {
+        name: restoreObjectName(test.metadata.name, run.id),
+        backup: { ...backup, includedNamespaces: sources },
+        mapping,
+        labels: sandboxLabels(test, run.id),
+        transforms: resolveTransforms(test.spec.restore),
+        ...(owner?.uid ? { owner: { name: owner.sandbox, uid: owner.uid } } : {}),
+      },
       test.spec.backupSource.providerNamespace,
     );
     return { state: 'prepared', sandboxNamespaces, restore, requestedAt: this.deps.now().toISOString() };

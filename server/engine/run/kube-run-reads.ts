@@ -3,7 +3,6 @@
 // run reconciler writes goes through kube-run-actions.ts.
 import type { DependencyReader } from '../../checks/dependency-reader.js';
 import type { SandboxReader } from '../../checks/sandbox-reader.js';
-import type { RunObservations as ReportObservations } from '../../domain/run/report-builder.js';
 import type { Dependency } from '../../domain/run/dependencies.js';
 import type { BackupObservation, ChecksObservation } from '../../domain/run/run-observations.js';
 import type { CurrentRun, HealthCheck, RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
@@ -14,7 +13,11 @@ import type { RehearsalClient } from '../../kube/rehearsal-client.js';
 import { ProviderError, type BackupProvider } from '../../providers/provider.js';
 import { configuredChecks, type CheckTaskResult, type CheckTasks } from './check-tasks.js';
 import { observeDependencies } from './dependency-scan.js';
-import { observeKinds, type KindLister } from './kind-completeness.js';
+import { observeKinds, type KindLister, type KindObservation } from './kind-completeness.js';
+import { observeTransforms } from './transform-observation.js';
+import type { ExcludedObject, RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import type { PodSecurityReport, RestoreTransformsReport } from '../../domain/resources/resources.js';
+import type { PodSecurityPlanner } from '../sandbox/pod-security.js';
 import { readReportChain, type ReportChainDeps } from './report-chain.js';
 import type { ReportChain, RestoreRead, RunReads } from './run-gatherer.js';
 import type { Admission, RunAdmission } from './run-slots.js';
@@ -33,6 +36,8 @@ export interface KubeRunReadsDeps {
   /** For `<service>.<namespace>.svc.<clusterDomain>` references. */
   clusterDomain?: string;
   checkTasks: CheckTasks;
+  /** The Pod Security level each sandbox enforces, read back for the report. */
+  podSecurity: Pick<PodSecurityPlanner, 'observe'>;
   admission: RunAdmission;
   /** The current leadership term; aborted when it ends. */
   term: () => AbortSignal;
@@ -91,7 +96,8 @@ export class KubeRunReads implements RunReads {
     let ready = 0;
     for (const { sandbox } of run.sandboxNamespaces ?? []) {
       const [pods, desired] = await Promise.all([this.deps.reader.listPods(sandbox), this.deps.reader.desiredPods(sandbox)]);
-      const live = pods.filter((pod) => !pod.terminating && pod.phase !== 'Succeeded');
+      // Restored Pods of a Job are held on purpose (restore transforms): never expected to start.
+      const live = pods.filter((pod) => !pod.terminating && pod.phase !== 'Succeeded' && !pod.held);
       expected += Math.max(desired, live.length);
       ready += live.filter((pod) => pod.ready).length;
     }
@@ -124,9 +130,18 @@ export class KubeRunReads implements RunReads {
     }
   }
 
-  async kinds(test: RestoreTest, run: CurrentRun): Promise<ReportObservations['kinds']> {
+  async kinds(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms): Promise<KindObservation> {
     const provider = this.deps.providers[test.spec.provider];
-    return provider ? observeKinds(provider, this.deps.reader, test, run) : undefined;
+    return provider ? observeKinds(provider, this.deps.reader, test, run, transforms) : { kinds: undefined };
+  }
+
+  async transforms(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms, excluded: ExcludedObject[] | undefined): Promise<RestoreTransformsReport | undefined> {
+    const provider = this.deps.providers[test.spec.provider];
+    return provider ? observeTransforms(provider, this.deps.reader, run, transforms, excluded) : undefined;
+  }
+
+  podSecurity(test: RestoreTest, run: CurrentRun): Promise<PodSecurityReport | undefined> {
+    return this.deps.podSecurity.observe(test, run);
   }
 
   dependencies(test: RestoreTest, run: CurrentRun): Promise<Dependency[] | null> {

@@ -9,7 +9,7 @@
 import type { CheckTaskResult } from './check-tasks.js';
 import type { ReportFacts, ReportInputs } from './report-writer.js';
 import type { Admission, Promotion } from './run-slots.js';
-import type { RestoreFacts, RunObservations as ReportObservations } from '../../domain/run/report-builder.js';
+import type { RestoreFacts } from '../../domain/run/report-builder.js';
 import type {
   BackupObservation,
   ChecksObservation,
@@ -18,7 +18,9 @@ import type {
   RunBounds,
   RunObservations,
 } from '../../domain/run/run-observations.js';
-import type { CurrentRun, HealthCheck, RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
+import type { CurrentRun, HealthCheck, PodSecurityReport, RestoreReport, RestoreTest, RestoreTransformsReport } from '../../domain/resources/resources.js';
+import { resolveTransforms, type ExcludedObject, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import type { KindObservation } from './kind-completeness.js';
 import type { Dependency } from '../../domain/run/dependencies.js';
 import type { RestoreProgress } from '../../providers/provider.js';
 
@@ -58,8 +60,12 @@ export interface RunReads {
   configuredChecks(test: RestoreTest): HealthCheck[] | undefined;
   /** Validating/Finalizing: the run's report, if it exists. */
   findReport(test: RestoreTest, run: CurrentRun): Promise<RestoreReport | undefined>;
-  /** The report of a restored run: backed-up vs restored objects per kind. */
-  kinds(test: RestoreTest, run: CurrentRun): Promise<ReportObservations['kinds']>;
+  /** The report of a restored run: backed-up vs restored objects per kind, and what transforms kept out. */
+  kinds(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms): Promise<KindObservation>;
+  /** The report of a restored run: what the restore transforms changed. */
+  transforms(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms, excluded: ExcludedObject[] | undefined): Promise<RestoreTransformsReport | undefined>;
+  /** The report: the Pod Security level each sandbox enforced. */
+  podSecurity(test: RestoreTest, run: CurrentRun): Promise<PodSecurityReport | undefined>;
   /** The report of a restored run: references to other namespaces (null: could not be read). */
   dependencies(test: RestoreTest, run: CurrentRun): Promise<Dependency[] | null>;
   /** The report: the previous report to chain to, and the test's history. */
@@ -181,7 +187,11 @@ export class RunGatherer {
     const restore = restoreFacts(run.restore ? await reads.readRestore(test, run) : undefined, run);
     const restored = restore?.succeeded === true && run.failure === undefined;
     const pods = restored ? (gathered.observations.pods ?? (await reads.countPods(run))) : undefined;
-    const kinds = restored ? await reads.kinds(test, run) : undefined;
+    const transforms = resolveTransforms(test.spec.restore);
+    const observedKinds = restored ? await reads.kinds(test, run, transforms) : undefined;
+    const kinds = observedKinds?.kinds;
+    const transformed = restored ? await reads.transforms(test, run, transforms, observedKinds?.excluded) : undefined;
+    const podSecurity = await reads.podSecurity(test, run);
     const dependencies = restored ? await reads.dependencies(test, run) : undefined;
     const checks = reads.checkResults(test, run);
     const chain = await reads.reportChain(test, run);
@@ -191,6 +201,8 @@ export class RunGatherer {
       ...(kinds ? { kinds } : {}),
       checks: checks?.results ?? [],
       ...(dependencies !== undefined ? { dependencies } : {}),
+      ...(transformed ? { transforms: transformed } : {}),
+      ...(podSecurity ? { podSecurity } : {}),
       ...(checks ? { checksCompletedAt: checks.completedAt } : {}),
       ...(run.failure ? { failure: run.failure } : {}),
       criticalChecks: (gathered.checks ?? []).filter((check) => check.critical === true).map((check) => check.name),

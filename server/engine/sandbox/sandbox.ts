@@ -5,6 +5,8 @@
 // never adopted (decision 0009): an existing namespace of a sandbox's name counts as Rehearsal's
 // only when its UID is the one recorded in the run's status or the one this process created.
 // Anything else (someone pre-created the name) fails the run before anything is restored.
+// A sandbox is never looser than its source: it is created with its Pod Security labels
+// (enforce, audit, warn), so no restored Pod is ever admitted under a weaker profile.
 import {
   PatchStrategy,
   setHeaderOptions,
@@ -22,8 +24,10 @@ import {
   LABEL_TEST,
   LABEL_TEST_NAMESPACE,
   MANAGED_BY_VALUE,
+  type PodSecurityLevel,
   type RestoreTest,
 } from '../../domain/resources/resources.js';
+import { podSecurityLabels } from '../../domain/run/pod-security.js';
 
 export interface SandboxPlan {
   test: RestoreTest;
@@ -36,6 +40,11 @@ export interface SandboxPlan {
   proberNamespace: string;
   /** sandbox name → UID recorded in the run's status by an earlier attempt of this step. */
   recordedUids?: Record<string, string>;
+  /**
+   * sandbox name → the Pod Security profile it enforces (pod-security.ts). On the namespace from
+   * its creation, before anything is restored into it.
+   */
+  podSecurity: Record<string, PodSecurityLevel>;
 }
 
 /** One sandbox as created, with the UID to record in the run's status. */
@@ -96,10 +105,13 @@ export class SandboxManager {
     const labels = sandboxLabels(plan.test, plan.runId);
     const spec = plan.test.spec.sandbox ?? {};
     const created: CreatedSandbox[] = [];
+    const unplanned = plan.entries.find((entry) => !plan.podSecurity[entry.sandbox]);
+    if (unplanned) throw new Error(`no Pod Security level planned for sandbox ${unplanned.sandbox}`);
     for (const { source, sandbox } of plan.entries) {
+      const level = plan.podSecurity[sandbox]!;
       const uid = await this.claimNamespace(plan, created, sandbox, {
         name: sandbox,
-        labels: { ...labels, [LABEL_SOURCE_NAMESPACE]: source },
+        labels: { ...podSecurityLabels(level), ...labels, [LABEL_SOURCE_NAMESPACE]: source },
         annotations: { [ANNOTATION_EXPIRES_AT]: plan.expiresAt.toISOString() },
       });
       created.push({ source, sandbox, uid });

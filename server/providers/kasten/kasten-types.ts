@@ -3,6 +3,8 @@
 // RestoreAction). Wire shapes for the provider only. Not checked against a running K10: Kasten
 // cannot run here, so the provider is tested against test/kasten/simulator.ts (docs/operations.md, "Backup tools").
 
+import type { KastenTransforms } from './kasten-transforms.js';
+
 /** RestorePoints live in the application's namespace: one per backup of that application. */
 export const RESTORE_POINTS = {
   tool: 'Kasten',
@@ -46,6 +48,10 @@ export interface KastenRestoreAction {
     subject?: { kind?: string; name?: string; namespace?: string };
     /** The namespace the application is restored into (a sandbox, for Rehearsal). */
     targetNamespace?: string;
+    /** Resource types not restored (kasten-transforms.ts). */
+    filters?: KastenTransforms['filters'];
+    /** Changes to restored objects (kasten-transforms.ts). */
+    transforms?: KastenTransforms['transforms'];
   };
   status?: {
     state?: KastenActionState;

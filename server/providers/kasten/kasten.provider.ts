@@ -14,6 +14,7 @@ import {
   type KastenRestoreAction,
   type KastenRestorePoint,
 } from './kasten-types.js';
+import { kastenTransforms } from './kasten-transforms.js';
 
 export function kastenStateOf(state: KastenActionState | string | undefined): RestoreState {
   switch (state) {
@@ -59,7 +60,7 @@ export const kastenTool = (
   completedAt: (point) => point.status?.actionTime ?? point.metadata.creationTimestamp,
   // A RestorePoint exists only once its backup finished; one being deleted is retired by a policy.
   unusable: (point) => (point.metadata.deletionTimestamp ? 'is being deleted' : undefined),
-  restoreBody: ({ name, labels, backup, source, sandbox }) => ({
+  restoreBody: ({ name, labels, backup, source, sandbox, transforms }) => ({
     apiVersion: `${RESTORE_ACTIONS.group}/${RESTORE_ACTIONS.version}`,
     kind: 'RestoreAction',
     metadata: {
@@ -67,12 +68,14 @@ export const kastenTool = (
       namespace: sandbox,
       labels: { ...labels, 'k10.kasten.io/appName': source, 'k10.kasten.io/appNamespace': source },
     },
-    spec: { subject: { kind: 'RestorePoint', name: backup, namespace: source }, targetNamespace: sandbox },
+    spec: { subject: { kind: 'RestorePoint', name: backup, namespace: source }, targetNamespace: sandbox, ...kastenTransforms(transforms) },
   }),
   sameRequest: (existing, wanted) =>
     existing.spec?.subject?.name === wanted.spec?.subject?.name &&
     existing.spec?.subject?.namespace === wanted.spec?.subject?.namespace &&
-    existing.spec?.targetNamespace === wanted.spec?.targetNamespace,
+    existing.spec?.targetNamespace === wanted.spec?.targetNamespace &&
+    JSON.stringify([existing.spec?.filters ?? null, existing.spec?.transforms ?? null]) ===
+      JSON.stringify([wanted.spec?.filters ?? null, wanted.spec?.transforms ?? null]),
   progress: kastenProgress,
 });
 

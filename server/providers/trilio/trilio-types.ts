@@ -7,6 +7,8 @@
 // against a running TVK: Trilio cannot run here, so the provider is tested against
 // test/trilio/simulator.ts (docs/operations.md, "Backup tools").
 
+import type { TrilioTransforms } from './trilio-transforms.js';
+
 export const TRILIO_BACKUPS = {
   tool: 'Trilio',
   group: 'triliovault.trilio.io',
@@ -57,6 +59,10 @@ export interface TrilioRestore {
     /** The namespace the backup is restored into (a sandbox, for Rehearsal). */
     restoreNamespace?: string;
     skipIfAlreadyExists?: boolean;
+    /** Resource types (and Pods of Jobs, by label) not restored (trilio-transforms.ts). */
+    excludeResourceSelector?: TrilioTransforms['excludeResourceSelector'];
+    /** Changes to restored objects (trilio-transforms.ts). */
+    transformComponents?: TrilioTransforms['transformComponents'];
   };
   status?: {
     status?: TrilioStatus;

@@ -14,6 +14,7 @@ import {
   type TrilioRestore,
   type TrilioRestoreComponent,
 } from './trilio-types.js';
+import { trilioTransforms } from './trilio-transforms.js';
 
 export function trilioStateOf(status: string | undefined): RestoreState {
   switch (status) {
@@ -106,7 +107,7 @@ export const trilioTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<Tril
     const status = backup.status?.status ?? 'New';
     return status === 'Available' ? undefined : `is ${status}; a restore needs an Available backup`;
   },
-  restoreBody: ({ name, labels, backup, source, sandbox }) => ({
+  restoreBody: ({ name, labels, backup, source, sandbox, transforms }) => ({
     apiVersion: `${TRILIO_RESTORES.group}/${TRILIO_RESTORES.version}`,
     kind: 'Restore',
     metadata: { name, namespace: sandbox, labels: { ...labels } },
@@ -114,12 +115,15 @@ export const trilioTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<Tril
       source: { type: 'Backup', backup: { name: backup, namespace: source } },
       restoreNamespace: sandbox,
       skipIfAlreadyExists: true,
+      ...trilioTransforms(transforms),
     },
   }),
   sameRequest: (existing, wanted) =>
     existing.spec?.source?.backup?.name === wanted.spec?.source?.backup?.name &&
     existing.spec?.source?.backup?.namespace === wanted.spec?.source?.backup?.namespace &&
-    existing.spec?.restoreNamespace === wanted.spec?.restoreNamespace,
+    existing.spec?.restoreNamespace === wanted.spec?.restoreNamespace &&
+    JSON.stringify([existing.spec?.excludeResourceSelector ?? null, existing.spec?.transformComponents ?? null]) ===
+      JSON.stringify([wanted.spec?.excludeResourceSelector ?? null, wanted.spec?.transformComponents ?? null]),
   progress: trilioProgress,
 });
 

@@ -2,6 +2,7 @@
 // objects: the Restore Rehearsal creates, how Velero's phases read as RestoreStates, and the
 // Schedule read model. No I/O, so the tables in test/unit/providers/ cover them.
 import type { ScheduleInfo } from '../../domain/read-models/views.js';
+import { transformsConfigMapName } from '../../domain/run/sandbox-names.js';
 import {
   assertNamespaceMapping,
   type RestoreProgress,
@@ -16,6 +17,39 @@ import {
   type VeleroRestoreStatus,
   type VeleroSchedule,
 } from './velero-types.js';
+import { resourceModifiersData, veleroTransforms } from './velero-transforms.js';
+
+/** The resource-modifier ConfigMap a Restore of this request reads, or undefined when it needs none. */
+export interface ResourceModifierConfigMap {
+  metadata: {
+    name: string;
+    namespace: string;
+    labels: Record<string, string>;
+    ownerReferences?: { apiVersion: 'v1'; kind: 'Namespace'; name: string; uid: string }[];
+  };
+  data: Record<string, string>;
+}
+
+export function buildResourceModifierConfigMap(
+  request: RestoreRequest,
+  veleroNamespace: string,
+): ResourceModifierConfigMap | undefined {
+  const { modifiers } = veleroTransforms(request.transforms);
+  if (!modifiers) return undefined;
+  return {
+    metadata: {
+      name: transformsConfigMapName(request.name),
+      namespace: veleroNamespace,
+      labels: { ...request.labels },
+      // Owned by the run's first sandbox: the garbage collector removes it with the sandbox if
+      // the run's clean-up could not (a namespaced object may have a cluster-scoped owner).
+      ...(request.owner
+        ? { ownerReferences: [{ apiVersion: 'v1' as const, kind: 'Namespace' as const, name: request.owner.name, uid: request.owner.uid }] }
+        : {}),
+    },
+    data: resourceModifiersData(modifiers),
+  };
+}
 
 /**
  * The Restore for a request. Safety (decision 0002): includedNamespaces is exactly the mapping's
@@ -23,10 +57,13 @@ import {
  * may write into a source namespace; includeClusterResources is false, so nothing cluster-scoped
  * is written either (Velero creates a missing target namespace itself, which is the sandbox).
  * existingResourcePolicy stays unset (Velero's default "none": never touch an existing object).
+ * The restore transforms: excludedResources, and the resource-modifier ConfigMap of the run
+ * (created first: Velero reads it when it validates the Restore).
  */
 export function buildRestoreObject(request: RestoreRequest, veleroNamespace: string): VeleroRestore {
   assertNamespaceMapping(request.mapping);
   const entries = request.mapping.entries;
+  const { excludedResources, modifiers } = veleroTransforms(request.transforms);
   return {
     apiVersion: `${VELERO_GROUP}/${VELERO_VERSION}`,
     kind: 'Restore',
@@ -37,6 +74,8 @@ export function buildRestoreObject(request: RestoreRequest, veleroNamespace: str
       namespaceMapping: Object.fromEntries(entries.map((entry) => [entry.source, entry.sandbox])),
       includeClusterResources: false,
       restorePVs: true,
+      ...(excludedResources.length > 0 ? { excludedResources } : {}),
+      ...(modifiers ? { resourceModifier: { kind: 'ConfigMap', name: transformsConfigMapName(request.name) } } : {}),
     },
   };
 }
@@ -59,7 +98,11 @@ export function restoreMatchesRequest(existing: VeleroRestore, wanted: VeleroRes
     have.backupName === want.backupName &&
     sorted(have.includedNamespaces) === sorted(want.includedNamespaces) &&
     mapping(have.namespaceMapping) === mapping(want.namespaceMapping) &&
-    have.includeClusterResources === false
+    have.includeClusterResources === false &&
+    // Velero adds its non-restorable resources (events, nodes, ...) to excludedResources when it
+    // validates a Restore: more left out is still this request; one we asked for missing is not.
+    (want.excludedResources ?? []).every((resource) => (have.excludedResources ?? []).includes(resource)) &&
+    (have.resourceModifier?.name ?? '') === (want.resourceModifier?.name ?? '')
   );
 }
 

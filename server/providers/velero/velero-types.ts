@@ -1,7 +1,7 @@
 // The parts of Velero's velero.io/v1 API that Rehearsal reads and writes. Field names follow the
 // CRDs generated from the Velero v1.18.3 Go module (test/fixtures/velero/crds/). These are wire
 // shapes for the provider only: they never leave server/providers/velero/.
-import type { CustomObjectsApi } from '@kubernetes/client-node';
+import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 
 /** The part of @kubernetes/client-node's CustomObjectsApi (object-parameter style) the provider uses. */
 export type VeleroCustomObjectsApi = Pick<
@@ -12,6 +12,8 @@ export type VeleroCustomObjectsApi = Pick<
   | 'deleteNamespacedCustomObject'
 >;
 
+/** The ConfigMap calls of @kubernetes/client-node's CoreV1Api the provider makes (resource modifiers). */
+export type VeleroConfigMapApi = Pick<CoreV1Api, 'createNamespacedConfigMap' | 'readNamespacedConfigMap' | 'deleteNamespacedConfigMap'>;
 
 export const VELERO_GROUP = 'velero.io';
 export const VELERO_VERSION = 'v1';
@@ -104,6 +106,8 @@ export interface VeleroRestoreSpec {
   includeClusterResources?: boolean;
   restorePVs?: boolean;
   existingResourcePolicy?: string;
+  /** The ConfigMap (in Velero's namespace) with the resource modifiers of this restore. */
+  resourceModifier?: { kind: string; name: string; apiGroup?: string };
 }
 
 export interface VeleroRestoreStatus {

@@ -8,7 +8,7 @@
 // - 400/422 on creating a Restore → ProviderError('RestoreRejected');
 // - everything else (Forbidden, Unauthorized, ...) stays a KubeError for the one error handler,
 //   which names the missing RBAC verb; hiding it behind "unavailable" would mislead operators.
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import type { Provider } from '../../domain/resources/resources.js';
 import type { ScheduleInfo } from '../../domain/read-models/views.js';
 import { isKind, KubeError, kubeCall } from '../../kube/errors.js';
@@ -26,9 +26,11 @@ import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { parseResourceList } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
-import type { VeleroCustomObjectsApi } from './velero-types.js';
+import type { VeleroConfigMapApi, VeleroCustomObjectsApi } from './velero-types.js';
+import { transformsConfigMapName } from '../../domain/run/sandbox-names.js';
 import type { BackupFacts, BackupScheduleFacts } from '../../domain/read-models/coverage.js';
 import {
+  buildResourceModifierConfigMap,
   buildRestoreObject,
   restoreMatchesRequest,
   toRestoreProgress,
@@ -67,12 +69,18 @@ export interface VeleroProviderOptions {
   restores?: RestoreLookup;
   /** Bounds of reading a backup's resource list from the object store (tests shorten them). */
   downloadLimits?: DownloadLimits;
+  /**
+   * ConfigMaps in Velero's namespace (the resource modifiers of each run). Made from the
+   * KubeConfig when one is given; required with a ready CustomObjectsApi.
+   */
+  configMaps?: VeleroConfigMapApi;
 }
 
 const DEFAULT_PAGE_SIZE = 250;
 
 export class VeleroProvider implements BackupProvider {
   readonly name: Provider = 'velero';
+  readonly marksTransformedObjects = true;
   readonly defaultNamespace: string;
   private readonly api: VeleroCustomObjectsApi;
   private readonly group: string;
@@ -80,6 +88,7 @@ export class VeleroProvider implements BackupProvider {
   private readonly pageSize: number;
   private readonly downloadLimits: DownloadLimits;
   private readonly restores: RestoreLookup | undefined;
+  private readonly configMaps: VeleroConfigMapApi | undefined;
   /** Whether restore progress comes from a watch (the engine then polls less often). */
   readonly watchesRestores: boolean;
 
@@ -95,6 +104,8 @@ export class VeleroProvider implements BackupProvider {
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.downloadLimits = options.downloadLimits ?? DEFAULT_DOWNLOAD_LIMITS;
     this.restores = options.restores;
+    this.configMaps =
+      options.configMaps ?? (kubeConfigOrApi instanceof KubeConfig ? kubeConfigOrApi.makeApiClient(CoreV1Api) : undefined);
     this.watchesRestores = options.restores !== undefined;
   }
 
@@ -123,6 +134,8 @@ export class VeleroProvider implements BackupProvider {
     const ref: RestoreRef = { namespace, name: request.name };
     // Start following the namespace's Restores now, so the watch is up by the first progress read.
     this.restores?.follow(namespace);
+    // The resource modifiers first: Velero reads them when it validates the Restore.
+    await this.createResourceModifiers(request, namespace);
     try {
       await this.call(`creating Restore ${namespace}/${request.name}`, () =>
         this.api.createNamespacedCustomObject({ ...this.resource(RESTORES, namespace), body: restore }),
@@ -174,6 +187,7 @@ export class VeleroProvider implements BackupProvider {
   }
 
   async deleteRestore(ref: RestoreRef): Promise<void> {
+    await this.deleteResourceModifiers(ref);
     try {
       await this.call(`deleting Restore ${ref.namespace}/${ref.name}`, () =>
         this.api.deleteNamespacedCustomObject({
@@ -225,6 +239,43 @@ export class VeleroProvider implements BackupProvider {
       this.listAll<VeleroBackup>(BACKUPS, namespace),
     ]);
     return { schedules: schedules.map(toScheduleFacts), backups: toBackupFacts(backups) };
+  }
+
+  // ------------------------------------------------------------------ resource modifiers
+
+  /** Creates the run's resource-modifier ConfigMap; one already there is adopted only when identical. */
+  private async createResourceModifiers(request: RestoreRequest, namespace: string): Promise<void> {
+    const configMap = buildResourceModifierConfigMap(request, namespace);
+    if (!configMap) return;
+    const api = this.configMapApi();
+    const where = `ConfigMap ${namespace}/${configMap.metadata.name}`;
+    try {
+      await this.call(`creating ${where}`, () => api.createNamespacedConfigMap({ namespace, body: configMap }));
+      return;
+    } catch (error) {
+      if (isKind(error, 'NotFound')) throw this.unavailable('configmaps', namespace, (error as Error).message);
+      if (!isKind(error, 'AlreadyExists')) throw error;
+    }
+    const existing = await this.call(`reading ${where}`, () => api.readNamespacedConfigMap({ namespace, name: configMap.metadata.name }));
+    if (JSON.stringify(existing.data ?? {}) !== JSON.stringify(configMap.data)) {
+      throw new ProviderError('RestoreRejected', `${where} already exists with other resource modifiers; Rehearsal will not use it`);
+    }
+  }
+
+  private async deleteResourceModifiers(ref: RestoreRef): Promise<void> {
+    if (!this.configMaps) return;
+    const api = this.configMaps;
+    const name = transformsConfigMapName(ref.name);
+    try {
+      await this.call(`deleting ConfigMap ${ref.namespace}/${name}`, () => api.deleteNamespacedConfigMap({ namespace: ref.namespace, name }));
+    } catch (error) {
+      if (!isKind(error, 'NotFound')) throw error;
+    }
+  }
+
+  private configMapApi(): VeleroConfigMapApi {
+    if (!this.configMaps) throw new Error('VeleroProvider needs a ConfigMap client for restore transforms (options.configMaps)');
+    return this.configMaps;
   }
 
   // ------------------------------------------------------------------ Kubernetes access

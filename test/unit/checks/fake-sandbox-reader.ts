@@ -4,6 +4,7 @@
 import type {
   EndpointSliceSummary,
   ExecOutcome,
+  PodCreateFailure,
   PodSummary,
   ResourceLookup,
   SandboxReader,
@@ -24,6 +25,8 @@ export interface FakeCluster {
   services?: (ServiceSummary & { namespace: string })[];
   endpointSlices?: (EndpointSliceSummary & { namespace: string })[];
   secrets?: { namespace: string; name: string; data: Record<string, string> }[];
+  /** FailedCreate Events, newest first. */
+  podCreateFailures?: (PodCreateFailure & { namespace: string })[];
   /** Keyed by "apiVersion/kind/namespace/name". */
   resources?: Record<string, ResourceLookup>;
   exec?: (call: {
@@ -60,6 +63,13 @@ export class FakeSandboxReader implements SandboxReader {
       .filter((pod) => pod.namespace === namespace)
       .filter((pod) => Object.entries(selector ?? {}).every(([key, value]) => pod.labels?.[key] === value))
       .map(({ namespace: _namespace, labels: _labels, ...pod }) => pod);
+  }
+
+  async listPodCreateFailures(namespace: string): Promise<PodCreateFailure[]> {
+    this.record('listPodCreateFailures', namespace);
+    return (this.cluster.podCreateFailures ?? [])
+      .filter((failure) => failure.namespace === namespace)
+      .map(({ namespace: _namespace, ...failure }) => failure);
   }
 
   async listServices(namespace: string): Promise<ServiceSummary[]> {

@@ -61,6 +61,63 @@ describe('podsReady check', () => {
     });
   });
 
+  it('leaves out the Pods the restore transforms hold (restored Pods of a Job)', async () => {
+    const held = new FakeSandboxReader({
+      pods: [pod(NS, 'web-a', { labels: web }), pod(NS, 'migrate-x', { ready: false, phase: 'Pending', held: true })],
+    });
+    expect(await runPodsReadyCheck(check({}, { origin: 'default' }), checkContext({ reader: held, namespace: NS }))).toEqual({
+      status: 'pass',
+      message: `1/1 pods Ready in ${NS}`,
+    });
+  });
+
+  describe('Pods refused by Pod Security', () => {
+    const refusal = (object: string) => ({
+      namespace: NS,
+      object,
+      message:
+        'Error creating: pods "web-5d8f-abcde" is forbidden: violates PodSecurity "baseline:latest": privileged ' +
+        '(container "app" must not set securityContext.privileged=true)',
+    });
+    const refused = `Pod Security "baseline" refused the Pods of ReplicaSet/priv-5d8f (violates PodSecurity "baseline:latest": privileged (container "app" must not set securityContext.privileged=true))`;
+
+    it('fail the default check of a sandbox that has no Pod at all, naming the profile', async () => {
+      const reader = new FakeSandboxReader({ podCreateFailures: [refusal('ReplicaSet/priv-5d8f'), refusal('ReplicaSet/priv-5d8f')] });
+      expect(await runPodsReadyCheck(check({}, { origin: 'default' }), checkContext({ reader, namespace: NS }))).toEqual({
+        status: 'fail',
+        message: `no pods in ${NS}; ${refused}`,
+      });
+    });
+
+    it('fail the default check even when every Pod that exists is Ready', async () => {
+      const reader = new FakeSandboxReader({ pods: [pod(NS, 'web-a', { labels: web })], podCreateFailures: [refusal('ReplicaSet/priv-5d8f')] });
+      expect(await runPodsReadyCheck(check({}, { origin: 'default' }), checkContext({ reader, namespace: NS }))).toEqual({
+        status: 'fail',
+        message: `1/1 pods Ready in ${NS}; ${refused}`,
+      });
+    });
+
+    it('are the reason a configured check that fails gives; a satisfied one still passes', async () => {
+      const reader = new FakeSandboxReader({ pods: [pod(NS, 'web-a', { labels: web })], podCreateFailures: [refusal('ReplicaSet/priv-5d8f')] });
+      const inSandbox = checkContext({ reader, namespace: NS });
+      expect(await runPodsReadyCheck(check({ selector: { app: 'priv' } }), inSandbox)).toEqual({
+        status: 'fail',
+        message: `no pods in ${NS} with selector app=priv; ${refused}`,
+      });
+      expect((await runPodsReadyCheck(check({ selector: web }), inSandbox)).status).toBe('pass');
+    });
+
+    it('other FailedCreate reasons (a quota) are not blamed on Pod Security', async () => {
+      const reader = new FakeSandboxReader({
+        podCreateFailures: [{ namespace: NS, object: 'ReplicaSet/web-1', message: 'Error creating: pods "web-1-x" is forbidden: exceeded quota: q' }],
+      });
+      expect(await runPodsReadyCheck(check({}, { origin: 'default' }), checkContext({ reader, namespace: NS }))).toEqual({
+        status: 'skip',
+        message: `no pods in ${NS}`,
+      });
+    });
+  });
+
   it('lists only pods of the sandbox namespace it was given', async () => {
     const recording = new FakeSandboxReader({ pods: [pod('shop', 'web-in-source', { labels: web })] });
     const outcome = await runPodsReadyCheck(
@@ -68,7 +125,7 @@ describe('podsReady check', () => {
       checkContext({ reader: recording, namespace: NS }),
     );
     expect(outcome.status).toBe('fail');
-    expect(recording.calls.map((call) => call.namespace)).toEqual([NS]);
+    expect(recording.calls.map((call) => call.namespace)).toEqual([NS, NS]); // pods, then refused creations
   });
 
   it('names at most five not-Ready pods', async () => {

@@ -84,6 +84,13 @@ const CASES: [string, SandboxObservation, HintCode[]][] = [
     ['quota-exceeded'],
   ],
   [
+    'Pods refused by the sandbox\'s Pod Security profile (never looser than the source)',
+    observation({
+      events: [{ namespace: SANDBOX, reason: 'FailedCreate', message: 'Error creating: pods "agent-5d9-x" is forbidden: violates PodSecurity "baseline:latest": privileged (container "agent" must not set securityContext.privileged=true)', object: 'ReplicaSet/agent-5d9', count: 12, lastSeen: '2026-03-15T11:00:00Z' }],
+    }),
+    ['pod-security-refused'],
+  ],
+  [
     'ExternalName into a namespace the test does not restore',
     observation({ externalNames: [{ namespace: SANDBOX, name: 'db', externalName: 'postgres.payments-db.svc.cluster.local' }] }),
     ['externalname-unrestored'],

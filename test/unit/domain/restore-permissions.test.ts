@@ -9,11 +9,15 @@ import {
   type RestoreAdmissionSettings,
 } from '../../../server/domain/permissions/restore-permissions.js';
 import { MAX_SOURCE_NAMESPACES } from '../../../server/domain/run/sandbox-names.js';
+import type { RestoreSpec } from '../../../server/domain/resources/resources.js';
 
 const settings: RestoreAdmissionSettings = { providerNamespace: 'velero', maxSandboxTtlSeconds: 168 * 3600 };
 
-function spec(extra: { sources?: string[]; providerNamespace?: string; ttl?: string; networkIsolation?: 'strict' | 'none' } = {}) {
+function spec(
+  extra: { sources?: string[]; providerNamespace?: string; ttl?: string; networkIsolation?: 'strict' | 'none'; restore?: RestoreSpec } = {},
+) {
   return {
+    ...(extra.restore ? { restore: extra.restore } : {}),
     backupSource: {
       namespaces: (extra.sources ?? ['team-a']).map((name) => ({ name })),
       ...(extra.providerNamespace ? { providerNamespace: extra.providerNamespace } : {}),
@@ -43,6 +47,33 @@ describe('restoreRequirements (decision 0009)', () => {
     const admin = outcome.permissions.find((permission) => permission.verb === 'administer')!;
     expect(admin).toMatchObject({ group: 'rehearsal.dev', resource: 'restoretests', namespace: 'team-a' });
     expect(admin.because).toMatch(because);
+  });
+
+  const patchOn = (group: string, kind: string) => ({
+    patches: [{ name: 'p', target: { group, version: 'v1', kind, resource: `${kind.toLowerCase()}s` }, operations: [{ op: 'remove' as const, path: '/x' }] }],
+  });
+  it.each([
+    ['removing a default transform', { removeDefaults: ['suspend-cronjobs' as const] }, /removeDefaults "suspend-cronjobs" lets the restored copy act on the world/],
+    ['lowering the Pod Security floor', { podSecurity: 'privileged' as const }, /podSecurity "privileged" is below the installation floor "baseline"/],
+    ['a patch on Services (a default changes them)', patchOn('', 'Service'), /changes Services, which a default transform changes/],
+    ['a patch on RoleBindings', patchOn('rbac.authorization.k8s.io', 'RoleBinding'), /RBAC objects/],
+  ])('makes %s admin-only (issue 28)', (_name, restore, because) => {
+    const admin = restoreRequirements('team-a', spec({ restore }), settings).permissions.find((permission) => permission.verb === 'administer');
+    expect(admin?.because).toMatch(because);
+  });
+
+  it('lets anyone add exclusions and patches, or tighten the Pod Security floor', () => {
+    const restore: RestoreSpec = {
+      exclude: [{ version: 'v1', kind: 'ConfigMap', resource: 'configmaps' }],
+      podSecurity: 'restricted',
+      ...patchOn('apps', 'Deployment'),
+    };
+    expect(names(restoreRequirements('team-a', spec({ restore }), settings))).toEqual(['get secrets team-a']);
+    // The floor is the installation's: with a restricted floor, baseline is a lowering.
+    const strict = { ...settings, podSecurityFloor: 'restricted' as const };
+    expect(names(restoreRequirements('team-a', spec({ restore: { podSecurity: 'baseline' } }), strict))).toContain(
+      'administer restoretests team-a',
+    );
   });
 
   it('asks for the admin verb once even for both reasons, and not for the installation namespace', () => {

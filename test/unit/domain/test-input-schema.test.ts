@@ -92,6 +92,26 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     });
   });
 
+  it('accepts no more restore transforms than the CRD stores', () => {
+    const crd = parse(readFileSync(new URL('../../../crds/rehearsal.dev_restoretests.yaml', import.meta.url), 'utf8')) as {
+      spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: CrdSchema } } } }[] };
+    };
+    const stored = crd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties!.restore!;
+    const api = schemas.RestoreInput!.properties as Record<string, PropertySchema>;
+    const patch = schemas.RestorePatchInput!.properties as Record<string, PropertySchema>;
+    const storedPatch = (stored.properties!.patches as CrdSchema & { items: CrdSchema }).items;
+    expect([api.exclude!.maxItems, api.patches!.maxItems, api.removeDefaults!.maxItems, patch.name!.maxLength]).toEqual([
+      stored.properties!.exclude!.maxItems,
+      stored.properties!.patches!.maxItems,
+      stored.properties!.removeDefaults!.maxItems,
+      storedPatch.properties!.name!.maxLength,
+    ]);
+    expect([patch.when!.maxItems, patch.operations!.maxItems]).toEqual([
+      storedPatch.properties!.when!.maxItems,
+      storedPatch.properties!.operations!.maxItems,
+    ]);
+  });
+
   it('describes cron in full (the macro list is not cut at a JSDoc tag)', () => {
     expect(properties.cron).toHaveProperty('description', expect.stringContaining('`@daily`, `@midnight`, `@hourly`'));
   });
@@ -147,6 +167,29 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['an unknown field', { maxRto: '15m' }],
     ['a backup name with capitals', { backupName: 'Nightly' }],
     ['a backup name of 254 characters', { backupName: 'b'.repeat(254) }],
+    ['restore null', { restore: null }],
+    ['an empty restore', { restore: {} }],
+    ['a full restore', { restore: {
+      exclude: [{ group: 'example.com', version: 'v1beta1', kind: 'Widget', resource: 'widgets' }],
+      patches: [{
+        name: 'one', target: { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', name: 'web' },
+        when: [{ path: '/spec/replicas', value: 3 }],
+        operations: [{ op: 'replace', path: '/spec/replicas', value: 1 }, { op: 'copy', from: '/a', path: '/b' }, { op: 'remove', path: '/c' }],
+      }],
+      removeDefaults: ['exclude-gitops'], podSecurity: 'restricted',
+    } }],
+    ['a restore with an unknown field', { restore: { transforms: [] } }],
+    ['an unknown default', { restore: { removeDefaults: ['suspend-everything'] } }],
+    ['a default listed twice (a set: counted once)', { restore: { removeDefaults: ['hold-jobs', 'hold-jobs'] } }],
+    ['an unknown Pod Security level', { restore: { podSecurity: 'strict' } }],
+    ['33 exclusions', { restore: { exclude: Array.from({ length: 33 }, () => ({ version: 'v1', kind: 'ConfigMap', resource: 'configmaps' })) } }],
+    ['an exclusion without resource', { restore: { exclude: [{ version: 'v1', kind: 'ConfigMap' }] } }],
+    ['a lower-case kind', { restore: { exclude: [{ version: 'v1', kind: 'configMap', resource: 'configmaps' }] } }],
+    ['a version that is not one', { restore: { exclude: [{ version: '1', kind: 'ConfigMap', resource: 'configmaps' }] } }],
+    ['a patch without operations', { restore: { patches: [{ name: 'p', target: { version: 'v1', kind: 'Service', resource: 'services' }, operations: [] }] } }],
+    ['an operation test (what `when` is for)', { restore: { patches: [{ name: 'p', target: { version: 'v1', kind: 'Service', resource: 'services' }, operations: [{ op: 'test', path: '/a', value: 1 }] }] } }],
+    ['a path that is not a pointer', { restore: { patches: [{ name: 'p', target: { version: 'v1', kind: 'Service', resource: 'services' }, operations: [{ op: 'remove', path: 'spec' }] }] } }],
+    ['a patch name of 51 characters', { restore: { patches: [{ name: 'p'.repeat(51), target: { version: 'v1', kind: 'Service', resource: 'services' }, operations: [{ op: 'remove', path: '/a' }] }] } }],
   ];
 
   it.each(agreeing)('%s: same verdict', (_what, changes) => {
@@ -167,6 +210,16 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['a day that never comes', { cron: '0 0 30 2 *' }, 'cron'],
     ['a zone the runtime does not know', { timezone: 'Mars/Olympus' }, 'timezone'],
     ['alertOnExceed without maxRTO', { alertOnExceed: true }, 'alertOnExceed'],
+    ...(() => {
+      const target = { version: 'v1', kind: 'ConfigMap', resource: 'configmaps' };
+      const patch = (extra: Record<string, unknown>) => ({ name: 'p', target, operations: [{ op: 'remove', path: '/a' }], ...extra });
+      return [
+        ['two patches of one name', { restore: { patches: [patch({}), patch({})] } }, 'restore.patches[1].name'],
+        ['copy without from', { restore: { patches: [patch({ operations: [{ op: 'copy', path: '/a' }] })] } }, 'restore.patches[0].operations[0].from'],
+        ['from on a remove', { restore: { patches: [patch({ operations: [{ op: 'remove', path: '/a', from: '/b' }] })] } }, 'restore.patches[0].operations[0].from'],
+        ['a null condition value', { restore: { patches: [patch({ when: [{ path: '/a', value: null }] })] } }, 'restore.patches[0].when[0].value'],
+      ] as [string, Record<string, unknown>, string][];
+    })(),
   ];
 
   it.each(semantic)('%s: only the server rejects it, naming the field', (_what, changes, field) => {

@@ -296,3 +296,48 @@ describe('specForUpdate (PUT semantics)', () => {
     expect(existing).toEqual(copy);
   });
 });
+
+describe('restore (spec.restore, issue 28)', () => {
+  const restore = {
+    exclude: [{ group: 'example.com', version: 'v1', kind: 'Widget', resource: 'widgets' }],
+    patches: [
+      {
+        name: 'one',
+        target: { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' },
+        operations: [{ op: 'replace', path: '/spec/replicas', value: 1 }],
+      },
+    ],
+    removeDefaults: ['exclude-gitops'],
+    podSecurity: 'restricted',
+  };
+
+  it('maps into spec.restore as given; an empty one adds nothing; a repeated default counts once', () => {
+    expect(inputToSpec(valid({ ...minimal, restore })).restore).toEqual(restore);
+    expect(inputToSpec(valid({ ...minimal, restore: {} })).restore).toBeUndefined();
+    expect(inputToSpec(valid({ ...minimal, restore: { removeDefaults: ['hold-jobs', 'hold-jobs'] } })).restore).toEqual({ removeDefaults: ['hold-jobs'] });
+  });
+
+  it('is replaced by PUT like every field the input expresses (absent = the defaults only)', () => {
+    const existing = inputToSpec(valid({ ...minimal, restore }));
+    expect(specForUpdate(existing, valid(minimal)).restore).toBeUndefined();
+    expect(specForUpdate(existing, valid({ ...minimal, restore: { podSecurity: 'baseline' } })).restore).toEqual({ podSecurity: 'baseline' });
+  });
+
+  it('names every offending field with its path', () => {
+    expect(
+      errors({
+        ...minimal,
+        restore: {
+          exclude: [{ version: 'v1', kind: 'Widget' }],
+          patches: [{ name: 'P', target: { version: 'v1', kind: 'Service', resource: 'services' }, operations: [{ op: 'move', path: '/a' }] }],
+          podSecurity: 'loose',
+        },
+      }).map((error) => error.field),
+    ).toEqual([
+      'restore.exclude[0].resource',
+      'restore.patches[0].name',
+      'restore.patches[0].operations[0].from',
+      'restore.podSecurity',
+    ]);
+  });
+});

@@ -233,6 +233,7 @@ describe('SandboxManager', () => {
       expiresAt: new Date('2026-11-25T12:00:00Z'),
       proberNamespace: 'rehearsal-system',
       proberPodLabels: { 'app.kubernetes.io/name': 'rehearsal' },
+      podSecurity: { 'rehearsal-shop-abcde': 'baseline', 'rehearsal-shop-abcde-1': 'baseline' },
     });
     expect(written.map((entry) => entry.namespace)).toEqual([
       'rehearsal-shop-abcde',

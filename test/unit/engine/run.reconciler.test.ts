@@ -75,6 +75,14 @@ class FakeActions implements RunReads, RunActions {
   }
   async kinds() {
     this.calls.push('kinds');
+    return { kinds: undefined };
+  }
+  async transforms() {
+    this.calls.push('transforms');
+    return undefined;
+  }
+  async podSecurity() {
+    this.calls.push('podSecurity');
     return undefined;
   }
   async dependencies() {
@@ -179,7 +187,7 @@ describe('RunReconciler', () => {
     const validating = testWith({ stage: 'Validating', startedAt: NOW.toISOString(), podsReadyAt: NOW.toISOString() });
     await reconciler(actions).reconcile(validating);
     // The report's reads are gathered before the write; the writer is handed them.
-    expect(actions.calls).toEqual(['findReport', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    expect(actions.calls).toEqual(['findReport', 'podSecurity', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
     const ended = actions.statuses.at(-1)!;
     expect(ended).toMatchObject({ phase: 'Completed', lastResult: 'partial', lastScore: 95, lastReport: 'shop-r1' });
     expect(ended.currentRun).toBeUndefined();
@@ -196,7 +204,7 @@ describe('RunReconciler', () => {
     actions.chain = { previous, history: ['shop-r0'] };
     const validating = testWith({ stage: 'Validating', startedAt: NOW.toISOString(), podsReadyAt: NOW.toISOString(), restore: { namespace: 'velero', name: 'r' } });
     await reconciler(actions).reconcile(validating);
-    expect(actions.calls).toEqual(['findReport', 'restoreProgress', 'countPods', 'kinds', 'dependencies', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    expect(actions.calls).toEqual(['findReport', 'restoreProgress', 'countPods', 'kinds', 'transforms', 'podSecurity', 'dependencies', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
     expect(actions.reportInputs).toEqual([
       {
         facts: {
@@ -240,7 +248,7 @@ describe('RunReconciler', () => {
       failure: { reason: 'RestoreLost', message: 'gone' },
     });
     await reconciler(actions).reconcile(finalizing);
-    expect(actions.calls).toEqual(['findReport', 'restoreProgress', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    expect(actions.calls).toEqual(['findReport', 'restoreProgress', 'podSecurity', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
     expect(actions.reportInputs[0]?.facts).toMatchObject({
       restore: { phase: 'InProgress', succeeded: false, partiallyFailed: false, warnings: 0, errors: 0 },
       failure: { reason: 'RestoreLost', message: 'gone' },
@@ -252,7 +260,7 @@ describe('RunReconciler', () => {
     const actions = new FakeActions();
     actions.preparation = { state: 'sandbox-taken', sandboxNamespaces: [], reason: 'SandboxNamespaceTaken', message: 'sb exists' };
     await reconciler(actions).reconcile(testWith({ stage: 'Preparing', startedAt: NOW.toISOString() }));
-    expect(actions.calls).toEqual(['selectBackup', 'prepare', 'write:Finalizing', 'findReport', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    expect(actions.calls).toEqual(['selectBackup', 'prepare', 'write:Finalizing', 'findReport', 'podSecurity', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
     expect(actions.statuses[0]?.currentRun?.failure).toEqual({ reason: 'SandboxNamespaceTaken', message: 'sb exists' });
   });
 

@@ -10,12 +10,14 @@ const alreadyExists = { code: 409, body: { reason: 'AlreadyExists', message: 'ex
 
 function fakeCluster(existing: Record<string, string>) {
   const namespaces = new Map(Object.entries(existing));
+  const createdLabels = new Map<string, Record<string, string>>();
   const bindings: string[] = [];
   const deletes: { name: string; uid?: string }[] = [];
   let next = 1;
   const core = {
-    createNamespace: async ({ body }: { body: { metadata: { name: string } } }) => {
+    createNamespace: async ({ body }: { body: { metadata: { name: string; labels?: Record<string, string> } } }) => {
       if (namespaces.has(body.metadata.name)) throw alreadyExists;
+      createdLabels.set(body.metadata.name, body.metadata.labels ?? {});
       const uid = `uid-${next++}`;
       namespaces.set(body.metadata.name, uid);
       return { metadata: { name: body.metadata.name, uid } };
@@ -39,7 +41,7 @@ function fakeCluster(existing: Record<string, string>) {
     },
     serviceAccount: { namespace: 'rehearsal-system', name: 'rehearsal' },
   });
-  return { manager, namespaces, bindings, deletes };
+  return { manager, namespaces, createdLabels, bindings, deletes };
 }
 
 const test: RestoreTest = {
@@ -60,6 +62,7 @@ function plan(extra: Partial<SandboxPlan> = {}): SandboxPlan {
     expiresAt: new Date('2026-11-25T12:00:00Z'),
     proberNamespace: 'rehearsal-system',
     proberPodLabels: { app: 'rehearsal' },
+    podSecurity: { 'rehearsal-shop-abcde': 'restricted', 'rehearsal-shop-abcde-1': 'baseline' },
     ...extra,
   };
 }
@@ -72,6 +75,30 @@ describe('SandboxManager.create', () => {
       { source: 'db', sandbox: 'rehearsal-shop-abcde-1', uid: 'uid-2' },
     ]);
     expect(cluster.bindings).toEqual(['rehearsal-shop-abcde', 'rehearsal-shop-abcde-1']);
+  });
+
+  it('creates each sandbox with its Pod Security labels (enforce, audit, warn at the latest version)', async () => {
+    const cluster = fakeCluster({});
+    await cluster.manager.create(plan());
+    const podSecurity = (name: string) =>
+      Object.fromEntries(Object.entries(cluster.createdLabels.get(name) ?? {}).filter(([key]) => key.startsWith('pod-security.kubernetes.io/')));
+    expect(podSecurity('rehearsal-shop-abcde')).toEqual({
+      'pod-security.kubernetes.io/enforce': 'restricted',
+      'pod-security.kubernetes.io/enforce-version': 'latest',
+      'pod-security.kubernetes.io/audit': 'restricted',
+      'pod-security.kubernetes.io/audit-version': 'latest',
+      'pod-security.kubernetes.io/warn': 'restricted',
+      'pod-security.kubernetes.io/warn-version': 'latest',
+    });
+    expect(podSecurity('rehearsal-shop-abcde-1')['pod-security.kubernetes.io/enforce']).toBe('baseline');
+  });
+
+  it('refuses to create a sandbox without a planned Pod Security level', async () => {
+    const cluster = fakeCluster({});
+    await expect(cluster.manager.create(plan({ podSecurity: { 'rehearsal-shop-abcde': 'baseline' } }))).rejects.toThrow(
+      'no Pod Security level planned for sandbox rehearsal-shop-abcde-1',
+    );
+    expect(cluster.namespaces.size).toBe(0); // nothing created: the plan is checked first
   });
 
   it('repeats the step over its own namespaces: created by this process, or recorded in the status', async () => {

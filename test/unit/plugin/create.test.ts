@@ -37,6 +37,7 @@ const EVERY_FLAG = [
   '--max-rto', '15m',
   '--alert-on-exceed',
   '--history-limit', '30',
+  '--pod-security', 'restricted',
 ];
 
 const EVERY_FIELD = {
@@ -54,6 +55,7 @@ const EVERY_FIELD = {
   maxRTO: '15m',
   alertOnExceed: true,
   historyLimit: 30,
+  restore: { podSecurity: 'restricted' },
 };
 
 describe('create', () => {
@@ -84,6 +86,22 @@ describe('create', () => {
     ]);
   });
 
+  it('takes the restore transforms from -f; --pod-security sets the floor beside them', async () => {
+    const file = path.join(dir, 'restore.yaml');
+    writeFileSync(
+      file,
+      'name: shop\nprovider: velero\nsourceNamespaces: [shop]\ncron: "@daily"\n' +
+        'restore:\n  exclude: [{ group: monitoring.coreos.com, version: v1, kind: ServiceMonitor, resource: servicemonitors }]\n',
+    );
+    expect((await runPlugin(['create', '-f', file, '--pod-security', 'privileged', '--server', fake.url])).code).toBe(0);
+    expect(fake.requests[0]?.body).toMatchObject({
+      restore: {
+        exclude: [{ group: 'monitoring.coreos.com', version: 'v1', kind: 'ServiceMonitor', resource: 'servicemonitors' }],
+        podSecurity: 'privileged',
+      },
+    });
+  });
+
   it('refuses files it cannot send, with exit 2 and one line', async () => {
     const manifest = path.join(dir, 'manifest.yaml');
     writeFileSync(manifest, 'apiVersion: rehearsal.dev/v1alpha1\nkind: RestoreTest\nmetadata: {name: x}\nspec: {}\n');
@@ -93,7 +111,7 @@ describe('create', () => {
     writeFileSync(named, 'name: x\nprovider: velero\nsourceNamespaces: [a]\ncron: "@daily"\n');
     const cases: [string[], string][] = [
       [['create', '-f', manifest], `error: -f ${manifest} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`],
-      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, alertOnExceed, historyLimit)`],
+      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, alertOnExceed, historyLimit, restore)`],
       [['create', 'other', '-f', named], `error: NAME "other" differs from the name "x" in -f ${named}`],
       [['create', '-f', path.join(dir, 'missing.yaml')], `error: cannot read -f ${path.join(dir, 'missing.yaml')}: ENOENT`],
       [['create', '-f', '-', '-n', 'team-b'], 'error: the namespace "team-a" in -f - differs from -n team-b'],

@@ -20,6 +20,7 @@ import {
   trilioProgress,
   trilioStateOf,
 } from '../../../server/providers/trilio/trilio.provider.js';
+import { NO_TRANSFORMS } from '../../helpers/transforms.js';
 
 type Call = { method: string; param: Record<string, unknown> };
 
@@ -61,6 +62,7 @@ function request(backup: string): RestoreRequest {
     backup: { name: backup, includedNamespaces: ['shop'] },
     mapping: buildNamespaceMapping(['shop'], () => 'rehearsal-rt-run1'),
     labels: { 'rehearsal.dev/run': 'run1' },
+    transforms: NO_TRANSFORMS,
   };
 }
 

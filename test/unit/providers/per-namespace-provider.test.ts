@@ -8,6 +8,7 @@ import { KastenProvider } from '../../../server/providers/kasten/kasten.provider
 import { combineProgress } from '../../../server/providers/per-namespace-provider.js';
 import { buildNamespaceMapping, type RestoreProgress } from '../../../server/providers/provider.js';
 import { TrilioProvider } from '../../../server/providers/trilio/trilio.provider.js';
+import { NO_TRANSFORMS } from '../../helpers/transforms.js';
 
 type Stored = Record<string, Record<string, unknown>>; // "<plural>/<namespace>/<name>" → object
 
@@ -76,6 +77,7 @@ describe('a Kasten test of two namespaces', () => {
       backup: { name: 'rp-a-new,rp-b', includedNamespaces: ['shop', 'shop-db'] },
       mapping,
       labels: { 'rehearsal.dev/run': 'run1' },
+      transforms: NO_TRANSFORMS,
     });
     expect(ref).toEqual({ namespace: 'rt-x-run1', name: 'rt-run1', namespaces: ['rt-x-run1', 'rt-x-run1-1'] });
     const second = stored['restoreactions/rt-x-run1-1/rt-run1'] as { spec: unknown };
@@ -95,7 +97,7 @@ describe('a Kasten test of two namespaces', () => {
   it('refuses a backup record that does not name one backup per namespace', async () => {
     const { api } = fakeApi({});
     await expect(
-      new KastenProvider(api).startRestore({ name: 'rt-run1', backup: { name: 'rp-a', includedNamespaces: ['shop', 'shop-db'] }, mapping, labels: {} }),
+      new KastenProvider(api).startRestore({ name: 'rt-run1', backup: { name: 'rp-a', includedNamespaces: ['shop', 'shop-db'] }, mapping, labels: {}, transforms: NO_TRANSFORMS }),
     ).rejects.toMatchObject({ reason: 'RestoreRejected' });
   });
 });
@@ -105,7 +107,7 @@ describe('a Trilio test of two namespaces', () => {
     const stored: Stored = {};
     const { api } = fakeApi(stored);
     const provider = new TrilioProvider(api);
-    const ref = await provider.startRestore({ name: 'rt-run1', backup: { name: 'b1,b2', includedNamespaces: ['shop', 'shop-db'] }, mapping, labels: {} });
+    const ref = await provider.startRestore({ name: 'rt-run1', backup: { name: 'b1,b2', includedNamespaces: ['shop', 'shop-db'] }, mapping, labels: {}, transforms: NO_TRANSFORMS });
     (stored['restores/rt-x-run1/rt-run1'] as { status?: unknown }).status = { status: 'Completed' };
     (stored['restores/rt-x-run1-1/rt-run1'] as { status?: unknown }).status = {
       status: 'Failed',

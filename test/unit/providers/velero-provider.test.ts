@@ -12,6 +12,7 @@ import {
 } from '../../../server/providers/provider.js';
 import { VeleroProvider } from '../../../server/providers/velero/velero.provider.js';
 import type { VeleroCustomObjectsApi } from '../../../server/providers/velero/velero-types.js';
+import { NO_TRANSFORMS } from '../../helpers/transforms.js';
 
 type Call = { method: string; param: Record<string, unknown> };
 
@@ -52,6 +53,7 @@ const request: RestoreRequest = {
   backup: { name: 'b1', includedNamespaces: ['shop'] },
   mapping: buildNamespaceMapping(['shop'], () => 'rehearsal-shop-x1'),
   labels: {},
+  transforms: NO_TRANSFORMS,
 };
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

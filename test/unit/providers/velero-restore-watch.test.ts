@@ -7,6 +7,7 @@ import type { VeleroCustomObjectsApi } from '../../../server/providers/velero/ve
 import type { RestoreLookup } from '../../../server/providers/velero/restore-watch.js';
 import type { VeleroRestore } from '../../../server/providers/velero/velero-types.js';
 import { buildNamespaceMapping } from '../../../server/providers/provider.js';
+import { NO_TRANSFORMS } from '../../helpers/transforms.js';
 
 function fakes(cached: VeleroRestore | undefined) {
   const calls: string[] = [];
@@ -59,6 +60,7 @@ describe('VeleroProvider with a restore watch', () => {
         backup: { name: 'nightly', includedNamespaces: ['shop'] },
         mapping: buildNamespaceMapping(['shop'], () => 'rehearsal-shop-r1'),
         labels: {},
+        transforms: NO_TRANSFORMS,
       },
       'velero',
     );

@@ -6,12 +6,14 @@ import {
   type RestoreRequest,
 } from '../../../server/providers/provider.js';
 import {
+  buildResourceModifierConfigMap,
   buildRestoreObject,
   restoreMatchesRequest,
   restoreStateOf,
   toRestoreProgress,
   toScheduleInfo,
 } from '../../../server/providers/velero/velero-restore.js';
+import { DEFAULT_TRANSFORMS_ONLY, NO_TRANSFORMS } from '../../helpers/transforms.js';
 
 function request(mapping: NamespaceMapping): RestoreRequest {
   return {
@@ -19,6 +21,7 @@ function request(mapping: NamespaceMapping): RestoreRequest {
     backup: { name: 'nightly-2', includedNamespaces: ['shop', 'billing'] },
     mapping,
     labels: { 'rehearsal.dev/test': 'shop' },
+    transforms: NO_TRANSFORMS,
   };
 }
 
@@ -73,8 +76,41 @@ describe('buildRestoreObject', () => {
   });
 });
 
+describe('the restore transforms on the Restore (issue 28)', () => {
+  const withDefaults: RestoreRequest = { ...request(mapping), transforms: DEFAULT_TRANSFORMS_ONLY, owner: { name: 'rehearsal-shop-abc12', uid: 'u-1' } };
+
+  it('excludes the defaults\' types and names the run\'s resource-modifier ConfigMap, beside the same safety fields', () => {
+    const restore = buildRestoreObject(withDefaults, 'velero');
+    expect(restore.spec).toMatchObject({
+      includedNamespaces: ['shop', 'billing'],
+      includeClusterResources: false,
+      resourceModifier: { kind: 'ConfigMap', name: 'rt-shop-20260310-transforms' },
+    });
+    expect(restore.spec?.excludedResources).toEqual(
+      expect.arrayContaining(['jobs.batch', 'ingresses.networking.k8s.io', 'networkpolicies.networking.k8s.io', 'certificates.cert-manager.io']),
+    );
+  });
+
+  it('builds the ConfigMap in Velero\'s namespace, labelled with the run and owned by the first sandbox', () => {
+    const configMap = buildResourceModifierConfigMap(withDefaults, 'velero');
+    expect(configMap?.metadata).toEqual({
+      name: 'rt-shop-20260310-transforms',
+      namespace: 'velero',
+      labels: { 'rehearsal.dev/test': 'shop' },
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Namespace', name: 'rehearsal-shop-abc12', uid: 'u-1' }],
+    });
+    expect(Object.keys(configMap?.data ?? {})).toEqual(['resource-modifiers.yaml']);
+    expect(buildResourceModifierConfigMap(request(mapping), 'velero')).toBeUndefined(); // nothing to modify
+  });
+});
+
 describe('restoreMatchesRequest', () => {
-  const wanted = buildRestoreObject(request(mapping), 'velero');
+  const wanted = buildRestoreObject({ ...request(mapping), transforms: DEFAULT_TRANSFORMS_ONLY }, 'velero');
+  it('accepts the excludedResources Velero adds when it validates the Restore (events, nodes, ...)', () => {
+    const existing = structuredClone(wanted);
+    existing.spec!.excludedResources = [...existing.spec!.excludedResources!, 'nodes', 'events', 'events.events.k8s.io'];
+    expect(restoreMatchesRequest(existing, wanted)).toBe(true);
+  });
   it('accepts the same restore (order of namespaces aside)', () => {
     const existing = structuredClone(wanted);
     existing.spec!.includedNamespaces = ['billing', 'shop'];
@@ -86,6 +122,9 @@ describe('restoreMatchesRequest', () => {
     ['fewer namespaces', { includedNamespaces: ['shop'] }],
     ['cluster resources', { includeClusterResources: true }],
     ['cluster resources unset', { includeClusterResources: undefined }],
+    ['other excluded resources', { excludedResources: ['secrets'] }],
+    ['fewer excluded resources', { excludedResources: ['jobs.batch'] }],
+    ['another resource modifier', { resourceModifier: { kind: 'ConfigMap', name: 'someone-elses' } }],
   ])('refuses %s', (_label, change) => {
     const existing = structuredClone(wanted);
     existing.spec = { ...existing.spec, ...change };

@@ -19,6 +19,7 @@ import {
 import type { RestoreReport } from '../../../server/domain/resources/resources.js';
 import { computeEvidenceDigest } from '../../../protocol/evidence/report-digest.js';
 import { reportEvidenceProblems } from '../../../protocol/evidence/report-chain.js';
+import { withEvidence } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { makeRestoreTest, makeSignedHistory, PAYMENTS_CHECKS, PERIOD_START } from '../../fixtures/evidence/reports.js';
 
@@ -150,6 +151,35 @@ describe('report encoding', () => {
     // Incompressible messages: the limit is on the stored string.
     const huge = { ...report.spec, checks: report.spec.checks.map((check) => ({ ...check, message: randomBytes(MAX_DETAILS_LENGTH).toString('base64') })) };
     expect(packReportSpec(huge)).toBe(huge);
+  });
+
+  it('stores what the restore transforms did and the Pod Security levels inside details, covered by the digest (issue 28)', () => {
+    const ring = publicKeyRing([key.publicKey]);
+    const [first] = reports();
+    const { evidence: _evidence, ...unsigned } = first!.spec;
+    const report = withEvidence(
+      {
+        ...first!,
+        spec: {
+          ...unsigned,
+          transforms: {
+            applied: [{ transform: 'suspend-cronjobs', kind: 'CronJob', namespace: 'payments', name: 'billing', change: 'spec.suspend set to true' }],
+            removedDefaults: ['exclude-gitops'],
+          },
+          podSecurity: { floor: 'baseline', namespaces: [{ source: 'payments', sourceLevel: 'restricted', level: 'restricted' }] },
+        },
+      },
+      undefined,
+      key,
+    );
+    const stored = throughApiserver(packReport(report)) as unknown as RestoreReport & { spec: Record<string, unknown> };
+    expect(Object.keys(stored.spec)).not.toContain('transforms'); // in details, not one more map per report
+    expect(expandReport(stored)).toEqual(throughApiserver(report));
+    expect(reportEvidenceProblems(stored, ring)).toEqual([]);
+    // Editing the list (an object quietly dropped from it) breaks the signature.
+    const edited = throughApiserver(report);
+    edited.spec.transforms!.applied = [];
+    expect(reportEvidenceProblems(packReport(edited) as unknown as RestoreReport, ring).join('\n')).toContain('digest mismatch');
   });
 
   it('leaves a report stored before packing as it is', () => {

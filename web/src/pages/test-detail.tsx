@@ -264,7 +264,56 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
             </li>
           ))}
         </ul>
+        {s.podSecurity ? (
+          <p data-testid="pod-security">
+            Pod Security enforced:{' '}
+            {s.podSecurity.namespaces
+              .map((n) => `${n.source} → ${n.level}${n.sourceLevel ? ` (source: ${n.sourceLevel})` : ''}`)
+              .join('; ')}{' '}
+            (floor {s.podSecurity.floor}).
+          </p>
+        ) : null}
+        {s.transforms ? <Transforms transforms={s.transforms} /> : null}
       </section>
+    </>
+  );
+}
+
+/** What the restore transforms did (docs/restore-transforms.md): each object, or "*" for every one a tool does not name. */
+function Transforms({ transforms }: { transforms: NonNullable<Report['spec']['transforms']> }) {
+  return (
+    <>
+      <h3>Restore transforms</h3>
+      {transforms.removedDefaults?.length ? (
+        <p class="bad">Default transforms removed for this test: {transforms.removedDefaults.join(', ')}.</p>
+      ) : null}
+      {transforms.applied.length === 0 ? (
+        <p class="muted">Nothing in the backup needed a change.</p>
+      ) : (
+        <div class="table-wrap">
+          <table data-testid="transforms">
+            <thead>
+              <tr>
+                <th>Transform</th>
+                <th>Kind</th>
+                <th>Object</th>
+                <th>Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {transforms.applied.map((t) => (
+                <tr key={`${t.transform} ${t.kind} ${t.namespace} ${t.name}`}>
+                  <td>{t.transform}</td>
+                  <td>{t.kind}</td>
+                  <td>{t.name === '*' ? 'every one' : `${t.namespace}/${t.name}`}</td>
+                  <td class="message">{t.change}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {transforms.more ? <p class="muted">…and {transforms.more} more (kubectl restoretest reports -o yaml).</p> : null}
     </>
   );
 }

@@ -1,7 +1,8 @@
 // Create or edit a RestoreTest: every CreateTestInput field. The server validates (one 400 lists
 // every offending field); its messages appear next to their fields. Editing replaces the test (PUT)
 // with every field as TestResponse carries it, so saving one change leaves the others as they were
-// (settings CreateTestInput cannot express, e.g. inline checks, the server keeps).
+// (settings CreateTestInput cannot express, e.g. inline checks, the server keeps). The restore
+// transforms (spec.restore) are not edited here: they are sent back as read, so a save keeps them.
 import { useState } from 'preact/hooks';
 import { api, ApiError, describeError, unwrap, type components } from '../api.js';
 import { Async, PageHeader } from '../components/ui.js';
@@ -26,6 +27,7 @@ const EMPTY: Values = {
   maxRTO: '',
   alertOnExceed: '',
   historyLimit: '',
+  restore: '',
 };
 
 function fromTest(test: TestResponse): Values {
@@ -45,6 +47,7 @@ function fromTest(test: TestResponse): Values {
     healthCheckPolicy: test.healthCheckPolicy ?? '',
     alertOnExceed: test.alertOnExceed ? 'true' : '',
     historyLimit: test.historyLimit === undefined ? '' : String(test.historyLimit),
+    restore: test.restore ? JSON.stringify(test.restore) : '',
   };
 }
 
@@ -74,6 +77,7 @@ function toInput(v: Values): Input {
   if (v.alertOnExceed === 'true') input.alertOnExceed = true;
   const limit = optional(v.historyLimit);
   if (limit !== undefined) input.historyLimit = Number(limit);
+  if (v.restore) input.restore = JSON.parse(v.restore) as Input['restore'];
   return input;
 }
 

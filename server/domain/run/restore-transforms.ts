@@ -1,0 +1,427 @@
+// The default restore transforms (issue 28): what a backup must lose on its way into a sandbox so
+// that the restored copy cannot act on the world — run a CronJob or Job again, ask the cloud for
+// a load balancer, claim production's host names or DNS records, request certificates, deploy
+// through GitOps, or widen the sandbox's network isolation with the source's NetworkPolicies.
+//
+// One list, in one place: each entry says what it does, why, and how each backup tool does it.
+// The providers translate the entries (server/providers/*/…-transforms.ts) with a record keyed by
+// the id, so a new entry does not compile until every tool has its translation; docs/
+// restore-transforms.md is the list for readers (a unit test keeps the two in step).
+//
+// A test may add transforms (spec.restore.exclude, spec.restore.patches) and, with the administer
+// verb, remove defaults (spec.restore.removeDefaults). Its patches run before the defaults, so a
+// patch cannot undo one; a patch on a kind a default changes (or on RBAC objects) still needs
+// administer, because a patch can change what a default's condition sees. Pure.
+import type {
+  AppliedTransform,
+  DefaultTransformId,
+  Provider,
+  RestorePatch,
+  RestoreSpec,
+  RestoreTransformsReport,
+  ResourceTypeRef,
+} from '../resources/resources.js';
+
+/** A resource type with every part spelled out ("" = the core group). */
+export interface ResourceType {
+  group: string;
+  version: string;
+  kind: string;
+  resource: string;
+}
+
+export interface DefaultTransform {
+  id: DefaultTransformId;
+  /** What it does, one line. */
+  what: string;
+  /** Why a sandbox needs it. */
+  why: string;
+  /** How each tool does it (for readers; the code is in the provider's translation). */
+  how: Readonly<Record<Provider, string>>;
+  /** Resource types not restored at all. */
+  excludes?: readonly ResourceType[];
+  /** Resource types it changes. */
+  changes?: readonly ResourceType[];
+}
+
+const type = (group: string, version: string, kind: string, resource: string): ResourceType => ({ group, version, kind, resource });
+
+export const CRONJOB = type('batch', 'v1', 'CronJob', 'cronjobs');
+export const JOB = type('batch', 'v1', 'Job', 'jobs');
+export const POD = type('', 'v1', 'Pod', 'pods');
+export const SERVICE = type('', 'v1', 'Service', 'services');
+
+/** The annotation a tool that can (Velero) writes on each object a transform changed: `<prefix><transform>`. */
+export const TRANSFORM_ANNOTATION_PREFIX = 'transforms.rehearsal.dev/';
+/** The scheduling gate that holds a restored Pod of a Job: the Pod exists, never starts. */
+export const JOB_HOLD_GATE = 'rehearsal.dev/job-not-rerun';
+/** Labels the Job controller puts on its Pods (the second on clusters before 1.27 as well). */
+export const JOB_POD_LABELS = ['batch.kubernetes.io/job-name', 'job-name'] as const;
+/** Service types that claim something outside the cluster's network: made ClusterIP. */
+export const EXPOSED_SERVICE_TYPES = ['LoadBalancer', 'NodePort'] as const;
+/** Service fields that only make sense for an exposed Service, dropped with the type change. */
+export const EXPOSED_SERVICE_FIELDS = [
+  'externalIPs',
+  'loadBalancerIP',
+  'loadBalancerClass',
+  'loadBalancerSourceRanges',
+  'allocateLoadBalancerNodePorts',
+  'externalTrafficPolicy',
+  'healthCheckNodePort',
+] as const;
+/**
+ * Ports whose nodePort is dropped by index (a JSON patch cannot say "every item"): explicitly set
+ * node ports, which Velero keeps, would make the ClusterIP Service invalid. A Service with more
+ * ports keeps the node ports of the rest, and the apiserver refuses it (it shows as not restored).
+ */
+export const MAX_NODE_PORT_INDEX = 8;
+/** external-dns publishes records from these (and creates none without them). */
+export const EXTERNAL_DNS_ANNOTATIONS = [
+  'external-dns.alpha.kubernetes.io/hostname',
+  'external-dns.alpha.kubernetes.io/internal-hostname',
+  'external-dns.alpha.kubernetes.io/target',
+  'external-dns.alpha.kubernetes.io/ttl',
+  'external-dns.alpha.kubernetes.io/alias',
+  'external-dns.alpha.kubernetes.io/controller',
+  'external-dns.alpha.kubernetes.io/set-identifier',
+  'external-dns.alpha.kubernetes.io/access',
+  'external-dns.alpha.kubernetes.io/endpoints-type',
+] as const;
+
+export const DEFAULT_TRANSFORMS: readonly DefaultTransform[] = [
+  {
+    id: 'suspend-cronjobs',
+    what: 'CronJobs are restored suspended (spec.suspend: true).',
+    why: 'A restored CronJob runs on its schedule: the billing job charges customers again, the mailer mails them.',
+    how: {
+      velero: 'resource modifier: merge patch {"spec":{"suspend":true}} on cronjobs.batch',
+      kasten: 'transform on cronjobs: add /spec/suspend true',
+      trilio: 'transformComponents.custom on batch/v1 CronJob: add /spec/suspend true',
+    },
+    changes: [CRONJOB],
+  },
+  {
+    id: 'hold-jobs',
+    what: 'Jobs are not restored, and restored Pods of a Job never start (scheduling gate rehearsal.dev/job-not-rerun).',
+    why: 'A restored Job runs again (its migration, its export); its Pods, restored without their owner, would run it too.',
+    how: {
+      velero: 'excludedResources jobs.batch; resource modifier: merge patch adding the scheduling gate on pods labelled batch.kubernetes.io/job-name or job-name',
+      kasten: 'filters.excludeResources jobs; transform on pods: test the job-name label, add the scheduling gate',
+      trilio: 'excludeResourceSelector: gvkSelector batch/v1 Job and labelSelector job-name Exists (the Pods are not restored)',
+    },
+    excludes: [JOB],
+    changes: [POD],
+  },
+  {
+    id: 'services-cluster-ip',
+    what:
+      'LoadBalancer and NodePort Services become ClusterIP; externalIPs, loadBalancerIP/Class/SourceRanges, ' +
+      'allocateLoadBalancerNodePorts, externalTrafficPolicy, healthCheckNodePort and node ports are dropped.',
+    why: 'A LoadBalancer Service asks the cloud for a new load balancer (and its cost); node ports and external IPs open the nodes.',
+    how: {
+      velero:
+        'resource modifier: merge patch on services whose spec.type is LoadBalancer or NodePort; ' +
+        `JSON patches dropping the node port of ports 0-${MAX_NODE_PORT_INDEX - 1}`,
+      kasten: 'transforms on services: test spec.type, replace it with ClusterIP, remove the fields present',
+      trilio: 'transformComponents.custom on v1 Service: test spec.type, replace it with ClusterIP, null the fields',
+    },
+    changes: [SERVICE],
+  },
+  {
+    id: 'drop-external-dns-annotations',
+    what: 'external-dns annotations (hostname, target, ttl, …) are removed from Services.',
+    why: 'external-dns would publish the sandbox under production\'s DNS names.',
+    how: {
+      velero: 'resource modifier: merge patch nulling the annotations on services',
+      kasten: 'transforms on services: test each annotation, remove it',
+      trilio: 'not done: a JSON patch cannot remove an annotation that may be absent (the Services are ClusterIP, which external-dns does not publish by default)',
+    },
+    changes: [SERVICE],
+  },
+  {
+    id: 'exclude-host-routes',
+    what:
+      'Objects that claim host names are not restored: Ingress, Gateway API Gateways and routes, OpenShift Routes, ' +
+      'Istio Gateways and VirtualServices, Contour HTTPProxies, Traefik IngressRoutes.',
+    why:
+      'A copy would claim production\'s host names twice (the ingress controller may serve the sandbox, or reject both); ' +
+      'Rehearsal\'s checks reach the restored Services directly, so nothing it checks needs them.',
+    how: {
+      velero: 'excludedResources',
+      kasten: 'filters.excludeResources',
+      trilio: 'excludeResourceSelector.gvkSelector',
+    },
+    excludes: [
+      type('networking.k8s.io', 'v1', 'Ingress', 'ingresses'),
+      type('gateway.networking.k8s.io', 'v1', 'Gateway', 'gateways'),
+      type('gateway.networking.k8s.io', 'v1', 'HTTPRoute', 'httproutes'),
+      type('gateway.networking.k8s.io', 'v1', 'GRPCRoute', 'grpcroutes'),
+      type('gateway.networking.k8s.io', 'v1alpha2', 'TLSRoute', 'tlsroutes'),
+      type('gateway.networking.k8s.io', 'v1alpha2', 'TCPRoute', 'tcproutes'),
+      type('gateway.networking.k8s.io', 'v1alpha2', 'UDPRoute', 'udproutes'),
+      type('route.openshift.io', 'v1', 'Route', 'routes'),
+      type('networking.istio.io', 'v1', 'Gateway', 'gateways'),
+      type('networking.istio.io', 'v1', 'VirtualService', 'virtualservices'),
+      type('projectcontour.io', 'v1', 'HTTPProxy', 'httpproxies'),
+      type('traefik.io', 'v1alpha1', 'IngressRoute', 'ingressroutes'),
+      type('traefik.io', 'v1alpha1', 'IngressRouteTCP', 'ingressroutetcps'),
+      type('traefik.io', 'v1alpha1', 'IngressRouteUDP', 'ingressrouteudps'),
+    ],
+  },
+  {
+    id: 'exclude-external-callers',
+    what:
+      'Objects whose controllers call outside services are not restored: cert-manager Certificates, CertificateRequests, ' +
+      'Issuers, Orders and Challenges; external-dns DNSEndpoints; External Secrets ExternalSecrets, SecretStores and PushSecrets.',
+    why:
+      'A copy would request certificates from a public CA (and its rate limits), publish DNS records, ' +
+      'read production secrets from a vault or push the sandbox\'s into it.',
+    how: {
+      velero: 'excludedResources (ClusterIssuers are cluster-scoped: never restored)',
+      kasten: 'filters.excludeResources',
+      trilio: 'excludeResourceSelector.gvkSelector',
+    },
+    excludes: [
+      type('cert-manager.io', 'v1', 'Certificate', 'certificates'),
+      type('cert-manager.io', 'v1', 'CertificateRequest', 'certificaterequests'),
+      type('cert-manager.io', 'v1', 'Issuer', 'issuers'),
+      type('acme.cert-manager.io', 'v1', 'Order', 'orders'),
+      type('acme.cert-manager.io', 'v1', 'Challenge', 'challenges'),
+      type('externaldns.k8s.io', 'v1alpha1', 'DNSEndpoint', 'dnsendpoints'),
+      type('external-secrets.io', 'v1', 'ExternalSecret', 'externalsecrets'),
+      type('external-secrets.io', 'v1', 'SecretStore', 'secretstores'),
+      type('external-secrets.io', 'v1alpha1', 'PushSecret', 'pushsecrets'),
+    ],
+  },
+  {
+    id: 'exclude-gitops',
+    what: 'GitOps objects are not restored: Argo CD Applications and ApplicationSets, Flux Kustomizations and HelmReleases.',
+    why: 'Their controllers would deploy, with their own rights, into whatever namespace or cluster the copy names: production included.',
+    how: {
+      velero: 'excludedResources',
+      kasten: 'filters.excludeResources',
+      trilio: 'excludeResourceSelector.gvkSelector',
+    },
+    excludes: [
+      type('argoproj.io', 'v1alpha1', 'Application', 'applications'),
+      type('argoproj.io', 'v1alpha1', 'ApplicationSet', 'applicationsets'),
+      type('kustomize.toolkit.fluxcd.io', 'v1', 'Kustomization', 'kustomizations'),
+      type('helm.toolkit.fluxcd.io', 'v2', 'HelmRelease', 'helmreleases'),
+    ],
+  },
+  {
+    id: 'exclude-network-policies',
+    what: 'The source\'s NetworkPolicies (Kubernetes, Cilium, Calico) are not restored.',
+    why:
+      'NetworkPolicies add up: a restored "allow all egress" would re-open the sandbox that networkIsolation: strict closes. ' +
+      'Rehearsal writes the sandbox\'s own policies.',
+    how: {
+      velero: 'excludedResources',
+      kasten: 'filters.excludeResources',
+      trilio: 'excludeResourceSelector.gvkSelector',
+    },
+    excludes: [
+      type('networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies'),
+      type('cilium.io', 'v2', 'CiliumNetworkPolicy', 'ciliumnetworkpolicies'),
+      type('crd.projectcalico.org', 'v1', 'NetworkPolicy', 'networkpolicies'),
+    ],
+  },
+];
+
+export const DEFAULT_TRANSFORM_IDS: readonly DefaultTransformId[] = DEFAULT_TRANSFORMS.map((entry) => entry.id);
+
+/** What a run applies: the defaults the test keeps, and the test's own additions. */
+export interface RestoreTransforms {
+  defaults: readonly DefaultTransform[];
+  removed: readonly DefaultTransformId[];
+  exclude: readonly ResourceType[];
+  patches: readonly RestorePatch[];
+}
+
+export function resourceType(ref: ResourceTypeRef): ResourceType {
+  return { group: ref.group ?? '', version: ref.version, kind: ref.kind, resource: ref.resource };
+}
+
+export function apiVersionOf(entry: Pick<ResourceType, 'group' | 'version'>): string {
+  return entry.group ? `${entry.group}/${entry.version}` : entry.version;
+}
+
+/** The transforms of a test's spec.restore (absent = every default, nothing added). */
+export function resolveTransforms(spec: RestoreSpec | undefined): RestoreTransforms {
+  const removed = DEFAULT_TRANSFORM_IDS.filter((id) => spec?.removeDefaults?.includes(id));
+  return {
+    defaults: DEFAULT_TRANSFORMS.filter((entry) => !removed.includes(entry.id)),
+    removed,
+    exclude: (spec?.exclude ?? []).map(resourceType),
+    patches: spec?.patches ?? [],
+  };
+}
+
+/** Every excluded type with the transform that excludes it (`exclude` for the test's own). */
+function exclusions(transforms: RestoreTransforms): { transform: string; type: ResourceType }[] {
+  const all = [
+    ...transforms.defaults.flatMap((entry) => (entry.excludes ?? []).map((excluded) => ({ transform: entry.id as string, type: excluded }))),
+    ...transforms.exclude.map((excluded) => ({ transform: 'exclude', type: excluded })),
+  ];
+  const seen = new Set<string>();
+  return all.filter(({ type: excluded }) => {
+    const key = `${excluded.group}/${excluded.resource}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The transform that keeps objects of this apiVersion and kind out of the sandbox, if any. */
+export function exclusionOf(transforms: RestoreTransforms, apiVersion: string, kind: string): string | undefined {
+  const group = apiVersion.includes('/') ? apiVersion.split('/')[0]! : '';
+  return exclusions(transforms).find((entry) => entry.type.group === group && entry.type.kind === kind)?.transform;
+}
+
+const KINDS_DEFAULTS_CHANGE = new Set(DEFAULT_TRANSFORMS.flatMap((entry) => (entry.changes ?? []).map((changed) => `${changed.group}/${changed.kind}`)));
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+
+/** Why a patch of the test needs the administer verb, or undefined when it does not. */
+export function patchNeedsAdmin(patch: Pick<RestorePatch, 'name' | 'target'>): string | undefined {
+  const group = patch.target.group ?? '';
+  if (KINDS_DEFAULTS_CHANGE.has(`${group}/${patch.target.kind}`)) {
+    return `patch "${patch.name}" changes ${patch.target.kind}s, which a default transform changes (it could undo it)`;
+  }
+  if (group === RBAC_GROUP) return `patch "${patch.name}" changes RBAC objects (it could grant access to the sandbox)`;
+  return undefined;
+}
+
+/** `group/Kind` keys of the kinds a patch may change only with administer (the admission policy lists them). */
+export function adminOnlyPatchKinds(): string[] {
+  return [...KINDS_DEFAULTS_CHANGE].sort();
+}
+export const RBAC_PATCH_GROUP = RBAC_GROUP;
+
+// ------------------------------------------------------------------ the report
+
+/** Entries a report keeps (reports live in etcd; the rest is counted). */
+export const MAX_REPORTED_TRANSFORMS = 25;
+
+export interface ExcludedObject {
+  apiVersion: string;
+  kind: string;
+  /** Source namespace. */
+  namespace: string;
+  name: string;
+}
+
+export interface MarkedObject {
+  kind: string;
+  /** Source namespace. */
+  namespace: string;
+  name: string;
+  annotations: Readonly<Record<string, string>>;
+}
+
+export interface TransformObservation {
+  transforms: RestoreTransforms;
+  /**
+   * Objects of the backup whose type a transform excludes (the tool's resource list); undefined
+   * when the tool does not say, and each exclusion is reported once for every object ("*").
+   */
+  excluded?: readonly ExcludedObject[];
+  /**
+   * Restored objects with their marker annotations (transforms.rehearsal.dev/<transform>);
+   * undefined when the tool does not mark what it changed, and each change is reported once ("*").
+   */
+  marked?: readonly MarkedObject[];
+}
+
+const EVERY_OBJECT = '*';
+const NOT_RESTORED = 'not restored';
+
+/** The CRD's bounds of an entry's kind and change (crds/rehearsal.dev_restorereports.yaml). */
+const MAX_KIND_TEXT = 120;
+const MAX_CHANGE_TEXT = 200;
+
+function describeKinds(types: readonly Pick<ResourceType, 'kind'>[]): string {
+  return truncate([...new Set(types.map((entry) => entry.kind))].join(', '), MAX_KIND_TEXT);
+}
+
+/** Transforms a tool does not mark objects for: reported once, for every object they matched. */
+const UNMARKED: ReadonlySet<DefaultTransformId> = new Set(['drop-external-dns-annotations']);
+
+function everyObject(transform: string, kinds: string, change: string): AppliedTransform {
+  return { transform, kind: kinds, namespace: EVERY_OBJECT, name: EVERY_OBJECT, change: truncate(change, MAX_CHANGE_TEXT) };
+}
+
+/** What the transforms of a run changed, for its report. */
+export function reportTransforms(observed: TransformObservation): RestoreTransformsReport {
+  const { transforms } = observed;
+  const entries: AppliedTransform[] = [];
+  if (observed.excluded) {
+    for (const object of observed.excluded) {
+      const transform = exclusionOf(transforms, object.apiVersion, object.kind);
+      if (transform) entries.push({ transform, kind: object.kind, namespace: object.namespace, name: object.name, change: NOT_RESTORED });
+    }
+  } else {
+    for (const entry of transforms.defaults.filter((candidate) => candidate.excludes?.length)) {
+      entries.push(everyObject(entry.id, describeKinds(entry.excludes ?? []), NOT_RESTORED));
+    }
+    if (transforms.exclude.length > 0) entries.push(everyObject('exclude', describeKinds(transforms.exclude), NOT_RESTORED));
+  }
+  if (observed.marked) {
+    for (const object of observed.marked) {
+      for (const [key, change] of Object.entries(object.annotations)) {
+        if (!key.startsWith(TRANSFORM_ANNOTATION_PREFIX)) continue;
+        const transform = transformOfMarker(key.slice(TRANSFORM_ANNOTATION_PREFIX.length));
+        entries.push({ transform, kind: object.kind, namespace: object.namespace, name: object.name, change: truncate(change, MAX_CHANGE_TEXT) });
+      }
+    }
+    for (const entry of transforms.defaults.filter((candidate) => UNMARKED.has(candidate.id))) {
+      entries.push(everyObject(entry.id, describeKinds(entry.changes ?? []), entry.what));
+    }
+  } else {
+    for (const entry of transforms.defaults.filter((candidate) => candidate.changes?.length)) {
+      entries.push(everyObject(entry.id, describeKinds(entry.changes ?? []), entry.what));
+    }
+    for (const patch of transforms.patches) {
+      entries.push({ transform: `patch/${patch.name}`, kind: patch.target.kind, namespace: EVERY_OBJECT, name: patch.target.name ?? EVERY_OBJECT, change: describePatch(patch) });
+    }
+  }
+  const sorted = entries.sort(
+    (left, right) =>
+      compare(left.transform, right.transform) ||
+      compare(left.kind, right.kind) ||
+      compare(left.namespace, right.namespace) ||
+      compare(left.name, right.name),
+  );
+  const report: RestoreTransformsReport = { applied: sorted.slice(0, MAX_REPORTED_TRANSFORMS) };
+  if (sorted.length > MAX_REPORTED_TRANSFORMS) report.more = sorted.length - MAX_REPORTED_TRANSFORMS;
+  if (transforms.removed.length > 0) report.removedDefaults = [...transforms.removed];
+  return report;
+}
+
+/** The marker annotation's name part of a transform: its id, or `patch.<name>` for a test's patch. */
+export function markerName(transform: DefaultTransformId | { patch: string }): string {
+  return typeof transform === 'string' ? transform : `${PATCH_MARKER}${transform.patch}`;
+}
+
+const PATCH_MARKER = 'patch.';
+
+function transformOfMarker(name: string): string {
+  return name.startsWith(PATCH_MARKER) ? `patch/${name.slice(PATCH_MARKER.length)}` : name;
+}
+
+function compare(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** "replace /spec/replicas, remove /metadata/labels/tier": the report's words for a patch. */
+export function describePatch(patch: Pick<RestorePatch, 'operations'>): string {
+  return truncate(patch.operations.map((operation) => `${operation.op} ${operation.path}`).join(', '), 200);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A JSON Pointer segment (RFC 6901): "~" → "~0", "/" → "~1". */
+export function pointerSegment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
