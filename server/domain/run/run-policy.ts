@@ -220,7 +220,7 @@ function preparing(run: CurrentRun, observed: RunObservations, now: Date): RunSt
 /** What the prepare action did, as the run's next durable state. */
 function prepared(run: CurrentRun, backup: BackupChoice, preparation: PreparationObservation, bounds: RunBounds): RunStep {
   if (preparation.state === 'sandbox-taken') {
-    // Decisions §9: a namespace Rehearsal did not create is never restored into. The run ends
+    // Decision 0009: a namespace Rehearsal did not create is never restored into. The run ends
     // here (Finalizing, then its report), keeping only the sandboxes it did create.
     return fail(run, preparation.reason, preparation.message, { sandboxNamespaces: preparation.sandboxNamespaces });
   }
