@@ -40,7 +40,11 @@ const manifest = writeBlob({
   schemaVersion: 2,
   mediaType: 'application/vnd.oci.image.manifest.v1+json',
   config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...config },
-  layers: layers.map((l) => ({ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${l.digest}`, size: l.size })),
+  layers: layers.map((l) => ({
+    mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip',
+    digest: `sha256:${l.digest}`,
+    size: l.size,
+  })),
 });
 writeFileSync(join(layout, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
 writeFileSync(
@@ -53,7 +57,10 @@ writeFileSync(
         mediaType: 'application/vnd.oci.image.manifest.v1+json',
         ...manifest,
         platform: { architecture: 'amd64', os: 'linux' },
-        annotations: { 'io.containerd.image.name': ref, 'org.opencontainers.image.ref.name': ref.split(':').pop() },
+        annotations: {
+          'io.containerd.image.name': ref,
+          'org.opencontainers.image.ref.name': ref.split(':').pop(),
+        },
       },
     ],
   }),

@@ -1,0 +1,224 @@
+// Real containers on the real node (test/cluster/node-up.sh), through the test control plane:
+//   - a pod from an image built here (test/cluster/images) becomes Ready through its HTTP
+//     readiness probe, and one whose probe path answers 500 does not;
+//   - exec and logs go through the apiserver to the kubelet;
+//   - a Service answers from another pod by its ClusterIP (kube-proxy) and by its cluster-DNS name
+//     (CoreDNS), and a name outside the cluster does not resolve (nothing is forwarded);
+//   - NetworkPolicy is enforced (kube-router): a default-deny refuses, an allow rule lets exactly
+//     the allowed namespace in, and an egress deny holds the client back again. Every step asserts
+//     both outcomes, so without an enforcer (or with one that blocks everything) the test fails.
+// Where this host cannot run a node the suite is skipped with the reason printed; where the node
+// should have started and did not, it fails.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { CoreV1Api, NetworkingV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
+import {
+  announceSkip,
+  execInPod,
+  httpGetFromPod,
+  onRealNode,
+  realNodeStatus,
+  REAL_NODE_IMAGES,
+  waitForPodReady,
+} from '../helpers/real-node.js';
+
+const kubeConfig: KubeConfig = testKubeConfig();
+const node = await realNodeStatus(kubeConfig);
+if (!node.available && !node.failed) announceSkip('test/integration/real-node.test.ts', node.reason);
+const describeNode = node.available || node.failed ? describe : describe.skip;
+
+/** A shop pod (the image's HTTP server on 8080) whose readiness probe GETs `probePath`. */
+function shopPod(name: string, labels: Record<string, string>, probePath = '/healthz'): V1Pod {
+  return {
+    metadata: { name, labels },
+    spec: onRealNode({
+      terminationGracePeriodSeconds: 1,
+      containers: [
+        {
+          name,
+          image: REAL_NODE_IMAGES.shop,
+          imagePullPolicy: 'Never',
+          ports: [{ containerPort: 8080 }],
+          readinessProbe: {
+            httpGet: { path: probePath, port: 8080 as never },
+            periodSeconds: 1,
+            failureThreshold: 1,
+          },
+        },
+      ],
+    }),
+  };
+}
+
+describeNode('a real node with real containers', () => {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const networking = kubeConfig.makeApiClient(NetworkingV1Api);
+  const server = uniqueName('node-server');
+  const client = uniqueName('node-client');
+  const outsider = uniqueName('node-outsider');
+  let clusterIP = '';
+  const webHost = `web.${server}.svc.cluster.local`;
+  /** Can the client pod in `namespace` GET /healthz from the server's Service (by its DNS name)? */
+  const reaches = async (namespace: string): Promise<boolean> =>
+    (await httpGetFromPod(kubeConfig, namespace, 'client', webHost, 80, '/healthz'))?.includes(
+      '\r\n\r\nok',
+    ) ?? false;
+  /** Polls until the answer is `expected` (policies take a moment to reach the host's iptables). */
+  const eventually = (namespace: string, expected: boolean, description: string) =>
+    waitFor(async () => (await reaches(namespace)) === expected, {
+      timeoutMs: 45_000,
+      intervalMs: 1000,
+      description,
+    });
+
+  beforeAll(async () => {
+    if (!node.available) throw new Error(`the real node should be running and is not: ${node.reason}`);
+    for (const namespace of [server, client, outsider])
+      await createNamespace(kubeConfig, namespace, { 'rehearsal.dev/test': 'real-node' });
+    await core.createNamespacedPod({ namespace: server, body: shopPod('web', { app: 'web' }) });
+    await core.createNamespacedPod({
+      namespace: server,
+      body: shopPod('broken', { app: 'broken' }, '/broken'),
+    });
+    await core.createNamespacedService({
+      namespace: server,
+      body: {
+        metadata: { name: 'web' },
+        spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 as never }] },
+      },
+    });
+    for (const namespace of [client, outsider]) {
+      await core.createNamespacedPod({ namespace, body: shopPod('client', { app: 'client' }) });
+    }
+    clusterIP = (await core.readNamespacedService({ namespace: server, name: 'web' })).spec?.clusterIP ?? '';
+    await Promise.all([
+      waitForPodReady(kubeConfig, server, 'web'),
+      waitForPodReady(kubeConfig, client, 'client'),
+      waitForPodReady(kubeConfig, outsider, 'client'),
+    ]);
+  });
+
+  afterAll(async () => {
+    await deleteNamespaces(kubeConfig, [server, client, outsider]);
+  });
+
+  test('a pod from an image built here runs on the real node and is Ready through its HTTP probe', async () => {
+    const pod = await core.readNamespacedPod({ namespace: server, name: 'web' });
+    expect(pod.spec?.nodeName).toBe(node.available ? node.nodeName : '');
+    const status = pod.status?.containerStatuses?.[0];
+    expect(status?.image).toBe(REAL_NODE_IMAGES.shop);
+    expect(status?.ready).toBe(true);
+    expect(status?.containerID).toMatch(/^containerd:\/\//);
+    expect(pod.status?.podIP).toMatch(/^10\.244\.1\./);
+    // The same image, probed on /broken (500), runs but is never Ready: the probe is real.
+    const broken = await waitFor(
+      async () => {
+        const candidate = await core.readNamespacedPod({ namespace: server, name: 'broken' });
+        return candidate.status?.containerStatuses?.[0]?.state?.running ? candidate : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, description: 'the broken pod to run' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3000)); // several probe periods
+    const again = await core.readNamespacedPod({ namespace: server, name: 'broken' });
+    expect(broken.status?.containerStatuses?.[0]?.ready).toBe(false);
+    expect(again.status?.containerStatuses?.[0]?.ready).toBe(false);
+    expect(again.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+  });
+
+  test('exec and logs go through the apiserver to the kubelet', async () => {
+    const result = await execInPod(kubeConfig, server, 'web', 'web', [
+      'sh',
+      '-c',
+      'echo "answer $((6 * 7))"; id -u; hostname',
+    ]);
+    expect(result).toEqual({ exitCode: 0, stdout: 'answer 42\n65532\nweb\n', stderr: '' });
+    const failing = await execInPod(kubeConfig, server, 'web', 'web', ['sh', '-c', 'echo oops >&2; exit 7']);
+    expect(failing).toEqual({ exitCode: 7, stdout: '', stderr: 'oops\n' });
+    // The server logs every request: its start line and the kubelet's probes are in the log.
+    const log = await core.readNamespacedPodLog({ namespace: server, name: 'web', container: 'web' });
+    expect(log).toMatch(/shop listening on :8080/);
+    expect(log).toMatch(/GET \/healthz/);
+  });
+
+  test('a Service answers from another pod by its ClusterIP and by its cluster-DNS name', async () => {
+    expect(clusterIP).toMatch(/^10\.0\.0\./);
+    const byIP = await httpGetFromPod(kubeConfig, client, 'client', clusterIP, 80, '/healthz');
+    expect(byIP).toMatch(/^HTTP\/1\.[01] 200 OK\r\n/);
+    expect(byIP).toMatch(/\r\n\r\nok$/);
+    const broken = await httpGetFromPod(kubeConfig, client, 'client', clusterIP, 80, '/broken');
+    expect(broken).toMatch(/^HTTP\/1\.[01] 500 /);
+    const lookup = await execInPod(kubeConfig, client, 'client', 'client', ['nslookup', webHost]);
+    expect(lookup.exitCode).toBe(0);
+    expect(lookup.stdout).toContain(`Address: ${clusterIP}`);
+    // The short name through the pod's search path, as applications use it.
+    const short = await httpGetFromPod(kubeConfig, client, 'client', `web.${server}`, 80, '/healthz');
+    expect(short).toMatch(/\r\n\r\nok$/);
+    // CoreDNS forwards nothing: a name outside the cluster does not resolve.
+    const outside = await execInPod(kubeConfig, client, 'client', 'client', ['nslookup', 'example.com']);
+    expect(outside.exitCode).not.toBe(0);
+  });
+
+  test('NetworkPolicy is enforced: default deny refuses, an allow rule lets exactly that namespace in', async () => {
+    // No policy yet: both clients reach the server.
+    expect(await reaches(client)).toBe(true);
+    expect(await reaches(outsider)).toBe(true);
+
+    await networking.createNamespacedNetworkPolicy({
+      namespace: server,
+      body: { metadata: { name: 'default-deny' }, spec: { podSelector: {}, policyTypes: ['Ingress'] } },
+    });
+    await eventually(client, false, 'default-deny ingress to refuse the client');
+    expect(await reaches(outsider)).toBe(false);
+
+    await networking.createNamespacedNetworkPolicy({
+      namespace: server,
+      body: {
+        metadata: { name: 'allow-client' },
+        spec: {
+          podSelector: { matchLabels: { app: 'web' } },
+          policyTypes: ['Ingress'],
+          ingress: [
+            { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': client } } }] },
+          ],
+        },
+      },
+    });
+    await eventually(client, true, 'the allow rule to let the client in');
+    expect(await reaches(outsider)).toBe(false);
+
+    // Egress, from the client's side: deny it all (DNS included), then allow DNS and the server.
+    await networking.createNamespacedNetworkPolicy({
+      namespace: client,
+      body: { metadata: { name: 'deny-egress' }, spec: { podSelector: {}, policyTypes: ['Egress'] } },
+    });
+    await eventually(client, false, 'default-deny egress to hold the client back');
+    await networking.createNamespacedNetworkPolicy({
+      namespace: client,
+      body: {
+        metadata: { name: 'allow-egress' },
+        spec: {
+          podSelector: {},
+          policyTypes: ['Egress'],
+          egress: [
+            {
+              to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } } }],
+              ports: [{ port: 53, protocol: 'UDP' }],
+            },
+            {
+              to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': server } } }],
+              ports: [{ port: 8080 }],
+            },
+          ],
+        },
+      },
+    });
+    await eventually(client, true, 'the egress allow rule to let the client out again');
+  });
+});
+
+// Keeps the file from being "a suite with no tests" when skipped, and says why in the results.
+if (!node.available && !node.failed) {
+  describe('a real node with real containers', () => {
+    test.skip(`skipped: ${node.reason}`, () => undefined);
+  });
+}
