@@ -225,7 +225,7 @@ YAML
 log "kubelet $K8S_VERSION as node $NODE_NAME ($NODE_IP)"
 start kubelet "$NODE_BIN/kubelet" --config "$N/kubelet.yaml" --kubeconfig "$N/kubelet.kubeconfig" \
   --hostname-override "$NODE_NAME" --node-ip "$NODE_IP" --root-dir "$N/kubelet" --cert-dir "$N/kubelet/pki" \
-  --node-labels "rehearsal.dev/real-node=true,kubernetes.io/os=linux"
+  --node-labels "rehearsal.dev/real-node=true"
 for _ in $(seq 1 120); do
   [ "$($K get node "$NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}' 2>/dev/null)" = True ] && break
   kill -0 "$(cat "$N/pids/kubelet.pid")" 2>/dev/null || fail "the kubelet exited" kubelet

@@ -63,13 +63,23 @@ describeNode('a real node with real containers', () => {
     (await httpGetFromPod(kubeConfig, namespace, 'client', webHost, 80, '/healthz'))?.includes(
       '\r\n\r\nok',
     ) ?? false;
-  /** Polls until the answer is `expected` (policies take a moment to reach the host's iptables). */
-  const eventually = (namespace: string, expected: boolean, description: string) =>
-    waitFor(async () => (await reaches(namespace)) === expected, {
-      timeoutMs: 45_000,
-      intervalMs: 1000,
-      description,
-    });
+  /**
+   * Polls until every client's reachability is as expected (policies take a moment to reach the
+   * host's iptables, and kube-router rewrites its chains while it syncs), then asserts it still
+   * holds a few seconds later: a settled state, not a moment.
+   */
+  const settles = async (expected: Record<string, boolean>, description: string): Promise<void> => {
+    const matches = async () => {
+      for (const [namespace, reachable] of Object.entries(expected))
+        if ((await reaches(namespace)) !== reachable) return false;
+      return true;
+    };
+    await waitFor(matches, { timeoutMs: 45_000, intervalMs: 1000, description });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    for (const [namespace, reachable] of Object.entries(expected)) {
+      expect({ namespace, reachable: await reaches(namespace) }).toEqual({ namespace, reachable });
+    }
+  };
 
   beforeAll(async () => {
     if (!node.available) throw new Error(`the real node should be running and is not: ${node.reason}`);
@@ -160,15 +170,13 @@ describeNode('a real node with real containers', () => {
 
   test('NetworkPolicy is enforced: default deny refuses, an allow rule lets exactly that namespace in', async () => {
     // No policy yet: both clients reach the server.
-    expect(await reaches(client)).toBe(true);
-    expect(await reaches(outsider)).toBe(true);
+    await settles({ [client]: true, [outsider]: true }, 'both clients to reach the server without a policy');
 
     await networking.createNamespacedNetworkPolicy({
       namespace: server,
       body: { metadata: { name: 'default-deny' }, spec: { podSelector: {}, policyTypes: ['Ingress'] } },
     });
-    await eventually(client, false, 'default-deny ingress to refuse the client');
-    expect(await reaches(outsider)).toBe(false);
+    await settles({ [client]: false, [outsider]: false }, 'default-deny ingress to refuse both clients');
 
     await networking.createNamespacedNetworkPolicy({
       namespace: server,
@@ -178,20 +186,22 @@ describeNode('a real node with real containers', () => {
           podSelector: { matchLabels: { app: 'web' } },
           policyTypes: ['Ingress'],
           ingress: [
-            { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': client } } }] },
+            { _from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': client } } }] },
           ],
         },
       },
     });
-    await eventually(client, true, 'the allow rule to let the client in');
-    expect(await reaches(outsider)).toBe(false);
+    await settles(
+      { [client]: true, [outsider]: false },
+      'the allow rule to let the client in, and only the client',
+    );
 
     // Egress, from the client's side: deny it all (DNS included), then allow DNS and the server.
     await networking.createNamespacedNetworkPolicy({
       namespace: client,
       body: { metadata: { name: 'deny-egress' }, spec: { podSelector: {}, policyTypes: ['Egress'] } },
     });
-    await eventually(client, false, 'default-deny egress to hold the client back');
+    await settles({ [client]: false }, 'default-deny egress to hold the client back');
     await networking.createNamespacedNetworkPolicy({
       namespace: client,
       body: {
@@ -212,7 +222,7 @@ describeNode('a real node with real containers', () => {
         },
       },
     });
-    await eventually(client, true, 'the egress allow rule to let the client out again');
+    await settles({ [client]: true, [outsider]: false }, 'the egress allow rule to let the client out again');
   });
 });
 

@@ -54,7 +54,7 @@ build_one() (
   diffid="$(sha256sum "$work/layer.tar" | cut -d' ' -f1)"
   gzip -n -6 "$work/layer.tar"
   digest="$(sha256sum "$work/layer.tar.gz" | cut -d' ' -f1)"
-  mv "$work/layer.tar.gz" "$work/blobs/$digest.tar.gz"; echo "sha256:$diffid" > "$work/blobs/$digest.diffid"
+  mv "$work/layer.tar.gz" "$work/blobs/$digest.tar.gz"; echo "$diffid" > "$work/blobs/$digest.diffid"
   "$NODE" "$here/write-image.mjs" "$work/layout" "$IMAGE" "$CONFIG" "$work/blobs/$digest.tar.gz"
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$work/layout" -cf "$work/image.tar" .
   mv "$work/image.tar" "$out.$$" && mv "$out.$$" "$out"

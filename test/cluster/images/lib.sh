@@ -66,6 +66,7 @@ debs_install() {
 BUSYBOX=/usr/bin/busybox
 busybox_install() {
   local dir=$1 a
+  if ldd "$BUSYBOX" >/dev/null 2>&1; then echo "$BUSYBOX is dynamically linked: install busybox-static" >&2; return 1; fi
   mkdir -p "$dir/usr/bin"
   cp "$BUSYBOX" "$dir/usr/bin/busybox"
   for a in $("$BUSYBOX" --list); do
