@@ -6,7 +6,7 @@
 #   2. kube-proxy stops, then `kube-proxy --cleanup` removes its iptables rules
 #   3. the kubelet stops; containers still running are killed through containerd
 #   4. containerd stops (and any shim of ours left behind)
-#   5. `kube-router --cleanup-config` removes the firewall's rules and ipsets
+#   5. (kube-router's rules and ipsets go with the sweep in 6)
 #   6. mounts under the node's directory, leftover network namespaces, the cni0 bridge, the routes,
 #      the FORWARD guard, every remaining KUBE-* chain and ipset, the apiserver relay, the Node object
 # Safe to run when nothing is running; down.sh runs it before stopping the control plane.
@@ -61,8 +61,10 @@ for p in $(grep -l -a -F -- "$CONTAINERD_SOCK" /proc/[0-9]*/cmdline 2>/dev/null 
   kill -9 "$p" 2>/dev/null
 done
 
-# 5. kube-router's firewall rules and ipsets
-[ -x "${NODE_BIN:-}/kube-router" ] && "$NODE_BIN/kube-router" --cleanup-config >/dev/null 2>&1
+# 5. kube-router's firewall rules and ipsets: the sweep in 6 removes them (KUBE-ROUTER-*,
+# KUBE-POD-FW-*, KUBE-NWPLCY-* chains and KUBE-* ipsets). `kube-router --cleanup-config` (v2.1.0)
+# is not used: here it reports its firewall cleaned and leaves every chain in place, then panics
+# cleaning up the service proxy it never ran (this kernel has no IPVS).
 
 # 6. what is left on the host
 grep -F " $N/" /proc/self/mounts | awk '{print $2}' | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done

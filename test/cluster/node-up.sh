@@ -47,7 +47,7 @@ W="$(cd "${1:?usage: node-up.sh WORKDIR}" && pwd)"
 N="$W/node"
 source "$here/node-lib.sh"
 t_start=$(date +%s)
-log() { echo "[node-up] $*" >&2; }
+log() { echo "[node-up] +$(( $(date +%s) - t_start ))s $*" >&2; }
 cannot() { echo "[node-up] this host cannot run a real node: $*" >&2; exit 3; }
 
 # ---- can this host run a node? ---------------------------------------------------------------------

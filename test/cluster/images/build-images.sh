@@ -18,9 +18,9 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$here/../../.." && pwd)"
 source "$here/../versions.env"
-source "$here/lib.sh"
 ALL=(pause shop postgres coredns kube-router)
 CACHE_ROOT="${NODE_IMAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rehearsal-node-images}"
+source "$here/lib.sh"
 NODE="$ROOT/node_modules/.bin/node"; [ -x "$NODE" ] || NODE=node
 log() { echo "[build-images] $*" >&2; }
 [ "$(id -u)" = 0 ] || { echo "build-images.sh runs as root (file owners, chroot checks)" >&2; exit 1; }

@@ -3,8 +3,8 @@
 # the host's too (kube-proxy runs the host's): both must write the same kernel tables.
 IMAGE="rehearsal.local/kube-router:${KUBE_ROUTER_VERSION}"
 CONFIG='{"Entrypoint":["/usr/local/bin/kube-router"],"Env":["PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]}'
-PKGS="$(deb_closure iptables ipset)"
-inputs() { sha256sum < "$(node_bin kube-router)"; deb_versions $PKGS busybox-static; }
+PKGS="$(apt_memo deb_closure iptables ipset)"
+inputs() { sha256sum < "$(node_bin kube-router)"; apt_memo deb_versions $PKGS busybox-static; }
 rootfs() {
   local dir=$1 t
   debs_install "$dir" $PKGS

@@ -1,5 +1,16 @@
 # lib.sh — helpers for the image recipes (sourced by build-images.sh, never run on its own).
 
+# apt_memo NAME ARGS... — runs NAME ARGS (a function that only reads apt's package lists) once per
+# state of those lists: apt-cache loads its whole cache on every call, seconds on a loaded machine,
+# and node-up.sh asks for every image's inputs on each start.
+apt_memo() {
+  local key dir="${CACHE_ROOT:?}/.apt-memo"
+  key="$( { stat -c '%n %Y %s' /var/lib/apt/lists/*_Packages* 2>/dev/null; echo "$*"; } | sha256sum | cut -c1-16)"
+  mkdir -p "$dir"
+  if [ ! -s "$dir/$key" ]; then "$@" > "$dir/$key.$$" && mv "$dir/$key.$$" "$dir/$key"; fi
+  cat "$dir/$key"
+}
+
 # deb_closure ROOT... [-- EXCLUDE...] — prints the root packages and every library package (named lib*
 # or in Debian's libs section) they need,
 # recursively (Depends and Pre-Depends only). Only libraries are followed: an image needs the shared

@@ -4,8 +4,8 @@
 # LLVM is left out (about 100 MB; only the optional JIT loads it, so jit is off).
 IMAGE=rehearsal.local/postgres:15
 CONFIG='{"Entrypoint":["/usr/local/bin/docker-entrypoint.sh"],"Env":["PATH=/usr/local/bin:/usr/lib/postgresql/15/bin:/usr/bin:/bin","PGDATA=/var/lib/postgresql/data"],"ExposedPorts":{"5432/tcp":{}},"StopSignal":"SIGINT"}'
-PKGS="$(deb_closure postgresql-15 -- libllvm14)"
-inputs() { deb_versions $PKGS tzdata busybox-static; }
+PKGS="$(apt_memo deb_closure postgresql-15 -- libllvm14)"
+inputs() { apt_memo deb_versions $PKGS tzdata busybox-static; }
 rootfs() {
   local dir=$1
   debs_install "$dir" $PKGS tzdata

@@ -2,7 +2,7 @@
 # busybox: a shell for exec checks and `kubectl exec`, nc and nslookup for the network tests.
 IMAGE=rehearsal.local/shop:1
 CONFIG='{"Entrypoint":["/usr/local/bin/shop"],"Env":["PATH=/usr/local/bin:/usr/bin:/bin","PORT=8080"],"User":"65532:65532","ExposedPorts":{"8080/tcp":{}}}'
-inputs() { go version; deb_versions busybox-static; }
+inputs() { go version; apt_memo deb_versions busybox-static; }
 rootfs() {
   local dir=$1
   mkdir -p "$dir/usr/local/bin"
