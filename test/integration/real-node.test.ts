@@ -2,6 +2,8 @@
 //   - a pod from an image built here (test/cluster/images) becomes Ready through its HTTP
 //     readiness probe, and one whose probe path answers 500 does not;
 //   - exec and logs go through the apiserver to the kubelet;
+//   - PostgreSQL assembled from Debian's packages initialises itself on first start (password,
+//     database, init scripts from a ConfigMap) and answers SQL on the pod's IP;
 //   - a Service answers from another pod by its ClusterIP (kube-proxy) and by its cluster-DNS name
 //     (CoreDNS), and a name outside the cluster does not resolve (nothing is forwarded);
 //   - NetworkPolicy is enforced (kube-router): a default-deny refuses, an allow rule lets exactly
@@ -11,6 +13,7 @@
 // should have started and did not, it fails.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { CoreV1Api, NetworkingV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import pg from 'pg';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
 import {
   announceSkip,
@@ -166,6 +169,79 @@ describeNode('a real node with real containers', () => {
     // CoreDNS forwards nothing: a name outside the cluster does not resolve.
     const outside = await execInPod(kubeConfig, client, 'client', 'client', ['nslookup', 'example.com']);
     expect(outside.exitCode).not.toBe(0);
+  });
+
+  test("PostgreSQL from Debian's packages initialises on first start and answers SQL on the pod's IP", async () => {
+    await core.createNamespacedConfigMap({
+      namespace: server,
+      body: {
+        metadata: { name: 'db-init' },
+        data: {
+          'orders.sql':
+            'CREATE TABLE orders (id serial PRIMARY KEY, total numeric NOT NULL);\n' +
+            'INSERT INTO orders (total) VALUES (19.90), (42.00), (7.50);\n',
+        },
+      },
+    });
+    await core.createNamespacedPod({
+      namespace: server,
+      body: {
+        metadata: { name: 'db', labels: { app: 'db' } },
+        spec: onRealNode({
+          terminationGracePeriodSeconds: 1,
+          containers: [
+            {
+              name: 'db',
+              image: REAL_NODE_IMAGES.postgres,
+              imagePullPolicy: 'Never',
+              env: [
+                { name: 'POSTGRES_USER', value: 'shop_app' },
+                { name: 'POSTGRES_PASSWORD', value: 'restore-me-0' },
+                { name: 'POSTGRES_DB', value: 'shop' },
+              ],
+              ports: [{ containerPort: 5432 }],
+              readinessProbe: { tcpSocket: { port: 5432 as never }, periodSeconds: 1 },
+              volumeMounts: [
+                { name: 'data', mountPath: '/var/lib/postgresql/data' },
+                { name: 'init', mountPath: '/docker-entrypoint-initdb.d' },
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'data', emptyDir: {} },
+            { name: 'init', configMap: { name: 'db-init' } },
+          ],
+        }),
+      },
+    });
+    const pod = await waitForPodReady(kubeConfig, server, 'db', 120_000);
+    // From the host, which reaches pod IPs on the bridge (the kubelet's probes take this path).
+    const query = async (password: string) => {
+      const db = new pg.Client({
+        host: pod.status?.podIP,
+        port: 5432,
+        user: 'shop_app',
+        password,
+        database: 'shop',
+        connectionTimeoutMillis: 10_000,
+      });
+      await db.connect();
+      try {
+        return (await db.query<{ count: string }>('SELECT count(*) FROM orders')).rows[0]?.count;
+      } finally {
+        await db.end();
+      }
+    };
+    expect(
+      await waitFor(() => query('restore-me-0'), {
+        timeoutMs: 30_000,
+        intervalMs: 1000,
+        description: 'PostgreSQL to answer',
+      }),
+    ).toBe('3');
+    await expect(query('wrong-password')).rejects.toThrow(/password authentication failed/);
+    const log = await core.readNamespacedPodLog({ namespace: server, name: 'db', container: 'db' });
+    expect(log).toContain('running /docker-entrypoint-initdb.d/orders.sql');
   });
 
   test('NetworkPolicy is enforced: default deny refuses, an allow rule lets exactly that namespace in', async () => {
