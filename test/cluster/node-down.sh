@@ -12,10 +12,12 @@
 # Safe to run when nothing is running; down.sh runs it before stopping the control plane.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-W="$(cd "${1:?usage: node-down.sh WORKDIR}" 2>/dev/null && pwd)" || exit 0
+W="$(cd "${1:?usage: node-down.sh WORKDIR}" 2>/dev/null && pwd)" || W="${1%/}"
 N="$W/node"
 source "$here/node-lib.sh"
-[ -d "$N" ] || exit 0
+# Nothing to do unless this WORKDIR has a node, or had the machine's node and lost its directory
+# (then only the host's leftovers are cleaned up).
+[ -d "$N" ] || [ "$(cat "$MACHINE_STATE/owner" 2>/dev/null)" = "$N" ] || exit 0
 log() { echo "[node-down] $*" >&2; }
 pid_of() { [ -f "$N/pids/$1.pid" ] && cat "$N/pids/$1.pid"; }
 alive() { local p; p="$(pid_of "$1")" && kill -0 "$p" 2>/dev/null; }
@@ -85,10 +87,17 @@ sweep_chains() { # iptables|ip6tables: delete jumps into KUBE-*/REHEARSAL-* chai
 sweep_chains iptables; sweep_chains ip6tables
 for s in $(ipset list -n 2>/dev/null | grep -E '^(KUBE-|kube-router|inet6:KUBE-)'); do ipset destroy "$s" 2>/dev/null; done
 stop apiserver-relay
+# Containers outlive a containerd that died without stopping them (their shims are gone now): any
+# process still in the kubelet's pod cgroups is one of this node's containers.
+for procs in $(find /sys/fs/cgroup/pids/kubepods -name cgroup.procs 2>/dev/null); do
+  for p in $(cat "$procs"); do kill -9 "$p" 2>/dev/null; done
+done
+sleep 0.2
 # The kubelet's empty QoS cgroups (kubepods, kubepods/besteffort, ...), deepest first.
 for ctl in /sys/fs/cgroup/*/kubepods; do [ -d "$ctl" ] && find "$ctl" -depth -type d -exec rmdir {} + 2>/dev/null; done
 [ -n "$K" ] && $K delete node "$NODE_NAME" --wait=false >/dev/null 2>&1
 [ "$(cat "$MACHINE_STATE/owner" 2>/dev/null)" = "$N" ] && rm -f "$MACHINE_STATE/owner"
+[ -d "$N" ] || { log "stopped (state directory $N was gone)"; exit 0; }
 for d in "$N/containerd" "$N/kubelet" "$N/cni/ipam"; do [ -e "$d" ] && remove_node_dir "$d"; done
 log "stopped"
 exit 0
