@@ -22,6 +22,20 @@ command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb
 command -v chromium-headless-shell >/dev/null || missing+=(chromium-headless-shell)
 # umoci unpacks the OCI image built by deploy/image/build-oci.sh into a runtime bundle (image test).
 command -v umoci >/dev/null || missing+=(umoci)
+# The real node of the test cluster (test/cluster/node-up.sh): Debian's container runtime, the CNI
+# plugins, the netfilter tools kube-proxy and kube-router drive, busybox for the test images, socat
+# (the apiserver relay for pods), gcc and a static libc for the pause binary.
+command -v containerd >/dev/null || missing+=(containerd)
+command -v runc >/dev/null || [ -x /usr/sbin/runc ] || missing+=(runc)
+[ -x /usr/lib/cni/bridge ] || missing+=(containernetworking-plugins)
+command -v iptables >/dev/null || [ -x /usr/sbin/iptables ] || missing+=(iptables)
+command -v ipset >/dev/null || [ -x /usr/sbin/ipset ] || missing+=(ipset)
+command -v conntrack >/dev/null || [ -x /usr/sbin/conntrack ] || missing+=(conntrack)
+# (static: the images have no libc of their own; Debian's dynamic `busybox` would not run in them)
+{ [ -x /usr/bin/busybox ] && ! ldd /usr/bin/busybox >/dev/null 2>&1; } || missing+=(busybox-static)
+command -v socat >/dev/null || missing+=(socat)
+command -v gcc >/dev/null || missing+=(gcc)
+[ -f /usr/lib/x86_64-linux-gnu/libc.a ] || missing+=(libc6-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   log "apt-get install ${missing[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -43,6 +57,15 @@ npm run --silent build:web
 
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
 bash test/cluster/build-binaries.sh >/dev/null
+
+log "The real node: kubelet, kube-proxy, pause, CoreDNS, kube-router (built once from Go modules, cached by version)"
+bash test/cluster/build-node.sh >/dev/null
+if [ "$(id -u)" = 0 ]; then
+  log "The real node's images (built here from Debian packages and the binaries above, cached by content)"
+  bash test/cluster/images/build-images.sh >/dev/null
+else
+  log "not root: the real node's images are not built (the node needs root; its tests will say so)"
+fi
 
 log "Helm and promtool (built once from Go modules, cached by version)"
 bash deploy/tools/build-go-tools.sh helm promtool >/dev/null

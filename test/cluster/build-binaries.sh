@@ -5,6 +5,7 @@
 # three versions, so re-runs (and CI on the same machine) cost nothing once built.
 set -euo pipefail
 source "$(dirname "$0")/versions.env"
+source "$(dirname "$0")/k8s-module.sh"
 CACHE_ROOT="${K8S_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rehearsal-k8s-binaries}"
 OUT="$CACHE_ROOT/k8s-${K8S_VERSION}_etcd-${ETCD_VERSION}_kwok-${KWOK_VERSION}"
 # KWOK's controller needs its Stage definitions (what a fake kubelet does to Nodes and Pods). They
@@ -42,47 +43,12 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 rm -rf "$OUT".partial*; stage="$(mktemp -d "$OUT.partial.XXXXXX")"
 log() { echo "[build-binaries] $*" >&2; }
 
-# Kubernetes: k8s.io/kubernetes replaces its staging modules with local paths, so `go install`
-# fails. A wrapper module requires it and replaces every staging module with its published
-# v0.<minor>.<patch> tag; the list is generated from the upstream go.mod, not hard-coded.
+# Kubernetes: a wrapper module around k8s.io/kubernetes (k8s-module.sh says why).
 log "kubernetes $K8S_VERSION"
-mkdir "$work/k8s"; cd "$work/k8s"
-go mod init local.test/k8s-binaries >/dev/null 2>&1
-upmod="$(go mod download -json "k8s.io/kubernetes@${K8S_VERSION}" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')"
-[ -f "$upmod" ] || { echo "could not fetch k8s.io/kubernetes@${K8S_VERSION}" >&2; exit 1; }
-staging_ver="v0.${K8S_VERSION#v1.}"
-mods="$( { awk '$2=="v0.0.0" && $1 ~ /^k8s\.io\// {print $1}' "$upmod"
-           awk '$2=="=>" && $3 ~ /^\.\/staging\// {print $1}' "$upmod"; } | sort -u )"
-{
-  echo "module local.test/k8s-binaries"; echo
-  grep -E '^go [0-9]' "$upmod"
-  grep -E '^godebug ' "$upmod" || true
-  echo; echo "require k8s.io/kubernetes ${K8S_VERSION}"; echo
-  echo "replace ("
-  for m in $mods; do printf '\t%s => %s %s\n' "$m" "$m" "$staging_ver"; done
-  echo ")"
-} > go.mod
-cat > tools.go <<'GO'
-//go:build tools
-
-package tools
-
-import (
-	_ "k8s.io/kubernetes/cmd/kube-apiserver"
-	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
-	_ "k8s.io/kubernetes/cmd/kube-scheduler"
-	_ "k8s.io/kubernetes/cmd/kubectl"
-)
-GO
-go mod tidy >&2
-minor="$(echo "$K8S_VERSION" | sed -E 's/^v1\.([0-9]+)\..*/\1/')"
-now="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-ld="-s -w"
-for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-  ld="$ld -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor"
-  ld="$ld -X $p.gitTreeState=clean -X $p.gitCommit=0000000000000000000000000000000000000000 -X $p.buildDate=$now"
-done
-go build -trimpath -tags=selinux,notest,grpcnotrace -ldflags="$ld" -o "$stage/" \
+k8s_wrapper_module "$work/k8s" "$K8S_VERSION" k8s.io/kubernetes/cmd/kube-apiserver \
+  k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+cd "$work/k8s"
+go build -trimpath -tags="$K8S_BUILD_TAGS" -ldflags="$(k8s_ldflags "$K8S_VERSION")" -o "$stage/" \
   k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
   k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl >&2
 

@@ -3,6 +3,8 @@
 here="$(cd "$(dirname "$0")" && pwd)"
 W=${1:-$here/../../.k8s/dev}
 [ -d "$W/pids" ] || exit 0
+# A real node first (node-up.sh), while the apiserver can still drain it.
+bash "$here/node-down.sh" "$W"
 order="kwok kube-scheduler kube-controller-manager kube-apiserver etcd"
 for n in $order; do f="$W/pids/$n.pid"; [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
 for _ in $(seq 1 20); do

@@ -21,5 +21,7 @@ issue apiserver "/CN=kube-apiserver" serverAuth \
 issue admin "/O=system:masters/CN=test-admin" clientAuth
 # The aggregation layer's front proxy client (the apiserver presents it to aggregated APIs).
 issue front-proxy-client "/CN=front-proxy-client" clientAuth
+# The apiserver's identity towards kubelets (logs, exec, port-forward on a real node).
+issue apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client" clientAuth
 openssl genrsa -out sa.key 2048 2>/dev/null
 openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null

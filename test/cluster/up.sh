@@ -3,16 +3,42 @@
 # kube-controller-manager, kube-scheduler and the KWOK controller with one fake node whose
 # InternalIP is 127.0.0.1 (so nothing ever dials a fake address). Writes WORKDIR/kubeconfig and
 # WORKDIR/env (ports, paths) and prints the kubeconfig path. Stop it with down.sh WORKDIR.
+#
+# up.sh WORKDIR --with-node also starts a real node (node-up.sh: kubelet, containerd, kube-proxy,
+# CoreDNS, kube-router). It is an option of up.sh, not only a separate script, because the
+# apiserver has to know about the node when it starts: it advertises the node's IP (pods reach it
+# through the `kubernetes` Service and a relay on that IP; it still listens on 127.0.0.1 only) and
+# dials kubelets by InternalIP with a client certificate (logs, exec). When this host cannot run a
+# node, or the node fails to start, the control plane still comes up and WORKDIR/node-status says
+# why (first line "unavailable: ..." or "failed: ..."); the tests that need the node report it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+WITH_NODE=0; args=()
+for a in "$@"; do [ "$a" = --with-node ] && WITH_NODE=1 || args+=("$a"); done
+set -- "${args[@]}"
 W="$(mkdir -p "${1:-$here/../../.k8s/dev}" && cd "${1:-$here/../../.k8s/dev}" && pwd)"
+N="$W/node"; source "$here/node-lib.sh"
+# with_node: run node-up.sh and record the outcome in WORKDIR/node-status (never fails up.sh).
+with_node() {
+  local rc=0
+  bash "$here/node-up.sh" "$W" 2>"$W/logs/node-up.log" || rc=$?
+  cat "$W/logs/node-up.log" >&2
+  if [ $rc = 0 ]; then echo "ready: node $NODE_NAME" > "$W/node-status"
+  elif [ $rc = 3 ]; then { echo "unavailable: $(sed -n 's/^\[node-up\] this host cannot run a real node: //p' "$W/logs/node-up.log" | tail -1)"; } > "$W/node-status"
+  else { echo "failed: node-up.sh exited $rc (log: $W/logs/node-up.log)"; tail -5 "$W/logs/node-up.log"; } > "$W/node-status"
+    bash "$here/node-down.sh" "$W" >/dev/null 2>&1 || true
+  fi
+  echo "[up] real node: $(head -1 "$W/node-status")" >&2
+}
 BIN="${K8S_BIN:-$("$here/build-binaries.sh")}"
 mkdir -p "$W/logs" "$W/pids"
 if [ -f "$W/kubeconfig" ] && [ -f "$W/pids/kube-apiserver.pid" ] && kill -0 "$(cat "$W/pids/kube-apiserver.pid")" 2>/dev/null; then
-  echo "$W/kubeconfig"; exit 0   # already running
+  # already running
+  if [ $WITH_NODE = 1 ] && ! { [ -f "$N/pids/kubelet.pid" ] && kill -0 "$(cat "$N/pids/kubelet.pid")" 2>/dev/null; }; then with_node; fi
+  echo "$W/kubeconfig"; exit 0
 fi
 bash "$here/down.sh" "$W" >/dev/null 2>&1 || true
-rm -rf "$W/etcd" "$W/pki" "$W/logs"/*; mkdir -p "$W/logs"
+rm -rf "$W/etcd" "$W/pki" "$W/logs"/* "$W/node-status"; mkdir -p "$W/logs"
 
 port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 ETCD_PORT=$(port); ETCD_PEER=$(port); API_PORT=$(port); KCM_PORT=$(port); SCHED_PORT=$(port); KWOK_PORT=$(port)
@@ -32,8 +58,13 @@ start etcd "$BIN/etcd" --name test --data-dir "$W/etcd" \
   --quota-backend-bytes 8589934592
 wait_ok etcd "http://127.0.0.1:$ETCD_PORT/health"
 
+# With a real node: advertise the node IP (the `kubernetes` Service's endpoint, relayed to 127.0.0.1 by
+# node-up.sh) and reach kubelets by InternalIP with a client certificate.
+NODE_FLAGS=(--advertise-address 127.0.0.1)
+[ $WITH_NODE = 1 ] && NODE_FLAGS=(--advertise-address "$NODE_IP" --kubelet-preferred-address-types InternalIP
+  --kubelet-client-certificate "$P/apiserver-kubelet-client.crt" --kubelet-client-key "$P/apiserver-kubelet-client.key")
 start kube-apiserver "$BIN/kube-apiserver" \
-  --etcd-servers "http://127.0.0.1:$ETCD_PORT" --bind-address 127.0.0.1 --advertise-address 127.0.0.1 \
+  --etcd-servers "http://127.0.0.1:$ETCD_PORT" --bind-address 127.0.0.1 "${NODE_FLAGS[@]}" \
   --secure-port "$API_PORT" \
   --tls-cert-file "$P/apiserver.crt" --tls-private-key-file "$P/apiserver.key" \
   --client-ca-file "$P/ca.crt" --authorization-mode Node,RBAC \
@@ -107,4 +138,5 @@ KWOK_PORT=$KWOK_PORT
 AUDIT_LOG=$W/audit.log
 KUBECONFIG_PATH=$W/kubeconfig
 ENV
+[ $WITH_NODE = 1 ] && with_node
 echo "$W/kubeconfig"

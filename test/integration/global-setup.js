@@ -6,7 +6,7 @@
 // It prints which one it uses, installs the CRDs, and records the choice in test/.tmp/cluster.json
 // (read by test/helpers/cluster-info.ts). Plain JavaScript: Jest loads global setup untransformed.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,13 +32,27 @@ async function startK3s() {
   return { source: 'k3s', kubeconfigPath };
 }
 
+// With the local binaries comes a real node (kubelet, containerd, kube-proxy, CoreDNS, kube-router:
+// test/cluster/node-up.sh) unless REHEARSAL_REAL_NODE=0. Where this host cannot run one, or it
+// failed to start, up.sh still starts the control plane and node-status says why; `node` in
+// cluster.json carries that to test/helpers/real-node.ts, which skips (loudly) or fails the tests
+// that need it.
 function startLocalBinaries() {
   const workDir = path.join(tmp, 'cluster');
-  const kubeconfigPath = execFileSync('bash', [path.join(repoRoot, 'test/cluster/up.sh'), workDir], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }).trim();
-  return { source: 'local-binaries', kubeconfigPath, workDir, auditLogPath: path.join(workDir, 'audit.log') };
+  const withNode = process.env.REHEARSAL_REAL_NODE !== '0';
+  const kubeconfigPath = execFileSync(
+    'bash',
+    [path.join(repoRoot, 'test/cluster/up.sh'), workDir, ...(withNode ? ['--with-node'] : [])],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  ).trim();
+  const info = { source: 'local-binaries', kubeconfigPath, workDir, auditLogPath: path.join(workDir, 'audit.log') };
+  if (!withNode) {
+    return { ...info, node: { status: 'unavailable', reason: 'REHEARSAL_REAL_NODE=0 (no real node was started)' } };
+  }
+  const statusFile = path.join(workDir, 'node-status');
+  const lines = existsSync(statusFile) ? readFileSync(statusFile, 'utf8').trim().split('\n') : [];
+  const [status, ...reason] = (lines[0] ?? 'failed: up.sh wrote no node-status').split(': ');
+  return { ...info, node: { status, reason: [reason.join(': '), ...lines.slice(1)].join('\n').trim() } };
 }
 
 function installCrds(kubeconfigPath) {
@@ -71,6 +85,7 @@ export default async function globalSetup() {
   else if (await dockerAnswers()) info = await startK3s();
   else info = startLocalBinaries();
   console.log(`\n[integration] Kubernetes control plane: ${info.source} (${info.kubeconfigPath})`);
+  if (info.node) console.log(`[integration] real node: ${info.node.status} (${info.node.reason})`);
   // REHEARSAL_TEST_CLUSTER_FILE lets concurrent runs (each with its own KUBECONFIG) keep apart.
   writeFileSync(process.env.REHEARSAL_TEST_CLUSTER_FILE ?? path.join(tmp, 'cluster.json'), JSON.stringify(info));
   installCrds(info.kubeconfigPath);

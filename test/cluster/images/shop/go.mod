@@ -1,0 +1,3 @@
+module rehearsal.local/shop
+
+go 1.24
