@@ -21,16 +21,16 @@ describe('compileBodyPattern', () => {
   });
 
   it.each([
-    ['^(a+)+$', `${'a'.repeat(30)}!`],
+    ['^(a+)+$', `${'a'.repeat(60)}!`],
     ['(a|aa)+$', `${'a'.repeat(5000)}!`],
     ['(x+x+)+y', 'x'.repeat(5000)],
     ['^(\\w+\\s?)*$', `${'word '.repeat(2000)}!`],
-  ])('%s finishes in < 100 ms where a backtracking engine takes seconds or more', (source, text) => {
-    const pattern = compiled(source);
-    const started = performance.now();
-    expect(pattern.test(text)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(100);
-  });
+  ])('%s answers on input a backtracking engine would not finish in years', (source, text) => {
+    // No clock: each input takes a backtracking engine exponential time (2^60 steps for the
+    // first), so a regression to one hangs this test until Jest's timeout fails it, whatever the
+    // machine's load; a linear-time engine answers at once.
+    expect(compiled(source).test(text)).toBe(false);
+  }, 10_000);
 
   it.each([
     ['(a)\\1', /invalid escape sequence/],
