@@ -520,109 +520,6 @@ export interface components {
             missingPermissions?: components["schemas"]["PermissionDescriptor"][];
         };
         /** @description A resource type as the backup tools select it. */
-        ResourceTypeRef: {
-            /** @description API group; absent or "" for the core group. */
-            group?: string;
-            /** @description API version (Trilio's selectors name one), e.g. v1. */
-            version: string;
-            kind: string;
-            /** @description Plural resource name, e.g. ingresses (Velero and Kasten select by it). */
-            resource: string;
-        };
-        /** @description A JSON Patch operation (RFC 6902) on a restored object. */
-        RestorePatchOperation: {
-            /** @enum {string} */
-            op: "add" | "replace" | "remove" | "copy" | "move";
-            /** @description JSON Pointer (RFC 6901). */
-            path: string;
-            /** @description Source of copy and move. */
-            from?: string;
-            /** @description Any JSON value (add, replace). */
-            value?: unknown;
-        };
-        /** @description JSON patches applied to the restored objects of one kind (all of them, or one by name). */
-        RestorePatch: {
-            /** @description Unique within the test: the report and the tool's transform name it. */
-            name: string;
-            target: components["schemas"]["ResourceTypeRef"] & {
-                name?: string;
-            };
-            /** @description Only objects where every path holds exactly this value (a JSON Patch test). */
-            when?: {
-                value: unknown;
-                path: string;
-            }[];
-            operations: components["schemas"]["RestorePatchOperation"][];
-        };
-        /**
-         * @description The default restore transforms (server/domain/run/restore-transforms.ts; docs/restore-transforms.md).
-         * @enum {string}
-         */
-        DefaultTransformId: "suspend-cronjobs" | "hold-jobs" | "services-cluster-ip" | "drop-external-dns-annotations" | "exclude-host-routes" | "exclude-external-callers" | "exclude-gitops" | "exclude-network-policies";
-        /**
-         * @description Pod Security Standards profiles, least to most strict (pod-security.kubernetes.io/enforce values).
-         * @enum {string}
-         */
-        PodSecurityLevel: "privileged" | "baseline" | "restricted";
-        /**
-         * @description The test's changes to the default restore transforms: additions anyone who may write the test
-         *     may make; removing a default or lowering the Pod Security floor needs the administer verb.
-         */
-        RestoreSpec: {
-            /** @description More resource types not to restore. */
-            exclude?: components["schemas"]["ResourceTypeRef"][];
-            /** @description JSON patches, applied before the defaults (so a patch cannot undo one). */
-            patches?: components["schemas"]["RestorePatch"][];
-            /** @description Default transforms this test does without (administer). */
-            removeDefaults?: components["schemas"]["DefaultTransformId"][];
-            /** @description Pod Security floor of this test's sandboxes (below the installation's: administer). */
-            podSecurity?: components["schemas"]["PodSecurityLevel"];
-        };
-        TestResponse: {
-            name: string;
-            namespace: string;
-            provider: string;
-            schedule: string;
-            /** @description Idle, Running, Completed or Failed. */
-            phase: string;
-            /** Format: int32 */
-            lastScore: number;
-            /** @description pass, fail or partial; empty before the first run. */
-            lastResult: string;
-            /** @description Completion time of the most recent run; empty before the first run. */
-            lastRunAt: string;
-            /** @description Next scheduled run; empty when suspended or not yet computed. */
-            nextRunAt: string;
-            sourceNamespaces: string[];
-            /** @description spec.sla.maxRTO, or empty when no SLA is configured. */
-            rtoTarget: string;
-            /** @description Backup restored: a backup's name, or "latest". */
-            backupName?: string;
-            /** @description IANA time zone of the schedule. */
-            timezone?: string;
-            /** @description Prefix of the sandbox namespaces. */
-            namespacePrefix?: string;
-            /** @description Longest life of a sandbox (a failed or partial run's sandbox is kept that long after the run started). */
-            ttl?: string;
-            /** @description strict or none. */
-            networkIsolation?: string;
-            /** @description Name of the HealthCheckPolicy; empty for the built-in checks. */
-            healthCheckPolicy?: string;
-            /** @description Whether an RTO over rtoTarget raises an alert (false without an SLA). */
-            alertOnExceed?: boolean;
-            /**
-             * Format: int32
-             * @description Reports kept.
-             */
-            historyLimit?: number;
-            /** @description spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
-            restore?: components["schemas"]["RestoreSpec"];
-        };
-        /** @enum {string} */
-        Provider: "velero" | "kasten" | "trilio";
-        /** @description A namespace name: an RFC 1123 label. */
-        NamespaceName: string;
-        /** @description A resource type as the backup tools select it. */
         ResourceTypeInput: {
             /** @description API group; empty or absent for the core group. */
             group?: string;
@@ -671,6 +568,16 @@ export interface components {
             when?: components["schemas"]["RestorePatchCondition"][];
             operations: components["schemas"]["RestorePatchOperationInput"][];
         };
+        /**
+         * @description The default restore transforms (server/domain/run/restore-transforms.ts; docs/restore-transforms.md).
+         * @enum {string}
+         */
+        DefaultTransformId: "suspend-cronjobs" | "hold-jobs" | "services-cluster-ip" | "drop-external-dns-annotations" | "exclude-host-routes" | "exclude-external-callers" | "exclude-gitops" | "exclude-network-policies";
+        /**
+         * @description Pod Security Standards profiles, least to most strict (pod-security.kubernetes.io/enforce values).
+         * @enum {string}
+         */
+        PodSecurityLevel: "privileged" | "baseline" | "restricted";
         /** @description spec.restore of a RestoreTest. */
         RestoreInput: {
             /** @description More resource types not to restore. */
@@ -682,6 +589,50 @@ export interface components {
             /** @description The least strict Pod Security profile of the sandboxes (below the installation floor: administer). */
             podSecurity?: components["schemas"]["PodSecurityLevel"];
         };
+        TestResponse: {
+            name: string;
+            namespace: string;
+            provider: string;
+            schedule: string;
+            /** @description Idle, Running, Completed or Failed. */
+            phase: string;
+            /** Format: int32 */
+            lastScore: number;
+            /** @description pass, fail or partial; empty before the first run. */
+            lastResult: string;
+            /** @description Completion time of the most recent run; empty before the first run. */
+            lastRunAt: string;
+            /** @description Next scheduled run; empty when suspended or not yet computed. */
+            nextRunAt: string;
+            sourceNamespaces: string[];
+            /** @description spec.sla.maxRTO, or empty when no SLA is configured. */
+            rtoTarget: string;
+            /** @description Backup restored: a backup's name, or "latest". */
+            backupName?: string;
+            /** @description IANA time zone of the schedule. */
+            timezone?: string;
+            /** @description Prefix of the sandbox namespaces. */
+            namespacePrefix?: string;
+            /** @description Longest life of a sandbox (a failed or partial run's sandbox is kept that long after the run started). */
+            ttl?: string;
+            /** @description strict or none. */
+            networkIsolation?: string;
+            /** @description Name of the HealthCheckPolicy; empty for the built-in checks. */
+            healthCheckPolicy?: string;
+            /** @description Whether an RTO over rtoTarget raises an alert (false without an SLA). */
+            alertOnExceed?: boolean;
+            /**
+             * Format: int32
+             * @description Reports kept.
+             */
+            historyLimit?: number;
+            /** @description spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
+            restore?: components["schemas"]["RestoreInput"];
+        };
+        /** @enum {string} */
+        Provider: "velero" | "kasten" | "trilio";
+        /** @description A namespace name: an RFC 1123 label. */
+        NamespaceName: string;
         /**
          * @description Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
          *     absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
@@ -1303,21 +1254,17 @@ export interface components {
 export type SchemaFieldProblem = components['schemas']['FieldProblem'];
 export type SchemaPermissionDescriptor = components['schemas']['PermissionDescriptor'];
 export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
-export type SchemaResourceTypeRef = components['schemas']['ResourceTypeRef'];
-export type SchemaRestorePatchOperation = components['schemas']['RestorePatchOperation'];
-export type SchemaRestorePatch = components['schemas']['RestorePatch'];
-export type SchemaDefaultTransformId = components['schemas']['DefaultTransformId'];
-export type SchemaPodSecurityLevel = components['schemas']['PodSecurityLevel'];
-export type SchemaRestoreSpec = components['schemas']['RestoreSpec'];
-export type SchemaTestResponse = components['schemas']['TestResponse'];
-export type SchemaProvider = components['schemas']['Provider'];
-export type SchemaNamespaceName = components['schemas']['NamespaceName'];
 export type SchemaResourceTypeInput = components['schemas']['ResourceTypeInput'];
 export type SchemaRestorePatchTarget = components['schemas']['RestorePatchTarget'];
 export type SchemaRestorePatchCondition = components['schemas']['RestorePatchCondition'];
 export type SchemaRestorePatchOperationInput = components['schemas']['RestorePatchOperationInput'];
 export type SchemaRestorePatchInput = components['schemas']['RestorePatchInput'];
+export type SchemaDefaultTransformId = components['schemas']['DefaultTransformId'];
+export type SchemaPodSecurityLevel = components['schemas']['PodSecurityLevel'];
 export type SchemaRestoreInput = components['schemas']['RestoreInput'];
+export type SchemaTestResponse = components['schemas']['TestResponse'];
+export type SchemaProvider = components['schemas']['Provider'];
+export type SchemaNamespaceName = components['schemas']['NamespaceName'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
 export type SchemaScheduleInfo = components['schemas']['ScheduleInfo'];
 export type SchemaHintCode = components['schemas']['HintCode'];

@@ -77,97 +77,6 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "ResourceTypeRef": {
-        "dataType": "refObject",
-        "properties": {
-            "group": {"dataType":"string"},
-            "version": {"dataType":"string","required":true},
-            "kind": {"dataType":"string","required":true},
-            "resource": {"dataType":"string","required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "RestorePatchOperation": {
-        "dataType": "refObject",
-        "properties": {
-            "op": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["add"]},{"dataType":"enum","enums":["replace"]},{"dataType":"enum","enums":["remove"]},{"dataType":"enum","enums":["copy"]},{"dataType":"enum","enums":["move"]}],"required":true},
-            "path": {"dataType":"string","required":true},
-            "from": {"dataType":"string"},
-            "value": {"dataType":"any"},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "RestorePatch": {
-        "dataType": "refObject",
-        "properties": {
-            "name": {"dataType":"string","required":true},
-            "target": {"dataType":"intersection","subSchemas":[{"ref":"ResourceTypeRef"},{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string"}}}],"required":true},
-            "when": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"value":{"dataType":"any","required":true},"path":{"dataType":"string","required":true}}}},
-            "operations": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatchOperation"},"required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "DefaultTransformId": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["suspend-cronjobs"]},{"dataType":"enum","enums":["hold-jobs"]},{"dataType":"enum","enums":["services-cluster-ip"]},{"dataType":"enum","enums":["drop-external-dns-annotations"]},{"dataType":"enum","enums":["exclude-host-routes"]},{"dataType":"enum","enums":["exclude-external-callers"]},{"dataType":"enum","enums":["exclude-gitops"]},{"dataType":"enum","enums":["exclude-network-policies"]}],"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "PodSecurityLevel": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["privileged"]},{"dataType":"enum","enums":["baseline"]},{"dataType":"enum","enums":["restricted"]}],"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "RestoreSpec": {
-        "dataType": "refObject",
-        "properties": {
-            "exclude": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeRef"}},
-            "patches": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatch"}},
-            "removeDefaults": {"dataType":"array","array":{"dataType":"refAlias","ref":"DefaultTransformId"}},
-            "podSecurity": {"ref":"PodSecurityLevel"},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "TestResponse": {
-        "dataType": "refObject",
-        "properties": {
-            "name": {"dataType":"string","required":true},
-            "namespace": {"dataType":"string","required":true},
-            "provider": {"dataType":"string","required":true},
-            "schedule": {"dataType":"string","required":true},
-            "phase": {"dataType":"string","required":true},
-            "lastScore": {"dataType":"integer","required":true},
-            "lastResult": {"dataType":"string","required":true},
-            "lastRunAt": {"dataType":"string","required":true},
-            "nextRunAt": {"dataType":"string","required":true},
-            "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "rtoTarget": {"dataType":"string","required":true},
-            "backupName": {"dataType":"string"},
-            "timezone": {"dataType":"string"},
-            "namespacePrefix": {"dataType":"string"},
-            "ttl": {"dataType":"string"},
-            "networkIsolation": {"dataType":"string"},
-            "healthCheckPolicy": {"dataType":"string"},
-            "alertOnExceed": {"dataType":"boolean"},
-            "historyLimit": {"dataType":"integer"},
-            "restore": {"ref":"RestoreSpec"},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "Provider": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["velero"]},{"dataType":"enum","enums":["kasten"]},{"dataType":"enum","enums":["trilio"]}],"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "NamespaceName": {
-        "dataType": "refAlias",
-        "type": {"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ResourceTypeInput": {
         "dataType": "refObject",
         "properties": {
@@ -222,6 +131,16 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DefaultTransformId": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["suspend-cronjobs"]},{"dataType":"enum","enums":["hold-jobs"]},{"dataType":"enum","enums":["services-cluster-ip"]},{"dataType":"enum","enums":["drop-external-dns-annotations"]},{"dataType":"enum","enums":["exclude-host-routes"]},{"dataType":"enum","enums":["exclude-external-callers"]},{"dataType":"enum","enums":["exclude-gitops"]},{"dataType":"enum","enums":["exclude-network-policies"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PodSecurityLevel": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["privileged"]},{"dataType":"enum","enums":["baseline"]},{"dataType":"enum","enums":["restricted"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RestoreInput": {
         "dataType": "refObject",
         "properties": {
@@ -231,6 +150,43 @@ const models: TsoaRoute.Models = {
             "podSecurity": {"ref":"PodSecurityLevel"},
         },
         "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "TestResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "namespace": {"dataType":"string","required":true},
+            "provider": {"dataType":"string","required":true},
+            "schedule": {"dataType":"string","required":true},
+            "phase": {"dataType":"string","required":true},
+            "lastScore": {"dataType":"integer","required":true},
+            "lastResult": {"dataType":"string","required":true},
+            "lastRunAt": {"dataType":"string","required":true},
+            "nextRunAt": {"dataType":"string","required":true},
+            "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "rtoTarget": {"dataType":"string","required":true},
+            "backupName": {"dataType":"string"},
+            "timezone": {"dataType":"string"},
+            "namespacePrefix": {"dataType":"string"},
+            "ttl": {"dataType":"string"},
+            "networkIsolation": {"dataType":"string"},
+            "healthCheckPolicy": {"dataType":"string"},
+            "alertOnExceed": {"dataType":"boolean"},
+            "historyLimit": {"dataType":"integer"},
+            "restore": {"ref":"RestoreInput"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Provider": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["velero"]},{"dataType":"enum","enums":["kasten"]},{"dataType":"enum","enums":["trilio"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NamespaceName": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreateTestInput": {

@@ -3,7 +3,7 @@
 // Field names and meanings are fixed by the specification: do not rename. Fields the seed types
 // `int` carry @isInt, so the OpenAPI document (and every generated client) says integer.
 
-import type { RestoreSpec } from '../resources/resources.js';
+import type { RestoreInput } from '../../../protocol/test-input.js';
 
 export interface TestResponse {
   name: string;
@@ -46,7 +46,7 @@ export interface TestResponse {
    */
   historyLimit?: number;
   /** spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
-  restore?: RestoreSpec;
+  restore?: RestoreInput;
 }
 
 export interface Summary {
