@@ -43,6 +43,9 @@
 // API server, so a report read back from the cluster verifies like the object that was signed.
 import { expandStoredSpec } from '../stored-report/stored-report.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { contentOfExpanded, type EvidenceContent, type OwnerReference } from './evidence-content.js';
+
+export { evidenceOwner, type EvidenceContent, type OwnerReference } from './evidence-content.js';
 
 /** spec.evidence: the result of signing a report. */
 export interface ReportEvidence {
@@ -54,14 +57,6 @@ export interface ReportEvidence {
   keyId: string;
   algorithm: string;
   canonicalization: string;
-}
-
-/** A reference from a report to its RestoreTest (reports written before issue 17's fourth cut). */
-export interface OwnerReference {
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
 }
 
 /** The parts of a RestoreReport the scheme reads; the server's RestoreReport is one. */
@@ -77,40 +72,9 @@ export interface SignedReport {
   spec: { startedAt?: string; runId?: string; testRef?: unknown; evidence?: ReportEvidence; details?: unknown };
 }
 
-/** The part of a report the digest covers (C above, before canonicalization). */
-export interface EvidenceContent {
-  metadata: { name: string; namespace: string | null };
-  owner: { name: string; uid: string } | null;
-  spec: Record<string, unknown>;
-  sequence?: number;
-}
-
-/**
- * The RestoreTest a report's chain belongs to (see "owner" above): its ownerReference, else
- * spec.testRef of the expanded spec when it carries a uid.
- */
-export function evidenceOwner(
-  metadata: { ownerReferences?: readonly OwnerReference[] },
-  testRef: unknown,
-): { name: string; uid: string } | null {
-  const owners = (metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
-  const owner = owners.find((o) => o.controller === true) ?? owners[0];
-  if (owner) return { name: owner.name, uid: owner.uid };
-  if (typeof testRef !== 'object' || testRef === null) return null;
-  const { name, uid } = testRef as { name?: unknown; uid?: unknown };
-  return typeof name === 'string' && name && typeof uid === 'string' && uid ? { name, uid } : null;
-}
-
 /** The part of a report the digest covers; the sequence defaults to the report's own. */
 export function evidenceContent(report: SignedReport, sequence?: number): EvidenceContent {
-  const { evidence, ...spec } = expandStoredSpec(report.spec) as SignedReport['spec'] & Record<string, unknown>;
-  sequence ??= evidence?.sequence;
-  return {
-    metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
-    owner: evidenceOwner(report.metadata, spec.testRef),
-    spec,
-    ...(sequence !== undefined ? { sequence } : {}),
-  };
+  return contentOfExpanded({ metadata: report.metadata, spec: expandStoredSpec(report.spec) as Record<string, unknown> }, sequence);
 }
 
 /** D = "sha256:" + hex(SHA-256(C ‖ P)); the sequence defaults to the report's own. */

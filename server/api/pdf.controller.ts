@@ -1,4 +1,4 @@
-// The PDF exports (seed-spec §4, decision 0006): the compliance evidence report of one framework
+// The PDF exports (openapi/openapi.json, decision 0006): the compliance evidence report of one framework
 // (enterprise, flag pdfExport) and the report of one RestoreTest (enterprise, flag pdfReports).
 // Both are signed with the evidence signing key; a verifier checks them offline.
 import { Readable } from 'node:stream';

@@ -1,4 +1,4 @@
-// RestoreTests: list, read, create, replace, delete, trigger (seed-spec §4, decisions 0003, 0012).
+// RestoreTests: list, read, create, replace, delete, trigger (openapi/openapi.json, decisions 0003, 0012).
 // `namespace` (query) defaults to the server's namespace on every operation that names a test.
 import {
   Body,

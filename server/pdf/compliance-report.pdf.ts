@@ -1,5 +1,5 @@
 // The compliance evidence PDF (GET /api/v1/compliance/pdf), laid out for auditors as
-// shared/guides/compliance-controls.md "PDF layout for auditors" describes. The statuses and
+// decision 0006 describes (the product's "PDF layout for auditors"). The statuses and
 // evidence sentences are the compliance module's; this file only presents them. It never says
 // "compliant": it says which controls the evidence supports, for which targets, over which period.
 

@@ -1,9 +1,9 @@
 // The fixed texts of the compliance evidence PDF: the status rules of
-// shared/guides/compliance-controls.md (printed when the data states none) and the limitations
+// decision 0006 (printed when the data states none) and the limitations
 // every report prints.
 import type { ComplianceReportData } from './report-data.js';
 
-/** The standard rule text (shared/guides/compliance-controls.md), printed when the data has none. */
+/** The standard rule text (decision 0006), printed when the data has none. */
 export function defaultStatusRules(data: ComplianceReportData): string[] {
   const w = data.statusRules.remediationWindowDays;
   const f = data.statusRules.freshnessDays;

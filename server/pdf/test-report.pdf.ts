@@ -1,6 +1,6 @@
 // The per-RestoreTest PDF (GET /api/restore-tests/{name}/report.pdf): test metadata, the full
 // health-check configuration, run history with UTC timestamps, scores and RTO, a pass/fail
-// breakdown per check, and a signed attestation page (seed-spec §4, decision 0006).
+// breakdown per check, and a signed attestation page (decision 0006).
 
 import type { CheckStatus, HealthCheck, ScoreLevelName } from '../domain/resources/resources.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';

@@ -1,13 +1,12 @@
 // Checks a RestoreReport's signed evidence in the browser, with the keys the API publishes
 // (scheme rehearsal.dev/evidence/v1, protocol/evidence/report-digest.ts, here with WebCrypto):
-//   C = RFC 8785 JSON of { metadata: {name, namespace|null}, owner: {name, uid}|null (the ownerReference,
-//                          else spec.testRef when it has a uid), spec without evidence,
-//                          sequence (only when the report has one: reports signed before sequences have none) }
+//   C = RFC 8785 JSON of protocol/evidence/evidence-content.ts (shared with the server and plugin)
 //   D = "sha256:" + hex SHA-256(C ‖ previousDigest-or-"");  signature = Ed25519 over D (base64)
 //   keyId = first 16 hex of SHA-256 over the key's SPKI DER.
 // The chain link (previousDigest = the digest of the report before it) is checked against the
 // previous report in the list.
 import canonicalize from 'canonicalize';
+import { contentOfExpanded } from '../../protocol/evidence/evidence-content.js';
 import type { Report } from './format.js';
 
 export interface Verdict {
@@ -45,18 +44,8 @@ export async function importKeys(pems: string[]): Promise<Map<string, CryptoKey>
 }
 
 async function digestOf(report: Report, previousDigest: string | undefined): Promise<string> {
-  const { evidence: _evidence, ...spec } = report.spec;
-  const owners = (report.metadata.ownerReferences ?? []).filter((o) => o.kind === 'RestoreTest');
-  const reference = owners.find((o) => o.controller === true) ?? owners[0];
-  // Reports written without an ownerReference (issue 17) name their test in spec.testRef.
-  const { name, uid } = spec.testRef;
-  const owner = reference ? { name: reference.name, uid: reference.uid } : name && uid ? { name, uid } : null;
-  const content = {
-    metadata: { name: report.metadata.name, namespace: report.metadata.namespace ?? null },
-    owner,
-    spec,
-    ...(report.spec.evidence?.sequence !== undefined ? { sequence: report.spec.evidence.sequence } : {}),
-  };
+  // The API serves reports expanded, so C is built exactly as the signer built it.
+  const content = contentOfExpanded(report);
   return `sha256:${await sha256Hex((canonicalize(content) ?? '') + (previousDigest ?? ''))}`;
 }
 

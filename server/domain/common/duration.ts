@@ -1,4 +1,4 @@
-// Duration strings of the API ("11m35s", "1h", "90s"): seed-spec §1 conventions, decision 0003.
+// Duration strings of the API ("11m35s", "1h", "90s"): the API's conventions, decision 0003.
 // Only h, m and s exist, in that order, with whole non-negative numbers. Days, fractions, signs and
 // Go-style units (ms, us) are rejected on purpose: the same string must mean the same thing to the
 // API, the CLI and an auditor reading a report, and "1d" or "1.5h" invite misreadings.

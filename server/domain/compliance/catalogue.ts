@@ -1,5 +1,5 @@
-// The control catalogue of shared/guides/compliance-controls.md: what a restore test can honestly
-// evidence, per framework. Titles paraphrase the public texts. Duties only the customer can
+// The control catalogue (decision 0006): what a restore test can honestly evidence, per
+// framework. Titles paraphrase the public texts. Duties only the customer can
 // evidence (policies, BIA, physical security, retention) are listed as "not evidenced by this
 // report" so no output implies them.
 

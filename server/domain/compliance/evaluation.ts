@@ -1,4 +1,4 @@
-// Compliance evidence (decision 0006, shared/guides/compliance-controls.md). Turns the population of
+// Compliance evidence (decision 0006). Turns the population of
 // RestoreReports in a period into per-control statuses with the exact rules of the guide, a
 // one-line evidence sentence per control, and a detail object for the auditor PDF. Statuses say
 // what the evidence supports; nothing here ever calls a system "compliant".

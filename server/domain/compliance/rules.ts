@@ -1,4 +1,4 @@
-// The status rules of shared/guides/compliance-controls.md for one target (a source namespace in
+// The status rules of decision 0006 (docs/decisions/0006-compliance-evidence.md) for one target (a source namespace in
 // scope) under one control: qualifying passes, exceptions and their remediation within W, the
 // reasons for at_risk, and the control's status over its targets.
 import type { ControlStatus } from '../read-models/views.js';

@@ -1,4 +1,4 @@
-// Read models of the dashboard API (seed-spec §2, decision 0005): summary, daily series, alerts,
+// Read models of the dashboard API (decision 0005): summary, daily series, alerts,
 // upcoming runs, and the TestResponse mapping. Windows are UTC and run time is spec.completedAt.
 // Every function accepts either a plain array of reports or a live ReportIndex; the API should pass
 // the index it maintains from its informer, so a request costs O(window), not O(all reports).

@@ -1,4 +1,4 @@
-// The read models the API serves (seed-spec §2, decisions 0005–0007). Domain functions compute them;
+// The read models the API serves (decisions 0005–0007). Domain functions compute them;
 // tsoa controllers return them unchanged, so these interfaces are also the OpenAPI schemas.
 // Field names and meanings are fixed by the specification: do not rename. Fields the seed types
 // `int` carry @isInt, so the OpenAPI document (and every generated client) says integer.

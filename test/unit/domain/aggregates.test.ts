@@ -369,7 +369,7 @@ describe('upcoming (overdue first, then by nextRunAt ascending)', () => {
   });
 });
 
-describe('testResponse (seed-spec §2 mapping)', () => {
+describe('testResponse (the API mapping of decision 0005)', () => {
   it('maps a test that has run', () => {
     const test = makeTest({
       name: 'payments',

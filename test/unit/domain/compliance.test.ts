@@ -70,7 +70,7 @@ function target(detail: ComplianceDetail, id: string, namespace: string): Target
 }
 
 describe('catalogue', () => {
-  it('has the five frameworks with the controls of compliance-controls.md', () => {
+  it('has the five frameworks with the controls of the catalogue (decision 0006)', () => {
     expect(FRAMEWORK_IDS).toEqual(['soc2', 'iso27001', 'hipaa', 'dora', 'pcidss']);
     const table = Object.fromEntries(
       FRAMEWORK_IDS.map((id) => [id, FRAMEWORKS[id].controls.map((c) => `${c.id}:${c.role}`)]),
@@ -433,7 +433,7 @@ describe('per-control aggregation', () => {
 });
 
 describe('evidence sentences', () => {
-  // Two namespaces, six runs; built to reproduce the example line of compliance-controls.md.
+  // Two namespaces, six runs; built to reproduce the example line of the product's compliance guide.
   const tests = [makeTest({ name: 'payments', maxRTO: '15m' }), makeTest({ name: 'orders', maxRTO: '15m' })];
   const reports = [
     makeReport({
