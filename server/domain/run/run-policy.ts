@@ -59,6 +59,8 @@ export interface RunStep {
   sandboxExpiresAt?: Date;
   /** settle: how the run ends. */
   ending?: RunEnding;
+  /** update: a condition to record with the run (RunAllowed, when a run is about to start). */
+  condition?: Omit<Condition, 'lastTransitionTime'>;
   /** An Event worth recording on the RestoreTest for this step. */
   event?: { type: 'Normal' | 'Warning'; reason: string; message: string };
   requeueAfterMs: number;
@@ -185,12 +187,29 @@ function queued(run: CurrentRun, observed: RunObservations, now: Date): RunStep 
   if (!observed.admitted) {
     return wait('WaitingForSlot', 'every run slot is taken, or another run is first in line', observed.bounds.pollIntervalMs * QUEUED_POLL_FACTOR);
   }
+  const permission = observed.permission;
+  const condition = permission && {
+    type: 'RunAllowed',
+    status: permission.allowed ? ('True' as const) : ('False' as const),
+    reason: permission.reason,
+    message: permission.message,
+  };
+  if (permission && !permission.allowed) {
+    // Fail closed (decision 0018): nothing is restored; the report records why, like any failed run.
+    const message = `run ${run.id} refused: ${permission.message}`;
+    return {
+      ...fail(run, permission.reason, message),
+      condition: condition!,
+      event: { type: 'Warning', reason: 'RunRefused', message },
+    };
+  }
   const message = `run ${run.id} started (${run.trigger})`;
   return {
     action: 'update',
     reason: 'RunStarted',
     message,
     run: { ...run, stage: 'Preparing', startedAt: now.toISOString() },
+    ...(condition ? { condition } : {}),
     event: { type: 'Normal', reason: 'RunStarted', message },
     requeueAfterMs: 0,
   };

@@ -92,6 +92,22 @@ describe('nextStep: Queued', () => {
   it('not admitted (limit reached or another run first in line) → wait, look again later', () => {
     expect(step('Queued', { admitted: false })).toMatchObject({ action: 'wait', reason: 'WaitingForSlot', requeueAfterMs: 10_000 });
   });
+
+  // Decision 0018: the run permission is looked at once a slot is free.
+  it('admitted and allowed → Preparing, RunAllowed True with the reason', () => {
+    const result = step('Queued', { permission: { allowed: true, reason: 'AuthorAllowed', message: 'the author "a" may restore "b"' } });
+    expect(result).toMatchObject({ action: 'update', reason: 'RunStarted' });
+    expect(result.condition).toEqual({ type: 'RunAllowed', status: 'True', reason: 'AuthorAllowed', message: 'the author "a" may restore "b"' });
+  });
+
+  it('admitted but refused → Finalizing (nothing restored, a report says why), RunAllowed False, a Warning', () => {
+    const result = step('Queued', { permission: { allowed: false, reason: 'AuthorLacksRights', message: 'the author "a" cannot get secrets in namespace "b"' } });
+    expect(result).toMatchObject({ action: 'update', reason: 'AuthorLacksRights', requeueAfterMs: 0 });
+    expect(result.run).toMatchObject({ stage: 'Finalizing', failure: { reason: 'AuthorLacksRights', message: expect.stringContaining('cannot get secrets') } });
+    expect(result.run?.sandboxNamespaces).toBeUndefined();
+    expect(result.condition).toMatchObject({ type: 'RunAllowed', status: 'False', reason: 'AuthorLacksRights' });
+    expect(result.event).toMatchObject({ type: 'Warning', reason: 'RunRefused' });
+  });
 });
 
 describe('nextStep: Preparing', () => {
