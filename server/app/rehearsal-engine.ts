@@ -23,9 +23,9 @@ import { RunReconciler, type RunReconcilerDeps } from '../engine/run/run.reconci
 import { SandboxManager } from '../engine/sandbox/sandbox.js';
 import { PodSecurityPlanner } from '../engine/sandbox/pod-security.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
-import { parseDuration } from '../domain/common/duration.js';
 import type { RestoreTest } from '../domain/resources/resources.js';
 import type { RunBounds } from '../domain/run/run-observations.js';
+import { runTtlSeconds } from '../domain/run/run-policy.js';
 import { EvidenceArchive, type EvidenceArchiveDeps } from '../archive/evidence-archive.js';
 import type { EvidenceKeyStore } from '../evidence/evidence-keys.js';
 import type { BackupProvider } from '../providers/provider.js';
@@ -100,8 +100,7 @@ export function createEngine(deps: EngineDeps): Engine {
     onDone: enqueue,
   });
   const bounds = (test: RestoreTest): RunBounds => ({
-    // Clamped here too (decision 0018): a ttl admission never saw (policy missing, written before the cap) cannot keep a sandbox longer.
-    ttlSeconds: Math.min(parseDuration(test.spec.sandbox?.ttl ?? '1h') ?? 3600, config.maxSandboxTtlSeconds),
+    ttlSeconds: runTtlSeconds(test.spec.sandbox?.ttl, config.maxSandboxTtlSeconds),
     podReadyTimeoutSeconds: deps.podReadyTimeoutSeconds ?? 600,
     providerUnavailableSeconds: config.providerUnavailableSeconds,
     pollIntervalMs: config.pollIntervalMs,
