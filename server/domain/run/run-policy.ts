@@ -192,23 +192,23 @@ function settle(run: CurrentRun, report: ReportObservation, bounds: RunBounds): 
   };
 }
 
+/** The RunAllowed condition: why the last run could (or could not) start (decision 0018). */
+function runAllowedCondition(permission: NonNullable<RunObservations['permission']>): Omit<Condition, 'lastTransitionTime'> {
+  return { type: 'RunAllowed', status: permission.allowed ? 'True' : 'False', reason: permission.reason, message: permission.message };
+}
+
 function queued(run: CurrentRun, observed: RunObservations, now: Date): RunStep {
   if (!observed.admitted) {
     return wait('WaitingForSlot', 'every run slot is taken, or another run is first in line', observed.bounds.pollIntervalMs * QUEUED_POLL_FACTOR);
   }
   const permission = observed.permission;
-  const condition = permission && {
-    type: 'RunAllowed',
-    status: permission.allowed ? ('True' as const) : ('False' as const),
-    reason: permission.reason,
-    message: permission.message,
-  };
+  const condition = permission ? runAllowedCondition(permission) : undefined;
   if (permission && !permission.allowed) {
     // Fail closed (decision 0018): nothing is restored; the report records why, like any failed run.
     const message = `run ${run.id} refused: ${permission.message}`;
     return {
       ...fail(run, permission.reason, message),
-      condition: condition!,
+      condition: runAllowedCondition(permission),
       event: { type: 'Warning', reason: 'RunRefused', message },
     };
   }
