@@ -21,6 +21,7 @@ import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../server/
 import { createLogger } from '../../server/logger.js';
 import { createRehearsal } from '../../server/app/rehearsal.js';
 import { makeServingCertificate, registerAggregatedApi } from '../../test/helpers/aggregated-api.js';
+import { authoredBy } from '../../test/helpers/author.js';
 import { startRealVelero } from '../../test/helpers/real-velero.js';
 import { createShopApp, shopChecks, startShopEndpoints } from '../../test/helpers/sample-app.js';
 import { createBackup } from '../../test/velero/simulator.js';
@@ -60,6 +61,9 @@ async function main(): Promise<void> {
   kubectl('apply', '--server-side', '--force-conflicts', '-k', 'crds');
   kubectl('apply', '--server-side', '--force-conflicts', '-f', 'test/fixtures/velero/crds');
   kubectl('apply', '-f', 'deploy/base/namespace.yaml');
+  // The admission policies that check who may restore another namespace: without them the engine
+  // refuses every test whose sources differ from its namespace (decision 0018).
+  kubectl('apply', '-f', 'deploy/base/admission-params.yaml', '-f', 'deploy/base/restoretest-admission.yaml');
   kubectl('wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all');
 
   const admin = new KubeConfig();
@@ -113,7 +117,8 @@ async function main(): Promise<void> {
         version: 'v1alpha1',
         namespace: 'rehearsal-system',
         plural: 'restoretests',
-        body: test,
+        // The demo's administrator is the recorded author (decision 0018: they restore "shop").
+        body: await authoredBy(admin, test),
       });
     } catch {
       // already there from an earlier demo run

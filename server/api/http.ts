@@ -93,20 +93,28 @@ export interface HttpDeps {
 
 export const DEFAULT_TRIGGER_WAIT_MS = 5_000;
 
+/**
+ * The reviewer of callers. In auth mode none too whenever there are Kubernetes clients: the
+ * aggregation port reviews the callers kube-apiserver names in every mode (issue 26).
+ */
 function createReviewer(deps: HttpDeps): AccessReviewer | undefined {
   if (deps.accessReviewer) return deps.accessReviewer;
-  if (deps.config.authMode !== 'kubernetes') return undefined;
-  if (!deps.kube) throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
+  if (!deps.kube) {
+    if (deps.config.authMode === 'kubernetes') throw new Error('REHEARSAL_AUTH_MODE=kubernetes needs Kubernetes clients for the reviews');
+    return undefined;
+  }
   return new KubeAccessReviewer(deps.kube.authentication, deps.kube.authorization, deps.config.tokenAudiences);
 }
 
 /**
  * Whether a caller may read the restored data of namespaces: `get secrets` in each (the right that
- * lets one author a test restoring them, decision 0009). No reviewer or no caller: no.
+ * lets one author a test restoring them, decision 0009). No reviewed caller (auth mode none on
+ * port 8080, where everything is allowed): `unreviewedMayRead`. No reviewer: no.
  */
-function sourceReader(reviewer: AccessReviewer | undefined) {
+function sourceReader(reviewer: AccessReviewer | undefined, unreviewedMayRead: boolean) {
   return async (caller: ApiUser | undefined, namespaces: readonly string[]): Promise<boolean> => {
-    if (!reviewer || !caller || namespaces.length === 0) return false;
+    if (!caller) return unreviewedMayRead;
+    if (!reviewer || namespaces.length === 0) return false;
     const decisions = await Promise.all(
       namespaces.map((namespace) => reviewer.reviewAccess(caller, { verb: 'get', group: '', resource: 'secrets', namespace })),
     );
@@ -146,7 +154,7 @@ export function createApp(deps: HttpDeps): express.Express {
       maxSandboxTtlSeconds: deps.config.maxSandboxTtlSeconds,
       podSecurityFloor: deps.config.podSecurityFloor,
     },
-    deps.config.authMode === 'kubernetes' ? reviewer : undefined,
+    reviewer,
   );
   const context: ApiContext = {
     health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
@@ -166,7 +174,7 @@ export function createApp(deps: HttpDeps): express.Express {
       deps.cache,
       deps.config.namespace,
       deps.diagnoses,
-      deps.config.authMode === 'kubernetes' ? sourceReader(reviewer) : undefined,
+      sourceReader(reviewer, deps.config.authMode === 'none'),
     ),
     license,
     evidence: new EvidenceService(deps.evidenceKeys),
@@ -188,7 +196,7 @@ export function createApp(deps: HttpDeps): express.Express {
   };
   if (deps.config.authMode === 'none') {
     log.warn(
-      'REHEARSAL_AUTH_MODE=none: the API accepts every request without authentication (development only)',
+      'REHEARSAL_AUTH_MODE=none: port 8080 accepts every request without authentication (development only); the aggregation port still reviews every caller',
     );
   }
 

@@ -5,7 +5,7 @@ import { Controller, Extension, Get, OperationId, Path, Query, Request, Response
 import type { Request as ExpressRequest } from 'express';
 import type { RunDiagnosis } from '../domain/diagnosis/diagnosis.js';
 import type { RunNotification } from '../domain/notifications/run-notification.js';
-import type { ApiUser } from './auth/authorizer.js';
+import { reviewedCaller, type ApiUser } from './auth/authorizer.js';
 import { GET_TEST, LIST_REPORTS_OF_TEST, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';
@@ -55,7 +55,7 @@ export class RunDetailsController extends Controller {
     @Query() namespace?: string,
     @Query() run?: string,
   ): Promise<RunDiagnosis> {
-    return this.api.runs.diagnosis(name, namespace, run, (request as ExpressRequest & { user?: ApiUser }).user);
+    return this.api.runs.diagnosis(name, namespace, run, reviewedCaller((request as ExpressRequest & { user?: ApiUser }).user));
   }
 
   /**

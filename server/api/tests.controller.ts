@@ -31,16 +31,16 @@ import {
   TRIGGER_TEST,
   UPDATE_TEST,
 } from './auth/permissions.js';
-import type { ApiUser } from './auth/authorizer.js';
+import { reviewedCaller, type ApiUser } from './auth/authorizer.js';
 import { requestNamespaceOf } from './auth/request-namespace.js';
 import type { ApiContext } from './context.js';
 import { sendPreparedJson } from './responses/prepared-json.js';
 import type { ProblemDetails } from './problem.js';
 import { validateTestBody } from './request-body.js';
 
-/** The caller as the authentication hook found them (none in auth mode none). */
+/** The caller whose rights the service reviews (none in auth mode none on port 8080). */
 function callerOf(request: ExpressRequest): ApiUser | undefined {
-  return (request as ExpressRequest & { user?: ApiUser }).user;
+  return reviewedCaller((request as ExpressRequest & { user?: ApiUser }).user);
 }
 
 /**

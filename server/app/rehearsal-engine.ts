@@ -11,6 +11,9 @@ import { KubeEventRecorder } from '../engine/events.js';
 import { Janitor } from '../engine/sandbox/janitor.js';
 import { KubeRunActions } from '../engine/run/kube-run-actions.js';
 import { KubeRunReads } from '../engine/run/kube-run-reads.js';
+import { AuthorReview } from '../engine/run/author-review.js';
+import { AdmissionGuard } from '../engine/admission-guard.js';
+import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
 import { RunGatherer } from '../engine/run/run-gatherer.js';
 import { LeaderElector } from '../engine/leader-election.js';
 import { findOrphanReports, ReportCascade } from '../engine/report-cascade.js';
@@ -20,9 +23,9 @@ import { RunReconciler, type RunReconcilerDeps } from '../engine/run/run.reconci
 import { SandboxManager } from '../engine/sandbox/sandbox.js';
 import { PodSecurityPlanner } from '../engine/sandbox/pod-security.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
-import { parseDuration } from '../domain/common/duration.js';
 import type { RestoreTest } from '../domain/resources/resources.js';
 import type { RunBounds } from '../domain/run/run-observations.js';
+import { runTtlSeconds } from '../domain/run/run-policy.js';
 import { EvidenceArchive, type EvidenceArchiveDeps } from '../archive/evidence-archive.js';
 import type { EvidenceKeyStore } from '../evidence/evidence-keys.js';
 import type { BackupProvider } from '../providers/provider.js';
@@ -56,6 +59,7 @@ export interface EngineDeps extends RehearsalBasics {
   onStage: RunReconcilerDeps['onStage'] | undefined;
   archiveAfterUpload: EvidenceArchiveDeps['afterUpload'] | undefined;
   podReadyTimeoutSeconds: number | undefined;
+  admissionCheckIntervalMs: number | undefined;
 }
 
 export interface Engine {
@@ -96,7 +100,7 @@ export function createEngine(deps: EngineDeps): Engine {
     onDone: enqueue,
   });
   const bounds = (test: RestoreTest): RunBounds => ({
-    ttlSeconds: parseDuration(test.spec.sandbox?.ttl ?? '1h') ?? 3600,
+    ttlSeconds: runTtlSeconds(test.spec.sandbox?.ttl, config.maxSandboxTtlSeconds),
     podReadyTimeoutSeconds: deps.podReadyTimeoutSeconds ?? 600,
     providerUnavailableSeconds: config.providerUnavailableSeconds,
     pollIntervalMs: config.pollIntervalMs,
@@ -130,7 +134,20 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   // The sandboxes' Pod Security profiles: planned when they are created, read back for the report.
   const podSecurity = new PodSecurityPlanner(kube.core, config.podSecurityFloor);
+  const admissionGuard = new AdmissionGuard({
+    api: kubeConfig.makeApiClient(AdmissionregistrationV1Api),
+    metrics,
+    log: log.child({ component: 'admission-guard' }),
+    now: () => now().getTime(),
+    ...(deps.admissionCheckIntervalMs ? { intervalMs: deps.admissionCheckIntervalMs } : {}),
+  });
   const reads = new KubeRunReads({
+    admissionGuard,
+    authorReview: new AuthorReview(kube.authorization, {
+      providerNamespace: config.veleroNamespace,
+      maxSandboxTtlSeconds: config.maxSandboxTtlSeconds,
+      podSecurityFloor: config.podSecurityFloor,
+    }),
     cache,
     client,
     providers,
@@ -191,12 +208,14 @@ export function createEngine(deps: EngineDeps): Engine {
   wakeUp.loop = loop;
   const start = (): void => {
     deps.testGauges.rebuild();
+    admissionGuard.start();
     loop.start();
     followUps.startOnLeader();
     archive?.startOnLeader();
     cascade.startOnLeader();
   };
   const stop = (): void => {
+    admissionGuard.stop();
     loop.stop();
     followUps.stopOnLeader();
     archive?.stopOnLeader();

@@ -43,6 +43,8 @@ export interface RehearsalOverrides {
   /** Don't serve HTTP (engine-only tests). */
   withoutHttp?: boolean;
   podReadyTimeoutSeconds?: number;
+  /** How often the admission guard looks for the admission policies without being asked (default 60 s). */
+  admissionCheckIntervalMs?: number;
 }
 
 export interface Rehearsal {
@@ -118,6 +120,7 @@ export function createRehearsal(
     onStage: overrides.onStage,
     archiveAfterUpload: overrides.archiveAfterUpload,
     podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds,
+    admissionCheckIntervalMs: overrides.admissionCheckIntervalMs,
   });
   const { leader, archive, cascade } = engine;
   const listeners = createListeners({ ...basics, backupTool: providers.velero, followUps, evidence: evidenceParts });

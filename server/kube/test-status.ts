@@ -16,6 +16,7 @@
 //   lastScore, lastResult, lastRunAt,  rehearsal-run           run reconciler (when a run ends)
 //     lastReport
 //   conditions[type=LastRunPassed]     rehearsal-run           run reconciler (when a run ends)
+//   conditions[type=RunAllowed]        rehearsal-run           run reconciler (when a run starts or is refused)
 //   evidenceAnchor                     rehearsal-evidence      report signer (after each report)
 //
 // A field manager names what a field is about, not which class writes it. "rehearsal-schedule" is
@@ -76,6 +77,7 @@ export const FIELD_OWNERS: Readonly<Record<Exclude<keyof RestoreTestStatus, 'con
 export const CONDITION_OWNERS: Readonly<Record<string, StatusOwner>> = {
   ScheduleValid: 'schedule',
   LastRunPassed: 'run',
+  RunAllowed: 'run',
 };
 
 /** The fields of `status` that `owner` owns: exactly what an apply by that owner carries. */

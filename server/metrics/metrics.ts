@@ -42,6 +42,14 @@ export class Metrics {
     labelNames: ['namespace', 'test'],
     registers: [this.registry],
   });
+  // Decision 0018: 1 while an admission policy (or its denying binding) that checks who may restore
+  // another namespace is missing; tests restoring another namespace are then refused.
+  readonly admissionPolicyMissing = new Gauge({
+    name: 'rehearsal_admission_policy_missing',
+    help: '1 when the ValidatingAdmissionPolicy or its denying binding is not installed (cross-namespace tests do not run)',
+    labelNames: ['policy'],
+    registers: [this.registry],
+  });
   readonly testSuspended = new Gauge({
     name: 'rehearsal_test_suspended',
     help: '1 when the RestoreTest schedule is suspended',

@@ -18,6 +18,7 @@ import {
 } from '../../server/domain/resources/resources.js';
 import { expandReport } from '../../server/report-codec/report-encoding.js';
 import { createBackup, VeleroSimulator } from '../velero/simulator.js';
+import { authoredBy } from './author.js';
 import { createNamespace, testKubeConfig, uniqueName, waitFor } from './kube.js';
 import { startRealVelero, type RealVelero } from './real-velero.js';
 import { createShopApp, startShopEndpoints, type ShopEndpoints } from './sample-app.js';
@@ -152,13 +153,14 @@ export function restoreTestBody(
   };
 }
 
+/** Creates `test` as the administrator, recorded as its author (decision 0018: it restores another namespace). */
 export async function createRestoreTest(fixture: EngineFixture, test: RestoreTest): Promise<RestoreTest> {
   return (await fixture.custom.createNamespacedCustomObject({
     group: 'rehearsal.dev',
     version: 'v1alpha1',
     namespace: test.metadata.namespace!,
     plural: 'restoretests',
-    body: test,
+    body: await authoredBy(fixture.admin, test),
   })) as RestoreTest;
 }
 

@@ -118,7 +118,7 @@ describe('RestoreTest.status', () => {
     for (const field of ['observedGeneration', 'nextRunAt', 'phase', 'lastScore', 'lastResult', 'lastRunAt', 'lastReport', 'handledTrigger', 'evidenceAnchor']) {
       expect(status).toHaveProperty(field);
     }
-    expect(status.conditions?.map((condition) => condition.type).sort()).toEqual(['LastRunPassed', 'ScheduleValid']);
+    expect(status.conditions?.map((condition) => condition.type).sort()).toEqual(['LastRunPassed', 'RunAllowed', 'ScheduleValid']);
     const owners = statusOwners(test);
     expect(Object.fromEntries([...owners].sort())).toEqual(Object.fromEntries([...intendedOwners(status)].sort()));
     // Only the three managers write status, each through the status subresource by apply.

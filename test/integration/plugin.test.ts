@@ -25,6 +25,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
+import { recordAuthor } from '../helpers/author.js';
 import { availability, makeServingCertificate, registerAggregatedApi, unregisterAggregatedApi } from '../helpers/aggregated-api.js';
 import { readClusterInfo, repoRoot } from '../helpers/cluster-info.js';
 import { createEngineFixture, uniqueTestName, type EngineFixture } from '../helpers/engine-fixture.js';
@@ -151,7 +152,7 @@ beforeAll(async () => {
       apiVersion: 'rehearsal.dev/v1alpha1',
       kind: 'HealthCheckPolicy',
       metadata: { name: 'shop-checks', namespace: fixture.testNamespace },
-      spec: { description: 'the shop works', checks: shopChecks() },
+      spec: { description: 'the shop works', sourceNamespaces: [fixture.source], checks: shopChecks() },
     }),
   );
 
@@ -264,6 +265,9 @@ describe('a restore test from create to delete (--server)', () => {
     expect(created).toMatchObject({ code: 0, stdout: `restoretest.rehearsal.dev/${healthy} created\n`, stderr: '' });
     const failing = await plugin(['create', broken, ...common, '--backup', `${fixture.backup}-broken`, '--ttl', '30s', '-o', 'name']);
     expect(failing).toMatchObject({ code: 0, stdout: `restoretest.rehearsal.dev/${broken}\n` });
+    // Port 8080 in auth mode none reviews nobody, so it records no author, and a test restoring
+    // another namespace would not run (decision 0018): the administrator records themself.
+    for (const name of [healthy, broken]) await recordAuthor(admin, ns, name);
     // What the API made of the flags, read back from the cluster.
     const spec = (
       (await admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({

@@ -530,7 +530,7 @@ const exhaustiveHealthCheckPolicy: ExhaustiveResource<HealthCheckPolicy> = {
   apiVersion: API_VERSION,
   kind: 'HealthCheckPolicy',
   metadata: { name: 'baseline' },
-  spec: { description: 'everything', checks: [exhaustiveCheck] },
+  spec: { description: 'everything', sourceNamespaces: ['shop'], checks: [exhaustiveCheck] },
 };
 
 const EXHAUSTIVE: Record<KindName, { apiVersion: string; kind: KindName }> = {

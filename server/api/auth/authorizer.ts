@@ -1,5 +1,7 @@
 // Per-request authentication and authorization (decision 0008, REHEARSAL_AUTH_MODE):
-// - none: every request is allowed as "system:anonymous" (local development, demos, tests);
+// - none: every request on port 8080 is allowed as "system:anonymous" (local development, demos,
+//   tests). It never relaxes the aggregation port (issue 26): there kube-apiserver names the caller,
+//   so their reviews run in every mode, and without a reviewer the port refuses (503);
 // - kubernetes: "Authorization: Bearer <token>" → TokenReview (who) → one SubjectAccessReview per
 //   permission the operation declares (may they). Through the aggregation layer kube-apiserver has
 //   already authenticated the caller (front-proxy.ts): no TokenReview, the same reviews. Answers are cached briefly, keyed by a SHA-256
@@ -22,7 +24,16 @@ export interface ApiUser {
   extra?: Record<string, string[]>;
 }
 
+/** The caller of every request on port 8080 in auth mode none: nobody was reviewed. */
 export const ANONYMOUS_USER: Readonly<ApiUser> = Object.freeze({ username: 'system:anonymous', groups: [] });
+
+/**
+ * The caller whose further permissions (restore rights, reading restored data) a service must
+ * review, or undefined for auth mode none on port 8080, where nobody is reviewed.
+ */
+export function reviewedCaller(user: ApiUser | undefined): ApiUser | undefined {
+  return user === ANONYMOUS_USER ? undefined : user;
+}
 
 export interface AuthRequest extends RequestFacts {
   method: string;
@@ -91,8 +102,11 @@ export class RequestAuthorizer {
 
   /** The caller, or a ProblemError (401, 403; 503 when the apiserver cannot answer). */
   async authorize(request: AuthRequest): Promise<ApiUser> {
-    if (this.options.mode === 'none') return ANONYMOUS_USER;
-    const reviewer = this.options.reviewer!;
+    if (this.options.mode === 'none' && !request.frontProxyUser) return ANONYMOUS_USER;
+    const reviewer = this.options.reviewer;
+    if (!reviewer) {
+      throw new ProblemError('kubernetes-unavailable', 'This server has no Kubernetes client to review the caller\'s permissions.');
+    }
 
     const operation = request.routePath
       ? this.options.permissions.lookup(request.method, request.routePath)

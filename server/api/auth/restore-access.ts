@@ -1,8 +1,8 @@
 // The API door of decision 0009 (the admission door is deploy/base/restoretest-admission.yaml):
 // before the API writes a RestoreTest for a caller, one SubjectAccessReview per permission that
 // restoreRequirements() names, for that caller. The API writes with its own ServiceAccount, which
-// the admission policy exempts for exactly this reason. In auth mode none (development only)
-// there is no caller to review.
+// the admission policy exempts for exactly this reason. In auth mode none, on port 8080
+// (development only), there is no caller to review; on the aggregation port there always is.
 import {
   describeMissing,
   restoreRequirements,

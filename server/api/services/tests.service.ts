@@ -3,7 +3,7 @@
 // mapping are domain functions (server/domain/test-spec/test-input.ts); this file orchestrates and turns
 // Kubernetes outcomes into the API's status codes.
 import { randomUUID } from 'node:crypto';
-import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../domain/resources/resources.js';
+import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest, type RestoreTestSpec } from '../../domain/resources/resources.js';
 import { testResponse } from '../../domain/read-models/aggregates.js';
 import {
   inputToSpec,
@@ -12,6 +12,8 @@ import {
   type ValidTestInput,
 } from '../../domain/test-spec/test-input.js';
 import { restoreRequirements } from '../../domain/permissions/restore-permissions.js';
+import { describeUncovered, uncoveredSources } from '../../domain/permissions/health-check-policy-permissions.js';
+import { authorAnnotations } from '../../domain/permissions/run-permission.js';
 import type { TestResponse } from '../../domain/read-models/views.js';
 import { isKind } from '../../kube/errors.js';
 import type { ReviewedUser } from '../auth/access-review.js';
@@ -73,6 +75,16 @@ function notFound(namespace: string, name: string): ProblemError {
   return new ProblemError('not-found', `RestoreTest "${name}" not found in namespace "${namespace}".`);
 }
 
+/**
+ * The test as written by `user`: they become its recorded author (decision 0018). An unreviewed
+ * caller (auth mode none, port 8080) changes nothing about who is recorded.
+ */
+function withAuthor(test: RestoreTest, user: ReviewedUser | undefined): RestoreTest {
+  if (!user) return test;
+  const annotations = { ...test.metadata.annotations, ...authorAnnotations(user) };
+  return { ...test, metadata: { ...test.metadata, annotations } };
+}
+
 function byNamespaceThenName(a: TestResponse, b: TestResponse): number {
   if (a.namespace !== b.namespace) return a.namespace < b.namespace ? -1 : 1;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
@@ -125,10 +137,12 @@ export class TestsService {
     const input = this.checkBody(body, { namespace });
     const spec = inputToSpec(input);
     await this.deps.restoreAccess.check(user, namespace, spec);
+    this.checkPolicyCoverage(namespace, spec);
     const test: RestoreTest = {
       apiVersion: API_VERSION,
       kind: 'RestoreTest',
-      metadata: { name: input.name, namespace },
+      // The reviewed caller is the author the engine re-checks before each run (decision 0018).
+      metadata: { name: input.name, namespace, ...(user ? { annotations: authorAnnotations(user) } : {}) },
       spec,
     };
     let created: RestoreTest;
@@ -163,14 +177,27 @@ export class TestsService {
       // providerNamespace that an administrator set.
       const spec = specForUpdate(current.spec, input);
       await this.deps.restoreAccess.check(user, ns, spec);
+      this.checkPolicyCoverage(ns, spec);
       try {
-        return testResponse(await this.deps.writer.replaceTestSpec(current, spec));
+        return testResponse(await this.deps.writer.replaceTestSpec(withAuthor(current, user), spec));
       } catch (error) {
         if (isKind(error, 'NotFound')) throw notFound(ns, name);
         if (!isKind(error, 'Conflict') || attempt >= CONFLICT_ATTEMPTS) throw error;
       }
       current = await this.fetch(ns, name);
     }
+  }
+
+  /**
+   * Decision 0018: a test may name a HealthCheckPolicy only if the policy lists every source
+   * namespace other than the test's own (a policy not created yet is judged by the engine at run time).
+   */
+  private checkPolicyCoverage(namespace: string, spec: RestoreTestSpec): void {
+    const name = spec.healthCheckPolicy;
+    const policy = name ? this.deps.cache.getPolicy?.(namespace, name) : undefined;
+    if (!name || !policy) return;
+    const uncovered = uncoveredSources(namespace, spec, policy.spec);
+    if (uncovered.length > 0) throw invalidRequest([{ field: 'healthCheckPolicy', message: describeUncovered(name, uncovered) }]);
   }
 
   async delete(name: string, ns: string): Promise<void> {

@@ -16,7 +16,7 @@ import {
 import { MAX_SOURCE_NAMESPACES } from '../run/sandbox-names.js';
 import { adminOnlyPatchKinds, RBAC_PATCH_GROUP } from '../run/restore-transforms.js';
 import { DEFAULT_POD_SECURITY_FLOOR } from '../run/pod-security.js';
-import { POD_SECURITY_LEVELS } from '../resources/resources.js';
+import { ANNOTATION_AUTHOR, ANNOTATION_AUTHOR_GROUPS, POD_SECURITY_LEVELS } from '../resources/resources.js';
 
 export const ADMISSION_POLICY_NAME = 'rehearsal-restoretest-author';
 /** ConfigMap (in the server's namespace) with the policy's parameters; the Deployment reads it too. */
@@ -50,6 +50,10 @@ function adminMessage(because: string): string {
 }
 
 /** `{'privileged': 0, 'baseline': 1, 'restricted': 2}`: Pod Security levels ranked, as a CEL map. */
+/** A CEL expression: the annotation `key` of `object` (object or oldObject), '' when absent. */
+const annotationOf = (object: string, key: string): string =>
+  `has(${object}.metadata.annotations) && '${key}' in ${object}.metadata.annotations ? ${object}.metadata.annotations['${key}'] : ''`;
+
 const LEVEL_RANK = `{${POD_SECURITY_LEVELS.map((level, index) => `'${level}': ${index}`).join(', ')}}`;
 const KINDS_ONLY_ADMINS_PATCH = `[${adminOnlyPatchKinds().map((key) => `'${key}'`).join(', ')}]`;
 
@@ -77,8 +81,15 @@ export function restoreAdmissionPolicy(options: AdmissionPolicyOptions): Record<
         // The API writes RestoreTests for its callers after the same checks as SubjectAccessReviews
         // for the caller (tests.service); here it would be judged by its own rights instead.
         { name: 'not-the-rehearsal-api', expression: `request.userInfo.username != ${quote(serverUser)}` },
-        // Metadata-only updates (labels, the trigger annotation) change nothing about what is restored.
-        { name: 'spec-written', expression: "request.operation == 'CREATE' || object.spec != oldObject.spec" },
+        // Metadata-only updates (labels, the trigger annotation) change nothing about what is restored;
+        // the recorded author (decision 0018) is what the engine re-checks before each run.
+        {
+          name: 'spec-or-author-written',
+          expression:
+            "request.operation == 'CREATE' || object.spec != oldObject.spec || " +
+            `(${annotationOf('object', ANNOTATION_AUTHOR)}) != (${annotationOf('oldObject', ANNOTATION_AUTHOR)}) || ` +
+            `(${annotationOf('object', ANNOTATION_AUTHOR_GROUPS)}) != (${annotationOf('oldObject', ANNOTATION_AUTHOR_GROUPS)})`,
+        },
       ],
       variables: [
         {
@@ -98,6 +109,8 @@ export function restoreAdmissionPolicy(options: AdmissionPolicyOptions): Record<
           name: 'podSecurityFloor',
           expression: `'podSecurityFloor' in params.data ? params.data.podSecurityFloor : '${DEFAULT_POD_SECURITY_FLOOR}'`,
         },
+        { name: 'author', expression: annotationOf('object', ANNOTATION_AUTHOR) },
+        { name: 'authorGroups', expression: annotationOf('object', ANNOTATION_AUTHOR_GROUPS) },
         {
           name: 'ttl',
           expression: `has(object.spec.sandbox) && has(object.spec.sandbox.ttl) ? object.spec.sandbox.ttl : '${DEFAULT_SANDBOX_TTL}'`,
@@ -145,6 +158,19 @@ export function restoreAdmissionPolicy(options: AdmissionPolicyOptions): Record<
           messageExpression: adminMessage(
             `'a patch changes ' + variables.restore.patches.filter(p, (has(p.target.group) ? p.target.group : '') + '/' + p.target.kind in ${KINDS_ONLY_ADMINS_PATCH} || (has(p.target.group) && p.target.group == '${RBAC_PATCH_GROUP}')).map(p, p.target.kind)[0] + ' objects, which a default transform changes or which grant access (it could undo the default or open the sandbox)'`,
           ),
+          reason: 'Forbidden',
+        },
+        // Decision 0018: the recorded author is the writer (no one records someone else), and the
+        // groups recorded are groups the writer holds (a subset: no right can be added).
+        {
+          expression: "variables.author == '' || variables.author == request.userInfo.username",
+          messageExpression:
+            `'annotation ${ANNOTATION_AUTHOR} must be the user who writes the test (' + ${celString('request.userInfo.username')} + '), or absent'`,
+          reason: 'Forbidden',
+        },
+        {
+          expression: "variables.authorGroups == '' || variables.authorGroups.split(',').all(g, g.trim() == '' || g.trim() in request.userInfo.groups)",
+          message: `annotation ${ANNOTATION_AUTHOR_GROUPS} may list only groups the writer belongs to`,
           reason: 'Forbidden',
         },
         {

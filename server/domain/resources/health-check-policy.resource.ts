@@ -83,6 +83,8 @@ export interface HealthCheck {
 
 export interface HealthCheckPolicySpec {
   description?: string;
+  /** The source namespaces whose restored copies these checks may read (decision 0018). */
+  sourceNamespaces?: string[];
   checks: HealthCheck[];
 }
 

@@ -14,6 +14,13 @@ export const MANAGED_BY_VALUE = 'rehearsal';
 export const LABEL_SOURCE_NAMESPACE = 'rehearsal.dev/source-namespace';
 /** Set by the API's trigger endpoint (value: a unique request id); survives restarts. */
 export const ANNOTATION_TRIGGER = 'rehearsal.dev/trigger-request';
+/**
+ * Who wrote a RestoreTest's spec, and groups they hold (comma-separated, a subset of theirs): set by
+ * the API for its callers, checked by the admission policy against the writer (decision 0018), and
+ * re-checked by the engine before each run of a test restoring another namespace.
+ */
+export const ANNOTATION_AUTHOR = 'rehearsal.dev/author';
+export const ANNOTATION_AUTHOR_GROUPS = 'rehearsal.dev/author-groups';
 /** On sandbox namespaces: when the janitor may delete it (RFC 3339). */
 export const ANNOTATION_EXPIRES_AT = 'rehearsal.dev/expires-at';
 

@@ -75,6 +75,8 @@ export interface RunObservations {
   leading: boolean;
   /** Queued: a run slot is free and this run is next in line (engine/run/run-slots.ts). */
   admitted?: boolean;
+  /** Queued and admitted: may the run start at all (domain/permissions/run-permission.ts, decision 0018). */
+  permission?: { allowed: boolean; reason: string; message: string };
   backup?: BackupObservation;
   restore?: RestoreObservation;
   /** Validating, until podsReadyAt is recorded. */

@@ -11,7 +11,7 @@
 // stored report); the reconciler asks again with that added to the observations, so what it means
 // for the run — Restoring or SandboxTaken, and the test's status once the run has ended — is also
 // decided here, never by the action.
-import { formatDuration } from '../common/duration.js';
+import { formatDuration, parseDuration } from '../common/duration.js';
 import type { Condition, CurrentRun, RestoreTestStatus } from '../resources/resources.js';
 import type { BackupChoice, PreparationObservation, ReportObservation, RunBounds, RunObservations } from './run-observations.js';
 
@@ -59,6 +59,8 @@ export interface RunStep {
   sandboxExpiresAt?: Date;
   /** settle: how the run ends. */
   ending?: RunEnding;
+  /** update: a condition to record with the run (RunAllowed, when a run is about to start). */
+  condition?: Omit<Condition, 'lastTransitionTime'>;
   /** An Event worth recording on the RestoreTest for this step. */
   event?: { type: 'Normal' | 'Warning'; reason: string; message: string };
   requeueAfterMs: number;
@@ -116,6 +118,15 @@ function providerUnavailable(run: CurrentRun, message: string, now: Date, bounds
 function reachable(run: CurrentRun): CurrentRun {
   const { providerUnavailableSince: _since, ...rest } = run;
   return rest;
+}
+
+/**
+ * The ttl a run lives by: the spec's (default 1h, as the CRD's), never above the installation's
+ * cap, whatever admission let through (decision 0018: a test written before the cap, or while the
+ * admission policy was missing).
+ */
+export function runTtlSeconds(ttl: string | undefined, maxSeconds: number): number {
+  return Math.min(parseDuration(ttl ?? '1h') ?? 3600, maxSeconds);
 }
 
 export function runDeadline(run: CurrentRun, bounds: RunBounds): Date {
@@ -181,9 +192,25 @@ function settle(run: CurrentRun, report: ReportObservation, bounds: RunBounds): 
   };
 }
 
+/** The RunAllowed condition: why the last run could (or could not) start (decision 0018). */
+function runAllowedCondition(permission: NonNullable<RunObservations['permission']>): Omit<Condition, 'lastTransitionTime'> {
+  return { type: 'RunAllowed', status: permission.allowed ? 'True' : 'False', reason: permission.reason, message: permission.message };
+}
+
 function queued(run: CurrentRun, observed: RunObservations, now: Date): RunStep {
   if (!observed.admitted) {
     return wait('WaitingForSlot', 'every run slot is taken, or another run is first in line', observed.bounds.pollIntervalMs * QUEUED_POLL_FACTOR);
+  }
+  const permission = observed.permission;
+  const condition = permission ? runAllowedCondition(permission) : undefined;
+  if (permission && !permission.allowed) {
+    // Fail closed (decision 0018): nothing is restored; the report records why, like any failed run.
+    const message = `run ${run.id} refused: ${permission.message}`;
+    return {
+      ...fail(run, permission.reason, message),
+      condition: runAllowedCondition(permission),
+      event: { type: 'Warning', reason: 'RunRefused', message },
+    };
   }
   const message = `run ${run.id} started (${run.trigger})`;
   return {
@@ -191,6 +218,7 @@ function queued(run: CurrentRun, observed: RunObservations, now: Date): RunStep 
     reason: 'RunStarted',
     message,
     run: { ...run, stage: 'Preparing', startedAt: now.toISOString() },
+    ...(condition ? { condition } : {}),
     event: { type: 'Normal', reason: 'RunStarted', message },
     requeueAfterMs: 0,
   };

@@ -21,6 +21,10 @@ import type { PodSecurityPlanner } from '../sandbox/pod-security.js';
 import { readReportChain, type ReportChainDeps } from './report-chain.js';
 import type { ReportChain, RestoreRead, RunReads } from './run-gatherer.js';
 import type { Admission, RunAdmission } from './run-slots.js';
+import type { AuthorReview } from './author-review.js';
+import type { AdmissionGuard } from '../admission-guard.js';
+import { foreignSources, uncoveredSources } from '../../domain/permissions/health-check-policy-permissions.js';
+import { decideRunPermission, decideWithoutAuthor, type RunPermission, type RunPermissionFacts } from '../../domain/permissions/run-permission.js';
 
 /** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
 export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'>, KindLister {
@@ -39,6 +43,9 @@ export interface KubeRunReadsDeps {
   /** The Pod Security level each sandbox enforces, read back for the report. */
   podSecurity: Pick<PodSecurityPlanner, 'observe'>;
   admission: RunAdmission;
+  /** Decision 0018: the installed admission policies, and the recorded author's rights now. */
+  admissionGuard: Pick<AdmissionGuard, 'missing'>;
+  authorReview: Pick<AuthorReview, 'review'>;
   /** The current leadership term; aborted when it ends. */
   term: () => AbortSignal;
   log: ReportChainDeps['log'];
@@ -53,6 +60,21 @@ export class KubeRunReads implements RunReads {
 
   admit(test: RestoreTest): Admission {
     return this.deps.admission.admit(test);
+  }
+
+  /** Gathers what decideRunPermission needs, the author's reviews only when they decide. */
+  async runPermission(test: RestoreTest): Promise<RunPermission> {
+    const namespace = test.metadata.namespace ?? '';
+    const foreign = foreignSources(namespace, test.spec);
+    if (foreign.length === 0) return decideRunPermission({ foreignSources: [], missingAdmission: [] });
+    const policyName = test.spec.healthChecks?.checks?.length ? undefined : test.spec.healthCheckPolicy;
+    const policy = policyName ? this.deps.cache.getPolicy(namespace, policyName) : undefined;
+    const facts: RunPermissionFacts = {
+      foreignSources: foreign,
+      missingAdmission: await this.deps.admissionGuard.missing(),
+      ...(policyName && policy ? { policy: { name: policyName, uncovered: uncoveredSources(namespace, test.spec, policy.spec) } } : {}),
+    };
+    return decideWithoutAuthor(facts) ?? decideRunPermission({ ...facts, author: await this.deps.authorReview.review(test) });
   }
 
   async selectBackup(test: RestoreTest): Promise<BackupObservation> {

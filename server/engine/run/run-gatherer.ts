@@ -21,6 +21,7 @@ import type {
 import type { CurrentRun, HealthCheck, PodSecurityReport, RestoreReport, RestoreTest, RestoreTransformsReport } from '../../domain/resources/resources.js';
 import { resolveTransforms, type ExcludedObject, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
 import type { KindObservation } from './kind-completeness.js';
+import type { RunPermission } from '../../domain/permissions/run-permission.js';
 import type { Dependency } from '../../domain/run/dependencies.js';
 import type { RestoreProgress } from '../../providers/provider.js';
 
@@ -46,6 +47,8 @@ export interface RunReads {
   leading(): boolean;
   /** Queued: may the run start now? An admitted run must settle its promotion. */
   admit(test: RestoreTest): Admission;
+  /** Queued and admitted: may this test run at all (decision 0018)? */
+  runPermission(test: RestoreTest): Promise<RunPermission>;
   /** Preparing: the backup to restore. */
   selectBackup(test: RestoreTest): Promise<BackupObservation>;
   /** Restoring, and the report: the restore's progress. */
@@ -152,6 +155,14 @@ export class RunGatherer {
       case 'Queued': {
         const admission = reads.admit(test);
         observations.admitted = admission.admitted;
+        if (admission.admitted) {
+          try {
+            observations.permission = await reads.runPermission(test);
+          } catch (error) {
+            admission.promotion.settle(undefined);
+            throw error;
+          }
+        }
         return { observations, next: admission.next, ...(admission.admitted ? { promotion: admission.promotion } : {}) };
       }
       case 'Preparing':

@@ -90,7 +90,8 @@ export class RunReconciler {
     const { actions } = this.deps;
     let written: RestoreTest | undefined;
     try {
-      written = await actions.writeStatus(test, { ...test.status, currentRun: run });
+      const conditions = step.condition ? setCondition(test.status?.conditions, step.condition, this.deps.now()) : test.status?.conditions;
+      written = await actions.writeStatus(test, { ...test.status, currentRun: run, ...(conditions ? { conditions } : {}) });
     } finally {
       promotion?.settle(written);
     }

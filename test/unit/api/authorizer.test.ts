@@ -89,6 +89,39 @@ describe('mode none', () => {
     await expect(open.authorize(request(undefined, { routePath: undefined }))).resolves.toBe(ANONYMOUS_USER);
   });
 
+  // Issue 26: kube-apiserver names the caller of the aggregation port; none relaxes port 8080 only.
+  it('reviews the user the front proxy names, and refuses them what they may not do', async () => {
+    const reviewer = new FakeReviewer();
+    reviewer.allow = false;
+    const open = new RequestAuthorizer({
+      mode: 'none',
+      reviewer,
+      permissions: new PermissionTable(document),
+      defaults: { namespace: 'n', veleroNamespace: 'v' },
+    });
+    const frontProxyUser = { username: 'mallory', groups: ['system:authenticated'] };
+    const problem = await problemOf(open.authorize(request(undefined, { frontProxyUser })));
+    expect([problem.status, problem.detail]).toEqual([
+      403,
+      'User "mallory" cannot get restoretests.rehearsal.dev "payments" in namespace "rehearsal-system".',
+    ]);
+    expect(reviewer.accessCalls).toHaveLength(1);
+    reviewer.allow = true;
+    open.clearCaches();
+    await expect(open.authorize(request(undefined, { frontProxyUser }))).resolves.toMatchObject({ username: 'mallory' });
+    await expect(open.authorize(request(undefined))).resolves.toBe(ANONYMOUS_USER);
+  });
+
+  it('refuses a front-proxy user (503) when there is no reviewer, rather than let them through', async () => {
+    const open = new RequestAuthorizer({
+      mode: 'none',
+      permissions: new PermissionTable(document),
+      defaults: { namespace: 'n', veleroNamespace: 'v' },
+    });
+    const problem = await problemOf(open.authorize(request(undefined, { frontProxyUser: { username: 'm', groups: [] } })));
+    expect(problem.status).toBe(503);
+  });
+
   it('kubernetes mode needs a reviewer', () => {
     expect(
       () =>

@@ -1,6 +1,6 @@
 // The run's state machine, as a table: every stage × every observation, with a fake clock.
 import { describe, expect, it } from '@jest/globals';
-import { CHECKS_POLL_MS, nextStep, type RunStep } from '../../../server/domain/run/run-policy.js';
+import { CHECKS_POLL_MS, nextStep, runTtlSeconds, type RunStep } from '../../../server/domain/run/run-policy.js';
 import type { ReportObservation, RunBounds, RunObservations } from '../../../server/domain/run/run-observations.js';
 import type { CurrentRun, RunStage } from '../../../server/domain/resources/resources.js';
 
@@ -91,6 +91,22 @@ describe('nextStep: Queued', () => {
 
   it('not admitted (limit reached or another run first in line) → wait, look again later', () => {
     expect(step('Queued', { admitted: false })).toMatchObject({ action: 'wait', reason: 'WaitingForSlot', requeueAfterMs: 10_000 });
+  });
+
+  // Decision 0018: the run permission is looked at once a slot is free.
+  it('admitted and allowed → Preparing, RunAllowed True with the reason', () => {
+    const result = step('Queued', { permission: { allowed: true, reason: 'AuthorAllowed', message: 'the author "a" may restore "b"' } });
+    expect(result).toMatchObject({ action: 'update', reason: 'RunStarted' });
+    expect(result.condition).toEqual({ type: 'RunAllowed', status: 'True', reason: 'AuthorAllowed', message: 'the author "a" may restore "b"' });
+  });
+
+  it('admitted but refused → Finalizing (nothing restored, a report says why), RunAllowed False, a Warning', () => {
+    const result = step('Queued', { permission: { allowed: false, reason: 'AuthorLacksRights', message: 'the author "a" cannot get secrets in namespace "b"' } });
+    expect(result).toMatchObject({ action: 'update', reason: 'AuthorLacksRights', requeueAfterMs: 0 });
+    expect(result.run).toMatchObject({ stage: 'Finalizing', failure: { reason: 'AuthorLacksRights', message: expect.stringContaining('cannot get secrets') } });
+    expect(result.run?.sandboxNamespaces).toBeUndefined();
+    expect(result.condition).toMatchObject({ type: 'RunAllowed', status: 'False', reason: 'AuthorLacksRights' });
+    expect(result.event).toMatchObject({ type: 'Warning', reason: 'RunRefused' });
   });
 });
 
@@ -309,5 +325,18 @@ describe('nextStep: a watched restore is looked at less often', () => {
       action: 'wait',
       requeueAfterMs: 15_000,
     });
+  });
+});
+
+// Decision 0018: the engine caps the ttl itself, whatever admission let through.
+describe('runTtlSeconds', () => {
+  it.each([
+    [undefined, 3600],
+    ['30m', 1800],
+    ['168h', 168 * 3600],
+    ['9999h', 168 * 3600],
+    ['not-a-duration', 3600],
+  ] as const)('%p → %i s (cap 168h)', (ttl, seconds) => {
+    expect(runTtlSeconds(ttl, 168 * 3600)).toBe(seconds);
   });
 });

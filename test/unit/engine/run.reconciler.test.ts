@@ -17,6 +17,8 @@ import type { BackupObservation, PreparationObservation, RunBounds } from '../..
 import type { CurrentRun, RestoreReport, RestoreTest, RestoreTestStatus } from '../../../server/domain/resources/resources.js';
 
 const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
+import type { RunPermission } from '../../../server/domain/permissions/run-permission.js';
+
 const NOW = new Date('2026-03-01T02:00:10Z');
 
 /** The world of a run in memory: what the reads answer, and every action recorded. */
@@ -47,6 +49,11 @@ class FakeActions implements RunReads, RunActions {
     return this.admitted
       ? { admitted: true, next: undefined, counts, promotion: { settle: (written) => this.settled.push(written) } }
       : { admitted: false, next: 'ns/other', counts };
+  }
+  permission: RunPermission = { allowed: true, reason: 'SourcesInOwnNamespace', message: 'the test restores only its own namespace' };
+  async runPermission(): Promise<RunPermission> {
+    this.calls.push('runPermission');
+    return this.permission;
   }
   async selectBackup(): Promise<BackupObservation> {
     this.calls.push('selectBackup');
@@ -151,11 +158,26 @@ describe('RunReconciler', () => {
   it('takes a queued run through promotion and preparation in one pass, then polls', async () => {
     const actions = new FakeActions();
     const result = await reconciler(actions).reconcile(testWith({ stage: 'Queued' }));
-    expect(actions.calls).toEqual(['admit', 'write:Preparing', 'selectBackup', 'prepare', 'write:Restoring']);
+    expect(actions.calls).toEqual(['admit', 'runPermission', 'write:Preparing', 'selectBackup', 'prepare', 'write:Restoring']);
     expect(actions.settled).toHaveLength(1);
     expect(actions.settled[0]?.status?.currentRun?.stage).toBe('Preparing');
+    expect(actions.settled[0]?.status?.conditions).toMatchObject([{ type: 'RunAllowed', status: 'True', reason: 'SourcesInOwnNamespace' }]);
     expect(actions.events).toEqual(['RunStarted']);
     expect(result).toEqual({ requeueAfterMs: 2000 });
+  });
+
+  // Decision 0018: a refused run restores nothing; it goes to Finalizing, writes its report, and
+  // the RunAllowed condition says why.
+  it('refuses a queued run whose author lost the rights: no backup chosen, RunAllowed False, the report next', async () => {
+    const actions = new FakeActions();
+    actions.permission = { allowed: false, reason: 'AuthorLacksRights', message: 'the author "bob" cannot get secrets in namespace "b"' };
+    await reconciler(actions).reconcile(testWith({ stage: 'Queued' }));
+    expect(actions.calls.slice(0, 3)).toEqual(['admit', 'runPermission', 'write:Finalizing']);
+    expect(actions.calls).not.toContain('selectBackup');
+    expect(actions.calls).not.toContain('prepare');
+    expect(actions.statuses[0]?.conditions).toMatchObject([{ type: 'RunAllowed', status: 'False', reason: 'AuthorLacksRights' }]);
+    expect(actions.statuses[0]?.currentRun?.failure).toMatchObject({ reason: 'AuthorLacksRights' });
+    expect(actions.events[0]).toBe('RunRefused');
   });
 
   it('leaves a queued run waiting without a slot, and wakes the one first in line', async () => {

@@ -60,7 +60,7 @@ describe('the owner of each status field', () => {
     const conditions = statusSchema.properties!.conditions!;
     expect(conditions['x-kubernetes-list-type']).toBe('map');
     expect(conditions['x-kubernetes-list-map-keys']).toEqual(['type']);
-    expect(CONDITION_OWNERS).toEqual({ ScheduleValid: 'schedule', LastRunPassed: 'run' });
+    expect(CONDITION_OWNERS).toEqual({ ScheduleValid: 'schedule', LastRunPassed: 'run', RunAllowed: 'run' });
   });
 
   it('keeps lists keyed where items are merged, and atomic ones inside a single owner', () => {

@@ -1,0 +1,115 @@
+// Are the admission policies that decide who may restore another namespace installed? (decision
+// 0018) The engine trusts a recorded author only because rehearsal-restoretest-author and
+// rehearsal-healthcheckpolicy-author checked the writer; with a policy or its binding deleted (or
+// its binding no longer denying), anyone who may write a RestoreTest could name any namespace. So
+// the guard lists them at start and every minute, says so loudly when one is missing (an error log
+// line, the gauge rehearsal_admission_policy_missing), and the run permission refuses tests whose
+// sources differ from their namespace (condition RunAllowed, reason AdmissionPoliciesMissing). A
+// run about to start asks for an answer at most a few seconds old; a list that fails counts as
+// missing (fail closed).
+import type { AdmissionregistrationV1Api } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { POLICY_ADMISSION_NAME } from '../domain/permissions/health-check-policy-admission.js';
+import { ADMISSION_POLICY_NAME } from '../domain/permissions/restore-admission-policy.js';
+import { kubeCall } from '../kube/errors.js';
+import type { Metrics } from '../metrics/metrics.js';
+
+/** The policies (each bound under its own name) whose absence stops cross-namespace runs. */
+export const GUARDED_POLICIES: readonly string[] = [ADMISSION_POLICY_NAME, POLICY_ADMISSION_NAME];
+
+export interface AdmissionGuardDeps {
+  api: Pick<AdmissionregistrationV1Api, 'listValidatingAdmissionPolicy' | 'listValidatingAdmissionPolicyBinding'>;
+  metrics: Pick<Metrics, 'admissionPolicyMissing'>;
+  log: Logger;
+  now: () => number;
+  /** How often the guard looks without being asked (default 60 s). */
+  intervalMs?: number;
+  /** How old an answer a run may be given (default 5 s). */
+  maxAgeMs?: number;
+}
+
+interface Observation {
+  at: number;
+  missing: string[];
+}
+
+/** What is missing among `policies`, from the cluster's lists (pure: table-tested). */
+export function missingAdmission(
+  policies: readonly string[],
+  installed: readonly { name?: string }[],
+  bindings: readonly { name?: string; policyName?: string; actions?: readonly string[] }[],
+): string[] {
+  const missing: string[] = [];
+  for (const name of policies) {
+    if (!installed.some((policy) => policy.name === name)) missing.push(`ValidatingAdmissionPolicy/${name}`);
+    const denying = bindings.some((binding) => binding.policyName === name && (binding.actions ?? []).includes('Deny'));
+    if (!denying) missing.push(`ValidatingAdmissionPolicyBinding/${name}`);
+  }
+  return missing;
+}
+
+export class AdmissionGuard {
+  private last: Observation | undefined;
+  private pending: Promise<Observation> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: AdmissionGuardDeps) {}
+
+  start(): void {
+    if (this.timer) return;
+    void this.check();
+    this.timer = setInterval(() => void this.check(), this.deps.intervalMs ?? 60_000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** What is missing now (an answer at most maxAgeMs old). */
+  async missing(): Promise<string[]> {
+    const last = this.last;
+    if (last && this.deps.now() - last.at <= (this.deps.maxAgeMs ?? 5_000)) return last.missing;
+    return (await this.check()).missing;
+  }
+
+  private check(): Promise<Observation> {
+    this.pending ??= this.observe().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  private async observe(): Promise<Observation> {
+    let missing: string[];
+    try {
+      const [policies, bindings] = await Promise.all([
+        kubeCall(() => this.deps.api.listValidatingAdmissionPolicy()),
+        kubeCall(() => this.deps.api.listValidatingAdmissionPolicyBinding()),
+      ]);
+      missing = missingAdmission(
+        GUARDED_POLICIES,
+        policies.items.map((policy) => ({ name: policy.metadata?.name })),
+        bindings.items.map((binding) => ({ name: binding.metadata?.name, policyName: binding.spec?.policyName, actions: binding.spec?.validationActions })),
+      );
+    } catch (error) {
+      missing = [`(the policies could not be listed: ${(error as Error).message})`];
+    }
+    const previous = this.last?.missing.join(',');
+    this.last = { at: this.deps.now(), missing };
+    for (const name of GUARDED_POLICIES) {
+      const gone = missing.filter((entry) => entry.endsWith(`/${name}`) || entry.startsWith('('));
+      this.deps.metrics.admissionPolicyMissing.set({ policy: name }, gone.length > 0 ? 1 : 0);
+    }
+    if (missing.length > 0) {
+      this.deps.log.error(
+        { missing },
+        'admission policies that check who may restore another namespace are missing: tests whose sources differ from their namespace will not run',
+      );
+    } else if (previous) {
+      this.deps.log.info('admission policies are installed again: cross-namespace tests may run');
+    }
+    return this.last;
+  }
+}

@@ -1,0 +1,66 @@
+// The admission guard (decision 0018): which author policies or denying bindings are missing, the
+// gauge and log line that say so, answers reused for a few seconds, and a list that fails counting
+// as missing (fail closed).
+import { describe, expect, it } from '@jest/globals';
+import pino from 'pino';
+import { AdmissionGuard, GUARDED_POLICIES, missingAdmission } from '../../../server/engine/admission-guard.js';
+import { Metrics } from '../../../server/metrics/metrics.js';
+
+const bound = (name: string, actions = ['Deny']) => ({ name, policyName: name, actions });
+
+describe('missingAdmission', () => {
+  const names = ['a', 'b'];
+  it.each([
+    ['everything installed', [{ name: 'a' }, { name: 'b' }], [bound('a'), bound('b')], []],
+    ['a binding gone', [{ name: 'a' }, { name: 'b' }], [bound('a')], ['ValidatingAdmissionPolicyBinding/b']],
+    ['a policy gone', [{ name: 'b' }], [bound('a'), bound('b')], ['ValidatingAdmissionPolicy/a']],
+    ['a binding that only warns', [{ name: 'a' }, { name: 'b' }], [bound('a'), bound('b', ['Warn', 'Audit'])], ['ValidatingAdmissionPolicyBinding/b']],
+    ['a binding under another name still binds', [{ name: 'a' }, { name: 'b' }], [bound('a'), { name: 'mine', policyName: 'b', actions: ['Deny'] }], []],
+  ] as const)('%s → %p', (_label, policies, bindings, missing) => {
+    expect(missingAdmission(names, policies, bindings)).toEqual(missing);
+  });
+});
+
+function guardWith(list: () => Promise<{ policies: string[]; bindings: string[] }>, clock: { now: number }) {
+  const metrics = new Metrics();
+  let calls = 0;
+  const api = {
+    listValidatingAdmissionPolicy: async () => {
+      calls += 1;
+      return { items: (await list()).policies.map((name) => ({ metadata: { name } })) };
+    },
+    listValidatingAdmissionPolicyBinding: async () => ({
+      items: (await list()).bindings.map((name) => ({ metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } })),
+    }),
+  };
+  const guard = new AdmissionGuard({ api: api as never, metrics, log: pino({ level: 'silent' }), now: () => clock.now });
+  return { guard, metrics, calls: () => calls };
+}
+
+describe('AdmissionGuard', () => {
+  it('sets the gauge per policy, reuses an answer for 5 s, then looks again', async () => {
+    const clock = { now: 0 };
+    let installed = [...GUARDED_POLICIES];
+    const { guard, metrics, calls } = guardWith(async () => ({ policies: [...GUARDED_POLICIES], bindings: installed }), clock);
+    expect(await guard.missing()).toEqual([]);
+    installed = installed.slice(1);
+    clock.now = 4_000;
+    expect(await guard.missing()).toEqual([]);
+    expect(calls()).toBe(1);
+    clock.now = 6_000;
+    expect(await guard.missing()).toEqual([`ValidatingAdmissionPolicyBinding/${GUARDED_POLICIES[0]}`]);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain(`rehearsal_admission_policy_missing{policy="${GUARDED_POLICIES[0]}"} 1`);
+    expect(text).toContain(`rehearsal_admission_policy_missing{policy="${GUARDED_POLICIES[1]}"} 0`);
+  });
+
+  it('counts a list that fails as missing (fail closed)', async () => {
+    const { guard, metrics } = guardWith(async () => {
+      throw new Error('forbidden');
+    }, { now: 0 });
+    const missing = await guard.missing();
+    expect(missing).toHaveLength(1);
+    expect(missing[0]).toContain('could not be listed');
+    expect(await metrics.registry.metrics()).toContain(`rehearsal_admission_policy_missing{policy="${GUARDED_POLICIES[0]}"} 1`);
+  });
+});
