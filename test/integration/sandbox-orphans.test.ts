@@ -6,8 +6,14 @@
 //    user the reserved-label policy lets set them) is never removed, nor one whose UID is not the
 //    one asked for;
 //  - listing sandboxes and removing an orphan need `administer` cluster-wide: an editor gets 403
-//    naming it; an administrator (ClusterRole rehearsal-admin) lists and removes an orphan.
+//    naming it; an administrator (ClusterRole rehearsal-admin) lists and removes an orphan. Both
+//    doors: port 8080 with a bearer token, and kube-apiserver's aggregated API (the `sandboxes`
+//    entrance first, then Rehearsal's own review).
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   CoreV1Api,
@@ -21,7 +27,17 @@ import type { Rehearsal } from '../../server/app/rehearsal.js';
 import type { RestoreTest } from '../../server/domain/resources/resources.js';
 import { sandboxNamespaceName } from '../../server/domain/run/sandbox-names.js';
 import { deleteSandbox, SandboxManager } from '../../server/engine/sandbox/sandbox.js';
-import { createNamespace, deleteNamespaces, sleep, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
+import { makeServingCertificate, registerAggregatedApi, unregisterAggregatedApi } from '../helpers/aggregated-api.js';
+import {
+  closedLoopbackPort,
+  createNamespace,
+  deleteNamespaces,
+  sleep,
+  testKubeConfig,
+  testKubeconfigPath,
+  uniqueName,
+  waitFor,
+} from '../helpers/kube.js';
 import { REHEARSAL_NAMESPACE, rehearsalKubeconfig, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 
@@ -36,7 +52,11 @@ let base: string;
 let testNamespace: string;
 const namespaces: string[] = [];
 const clusterRoleBindings: string[] = [];
-const tokens: Record<'editor' | 'administrator', string> = { editor: '', administrator: '' };
+type Who = 'editor' | 'administrator' | 'entrant';
+const tokens: Record<Who, string> = { editor: '', administrator: '', entrant: '' };
+/** The aggregated API's entrance alone (no administer): Rehearsal's own review must refuse it. */
+const entranceRole = uniqueName('orphans-entrance');
+const tmp = mkdtempSync(path.join(tmpdir(), 'rh-orphans-'));
 
 async function createTest(name: string): Promise<RestoreTest> {
   return (await admin.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
@@ -95,7 +115,7 @@ async function standing(name: string): Promise<boolean> {
   return namespace !== undefined && !namespace.metadata?.deletionTimestamp;
 }
 
-async function userWith(name: 'editor' | 'administrator', clusterRole: string): Promise<void> {
+async function userWith(name: Who, clusterRole: string): Promise<void> {
   await admin.makeApiClient(CoreV1Api).createNamespacedServiceAccount({ namespace: testNamespace, body: { metadata: { name } } });
   const binding = uniqueName(`orphans-${name}`);
   clusterRoleBindings.push(binding);
@@ -109,8 +129,31 @@ async function userWith(name: 'editor' | 'administrator', clusterRole: string): 
   tokens[name] = await serviceAccountTokenFor(admin, testNamespace, name);
 }
 
-function api(who: 'editor' | 'administrator', path: string, method = 'GET'): Promise<Response> {
+function api(who: Who, path: string, method = 'GET'): Promise<Response> {
   return fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${tokens[who]}` } });
+}
+
+/** `kubectl get --raw` through kube-apiserver as `who`: the aggregated door. */
+function aggregated(who: Who, rawPath: string): { ok: boolean; output: string } {
+  const cluster = admin.getCurrentCluster()!;
+  const file = path.join(tmp, `${who}.kubeconfig`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'test', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
+      users: [{ name: who, user: { token: tokens[who] } }],
+      contexts: [{ name: who, context: { cluster: 'test', user: who } }],
+      'current-context': who,
+    }),
+    { mode: 0o600 },
+  );
+  try {
+    return { ok: true, output: execFileSync('kubectl', ['--kubeconfig', file, 'get', '--raw', rawPath], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+  } catch (error) {
+    return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
+  }
 }
 
 beforeAll(async () => {
@@ -125,16 +168,37 @@ beforeAll(async () => {
     rbac: server.makeApiClient(RbacAuthorizationV1Api),
     serviceAccount: { namespace: REHEARSAL_NAMESPACE, name: 'rehearsal' },
   });
+  await admin.makeApiClient(RbacAuthorizationV1Api).createClusterRole({
+    body: {
+      metadata: { name: entranceRole },
+      rules: [{ apiGroups: ['api.rehearsal.dev'], resources: ['sandboxes'], verbs: ['get', 'list', 'delete'] }],
+    },
+  });
   await userWith('editor', 'rehearsal-editor');
   await userWith('administrator', 'rehearsal-admin');
-  rehearsal = await startInProcess({ kubeconfigPath, janitorIntervalSeconds: 1, extra: { REHEARSAL_AUTH_MODE: 'kubernetes' } });
+  await userWith('entrant', entranceRole);
+  const pki = makeServingCertificate(path.join(tmp, 'pki'));
+  const aggregationPort = await closedLoopbackPort();
+  rehearsal = await startInProcess({
+    kubeconfigPath,
+    janitorIntervalSeconds: 1,
+    extra: {
+      REHEARSAL_AUTH_MODE: 'kubernetes',
+      REHEARSAL_AGGREGATION_PORT: String(aggregationPort),
+      REHEARSAL_TLS_CERT_FILE: pki.certFile,
+      REHEARSAL_TLS_KEY_FILE: pki.keyFile,
+    },
+  });
   base = `http://127.0.0.1:${rehearsal.port()}`;
-}, 120_000);
+  await registerAggregatedApi(testKubeconfigPath(), aggregationPort, pki.caPem);
+}, 180_000);
 
 afterAll(async () => {
+  unregisterAggregatedApi(testKubeconfigPath());
   await rehearsal?.stop();
   const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
   for (const name of clusterRoleBindings) await rbac.deleteClusterRoleBinding({ name }).catch(() => undefined);
+  await rbac.deleteClusterRole({ name: entranceRole }).catch(() => undefined);
   await deleteNamespaces(admin, [testNamespace, ...namespaces]);
 });
 
@@ -233,6 +297,15 @@ describe('listSandboxes and removeOrphanedSandbox', () => {
     expect(await standing(orphan.name)).toBe(true);
   });
 
+  it('refuses the same through the aggregated API: the entrance first, then administer', async () => {
+    const editor = aggregated('editor', '/apis/api.rehearsal.dev/v1/sandboxes');
+    expect(editor.ok).toBe(false);
+    expect(editor.output).toMatch(/forbidden.*"sandboxes".*api\.rehearsal\.dev/i);
+    const entrant = aggregated('entrant', '/apis/api.rehearsal.dev/v1/sandboxes');
+    expect(entrant.ok).toBe(false);
+    expect(entrant.output).toContain('cannot administer restoretests.rehearsal.dev');
+  });
+
   it('lets an administrator list the orphans and remove one', async () => {
     const answer = await api('administrator', '/api/v1/sandboxes?orphaned=true');
     expect(answer.status).toBe(200);
@@ -246,6 +319,11 @@ describe('listSandboxes and removeOrphanedSandbox', () => {
       ].sort(byName),
     );
     expect(mine.find((entry) => entry.name === reborn.name)!.message).toContain('was deleted and created again');
+
+    // Through kube-apiserver too: rehearsal-admin grants the entrance and administer.
+    const listed = aggregated('administrator', '/apis/api.rehearsal.dev/v1/sandboxes?orphaned=true');
+    expect(listed.ok).toBe(true);
+    expect((JSON.parse(listed.output) as { name: string }[]).map((entry) => entry.name)).toContain(orphan.name);
 
     const removed = await api('administrator', `/api/v1/sandboxes/${orphan.name}?uid=${orphan.uid}`, 'DELETE');
     expect(removed.status).toBe(204);
