@@ -9,9 +9,9 @@
 //    naming it; an administrator (ClusterRole rehearsal-admin) lists and removes an orphan. Both
 //    doors: port 8080 with a bearer token, and kube-apiserver's aggregated API (the `sandboxes`
 //    entrance first, then Rehearsal's own review).
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -133,27 +133,23 @@ function api(who: Who, path: string, method = 'GET'): Promise<Response> {
   return fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${tokens[who]}` } });
 }
 
-/** `kubectl get --raw` through kube-apiserver as `who`: the aggregated door. */
-function aggregated(who: Who, rawPath: string): { ok: boolean; output: string } {
+/** GET through kube-apiserver as `who`: the aggregated door (status and parsed body). */
+function aggregated(who: Who, rawPath: string): Promise<{ status: number; body: unknown }> {
   const cluster = admin.getCurrentCluster()!;
-  const file = path.join(tmp, `${who}.kubeconfig`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [{ name: 'test', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
-      users: [{ name: who, user: { token: tokens[who] } }],
-      contexts: [{ name: who, context: { cluster: 'test', user: who } }],
-      'current-context': who,
-    }),
-    { mode: 0o600 },
-  );
-  try {
-    return { ok: true, output: execFileSync('kubectl', ['--kubeconfig', file, 'get', '--raw', rawPath], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
-  } catch (error) {
-    return { ok: false, output: String((error as { stderr?: string }).stderr ?? error) };
-  }
+  return new Promise((resolve, reject) => {
+    const call = httpsRequest(
+      new URL(rawPath, cluster.server),
+      { ca: Buffer.from(cluster.caData!, 'base64'), headers: { authorization: `Bearer ${tokens[who]}`, accept: 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }));
+        response.on('error', reject);
+      },
+    );
+    call.on('error', reject);
+    call.end();
+  });
 }
 
 beforeAll(async () => {
@@ -298,12 +294,15 @@ describe('listSandboxes and removeOrphanedSandbox', () => {
   });
 
   it('refuses the same through the aggregated API: the entrance first, then administer', async () => {
-    const editor = aggregated('editor', '/apis/api.rehearsal.dev/v1/sandboxes');
-    expect(editor.ok).toBe(false);
-    expect(editor.output).toMatch(/forbidden.*"sandboxes".*api\.rehearsal\.dev/i);
-    const entrant = aggregated('entrant', '/apis/api.rehearsal.dev/v1/sandboxes');
-    expect(entrant.ok).toBe(false);
-    expect(entrant.output).toContain('cannot administer restoretests.rehearsal.dev');
+    const editor = await aggregated('editor', '/apis/api.rehearsal.dev/v1/sandboxes');
+    expect(editor.status).toBe(403);
+    expect((editor.body as { message: string }).message).toContain('cannot list resource "sandboxes" in API group "api.rehearsal.dev"');
+    const entrant = await aggregated('entrant', '/apis/api.rehearsal.dev/v1/sandboxes');
+    expect(entrant.status).toBe(403);
+    expect(entrant.body).toMatchObject({
+      type: 'https://rehearsal.dev/problems/forbidden',
+      missingPermissions: [{ verb: 'administer', group: 'rehearsal.dev', resource: 'restoretests' }],
+    });
   });
 
   it('lets an administrator list the orphans and remove one', async () => {
@@ -321,9 +320,9 @@ describe('listSandboxes and removeOrphanedSandbox', () => {
     expect(mine.find((entry) => entry.name === reborn.name)!.message).toContain('was deleted and created again');
 
     // Through kube-apiserver too: rehearsal-admin grants the entrance and administer.
-    const listed = aggregated('administrator', '/apis/api.rehearsal.dev/v1/sandboxes?orphaned=true');
-    expect(listed.ok).toBe(true);
-    expect((JSON.parse(listed.output) as { name: string }[]).map((entry) => entry.name)).toContain(orphan.name);
+    const listed = await aggregated('administrator', '/apis/api.rehearsal.dev/v1/sandboxes?orphaned=true');
+    expect(listed.status).toBe(200);
+    expect((listed.body as { name: string }[]).map((entry) => entry.name)).toContain(orphan.name);
 
     const removed = await api('administrator', `/api/v1/sandboxes/${orphan.name}?uid=${orphan.uid}`, 'DELETE');
     expect(removed.status).toBe(204);
