@@ -94,8 +94,8 @@ export interface paths {
         };
         /**
          * List backup schedules
-         * @description Velero Schedules in the Velero namespace, by name. Read live from the cluster (the only
-         *     endpoint that is not served from the cache: it is rarely called and Velero is optional).
+         * @description Velero Schedules in the Velero namespace, by name. Read live from the cluster (not served from
+         *     the cache: it is rarely called and Velero is optional).
          */
         get: operations["listSchedules"];
         put?: never;
