@@ -120,6 +120,14 @@ export function entrancePermission(method: string, url: string): PermissionDescr
 const ROLES_HINT =
   'the ClusterRoles rehearsal-viewer (read) and rehearsal-editor (write) grant what Rehearsal needs, bound with a ClusterRoleBinding (or in a namespace with a RoleBinding, for the rehearsal.dev part)';
 
+const ADMIN_HINT =
+  'the ClusterRole rehearsal-admin grants "administer" and the sandboxes entrance: bind it with a RoleBinding for one namespace, a ClusterRoleBinding for all namespaces and for sandboxes';
+
+/** Administrators' permissions are not in the viewer/editor roles: name the role that has them. */
+function rolesHint(permissions: readonly PermissionDescriptor[]): string {
+  return permissions.some((permission) => permission.verb === 'administer' || permission.resource === 'sandboxes') ? ADMIN_HINT : ROLES_HINT;
+}
+
 /** The APIService's Available condition, when the kubeconfig user may read it. */
 async function apiServiceCondition(connection: Connection): Promise<string | undefined> {
   try {
@@ -150,11 +158,13 @@ async function explainAggregated(status: number, body: unknown, connection: Conn
   switch (status) {
     case 401:
       return kubeUnauthorized(connection, message);
-    case 403:
-      return new CliError(`forbidden: ${describePermission(entrancePermission(method, url))}`, [
+    case 403: {
+      const entrance = entrancePermission(method, url);
+      return new CliError(`forbidden: ${describePermission(entrance)}`, [
         `the Kubernetes API server refused the request before it reached Rehearsal (${message})`,
-        ROLES_HINT,
+        rolesHint([entrance]),
       ]);
+    }
     case 404:
       return new CliError(`the Rehearsal API is not registered with the Kubernetes API server ${server}: no APIService ${API_SERVICE}`, [
         `is Rehearsal installed? kubectl get apiservice ${API_SERVICE}; ${PORT_FORWARD_HINT}`,
@@ -251,7 +261,8 @@ function problemError(problem: ProblemDetails, connection: Connection): CliError
     }
     case 403:
       for (const permission of problem.missingPermissions ?? []) hints.push(describePermission(permission));
-      if (connection.mode === 'aggregated') hints.push(ROLES_HINT);
+      if (rolesHint(problem.missingPermissions ?? []) === ADMIN_HINT) hints.push(ADMIN_HINT);
+      else if (connection.mode === 'aggregated') hints.push(ROLES_HINT);
       return new CliError(`forbidden: ${problem.detail}`, hints);
     case 503:
       if (problem.type.endsWith('/not-ready')) hints.push('the API is still loading its caches; try again in a few seconds');

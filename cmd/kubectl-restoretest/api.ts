@@ -21,6 +21,7 @@ export type CreateTestInput = components['schemas']['CreateTestInput'];
 export type FrameworkId = components['schemas']['FrameworkId'];
 export type LicenseResponse = components['schemas']['LicenseResponse'];
 export type EvidencePublicKey = components['schemas']['EvidencePublicKey'];
+export type SandboxInfo = components['schemas']['SandboxInfo'];
 export const FRAMEWORKS: readonly FrameworkId[] = ['soc2', 'iso27001', 'hipaa', 'dora', 'pcidss'];
 
 export interface TriggerOutcome {
@@ -127,6 +128,18 @@ export class RehearsalApi {
 
   async schedules(): Promise<ScheduleInfo[]> {
     return this.data('GET', () => this.client.GET('/api/v1/schedules'));
+  }
+
+  /** Sandbox namespaces (administrators: administer restoretests cluster-wide). */
+  async sandboxes(orphaned: boolean): Promise<SandboxInfo[]> {
+    return this.data('GET', () => this.client.GET('/api/v1/sandboxes', { params: { query: orphaned ? { orphaned } : {} } }));
+  }
+
+  /** Removes one orphaned sandbox, only if it still has the UID the list showed. */
+  async removeOrphanedSandbox(name: string, uid: string): Promise<void> {
+    await this.send('DELETE', () =>
+      this.client.DELETE('/api/v1/sandboxes/{name}', { params: { path: { name }, query: { uid } } }),
+    );
   }
 
   async diagnosis(name: string, namespace: string | undefined, run: string | undefined): Promise<components['schemas']['RunDiagnosis']> {

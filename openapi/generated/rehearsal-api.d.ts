@@ -94,13 +94,57 @@ export interface paths {
         };
         /**
          * List backup schedules
-         * @description Velero Schedules in the Velero namespace, by name. Read live from the cluster (the only
-         *     endpoint that is not served from the cache: it is rarely called and Velero is optional).
+         * @description Velero Schedules in the Velero namespace, by name. Read live from the cluster (not served from
+         *     the cache: it is rarely called and Velero is optional).
          */
         get: operations["listSchedules"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sandbox namespaces
+         * @description Every namespace carrying Rehearsal's sandbox label, sorted by name, with what the server makes
+         *     of it (state) and why (message). Read live from the cluster: an administrator's rare call.
+         */
+        get: operations["listSandboxes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandboxes/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an orphaned sandbox
+         * @description Removes an orphaned sandbox now (the janitor would at its expiry). Refused for any other
+         *     state: the engine removes its own sandboxes, and the server never deletes a namespace no record
+         *     or label vouches for. With `uid`, only the namespace with that UID is removed; the delete
+         *     carries the UID read at the decision as a precondition in any case.
+         */
+        delete: operations["removeOrphanedSandbox"];
         options?: never;
         head?: never;
         patch?: never;
@@ -720,6 +764,58 @@ export interface components {
             namespaces: string[];
             lastBackup: string;
         };
+        /**
+         * @description What the server makes of a sandbox namespace (a namespace carrying the reserved label
+         *     rehearsal.dev/managed-by=rehearsal):
+         *     - in-use: the test's current run uses it;
+         *     - kept: a finished run's sandbox, kept for inspection until expiresAt;
+         *     - expired: a finished run's sandbox past expiresAt (the janitor removes it at its next sweep);
+         *     - orphaned: its RestoreTest was deleted (or deleted and created again); the janitor removes it
+         *       at expiresAt, an administrator may remove it at once;
+         *     - unrecorded: its test exists, but neither the current run nor the run's report records it;
+         *     - unrecognised: its labels do not name a test and run, or its name is not their sandbox name;
+         *     - deleting: already being deleted.
+         *     Only orphaned sandboxes are removed on request; the server never deletes unrecorded or
+         *     unrecognised namespaces (decision 0009).
+         * @enum {string}
+         */
+        SandboxState: "in-use" | "kept" | "expired" | "orphaned" | "unrecorded" | "unrecognised" | "deleting";
+        /**
+         * @description A sandbox namespace and what the server makes of it.
+         * @example {
+         *       "name": "rehearsal-payments-x7k2p",
+         *       "uid": "0b6f2c4e-8a1d-4c3e-9f7a-2d5b6e8c1a90",
+         *       "test": "payments",
+         *       "testNamespace": "team-a",
+         *       "run": "x7k2p",
+         *       "state": "orphaned",
+         *       "orphaned": true,
+         *       "createdAt": "2026-11-28T07:00:00.000Z",
+         *       "expiresAt": "2026-11-28T08:00:00.000Z",
+         *       "message": "its test team-a/payments was deleted; kept until its expiry at 2026-11-28T08:00:00.000Z"
+         *     }
+         */
+        SandboxInfo: {
+            /** @description The namespace's name. */
+            name: string;
+            /** @description The namespace's UID: pass it to removeOrphanedSandbox to remove exactly this namespace. */
+            uid: string;
+            /** @description The RestoreTest its labels name ("" when the label is missing). */
+            test: string;
+            /** @description That test's namespace ("" when the label is missing). */
+            testNamespace: string;
+            /** @description The run its labels name ("" when the label is missing). */
+            run: string;
+            state: components["schemas"]["SandboxState"];
+            /** @description Its test is gone: an administrator may remove it now (removeOrphanedSandbox). */
+            orphaned: boolean;
+            /** @description When the namespace was created (RFC 3339 UTC). */
+            createdAt?: string;
+            /** @description When the janitor may remove it (RFC 3339 UTC); absent when it has no readable expiry. */
+            expiresAt?: string;
+            /** @description Why it is in that state, for a human. */
+            message: string;
+        };
         /** @enum {string} */
         HintCode: "image-pull-secret-missing" | "image-pull-failed" | "crash-loop" | "oom-killed" | "secret-missing" | "configmap-missing" | "unschedulable-resources" | "unschedulable-placement" | "storage-class-missing" | "pvc-pending" | "quota-exceeded" | "pod-security-refused" | "externalname-unrestored" | "externalname-to-source";
         Hint: {
@@ -1267,6 +1363,8 @@ export type SchemaProvider = components['schemas']['Provider'];
 export type SchemaNamespaceName = components['schemas']['NamespaceName'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
 export type SchemaScheduleInfo = components['schemas']['ScheduleInfo'];
+export type SchemaSandboxState = components['schemas']['SandboxState'];
+export type SchemaSandboxInfo = components['schemas']['SandboxInfo'];
 export type SchemaHintCode = components['schemas']['HintCode'];
 export type SchemaHint = components['schemas']['Hint'];
 export type SchemaObservedContainer = components['schemas']['ObservedContainer'];
@@ -1886,6 +1984,161 @@ export interface operations {
                 };
             };
             /** @description Velero is not installed or not reachable (backup-tool-unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listSandboxes: {
+        parameters: {
+            query?: {
+                /** @description Only sandboxes whose RestoreTest is gone. */
+                orphaned?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxInfo"][];
+                };
+            };
+            /** @description orphaned is not true or false */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Kubernetes API is unreachable (kubernetes-unavailable) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    removeOrphanedSandbox: {
+        parameters: {
+            query?: {
+                /** @description The namespace's UID as listSandboxes showed it. */
+                uid?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Name of the sandbox namespace. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removal started (the namespace is being deleted) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description name is not an RFC 1123 label, or uid is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No sandbox namespace of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The sandbox is not orphaned, or its UID is not the one given (conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The Kubernetes API is unreachable (kubernetes-unavailable) */
             503: {
                 headers: {
                     [name: string]: unknown;

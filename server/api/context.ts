@@ -14,6 +14,7 @@ import type { EvidenceService } from './services/evidence.service.js';
 import type { LicenseService } from './services/license.service.js';
 import type { PdfService } from './services/pdf.service.js';
 import type { ReportsService } from './services/reports.service.js';
+import type { SandboxesService } from './services/sandboxes.service.js';
 import type { SchedulesService } from './services/schedules.service.js';
 import type { TestsService } from './services/tests.service.js';
 
@@ -29,6 +30,7 @@ export interface ApiContext {
   dashboard: DashboardService;
   compliance: ComplianceService;
   schedules: SchedulesService;
+  sandboxes: SandboxesService;
   coverage: CoverageService;
   runs: RunDetailsService;
   license: LicenseService;

@@ -37,3 +37,56 @@ export interface EvidencePublicKey {
   /** When the key was retired (retired keys only). */
   retiredAt?: string;
 }
+
+/**
+ * What the server makes of a sandbox namespace (a namespace carrying the reserved label
+ * rehearsal.dev/managed-by=rehearsal):
+ * - in-use: the test's current run uses it;
+ * - kept: a finished run's sandbox, kept for inspection until expiresAt;
+ * - expired: a finished run's sandbox past expiresAt (the janitor removes it at its next sweep);
+ * - orphaned: its RestoreTest was deleted (or deleted and created again); the janitor removes it
+ *   at expiresAt, an administrator may remove it at once;
+ * - unrecorded: its test exists, but neither the current run nor the run's report records it;
+ * - unrecognised: its labels do not name a test and run, or its name is not their sandbox name;
+ * - deleting: already being deleted.
+ * Only orphaned sandboxes are removed on request; the server never deletes unrecorded or
+ * unrecognised namespaces (decision 0009).
+ */
+export type SandboxState = 'in-use' | 'kept' | 'expired' | 'orphaned' | 'unrecorded' | 'unrecognised' | 'deleting';
+
+/**
+ * A sandbox namespace and what the server makes of it.
+ * @example {
+ *   "name": "rehearsal-payments-x7k2p",
+ *   "uid": "0b6f2c4e-8a1d-4c3e-9f7a-2d5b6e8c1a90",
+ *   "test": "payments",
+ *   "testNamespace": "team-a",
+ *   "run": "x7k2p",
+ *   "state": "orphaned",
+ *   "orphaned": true,
+ *   "createdAt": "2026-11-28T07:00:00.000Z",
+ *   "expiresAt": "2026-11-28T08:00:00.000Z",
+ *   "message": "its test team-a/payments was deleted; kept until its expiry at 2026-11-28T08:00:00.000Z"
+ * }
+ */
+export interface SandboxInfo {
+  /** The namespace's name. */
+  name: string;
+  /** The namespace's UID: pass it to removeOrphanedSandbox to remove exactly this namespace. */
+  uid: string;
+  /** The RestoreTest its labels name ("" when the label is missing). */
+  test: string;
+  /** That test's namespace ("" when the label is missing). */
+  testNamespace: string;
+  /** The run its labels name ("" when the label is missing). */
+  run: string;
+  state: SandboxState;
+  /** Its test is gone: an administrator may remove it now (removeOrphanedSandbox). */
+  orphaned: boolean;
+  /** When the namespace was created (RFC 3339 UTC). */
+  createdAt?: string;
+  /** When the janitor may remove it (RFC 3339 UTC); absent when it has no readable expiry. */
+  expiresAt?: string;
+  /** Why it is in that state, for a human. */
+  message: string;
+}

@@ -35,6 +35,7 @@ import type {
   EvidenceProblems,
   EvidenceVerifier,
   LicenseSource,
+  SandboxAdmin,
   ScheduleSource,
   TestWriter,
   CoverageSource,
@@ -50,6 +51,7 @@ import { EvidenceService } from './services/evidence.service.js';
 import { LicenseService } from './services/license.service.js';
 import { PdfService } from './services/pdf.service.js';
 import { ReportsService } from './services/reports.service.js';
+import { SandboxesService } from './services/sandboxes.service.js';
 import { SchedulesService } from './services/schedules.service.js';
 import { TestsService } from './services/tests.service.js';
 import { TriggerWatch } from './services/trigger-watch.js';
@@ -67,6 +69,8 @@ export interface HttpDeps {
   now: () => Date;
   /** Backup schedules (the Velero provider); absent → /api/v1/schedules answers 503. */
   schedules?: ScheduleSource;
+  /** Sandbox namespaces for administrators; absent → /api/v1/sandboxes answers 503. */
+  sandboxes?: SandboxAdmin;
   /** Backup coverage (the Velero provider's inventory); absent → /api/v1/coverage answers 503. */
   coverage?: CoverageSource;
   /** Diagnoses of failed runs (ConfigMaps beside the reports); absent → diagnosis answers 404. */
@@ -169,6 +173,7 @@ export function createApp(deps: HttpDeps): express.Express {
     dashboard: new DashboardService(deps.cache, deps.now, () => coverage.untestedCount()),
     compliance,
     schedules: new SchedulesService(deps.schedules),
+    sandboxes: new SandboxesService(deps.sandboxes),
     coverage,
     runs: new RunDetailsService(
       deps.cache,

@@ -11,7 +11,7 @@ import type { CoverageResponse } from '../domain/read-models/coverage.js';
 import type { RunDiagnosis } from '../domain/diagnosis/diagnosis.js';
 import type { InformerHandler } from '../kube/informer.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
-import type { EvidencePublicKey } from './dto.js';
+import type { EvidencePublicKey, SandboxInfo } from './dto.js';
 
 /** Reads. Every read endpoint answers from these; nothing here lists against the apiserver. */
 export interface ApiCache {
@@ -110,3 +110,22 @@ export interface EvidenceKeySource {
   /** keyId → public key, every trusted key. */
   keyRing(): ReadonlyMap<string, KeyObject>;
 }
+
+/**
+ * Sandbox namespaces for administrators: read live from the apiserver (a rare, admin-only call;
+ * no cache holds namespaces) and judged exactly as the janitor judges them
+ * (server/app/sandbox-admin.ts over server/engine/sandbox/sandbox-inventory.ts).
+ */
+export interface SandboxAdmin {
+  /** Every namespace carrying the sandbox label, sorted by name. */
+  list(): Promise<SandboxInfo[]>;
+  /**
+   * Removes one orphaned sandbox: only when it is orphaned now and, when `uid` is given, has that
+   * UID; the delete carries the UID as a precondition either way.
+   */
+  removeOrphan(name: string, uid: string | undefined): Promise<OrphanRemoval>;
+}
+
+export type OrphanRemoval =
+  | { outcome: 'removed' }
+  | { outcome: 'not-found' | 'not-orphaned' | 'uid-mismatch'; message: string };

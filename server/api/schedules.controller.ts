@@ -17,8 +17,8 @@ export class SchedulesController extends Controller {
   }
 
   /**
-   * Velero Schedules in the Velero namespace, by name. Read live from the cluster (the only
-   * endpoint that is not served from the cache: it is rarely called and Velero is optional).
+   * Velero Schedules in the Velero namespace, by name. Read live from the cluster (not served from
+   * the cache: it is rarely called and Velero is optional).
    * @summary List backup schedules
    */
   @Get('schedules')

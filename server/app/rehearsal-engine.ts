@@ -9,6 +9,7 @@ import { CheckTasks } from '../engine/run/check-tasks.js';
 import { RestoreTestController } from '../engine/reconcile-loop.js';
 import { KubeEventRecorder } from '../engine/events.js';
 import { Janitor } from '../engine/sandbox/janitor.js';
+import { SandboxInventory } from '../engine/sandbox/sandbox-inventory.js';
 import { KubeRunActions } from '../engine/run/kube-run-actions.js';
 import { KubeRunReads } from '../engine/run/kube-run-reads.js';
 import { AuthorReview } from '../engine/run/author-review.js';
@@ -186,7 +187,11 @@ export function createEngine(deps: EngineDeps): Engine {
     now,
     missedRunWindowSeconds: config.missedRunWindowSeconds,
   });
-  const janitor = new Janitor({ core: kube.core, cache, client, sandboxes, log: log.child({ component: 'janitor' }), now });
+  const janitor = new Janitor({
+    inventory: new SandboxInventory({ core: kube.core, cache, client, now }),
+    sandboxes,
+    log: log.child({ component: 'janitor' }),
+  });
   const loop = new RestoreTestController(
     {
       cache,

@@ -12,6 +12,8 @@ import type { RehearsalBasics } from './rehearsal-basics.js';
 import type { EvidenceParts } from './rehearsal-evidence.js';
 import type { RunFollowUps } from './run-follow-ups.js';
 import { DiagnosisUnreadableError } from '../triage/diagnosis-store.js';
+import { SandboxInventory } from '../engine/sandbox/sandbox-inventory.js';
+import { sandboxAdmin } from './sandbox-admin.js';
 
 export interface ListenerDeps extends RehearsalBasics {
   /** The provider whose schedules the API lists (Velero). */
@@ -68,6 +70,10 @@ export function createListeners(deps: ListenerDeps): Listeners {
     log: log.child({ component: 'http' }),
     now: deps.now,
     ...(backupSchedules ? { schedules: backupSchedules } : {}),
+    sandboxes: sandboxAdmin({
+      inventory: new SandboxInventory({ core: deps.kube.core, cache, client: deps.client, now: deps.now }),
+      core: deps.kube.core,
+    }),
     ...(coverage ? { coverage } : {}),
     // An unreadable stored diagnosis is answered as none (the collector replaces it).
     diagnoses: {

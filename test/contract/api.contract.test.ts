@@ -930,7 +930,7 @@ describe('the contract itself', () => {
   });
 
   it('every operation of openapi.json was exercised, with success and error answers', () => {
-    // License, evidence keys and PDFs have their own suite (evidence.contract.test.ts), coverage too.
+    // License, evidence keys and PDFs have their own suite (evidence.contract.test.ts), coverage and sandboxes too.
     const elsewhere = [
       'getLicense',
       'listEvidenceKeys',
@@ -939,6 +939,9 @@ describe('the contract itself', () => {
       'getCoverage',
       'getRunDiagnosis',
       'previewRunNotification',
+      // Sandboxes too (sandboxes.contract.test.ts).
+      'listSandboxes',
+      'removeOrphanedSandbox',
     ];
     const missing = contract.operationIds.filter(
       (id) => !contract.exercised.has(id) && !elsewhere.includes(id),

@@ -15,6 +15,7 @@ import { licenseCommand } from './license.js';
 import { listCommand } from './list.js';
 import { reportCommand } from './report.js';
 import { reportsCommand } from './reports.js';
+import { sandboxesCommand } from './sandboxes.js';
 import { schedulesCommand } from './schedules.js';
 import { summaryCommand } from './summary.js';
 import { triggerCommand } from './trigger.js';
@@ -39,6 +40,7 @@ export const COMMANDS: readonly PluginCommand[] = [
   upcomingCommand,
   schedulesCommand,
   coverageCommand,
+  sandboxesCommand,
   complianceCommand,
   verifyCommand,
   licenseCommand,

@@ -114,6 +114,18 @@ export const LIST_VELERO_BACKUPS = {
   scope: 'velero',
 };
 
+/**
+ * Administrators' operations across every namespace (the sandbox namespaces): the custom verb
+ * `administer` on restoretests cluster-wide (ClusterRole rehearsal-admin bound by a
+ * ClusterRoleBinding), the same verb the admin-only fields of a test ask for in its namespace.
+ */
+export const ADMINISTER_CLUSTER = {
+  verb: 'administer',
+  group: 'rehearsal.dev',
+  resource: 'restoretests',
+  scope: 'cluster',
+};
+
 const SCOPES: readonly RbacScope[] = ['cluster', 'namespace', 'filtered', 'velero', 'server', 'collection'];
 
 function isRbacRule(value: unknown): value is RbacRule {

@@ -8,6 +8,8 @@ import { TestsController } from './../tests.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SchedulesController } from './../schedules.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { SandboxesController } from './../sandboxes.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { RunDetailsController } from './../run-details.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { ReportsController } from './../reports.controller.js';
@@ -218,6 +220,28 @@ const models: TsoaRoute.Models = {
             "cron": {"dataType":"string","required":true},
             "namespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "lastBackup": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SandboxState": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["in-use"]},{"dataType":"enum","enums":["kept"]},{"dataType":"enum","enums":["expired"]},{"dataType":"enum","enums":["orphaned"]},{"dataType":"enum","enums":["unrecorded"]},{"dataType":"enum","enums":["unrecognised"]},{"dataType":"enum","enums":["deleting"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SandboxInfo": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "uid": {"dataType":"string","required":true},
+            "test": {"dataType":"string","required":true},
+            "testNamespace": {"dataType":"string","required":true},
+            "run": {"dataType":"string","required":true},
+            "state": {"ref":"SandboxState","required":true},
+            "orphaned": {"dataType":"boolean","required":true},
+            "createdAt": {"dataType":"string"},
+            "expiresAt": {"dataType":"string"},
+            "message": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
     },
@@ -984,6 +1008,79 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSandboxesController_listSandboxes: Record<string, TsoaRoute.ParameterSchema> = {
+                orphaned: {"default":false,"in":"query","name":"orphaned","dataType":"boolean","validators":{"isBoolean":{"errorMsg":"must be true or false"}}},
+        };
+        app.get('/api/v1/sandboxes',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(SandboxesController)),
+            ...(fetchMiddlewares<RequestHandler>(SandboxesController.prototype.listSandboxes)),
+
+            async function SandboxesController_listSandboxes(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSandboxesController_listSandboxes, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SandboxesController>(SandboxesController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'listSandboxes',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsSandboxesController_removeOrphanedSandbox: Record<string, TsoaRoute.ParameterSchema> = {
+                name: {"in":"path","name":"name","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                uid: {"in":"query","name":"uid","dataType":"string","validators":{"pattern":{"errorMsg":"must be a UID (hexadecimal digits and \"-\")","value":"^[0-9a-fA-F-]+$"},"maxLength":{"errorMsg":"must be at most 64 characters","value":64}}},
+        };
+        app.delete('/api/v1/sandboxes/:name',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(SandboxesController)),
+            ...(fetchMiddlewares<RequestHandler>(SandboxesController.prototype.removeOrphanedSandbox)),
+
+            async function SandboxesController_removeOrphanedSandbox(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsSandboxesController_removeOrphanedSandbox, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<SandboxesController>(SandboxesController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'removeOrphanedSandbox',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 204,
               });
             } catch (err) {
                 return next(err);

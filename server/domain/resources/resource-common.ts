@@ -23,6 +23,11 @@ export const ANNOTATION_AUTHOR = 'rehearsal.dev/author';
 export const ANNOTATION_AUTHOR_GROUPS = 'rehearsal.dev/author-groups';
 /** On sandbox namespaces: when the janitor may delete it (RFC 3339). */
 export const ANNOTATION_EXPIRES_AT = 'rehearsal.dev/expires-at';
+/**
+ * On sandbox namespaces: the UID of the RestoreTest the sandbox was made for, so a sandbox of a
+ * test deleted and created again under the same name is known as an orphan (sandbox-verdict.ts).
+ */
+export const ANNOTATION_TEST_UID = 'rehearsal.dev/test-uid';
 
 // The providers: a value of the request body too, so they live with it in protocol/ (the formats
 // the plugin and the server share); resource types keep this one entry point.

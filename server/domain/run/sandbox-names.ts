@@ -46,6 +46,28 @@ export function sandboxNamespaceName(
 }
 
 /**
+ * Whether `name` is a sandbox name of run `runId` of test `testName` for SOME prefix (the test may
+ * be gone, and its prefix with it): `sandboxNamespaceName(prefix, testName, runId, index)` for a
+ * valid prefix of at most MAX_NAMESPACE_PREFIX_LENGTH characters and an index below
+ * MAX_SOURCE_NAMESPACES. The test part is cut exactly as sandboxNamespaceName cuts it.
+ */
+export function isSandboxNameOfRun(name: string, testName: string, runId: string): boolean {
+  if (!isRfc1123Label(name) || !isRfc1123Label(testName) || !/^[0-9a-z]{5}$/.test(runId)) return false;
+  const match = new RegExp(`^(.+)-${runId}(?:-([1-9][0-9]?))?$`).exec(name);
+  if (!match) return false;
+  const index = match[2] ? Number(match[2]) : 0;
+  if (index >= MAX_SOURCE_NAMESPACES) return false;
+  const head = match[1]!;
+  for (let length = 1; length <= Math.min(MAX_NAMESPACE_PREFIX_LENGTH, head.length - 2); length += 1) {
+    if (head[length] !== '-') continue;
+    const prefix = head.slice(0, length);
+    if (!isRfc1123Label(prefix)) continue;
+    if (sandboxNamespaceName(prefix, testName, runId, index) === name) return true;
+  }
+  return false;
+}
+
+/**
  * The provider's restore object (e.g. a Velero Restore in the velero namespace). Velero copies the
  * restore name into a label on every restored object, so it must stay a valid label (<= 63).
  */

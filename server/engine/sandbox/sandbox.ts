@@ -18,6 +18,7 @@ import { isKind, kubeCall } from '../../kube/errors.js';
 import { DEFAULT_SANDBOX_DNS, strictPolicies, type SandboxDns } from './network-policy.js';
 import {
   ANNOTATION_EXPIRES_AT,
+  ANNOTATION_TEST_UID,
   LABEL_MANAGED_BY,
   LABEL_RUN,
   LABEL_SOURCE_NAMESPACE,
@@ -112,7 +113,11 @@ export class SandboxManager {
       const uid = await this.claimNamespace(plan, created, sandbox, {
         name: sandbox,
         labels: { ...podSecurityLabels(level), ...labels, [LABEL_SOURCE_NAMESPACE]: source },
-        annotations: { [ANNOTATION_EXPIRES_AT]: plan.expiresAt.toISOString() },
+        annotations: {
+          [ANNOTATION_EXPIRES_AT]: plan.expiresAt.toISOString(),
+          // Which incarnation of the test: a test deleted and created again is another owner.
+          ...(plan.test.metadata.uid ? { [ANNOTATION_TEST_UID]: plan.test.metadata.uid } : {}),
+        },
       });
       created.push({ source, sandbox, uid });
       await this.ignoreExisting(() =>
@@ -207,33 +212,9 @@ export class SandboxManager {
     }
   }
 
-  /**
-   * Deletes a sandbox namespace: only one labelled as Rehearsal's and, when the caller knows the
-   * UID it recorded, only that very namespace (a UID precondition, so a namespace re-created under
-   * the same name in between is not deleted either).
-   */
+  /** Deletes a sandbox namespace (deleteSandbox). */
   async delete(sandbox: string, expectedUid?: string): Promise<void> {
-    try {
-      // Refuse to delete anything that is not visibly ours, whatever the caller believes.
-      const namespace = await kubeCall(() => this.core.readNamespace({ name: sandbox }));
-      if (namespace.metadata?.labels?.[LABEL_MANAGED_BY] !== MANAGED_BY_VALUE) {
-        throw new Error(`refusing to delete namespace ${sandbox}: it is not a Rehearsal sandbox`);
-      }
-      const uid = namespace.metadata?.uid;
-      if (expectedUid !== undefined && uid !== expectedUid) {
-        throw new Error(`refusing to delete namespace ${sandbox}: uid ${uid} is not the recorded ${expectedUid}`);
-      }
-      if (namespace.metadata?.deletionTimestamp) return;
-      await kubeCall(() =>
-        this.core.deleteNamespace({
-          name: sandbox,
-          propagationPolicy: 'Background',
-          ...(uid ? { body: { preconditions: { uid } } } : {}),
-        }),
-      );
-    } catch (error) {
-      if (!isKind(error, 'NotFound')) throw error;
-    }
+    await deleteSandbox(this.core, sandbox, expectedUid);
   }
 
   private async ignoreExisting(call: () => Promise<unknown>): Promise<void> {
@@ -242,6 +223,40 @@ export class SandboxManager {
     } catch (error) {
       if (!isKind(error, 'AlreadyExists')) throw error;
     }
+  }
+}
+
+/**
+ * Deletes a sandbox namespace: only one labelled as Rehearsal's and, when the caller knows the
+ * UID it recorded, only that very namespace (a UID precondition, so a namespace re-created under
+ * the same name in between is not deleted either). The engine and the administrators' orphan
+ * removal both delete through here.
+ */
+export async function deleteSandbox(
+  core: Pick<CoreV1Api, 'readNamespace' | 'deleteNamespace'>,
+  sandbox: string,
+  expectedUid?: string,
+): Promise<void> {
+  try {
+    // Refuse to delete anything that is not visibly ours, whatever the caller believes.
+    const namespace = await kubeCall(() => core.readNamespace({ name: sandbox }));
+    if (namespace.metadata?.labels?.[LABEL_MANAGED_BY] !== MANAGED_BY_VALUE) {
+      throw new Error(`refusing to delete namespace ${sandbox}: it is not a Rehearsal sandbox`);
+    }
+    const uid = namespace.metadata?.uid;
+    if (expectedUid !== undefined && uid !== expectedUid) {
+      throw new Error(`refusing to delete namespace ${sandbox}: uid ${uid} is not the recorded ${expectedUid}`);
+    }
+    if (namespace.metadata?.deletionTimestamp) return;
+    await kubeCall(() =>
+      core.deleteNamespace({
+        name: sandbox,
+        propagationPolicy: 'Background',
+        ...(uid ? { body: { preconditions: { uid } } } : {}),
+      }),
+    );
+  } catch (error) {
+    if (!isKind(error, 'NotFound')) throw error;
   }
 }
 

@@ -20,6 +20,7 @@ import { createRehearsalClient, type RehearsalApiClient } from '../../../openapi
 import { ContractValidator, loadDocument } from './contract.js';
 import { FakeCluster, FakeSchedules, writerOf } from './fake-cluster.js';
 import { coverageSourceOver, FakeInventory } from './fake-inventory.js';
+import { FakeNamespaces, sandboxAdminOver } from './fake-namespaces.js';
 
 export const NOW = new Date('2026-03-15T12:00:00Z');
 
@@ -29,6 +30,8 @@ export interface TestServer {
   schedules: FakeSchedules;
   /** What the backup tool backs up (GET /api/v1/coverage). */
   inventory: FakeInventory;
+  /** Namespaces, sandboxes among them (GET /api/v1/sandboxes). */
+  namespaces: FakeNamespaces;
   contract: ContractValidator;
   /** The generated client; every answer it receives is checked against openapi.json. */
   api: RehearsalApiClient;
@@ -113,6 +116,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const cluster = new FakeCluster();
   const schedules = new FakeSchedules();
   const inventory = new FakeInventory();
+  const namespaces = new FakeNamespaces();
   const contract = options.contract ?? new ContractValidator(loadDocument());
   const config = loadConfig({
     REHEARSAL_AUTH_MODE: options.authMode ?? 'none',
@@ -128,6 +132,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     now: () => NOW,
     triggerWaitMs: options.triggerWaitMs ?? 1_000,
     ...(options.withoutSchedules ? {} : { schedules }),
+    sandboxes: sandboxAdminOver(cluster, namespaces, () => NOW),
     ...(options.withoutCoverage ? {} : { coverage: coverageSourceOver(cluster, inventory, () => NOW) }),
     ...(options.diagnoses ? { diagnoses: options.diagnoses } : {}),
     ...(options.reviewer ? { accessReviewer: options.reviewer } : {}),
@@ -149,6 +154,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     cluster,
     schedules,
     inventory,
+    namespaces,
     contract,
     api: createRehearsalClient({
       baseUrl,

@@ -98,6 +98,8 @@ export class FakeApi {
   reports: Schemas['RestoreReportResource'][] = fixture('reports');
   /** Page size of GET /api/v1/reports without latest (the real default is 500). */
   reportPageSize = 500;
+  /** Sandbox names created again since the list (DELETE answers 409 for them). */
+  readonly recreated = new Set<string>();
   /** Kubernetes objects served at /apis/... paths (e.g. a RestoreTest for live progress). */
   readonly kubeObjects = new Map<string, () => Reply>();
   private readonly routes: { method: string; pattern: RegExp; handler: Handler }[] = [];
@@ -228,6 +230,20 @@ export class FakeApi {
     this.on('GET', '/api/v1/upcoming', () => ({ status: 200, body: fixture('upcoming') }));
     this.on('GET', '/api/v1/schedules', () => ({ status: 200, body: fixture('schedules') }));
     this.on('GET', '/api/v1/coverage', () => ({ status: 200, body: fixture('coverage') }));
+    this.on('GET', '/api/v1/sandboxes', (request) => {
+      const all = fixture<Schemas['SandboxInfo'][]>('sandboxes');
+      return { status: 200, body: request.query.get('orphaned') === 'true' ? all.filter((sandbox) => sandbox.orphaned) : all };
+    });
+    // As the server does: only an orphan, and only with the UID it has (a 409 problem otherwise).
+    this.on('DELETE', '/api/v1/sandboxes/{name}', (request, [, name]) => {
+      const sandbox = fixture<Schemas['SandboxInfo'][]>('sandboxes').find((entry) => entry.name === name);
+      if (!sandbox) return problem(404, 'not-found', 'Not found', `no sandbox namespace "${name}"`);
+      const uid = request.query.get('uid');
+      if (!sandbox.orphaned || (uid !== null && uid !== sandbox.uid) || this.recreated.has(sandbox.name)) {
+        return problem(409, 'conflict', 'Conflict', `namespace "${name}" has uid 77777777-0000-4000-8000-000000000000, not ${uid}: nothing was removed`);
+      }
+      return { status: 204 };
+    });
     this.on('GET', '/api/v1/tests/{name}/diagnosis', () => ({ status: 200, body: fixture('diagnosis') }));
     this.on('GET', '/api/v1/compliance', (request) => ({
       status: 200,
