@@ -6,9 +6,9 @@
 // - Container: the configured one, else the pod's default-container annotation, else its first.
 // - Messages name the program only, never its arguments: people put passwords in command lines.
 //
-// Testing note: this check is unit-tested with a fake SandboxReader only. The integration cluster
-// runs KWOK pods, which have no kubelet: an exec there would make the apiserver dial fake pod IPs,
-// which the test network rules forbid. The real Exec wiring lives in
+// Testing note: unit-tested with a fake SandboxReader; test/integration/real-node-checks.test.ts
+// runs it for real, in a restored container on the test cluster's real node (KWOK pods have no
+// kubelet, and are never exec'd into). The real Exec wiring lives in
 // server/checks/sandbox-reader.kube.ts.
 
 import type { CheckExecutor } from './check.js';

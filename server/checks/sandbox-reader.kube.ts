@@ -6,9 +6,8 @@
 // API server's Status message is only carried along for humans. No HTTP answer at all
 // (connection refused, TLS, DNS) is 'Unavailable'.
 //
-// Exec cannot be integration-tested against the KWOK test cluster (its pods have no kubelet, and
-// the apiserver would dial fake pod IPs, which the test network rules forbid); the exec check is
-// covered by unit tests with a fake reader.
+// Exec runs against the real node of the test cluster (test/integration/real-node-checks.test.ts);
+// KWOK's pods have no kubelet and are never exec'd into.
 
 import { Writable } from 'node:stream';
 import {

@@ -171,7 +171,8 @@ export async function execInPod(
 
 /**
  * One HTTP/1.0 GET from inside a pod with busybox's nc (busybox's wget crashed in pods here):
- * the raw response, or undefined when no connection could be made within `seconds`.
+ * the raw response, or undefined when no connection could be made within `seconds`. The
+ * container defaults to the pod's name (the pods of real-node.test.ts are named so).
  */
 export async function httpGetFromPod(
   kubeConfig: KubeConfig,
@@ -181,13 +182,14 @@ export async function httpGetFromPod(
   port: number,
   path: string,
   seconds = 3,
+  container = pod,
 ): Promise<string | undefined> {
   const script = `printf 'GET ${path} HTTP/1.0\\r\\nHost: ${host}\\r\\n\\r\\n' | nc -w ${seconds} ${host} ${port}`;
   const result = await execInPod(
     kubeConfig,
     namespace,
     pod,
-    pod,
+    container,
     ['sh', '-c', script],
     (seconds + 20) * 1000,
   );
