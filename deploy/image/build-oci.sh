@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build-oci.sh [OUTPUT.tar] — builds Rehearsal's container image without a container engine and
-# writes it as an OCI image layout in a tar file (load it with `skopeo copy oci-archive:...` or
-# `podman load`). Prints the path of the tarball. Four layers, rarely-changing first:
+# writes it as an OCI image layout in a tar file (load it with `skopeo copy oci-archive:...`,
+# `podman load`, or into a node's containerd with `ctr -n k8s.io images import`, which names it
+# IMAGE_REF). Prints the path of the tarball. Four layers, rarely-changing first:
 #   1. base:    glibc, libgcc and libstdc++ from Debian's packages (what the Node binary links),
 #               /etc/passwd with the non-root user 65532, /tmp
 #   2. node:    the Node 24 binary of the npm `node` package (the version package-lock.json pins)

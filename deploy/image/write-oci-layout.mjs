@@ -78,7 +78,12 @@ writeFileSync(
         mediaType: 'application/vnd.oci.image.manifest.v1+json',
         ...manifest,
         platform: { architecture: 'amd64', os: 'linux' },
-        annotations: { 'org.opencontainers.image.ref.name': ref.split(':').pop() },
+        // The full reference under containerd's own key (what `ctr images import` and `kind load
+        // image-archive` name the image by); the OCI key holds only the tag, as the spec asks.
+        annotations: {
+          'io.containerd.image.name': ref,
+          'org.opencontainers.image.ref.name': ref.split(':').pop(),
+        },
       },
     ],
   }),

@@ -8,10 +8,12 @@
 //   - KUBECONFIG=<your cluster> (e.g. kind): a node labelled rehearsal.dev/real-node=true, with the
 //     images of test/cluster/images/build-images.sh loaded into it
 //     (`kind load image-archive <each path it prints>`); taint it or not, the pods tolerate it.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { CoreV1Api, Exec, type KubeConfig, type V1PodSpec, type V1Status } from '@kubernetes/client-node';
-import { clusterInfoFile } from './cluster-info.js';
+import { clusterInfoFile, readClusterInfo } from './cluster-info.js';
 import { waitFor } from './kube.js';
 
 export const REAL_NODE_LABEL = 'rehearsal.dev/real-node';
@@ -194,4 +196,22 @@ export async function httpGetFromPod(
     (seconds + 20) * 1000,
   );
   return result.exitCode === 0 && result.stdout.startsWith('HTTP/') ? result.stdout : undefined;
+}
+
+/**
+ * Loads an image archive (an OCI layout in a tar, named by `io.containerd.image.name`) into the
+ * local real node's containerd, as node-up.sh loads the node's own images: there is no registry.
+ * Returns false where the node is not the local one (KUBECONFIG=<your cluster>): load the archive
+ * yourself there (`kind load image-archive <path>`).
+ */
+export function importImageIntoNode(archive: string): boolean {
+  const { workDir } = readClusterInfo();
+  const env = workDir ? path.join(workDir, 'node/env') : '';
+  if (!env || !existsSync(env)) return false;
+  const socket = /^CONTAINERD_SOCK=(.+)$/m.exec(readFileSync(env, 'utf8'))?.[1];
+  if (!socket) throw new Error(`${env} names no CONTAINERD_SOCK`);
+  execFileSync('ctr', ['--address', socket, '-n', 'k8s.io', 'images', 'import', '--no-unpack', archive], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return true;
 }

@@ -115,12 +115,22 @@ describe('Helm chart deploy/helm/rehearsal', () => {
     for (const kind of ['Certificate', 'Issuer', 'ServiceMonitor', 'PrometheusRule', 'ConfigMap']) {
       expect(shared.some((key) => key.startsWith(`${kind}/`))).toBe(true);
     }
-    // Objects only values can describe: the extra license keys, and the binding of Prometheus's
-    // ServiceAccount (named in values) to rehearsal-metrics-reader.
+    // Objects only values can describe: the extra license keys, the binding of Prometheus's
+    // ServiceAccount (named in values) to rehearsal-metrics-reader, and egress the shipped
+    // NetworkPolicy lacks (an apiserver on another port).
     expect([...chart.keys()].filter((key) => !kustomize.has(key)).sort()).toEqual([
       'ClusterRoleBinding//rehearsal-metrics-reader',
       'ConfigMap/rehearsal-system/rehearsal-license-public-keys',
+      'NetworkPolicy/rehearsal-system/rehearsal-api-extra-egress',
     ]);
+    const extraEgress = chart.get('NetworkPolicy/rehearsal-system/rehearsal-api-extra-egress') as K8sObject & {
+      spec: { podSelector: unknown; policyTypes: string[]; egress: unknown[] };
+    };
+    expect(extraEgress.spec).toEqual({
+      podSelector: { matchLabels: { 'app.kubernetes.io/name': 'rehearsal' } },
+      policyTypes: ['Egress'],
+      egress: [{ ports: [{ protocol: 'TCP', port: 16443 }] }],
+    });
     // Prometheus sends its token: /metrics answers only users allowed to get it (issue 26).
     const monitor = chart.get('ServiceMonitor/rehearsal-system/rehearsal-api') as K8sObject & {
       spec: { endpoints: { bearerTokenFile?: string }[] };

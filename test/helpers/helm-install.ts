@@ -1,0 +1,91 @@
+// Rehearsal installed the way a user installs it (docs/install.md), for the tests on the real node:
+// the server image from deploy/image/build-oci.sh loaded into the node (no registry here), `helm
+// install` of deploy/helm/rehearsal, and the aggregated API's serving certificate from
+// deploy/tls/make-serving-cert.sh.
+//
+// The integration files share one control plane, and its global setup applied parts of
+// deploy/base without Helm (namespace, admission parameters and policies, user roles); other
+// files apply rbac.yaml and register their own APIService. The install adopts those objects
+// (`--take-ownership`, as Helm does for objects a user created before), and the uninstall puts
+// back what global setup applied, so the files after this one find the cluster as they expect.
+import { execFileSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { unregisterAggregatedApi } from './aggregated-api.js';
+import { repoRoot } from './cluster-info.js';
+import { kubectl } from './install-crds.js';
+import { chartDir, helm } from './manifests.js';
+import { REHEARSAL_NAMESPACE } from './rehearsal-identity.js';
+
+export const RELEASE = 'rehearsal';
+
+/** What global-setup.js installPolicies() applies from deploy/base, in the same order. */
+const GLOBAL_SETUP_FILES = [
+  'namespace.yaml',
+  'admission-params.yaml',
+  'restoretest-admission.yaml',
+  'server-admission.yaml',
+  'sandbox-label-admission.yaml',
+  'user-roles.yaml',
+];
+
+export interface BuiltImage {
+  archive: string;
+  bytes: number;
+  seconds: number;
+}
+
+/** The server image as a user builds it without a container engine (cached by its inputs). */
+export function buildServerImage(output: string): BuiltImage {
+  const started = performance.now();
+  const archive = execFileSync('bash', [path.join(repoRoot, 'deploy/image/build-oci.sh'), output], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  return { archive, bytes: statSync(archive).size, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * `helm install` into rehearsal-system with `--set`/`--set-json` style arguments. Clears what
+ * another file may have left in the chart's way first: an APIService and an ExternalName Service
+ * rehearsal-api pointing at a server on the host (test/helpers/aggregated-api.ts).
+ */
+export function installChart(adminPath: string, valueArgs: string[]): void {
+  unregisterAggregatedApi(adminPath);
+  // rbac.yaml binds Rehearsal's Velero role in the installation's backup namespace: Velero is
+  // installed first (docs/install.md).
+  kubectl(adminPath, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'velero' } }));
+  helm([
+    'install',
+    RELEASE,
+    chartDir,
+    '--kubeconfig',
+    adminPath,
+    '--namespace',
+    REHEARSAL_NAMESPACE,
+    '--take-ownership',
+    ...valueArgs,
+  ]);
+}
+
+/** The serving certificate and the APIService caBundle, by the script docs/install.md names. */
+export function makeServingCertificate(adminPath: string): void {
+  execFileSync('bash', [path.join(repoRoot, 'deploy/tls/make-serving-cert.sh'), REHEARSAL_NAMESPACE, '1'], {
+    env: { ...process.env, KUBECONFIG: adminPath },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/**
+ * `helm uninstall` (waiting for the pods to go, so their Lease is released and nothing of this
+ * install acts on the next file's objects), then global setup's objects back in place.
+ */
+export function uninstallChart(adminPath: string): void {
+  try {
+    helm(['uninstall', RELEASE, '--kubeconfig', adminPath, '--namespace', REHEARSAL_NAMESPACE, '--wait', '--timeout', '120s', '--ignore-not-found']);
+  } finally {
+    kubectl(adminPath, ['apply', ...GLOBAL_SETUP_FILES.flatMap((file) => ['-f', path.join(repoRoot, 'deploy/base', file)])]);
+    kubectl(adminPath, ['delete', 'secret', 'rehearsal-api-tls', '-n', REHEARSAL_NAMESPACE, '--ignore-not-found']);
+  }
+}

@@ -1,0 +1,427 @@
+// Rehearsal installed the way a user installs it, on the real node (test/cluster/REAL-NODE.md):
+// the image from deploy/image/build-oci.sh imported into the node's containerd, `helm install` of
+// deploy/helm/rehearsal, the serving certificate from deploy/tls/make-serving-cert.sh. Nothing here
+// runs Rehearsal on the host, and REHEARSAL_PROBE_TARGETS is set nowhere. It shows:
+//   - the server pod from that image runs on the real node under its own ServiceAccount and is
+//     Ready through its HTTP probe;
+//   - APIService v1.api.rehearsal.dev is served through the chart's Service with the caBundle:
+//     users bound to the shipped roles call the API through kube-apiserver (raw and with
+//     `kubectl restoretest`), a user without a role is refused;
+//   - the in-cluster engine completes a run end to end: `kubectl restoretest trigger --wait` as an
+//     editor, through the APIService, ends in a passing report. Velero's part is played by the
+//     simulator on the host (it only reads and writes Velero's objects through the apiserver, as
+//     Velero does); the restored pods are KWOK's, so the checks are ones that dial nothing;
+//   - Prometheus's path: the ServiceMonitor the chart installs is followed to the pod's endpoint
+//     (its Service port, path, bearer token), the scrape with the ServiceAccount the chart bound
+//     to rehearsal-metrics-reader sees the per-test series, and `promtool check metrics` accepts
+//     the exposition. Another ServiceAccount's token is refused.
+// Where this host cannot run a node the suite is skipped with the reason printed; where the node
+// should have started and did not, it fails.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  DiscoveryV1Api,
+  RbacAuthorizationV1Api,
+  type KubeConfig,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import { parse as parseYaml } from 'yaml';
+import type { RestoreTest } from '../../server/domain/resources/resources.js';
+import { API_VERSION } from '../../server/domain/resources/resources.js';
+import { expandReport } from '../../server/report-codec/report-encoding.js';
+import { API_SERVICE, availability } from '../helpers/aggregated-api.js';
+import { repoRoot } from '../helpers/cluster-info.js';
+import { buildServerImage, installChart, makeServingCertificate, uninstallChart } from '../helpers/helm-install.js';
+import { kubectl } from '../helpers/install-crds.js';
+import {
+  createNamespace,
+  deleteNamespaces,
+  testKubeConfig,
+  testKubeconfigPath,
+  uniqueName,
+  waitFor,
+} from '../helpers/kube.js';
+import { REAL_NODE_LABEL, announceSkip, importImageIntoNode, realNodeStatus } from '../helpers/real-node.js';
+import { REHEARSAL_NAMESPACE, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
+import { createShopApp } from '../helpers/sample-app.js';
+import { createBackup, VeleroSimulator } from '../velero/simulator.js';
+
+const kubeConfig: KubeConfig = testKubeConfig();
+const adminPath = testKubeconfigPath();
+const node = await realNodeStatus(kubeConfig);
+if (!node.available && !node.failed) announceSkip('test/integration/in-cluster.test.ts', node.reason);
+const describeNode = node.available || node.failed ? describe : describe.skip;
+
+const tmp = path.join(repoRoot, 'test/.tmp/in-cluster');
+const pluginBin = path.join(repoRoot, 'cmd/kubectl-restoretest/bin');
+const chart = parseYaml(readFileSync(path.join(repoRoot, 'deploy/helm/rehearsal/Chart.yaml'), 'utf8')) as {
+  appVersion: string;
+};
+/** The chart's default image, which build-oci.sh names its image by. */
+const IMAGE = `ghcr.io/rehearsal-dev/rehearsal:${chart.appVersion}`;
+const SERVER_SELECTOR = 'app.kubernetes.io/name=rehearsal';
+const VELERO_NAMESPACE = 'velero'; // the installation's backup namespace (ConfigMap rehearsal-admission)
+
+// Building the image cold takes minutes on 2 cores; the run waits for pods and a restore.
+jest.setTimeout(240_000);
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `kubectl ARGS` with the plugin on PATH, as a user runs it. */
+function kubectlAs(kubeconfig: string, args: string[]): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      'kubectl',
+      args,
+      // KUBECONFIG, not --kubeconfig: kubectl refuses flags before a plugin's name.
+      { env: { ...process.env, KUBECONFIG: kubeconfig, PATH: `${pluginBin}:${process.env.PATH}`, NO_COLOR: '1' }, timeout: 200_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (error as { code?: unknown }).code : 0;
+        resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A kubeconfig for the test cluster that authenticates with a bearer token. */
+function tokenKubeconfig(name: string, token: string): string {
+  const cluster = kubeConfig.getCurrentCluster()!;
+  const file = path.join(tmp, `${name}.kubeconfig`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'test', cluster: { server: cluster.server, 'certificate-authority-data': cluster.caData } }],
+      users: [{ name, user: { token } }],
+      contexts: [{ name, context: { cluster: 'test', user: name } }],
+      'current-context': name,
+    }),
+    { mode: 0o600 },
+  );
+  return file;
+}
+
+describeNode('Rehearsal installed with Helm, running on the real node', () => {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const rbac = kubeConfig.makeApiClient(RbacAuthorizationV1Api);
+  const users = uniqueName('incluster-users');
+  const source = uniqueName('incluster-shop');
+  const tests = uniqueName('incluster-tests');
+  const backup = uniqueName('incluster-nightly');
+  const testName = uniqueName('incluster', 30);
+  const bindings = [`${users}-viewer`, `${users}-editor`];
+  const kubeconfigs: Record<'viewer' | 'editor' | 'nobody', string> = { viewer: '', editor: '', nobody: '' };
+  let prometheusToken = '';
+  let nobodyToken = '';
+  let simulator: VeleroSimulator | undefined;
+  let installed = false;
+  let pod: V1Pod | undefined;
+  let passingScore: number | undefined;
+  const timings: Record<string, number> = {};
+
+  beforeAll(async () => {
+    if (!node.available) throw new Error(`the real node should be running and is not: ${node.reason}`);
+    mkdirSync(tmp, { recursive: true });
+    const image = buildServerImage(path.join(tmp, 'rehearsal-oci.tar'));
+    timings.imageBuildSeconds = image.seconds;
+    timings.imageMegabytes = image.bytes / 1e6;
+    const imported = importImageIntoNode(image.archive);
+    if (!imported) console.warn(`[in-cluster] not a local node: load ${image.archive} into it yourself`);
+
+    // The chart's ServiceMonitor needs the Prometheus Operator's CRD (from its Go module).
+    const serviceMonitorCrd = execFileSync('bash', [path.join(repoRoot, 'deploy/tools/third-party-crds.sh')], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .find((file) => file.endsWith('_servicemonitors.yaml'))!;
+    kubectl(adminPath, ['apply', '--server-side', '--force-conflicts', '-f', serviceMonitorCrd]);
+    kubectl(adminPath, ['wait', '--for=condition=Established', '--timeout=60s', 'crd/servicemonitors.monitoring.coreos.com']);
+
+    // Users: Prometheus's ServiceAccount (the chart binds rehearsal-metrics-reader to it), a viewer
+    // and an editor bound to the shipped roles, and one with no role at all.
+    await createNamespace(kubeConfig, users);
+    for (const name of ['prometheus', 'viewer', 'editor', 'nobody'])
+      await core.createNamespacedServiceAccount({ namespace: users, body: { metadata: { name } } });
+    for (const [binding, role, subject] of [
+      [bindings[0]!, 'rehearsal-viewer', 'viewer'],
+      [bindings[1]!, 'rehearsal-editor', 'editor'],
+    ] as const) {
+      await rbac.createClusterRoleBinding({
+        body: {
+          metadata: { name: binding },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+          subjects: [{ kind: 'ServiceAccount', name: subject, namespace: users }],
+        },
+      });
+    }
+    for (const name of ['viewer', 'editor', 'nobody'] as const) {
+      kubeconfigs[name] = tokenKubeconfig(
+        `${users}-${name}`,
+        await serviceAccountTokenFor(kubeConfig, users, name, { rehearsalToo: false }),
+      );
+    }
+    prometheusToken = await serviceAccountTokenFor(kubeConfig, users, 'prometheus', { rehearsalToo: false });
+    nobodyToken = await serviceAccountTokenFor(kubeConfig, users, 'nobody', { rehearsalToo: false });
+
+    // The shipped NetworkPolicy lets the pod reach the Kubernetes API on 443 and 6443, and the
+    // enforcer judges the apiserver endpoint's port (after the `kubernetes` Service's
+    // translation): this control plane's is random (up.sh), so it is added as a user would.
+    const apiServerPort = new URL(kubeConfig.getCurrentCluster()!.server).port;
+    const started = performance.now();
+    installed = true; // from here on, afterAll uninstalls (a failed install leaves a release too)
+    installChart(adminPath, [
+      '--set-json', `networkPolicy.extraEgress=[{"ports":[{"protocol":"TCP","port":${apiServerPort}}]}]`,
+      '--set', 'replicaCount=1',
+      // Loaded into the node above: there is no registry to pull from.
+      '--set', 'image.pullPolicy=Never',
+      '--set-json', `nodeSelector={"${REAL_NODE_LABEL}":"true"}`,
+      '--set-json', `tolerations=[{"key":"${REAL_NODE_LABEL}","operator":"Exists"}]`,
+      '--set', 'monitoring.serviceMonitor.enabled=true',
+      '--set', 'monitoring.serviceMonitor.prometheusServiceAccount.name=prometheus',
+      '--set', `monitoring.serviceMonitor.prometheusServiceAccount.namespace=${users}`,
+    ]);
+    makeServingCertificate(adminPath);
+    pod = await waitFor(
+      async () => {
+        const pods = await core.listNamespacedPod({ namespace: REHEARSAL_NAMESPACE, labelSelector: SERVER_SELECTOR });
+        return pods.items.find((candidate) =>
+          (candidate.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+        );
+      },
+      { timeoutMs: 180_000, intervalMs: 500, description: 'the Rehearsal pod to be Ready' },
+    ).catch(async (error: unknown) => {
+      throw new Error(`${(error as Error).message}\n${await describeServer()}`);
+    });
+    timings.installToReadySeconds = (performance.now() - started) / 1000;
+    timings.installStartedAt = started;
+  }, 900_000);
+
+  afterAll(async () => {
+    await simulator?.stop();
+    try {
+      if (installed) uninstallChart(adminPath);
+    } finally {
+      await cleanUp();
+    }
+    console.log(`[in-cluster] timings: ${JSON.stringify(timings)}`);
+  }, 180_000);
+
+  /** The server pods' states and last log lines, for a failure message. */
+  async function describeServer(): Promise<string> {
+    const pods = await core.listNamespacedPod({ namespace: REHEARSAL_NAMESPACE, labelSelector: SERVER_SELECTOR });
+    const lines: string[] = [];
+    for (const candidate of pods.items) {
+      const name = candidate.metadata!.name!;
+      lines.push(`pod ${name}: ${JSON.stringify({ phase: candidate.status?.phase, containers: candidate.status?.containerStatuses?.map((c) => c.state) })}`);
+      const log = await core
+        .readNamespacedPodLog({ namespace: REHEARSAL_NAMESPACE, name, container: 'api', tailLines: 30 })
+        .catch((error: unknown) => `(no log: ${(error as Error).message})`);
+      lines.push(log);
+    }
+    return lines.join('\n') || 'no server pods';
+  }
+
+  /** What the test itself created: bindings, its Velero objects, its namespaces. */
+  async function cleanUp(): Promise<void> {
+    for (const name of bindings) await rbac.deleteClusterRoleBinding({ name }).catch(() => undefined);
+    for (const plural of ['restores', 'backups']) {
+      const list = (await custom
+        .listNamespacedCustomObject({ group: 'velero.io', version: 'v1', namespace: VELERO_NAMESPACE, plural })
+        .catch(() => ({ items: [] }))) as { items: { metadata: { name: string }; spec?: { backupName?: string } }[] };
+      for (const item of list.items.filter((i) => i.metadata.name === backup || i.spec?.backupName === backup)) {
+        await custom
+          .deleteNamespacedCustomObject({ group: 'velero.io', version: 'v1', namespace: VELERO_NAMESPACE, plural, name: item.metadata.name })
+          .catch(() => undefined);
+      }
+    }
+    await deleteNamespaces(kubeConfig, [users, source, tests]);
+  }
+
+  test('the server pod from the image runs on the real node under its own ServiceAccount and is Ready', async () => {
+    expect(pod?.spec?.nodeName).toBe(node.available ? node.nodeName : '');
+    expect(pod?.spec?.serviceAccountName).toBe('rehearsal');
+    const container = pod?.status?.containerStatuses?.find((status) => status.name === 'api');
+    expect(container?.image).toBe(IMAGE);
+    expect(container?.ready).toBe(true);
+    expect(container?.containerID).toMatch(/^containerd:\/\//);
+    expect(pod?.status?.podIP).toMatch(/^10\.244\.1\./);
+    // Health checks would dial the sandboxes' Services through cluster DNS: nothing maps them.
+    const env = pod?.spec?.containers.flatMap((c) => c.env ?? []).map((e) => e.name) ?? [];
+    expect(env).not.toContain('REHEARSAL_PROBE_TARGETS');
+    // Its own log, read through the kubelet: it authenticated in-cluster and serves.
+    const log = await core.readNamespacedPodLog({ namespace: REHEARSAL_NAMESPACE, name: pod!.metadata!.name!, container: 'api' });
+    expect(log).toContain('rehearsal started');
+    console.log(
+      `[in-cluster] image ${timings.imageMegabytes!.toFixed(1)} MB (built or found in ${timings.imageBuildSeconds!.toFixed(0)} s); helm install to pod Ready ${timings.installToReadySeconds!.toFixed(1)} s`,
+    );
+  });
+
+  test('the APIService is served through the Service with the caBundle, and the shipped roles decide who uses it', async () => {
+    const apiService = JSON.parse(kubectl(adminPath, ['get', 'apiservice', API_SERVICE, '-o', 'json'])) as {
+      spec: { service: { namespace: string; name: string; port: number }; caBundle?: string; insecureSkipTLSVerify?: boolean };
+    };
+    expect(apiService.spec.service).toEqual({ namespace: REHEARSAL_NAMESPACE, name: 'rehearsal-api', port: 443 });
+    expect(apiService.spec.caBundle).toBeTruthy();
+    expect(apiService.spec.insecureSkipTLSVerify).toBeUndefined();
+    const service = await core.readNamespacedService({ namespace: REHEARSAL_NAMESPACE, name: 'rehearsal-api' });
+    expect(service.spec?.type).toBe('ClusterIP');
+    let last = '';
+    await waitFor(() => (last = availability(adminPath)).startsWith('True '), {
+      timeoutMs: 90_000,
+      intervalMs: 500,
+      description: `APIService ${API_SERVICE} to be Available (last: ${last})`,
+    });
+
+    await createNamespace(kubeConfig, tests);
+    await createShopApp(kubeConfig, source);
+    const body: RestoreTest = {
+      apiVersion: API_VERSION,
+      kind: 'RestoreTest',
+      metadata: { name: testName, namespace: tests },
+      spec: {
+        provider: 'velero',
+        backupSource: { backupName: backup, namespaces: [{ name: source }], providerNamespace: VELERO_NAMESPACE },
+        schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
+        // Checks that dial nothing: the restored pods are KWOK's (they run no process).
+        healthChecks: {
+          checks: [
+            { name: 'web-pods', kind: 'podsReady', podsReady: { selector: { app: 'web' }, minReady: 2 } },
+            {
+              name: 'credentials-restored',
+              kind: 'resourceExists',
+              resourceExists: { apiVersion: 'v1', kind: 'Secret', name: 'db-credentials' },
+            },
+          ],
+        },
+      } as RestoreTest['spec'],
+    };
+    await custom.createNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restoretests', body });
+
+    // Through kube-apiserver → Service rehearsal-api:443 → the pod's 8443, as the viewer.
+    const raw = await waitFor(
+      async () => {
+        const result = await kubectlAs(kubeconfigs.viewer, ['get', '--raw', `/apis/api.rehearsal.dev/v1/tests/${testName}?namespace=${tests}`]);
+        return result.code === 0 ? result : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500, description: 'the viewer to read the test through the APIService' },
+    );
+    expect(JSON.parse(raw.stdout)).toMatchObject({ name: testName, namespace: tests, provider: 'velero' });
+    const listed = await kubectlAs(kubeconfigs.viewer, ['restoretest', 'list', '-n', tests]);
+    expect(listed.stderr).not.toMatch(/^error:/m);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(testName);
+    // No role: kube-apiserver refuses before the request reaches the pod.
+    const refused = await kubectlAs(kubeconfigs.nobody, ['restoretest', 'list', '-n', tests]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split('\n')[0]).toContain('error: forbidden');
+    // The viewer may read but not trigger.
+    const denied = await kubectlAs(kubeconfigs.viewer, ['restoretest', 'trigger', testName, '-n', tests]);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr.split('\n')[0]).toContain('error: forbidden');
+  });
+
+  test('the in-cluster engine completes a run: kubectl restoretest trigger --wait as an editor passes', async () => {
+    simulator = new VeleroSimulator(kubeConfig, { namespace: VELERO_NAMESPACE, stepDelayMs: 150, pollIntervalMs: 100 });
+    await simulator.start();
+    await createBackup(kubeConfig, { name: backup, namespaces: [source], veleroNamespace: VELERO_NAMESPACE });
+    const triggered = await kubectlAs(kubeconfigs.editor, ['restoretest', 'trigger', testName, '-n', tests, '--wait', '--timeout', '180s']);
+    if (triggered.code !== 0) console.error(`[in-cluster] trigger --wait: ${triggered.stderr}\n${await describeServer()}`);
+    expect(triggered.stderr).not.toMatch(/^error:/m);
+    expect(triggered.code).toBe(0);
+    expect(triggered.stdout).toMatch(/finished: pass\n/);
+    // Progress, read live from the RestoreTest the in-cluster engine writes.
+    expect(triggered.stderr).toMatch(new RegExp(`^\\[\\S+\\] ${tests}/${testName}: finished: pass, score \\d+$`, 'm'));
+    timings.installToFirstPassSeconds = (performance.now() - timings.installStartedAt!) / 1000;
+    const reports = (await custom.listNamespacedCustomObject({
+      group: 'rehearsal.dev',
+      version: 'v1alpha1',
+      namespace: tests,
+      plural: 'restorereports',
+    })) as { items: Parameters<typeof expandReport>[0][] };
+    const [report] = reports.items.map(expandReport);
+    expect(report?.spec.result).toBe('pass');
+    expect(report?.spec.checks.map((check) => [check.name, check.status])).toEqual([
+      ['web-pods', 'pass'],
+      ['credentials-restored', 'pass'],
+    ]);
+    expect(report?.spec.backup.name).toBe(backup);
+    passingScore = report?.spec.score;
+    console.log(`[in-cluster] helm install to the first passing report: ${timings.installToFirstPassSeconds.toFixed(1)} s`);
+  });
+
+  test("Prometheus's path: the ServiceMonitor leads to the pod's /metrics, which has the per-test series and passes promtool", async () => {
+    const monitor = (await custom.getNamespacedCustomObject({
+      group: 'monitoring.coreos.com',
+      version: 'v1',
+      namespace: REHEARSAL_NAMESPACE,
+      plural: 'servicemonitors',
+      name: 'rehearsal-api',
+    })) as {
+      spec: {
+        selector: { matchLabels: Record<string, string> };
+        endpoints: { port: string; path: string; scheme?: string; bearerTokenFile?: string }[];
+      };
+    };
+    const [endpoint] = monitor.spec.endpoints;
+    expect(endpoint?.bearerTokenFile).toBe('/var/run/secrets/kubernetes.io/serviceaccount/token');
+    // Prometheus's endpoints discovery: the selected Services' EndpointSlices, the named port.
+    const selector = Object.entries(monitor.spec.selector.matchLabels).map(([k, v]) => `${k}=${v}`).join(',');
+    const services = await core.listNamespacedService({ namespace: REHEARSAL_NAMESPACE, labelSelector: selector });
+    expect(services.items.map((s) => s.metadata?.name)).toEqual(['rehearsal-api']);
+    const slices = await kubeConfig.makeApiClient(DiscoveryV1Api).listNamespacedEndpointSlice({
+      namespace: REHEARSAL_NAMESPACE,
+      labelSelector: 'kubernetes.io/service-name=rehearsal-api',
+    });
+    const targets = slices.items.flatMap((slice) => {
+      const port = slice.ports?.find((p) => p.name === endpoint!.port)?.port;
+      return port ? (slice.endpoints ?? []).flatMap((e) => e.addresses.map((address) => `${address}:${port}`)) : [];
+    });
+    expect(targets).toEqual([`${pod!.status!.podIP}:8081`]);
+    // From the host, which reaches the node's pod IPs on the bridge, as a Prometheus pod would.
+    const url = `${endpoint!.scheme ?? 'http'}://${targets[0]}${endpoint!.path}`;
+    const scrape = (token: string) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    expect((await scrape(nobodyToken)).status).toBe(403);
+    const answer = await scrape(prometheusToken);
+    expect(answer.status).toBe(200);
+    const text = await answer.text();
+    const labels = `namespace="${tests}",test="${testName}"`;
+    // The gauge carries the score of the report the in-cluster engine wrote.
+    const score = new RegExp(`^rehearsal_score\\{[^}]*${labels}[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1];
+    expect(score === undefined ? undefined : Number(score)).toBe(passingScore);
+    expect(text).toMatch(new RegExp(`^rehearsal_last_run_completed_timestamp_seconds\\{[^}]*${labels}[^}]*\\} \\d+`, 'm'));
+    const promtool = execFileSync('bash', [path.join(repoRoot, 'deploy/tools/build-go-tools.sh'), 'promtool'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).trim();
+    const checked = await new Promise<Ran>((resolve) => {
+      const child = execFile(promtool, ['check', 'metrics'], (error, stdout, stderr) => {
+        const code = error ? (error as { code?: unknown }).code : 0;
+        resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      });
+      child.stdin!.end(text);
+    });
+    // Exit 0 is clean, 1 a parse failure, 3 lint findings only. The exposition parses; the only
+    // findings are prom-client's default Node.js gauges named *_total (not Rehearsal's metrics).
+    const findings = checked.stderr.split('\n').filter(Boolean);
+    expect({ code: checked.code, stdout: checked.stdout }).toEqual({ code: findings.length ? 3 : 0, stdout: '' });
+    for (const finding of findings)
+      expect(finding).toMatch(/^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/);
+  });
+});
+
+// Keeps the file from being "a suite with no tests" when skipped, and says why in the results.
+if (!node.available && !node.failed) {
+  describe('Rehearsal installed with Helm, running on the real node', () => {
+    test.skip(`skipped: ${node.reason}`, () => undefined);
+  });
+}
