@@ -11,6 +11,9 @@
 //     editor, through the APIService, ends in a passing report. Velero's part is played by the
 //     simulator on the host (it only reads and writes Velero's objects through the apiserver, as
 //     Velero does); the restored pods are KWOK's, so the checks are ones that dial nothing;
+//   - the in-cluster engine also starts a run from the test's schedule by itself;
+//   - restore safety on this path: the audit log shows the pod's ServiceAccount writing nothing
+//     outside its sandboxes and reading no Secret outside them;
 //   - Prometheus's path: the ServiceMonitor the chart installs is followed to the pod's endpoint
 //     (its Service port, path, bearer token), the scrape with the ServiceAccount the chart bound
 //     to rehearsal-metrics-reader sees the per-test series, and `promtool check metrics` accepts
@@ -25,7 +28,9 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   DiscoveryV1Api,
+  PatchStrategy,
   RbacAuthorizationV1Api,
+  setHeaderOptions,
   type KubeConfig,
   type V1Pod,
 } from '@kubernetes/client-node';
@@ -34,6 +39,8 @@ import type { RestoreTest } from '../../server/domain/resources/resources.js';
 import { API_VERSION } from '../../server/domain/resources/resources.js';
 import { expandReport } from '../../server/report-codec/report-encoding.js';
 import { API_SERVICE, availability } from '../helpers/aggregated-api.js';
+import { authoredBy } from '../helpers/author.js';
+import { auditLogPath, readAuditEvents, secretReadsOutsideSandboxes, unsafeWrites, writesIn } from '../helpers/audit.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import { buildServerImage, installChart, makeServingCertificate, uninstallChart } from '../helpers/helm-install.js';
 import { kubectl } from '../helpers/install-crds.js';
@@ -46,7 +53,7 @@ import {
   waitFor,
 } from '../helpers/kube.js';
 import { REAL_NODE_LABEL, announceSkip, importImageIntoNode, realNodeStatus } from '../helpers/real-node.js';
-import { REHEARSAL_NAMESPACE, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
+import { REHEARSAL_NAMESPACE, REHEARSAL_USER, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { createShopApp } from '../helpers/sample-app.js';
 import { createBackup, VeleroSimulator } from '../velero/simulator.js';
 
@@ -127,10 +134,13 @@ describeNode('Rehearsal installed with Helm, running on the real node', () => {
   let installed = false;
   let pod: V1Pod | undefined;
   let passingScore: number | undefined;
+  let suiteStarted = new Date();
+  const sandboxes: string[] = [];
   const timings: Record<string, number> = {};
 
   beforeAll(async () => {
     if (!node.available) throw new Error(`the real node should be running and is not: ${node.reason}`);
+    suiteStarted = new Date();
     mkdirSync(tmp, { recursive: true });
     const image = buildServerImage(path.join(tmp, 'rehearsal-oci.tar'));
     timings.imageBuildSeconds = image.seconds;
@@ -305,7 +315,8 @@ describeNode('Rehearsal installed with Helm, running on the real node', () => {
         },
       } as RestoreTest['spec'],
     };
-    await custom.createNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restoretests', body });
+    // Decision 0018: a test restoring another namespace runs only with its author recorded.
+    await custom.createNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restoretests', body: await authoredBy(kubeConfig, body) });
 
     // Through kube-apiserver → Service rehearsal-api:443 → the pod's 8443, as the viewer.
     const raw = await waitFor(
@@ -356,7 +367,52 @@ describeNode('Rehearsal installed with Helm, running on the real node', () => {
     ]);
     expect(report?.spec.backup.name).toBe(backup);
     passingScore = report?.spec.score;
+    sandboxes.push(...(report?.spec.sandboxNamespaces ?? []));
     console.log(`[in-cluster] helm install to the first passing report: ${timings.installToFirstPassSeconds.toFixed(1)} s`);
+  });
+
+  test('the in-cluster engine starts a run from the schedule by itself', async () => {
+    const setCron = (cron: string) =>
+      custom.patchNamespacedCustomObject(
+        { group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restoretests', name: testName, body: { spec: { schedule: { cron } } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    const reportsOf = async () =>
+      ((await custom.listNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restorereports' })) as {
+        items: Parameters<typeof expandReport>[0][];
+      }).items.map(expandReport);
+    expect((await reportsOf()).map((report) => report.spec.trigger)).toEqual(['manual']);
+    // Every minute: the next minute boundary is at most 60 s away.
+    await setCron('* * * * *');
+    const scheduled = await waitFor(
+      async () => (await reportsOf()).find((report) => report.spec.trigger === 'schedule'),
+      { timeoutMs: 180_000, intervalMs: 1000, description: 'a report of a scheduled run' },
+    );
+    expect(scheduled.spec.result).toBe('pass');
+    sandboxes.push(...scheduled.spec.sandboxNamespaces);
+    // Back to once a year, so no further run starts while the chart is uninstalled.
+    await setCron('0 0 1 1 *');
+  });
+
+  test("restore safety holds on this path: the pod's ServiceAccount wrote nothing outside its sandboxes and read no Secret outside them (audit log)", () => {
+    const logPath = auditLogPath();
+    if (!logPath) return; // a cluster of your own (KUBECONFIG): its audit log is not readable here
+    const events = readAuditEvents(logPath, suiteStarted).filter((event) => event.user.username === REHEARSAL_USER);
+    const scope = {
+      isSource: (namespace: string) => namespace === source,
+      // Leftover tests of earlier files are this leader's too; their sandboxes share the prefix.
+      isSandbox: (namespace: string) =>
+        sandboxes.includes(namespace) || (namespace.startsWith('rehearsal-') && namespace !== REHEARSAL_NAMESPACE),
+      ownNamespace: REHEARSAL_NAMESPACE,
+    };
+    expect(sandboxes.length).toBeGreaterThanOrEqual(2);
+    expect(unsafeWrites(writesIn(events), scope)).toEqual([]);
+    expect(secretReadsOutsideSandboxes(events, scope)).toEqual([]);
+    // Not vacuous: the pod created the runs' sandboxes itself, under this identity.
+    const created = writesIn(events)
+      .filter((event) => event.verb === 'create' && event.objectRef?.resource === 'namespaces')
+      .map((event) => event.objectRef?.name);
+    expect(created).toEqual(expect.arrayContaining(sandboxes));
   });
 
   test("Prometheus's path: the ServiceMonitor leads to the pod's /metrics, which has the per-test series and passes promtool", async () => {
