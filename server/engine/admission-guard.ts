@@ -52,10 +52,12 @@ export class AdmissionGuard {
   private last: Observation | undefined;
   private pending: Promise<Observation> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(private readonly deps: AdmissionGuardDeps) {}
 
   start(): void {
+    this.stopped = false;
     if (this.timer) return;
     void this.check();
     this.timer = setInterval(() => void this.check(), this.deps.intervalMs ?? 60_000);
@@ -65,6 +67,11 @@ export class AdmissionGuard {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    // A replica that stops leading stops looking: it exports no answer rather than a stale one, so
+    // the alert (max over replicas) follows the leader's view alone.
+    this.stopped = true;
+    this.last = undefined;
+    this.deps.metrics.admissionPolicyMissing.reset();
   }
 
   /** What is missing now (an answer at most maxAgeMs old). */
@@ -98,7 +105,7 @@ export class AdmissionGuard {
     }
     const previous = this.last?.missing.join(',');
     this.last = { at: this.deps.now(), missing };
-    for (const name of GUARDED_POLICIES) {
+    for (const name of this.stopped ? [] : GUARDED_POLICIES) {
       const gone = missing.filter((entry) => entry.endsWith(`/${name}`) || entry.startsWith('('));
       this.deps.metrics.admissionPolicyMissing.set({ policy: name }, gone.length > 0 ? 1 : 0);
     }

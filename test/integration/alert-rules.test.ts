@@ -59,6 +59,7 @@ describe('restore-test alert rules', () => {
       (group) => group.rules,
     );
     expect(alerts.map((rule) => rule.alert).sort()).toEqual([
+      'RehearsalAdmissionPolicyMissing',
       'RehearsalEngineDown',
       'RestoreBackupTooOld',
       'RestoreTestFailing',

@@ -63,4 +63,14 @@ describe('AdmissionGuard', () => {
     expect(missing[0]).toContain('could not be listed');
     expect(await metrics.registry.metrics()).toContain(`rehearsal_admission_policy_missing{policy="${GUARDED_POLICIES[0]}"} 1`);
   });
+
+  it("a replica that stops leading exports no answer, so only the leader's view reaches the alert", async () => {
+    const { guard, metrics } = guardWith(async () => ({ policies: [], bindings: [] }), { now: 0 });
+    guard.start();
+    await guard.missing();
+    expect(await metrics.registry.metrics()).toContain(`rehearsal_admission_policy_missing{policy="${GUARDED_POLICIES[0]}"} 1`);
+    guard.stop();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await metrics.registry.metrics()).not.toMatch(/^rehearsal_admission_policy_missing\{/m);
+  });
 });
