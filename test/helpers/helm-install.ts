@@ -78,14 +78,84 @@ export function makeServingCertificate(adminPath: string): void {
 }
 
 /**
+ * A policy that keeps kube-apiserver's informer of ConfigMaps as policy parameters alive while the
+ * uninstall deletes the installation's policies. The apiserver stops that informer when the last
+ * policy with paramKind ConfigMap goes and does not start it again for one created later: the
+ * re-applied rehearsal-restoretest-author then refuses every RestoreTest with "no params found for
+ * policy binding" for the rest of the run (seen on this control plane; one policy on the same
+ * paramKind held across the delete avoids it). It matches nothing and allows everything.
+ */
+const PARAM_INFORMER_ANCHOR = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'List',
+  items: [
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'test-param-informer-anchor' },
+      spec: {
+        failurePolicy: 'Ignore',
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        matchConstraints: { resourceRules: [{ apiGroups: ['rehearsal.dev'], apiVersions: ['*'], operations: ['DELETE'], resources: ['no-such-resource'] }] },
+        validations: [{ expression: 'true' }],
+      },
+    },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'test-param-informer-anchor' },
+      spec: {
+        policyName: 'test-param-informer-anchor',
+        validationActions: ['Deny'],
+        paramRef: { name: 'rehearsal-admission', namespace: REHEARSAL_NAMESPACE, parameterNotFoundAction: 'Allow' },
+      },
+    },
+  ],
+});
+
+/** A RestoreTest the re-applied admission policies must admit (server-side dry run). */
+const ADMISSION_PROBE = JSON.stringify({
+  apiVersion: 'rehearsal.dev/v1alpha1',
+  kind: 'RestoreTest',
+  metadata: { name: 'admission-probe', namespace: REHEARSAL_NAMESPACE },
+  spec: {
+    provider: 'velero',
+    backupSource: { backupName: 'probe', namespaces: [{ name: REHEARSAL_NAMESPACE }] },
+    schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
+  },
+});
+
+/**
  * `helm uninstall` (waiting for the pods to go, so their Lease is released and nothing of this
- * install acts on the next file's objects), then global setup's objects back in place.
+ * install acts on the next file's objects), then global setup's objects back in place, checked by
+ * a RestoreTest the admission policies must admit again.
  */
 export function uninstallChart(adminPath: string): void {
+  kubectl(adminPath, ['apply', '-f', '-'], PARAM_INFORMER_ANCHOR);
   try {
     helm(['uninstall', RELEASE, '--kubeconfig', adminPath, '--namespace', REHEARSAL_NAMESPACE, '--wait', '--timeout', '120s', '--ignore-not-found']);
   } finally {
     kubectl(adminPath, ['apply', ...GLOBAL_SETUP_FILES.flatMap((file) => ['-f', path.join(repoRoot, 'deploy/base', file)])]);
     kubectl(adminPath, ['delete', 'secret', 'rehearsal-api-tls', '-n', REHEARSAL_NAMESPACE, '--ignore-not-found']);
+    try {
+      waitUntilAdmitted(adminPath);
+    } finally {
+      kubectl(adminPath, ['delete', '-f', '-', '--ignore-not-found'], PARAM_INFORMER_ANCHOR);
+    }
   }
+}
+
+/** Polls the dry-run create for up to 30 s; throws with the apiserver's last answer. */
+function waitUntilAdmitted(adminPath: string): void {
+  let last = '';
+  for (let attempt = 0; attempt < 30; attempt += 1) {
+    try {
+      kubectl(adminPath, ['create', '--dry-run=server', '-f', '-'], ADMISSION_PROBE);
+      return;
+    } catch (error) {
+      last = String((error as { stderr?: unknown }).stderr ?? (error as Error).message);
+      execFileSync('sleep', ['1']);
+    }
+  }
+  throw new Error(`after the uninstall the admission policies still refuse a RestoreTest the cluster administrator may create: ${last}`);
 }
