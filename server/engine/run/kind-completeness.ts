@@ -5,7 +5,8 @@
 // Objects of a type a restore transform excludes are left out of it (they are not restored on
 // purpose) and handed back, for the report's list of what the transforms did.
 import { compareKinds, type ExpectedObjects, type PresentObjects } from '../../domain/run/completeness.js';
-import { exclusionOf, type ExcludedObject, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import { exclusionOf, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import type { ExcludedObject } from '../../domain/run/transforms-report.js';
 import type { RunObservations } from '../../domain/run/report-builder.js';
 import type { CurrentRun, RestoreTest } from '../../domain/resources/resources.js';
 import type { BackupProvider } from '../../providers/provider.js';

@@ -15,7 +15,8 @@ import { configuredChecks, type CheckTaskResult, type CheckTasks } from './check
 import { observeDependencies } from './dependency-scan.js';
 import { observeKinds, type KindLister, type KindObservation } from './kind-completeness.js';
 import { observeTransforms } from './transform-observation.js';
-import type { ExcludedObject, RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import type { RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import type { ExcludedObject } from '../../domain/run/transforms-report.js';
 import type { PodSecurityReport, RestoreTransformsReport } from '../../domain/resources/resources.js';
 import type { PodSecurityPlanner } from '../sandbox/pod-security.js';
 import { readReportChain, type ReportChainDeps } from './report-chain.js';

@@ -19,7 +19,8 @@ import type {
   RunObservations,
 } from '../../domain/run/run-observations.js';
 import type { CurrentRun, HealthCheck, PodSecurityReport, RestoreReport, RestoreTest, RestoreTransformsReport } from '../../domain/resources/resources.js';
-import { resolveTransforms, type ExcludedObject, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import { resolveTransforms, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import type { ExcludedObject } from '../../domain/run/transforms-report.js';
 import type { KindObservation } from './kind-completeness.js';
 import type { RunPermission } from '../../domain/permissions/run-permission.js';
 import type { Dependency } from '../../domain/run/dependencies.js';
