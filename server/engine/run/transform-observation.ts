@@ -5,7 +5,13 @@
 // mark (Kasten, Trilio) or a read that fails makes those entries "every object of the kind"
 // instead: the report never claims more than Rehearsal saw.
 import type { CurrentRun, RestoreTransformsReport } from '../../domain/resources/resources.js';
-import { apiVersionOf, resourceType, TRANSFORM_ANNOTATION_PREFIX, type ResourceType, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import {
+  apiVersionOf,
+  resourceType,
+  TRANSFORM_ANNOTATION_PREFIX,
+  type ResourceType,
+  type RestoreTransforms,
+} from '../../domain/run/restore-transforms.js';
 import { reportTransforms, type ExcludedObject, type MarkedObject } from '../../domain/run/transforms-report.js';
 import type { BackupProvider } from '../../providers/provider.js';
 import type { KindLister } from './kind-completeness.js';

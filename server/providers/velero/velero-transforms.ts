@@ -14,7 +14,22 @@
 // guarded by a `matches` condition on the same port (a missing port matches nothing).
 // The test's own patches come first, the defaults last, so a test's patch cannot undo a default.
 import type { DefaultTransformId, RestorePatch } from '../../domain/resources/resources.js';
-import { CRONJOB, EXPOSED_SERVICE_FIELDS, EXPOSED_SERVICE_TYPES, EXTERNAL_DNS_ANNOTATIONS, JOB, JOB_HOLD_GATE, JOB_POD_LABELS, MAX_NODE_PORT_INDEX, POD, SERVICE, TRANSFORM_ANNOTATION_PREFIX, type DefaultTransform, type ResourceType, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import {
+  CRONJOB,
+  EXPOSED_SERVICE_FIELDS,
+  EXPOSED_SERVICE_TYPES,
+  EXTERNAL_DNS_ANNOTATIONS,
+  JOB,
+  JOB_HOLD_GATE,
+  JOB_POD_LABELS,
+  MAX_NODE_PORT_INDEX,
+  POD,
+  SERVICE,
+  TRANSFORM_ANNOTATION_PREFIX,
+  type DefaultTransform,
+  type ResourceType,
+  type RestoreTransforms,
+} from '../../domain/run/restore-transforms.js';
 import { describePatch, markerName } from '../../domain/run/transforms-report.js';
 
 export const RESOURCE_MODIFIERS_VERSION = 'v1';

@@ -4,7 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { PROVIDERS, type DefaultTransformId } from '../../../server/domain/resources/resources.js';
-import { DEFAULT_TRANSFORMS, DEFAULT_TRANSFORM_IDS, exclusionOf, patchNeedsAdmin, resolveTransforms } from '../../../server/domain/run/restore-transforms.js';
+import {
+  DEFAULT_TRANSFORMS,
+  DEFAULT_TRANSFORM_IDS,
+  exclusionOf,
+  patchNeedsAdmin,
+  resolveTransforms,
+} from '../../../server/domain/run/restore-transforms.js';
 import { MAX_REPORTED_TRANSFORMS, reportTransforms } from '../../../server/domain/run/transforms-report.js';
 import {
   enforcedLevel,
