@@ -51,6 +51,7 @@ import {
   testKubeconfigPath,
   uniqueName,
   waitFor,
+  waitForNamespacesGone,
 } from '../helpers/kube.js';
 import { REAL_NODE_LABEL, announceSkip, importImageIntoNode, realNodeStatus } from '../helpers/real-node.js';
 import { REHEARSAL_NAMESPACE, REHEARSAL_USER, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
@@ -255,6 +256,8 @@ describeNode('Rehearsal installed with Helm, running on the real node', () => {
       }
     }
     await deleteNamespaces(kubeConfig, [users, source, tests]);
+    // Its test's reports go with the namespace; the next suite's server must not find them there.
+    await waitForNamespacesGone(kubeConfig, [tests], 150_000);
   }
 
   test('the server pod from the image runs on the real node under its own ServiceAccount and is Ready', async () => {

@@ -25,7 +25,7 @@ import {
   waitForReports,
   type EngineFixture,
 } from '../helpers/engine-fixture.js';
-import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
+import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { addRealNodeWorkload, readyPodOf } from '../helpers/real-node-app.js';
 import { announceSkip, execInPod, realNodeStatus } from '../helpers/real-node.js';
 import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
@@ -116,7 +116,10 @@ describeNode('checks and diagnoses of a run restored onto the real node', () => 
     await rehearsal?.stop();
     await fixture?.stop();
     await deleteNamespaces(kubeConfig, cleanup);
-  });
+    // Wait until its tests and reports are gone: a deleted test's reports still in a terminating
+    // namespace are archived by the next suite's server (evidence-archive counts its segments).
+    if (fixture) await waitForNamespacesGone(kubeConfig, [fixture.testNamespace], 150_000);
+  }, 200_000);
 
   it('an exec check runs in the restored container on the real node, and what the command finds decides it', async () => {
     const checks = Object.fromEntries(execReport.spec.checks.map((check) => [check.name, check]));

@@ -37,7 +37,7 @@ import {
   waitForReports,
   type EngineFixture,
 } from '../helpers/engine-fixture.js';
-import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName } from '../helpers/kube.js';
+import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitForNamespacesGone } from '../helpers/kube.js';
 import { addEveryMinuteCronJob, addRealNodeWorkload, readyPodOf } from '../helpers/real-node-app.js';
 import { dialerOf, expectedTable, settledReachability, type Connection, type Dialer } from '../helpers/real-node-reachability.js';
 import { announceSkip, realNodeStatus, REAL_NODE_IMAGES, onRealNode, waitForPodReady } from '../helpers/real-node.js';
@@ -159,7 +159,10 @@ describeNode('a sandbox on the real node: no side effects, strict isolation enfo
       [prober, imposter].map((name) => core.deleteNamespacedPod({ namespace: REHEARSAL_NAMESPACE, name }).catch(() => undefined)),
     );
     await deleteNamespaces(kubeConfig, cleanup);
-  });
+    // Wait until its tests and reports are gone: a deleted test's reports still in a terminating
+    // namespace are archived by the next suite's server (evidence-archive counts its segments).
+    if (fixture) await waitForNamespacesGone(kubeConfig, [fixture.testNamespace], 150_000);
+  }, 200_000);
 
   it('a privileged Deployment that runs in the source gets no pod in the sandbox, and the report says why', async () => {
     const source = await readyPodOf(kubeConfig, app, 'agent');
