@@ -21,6 +21,7 @@ export type DefaultTransformId =
   | 'hold-jobs'
   | 'services-cluster-ip'
   | 'drop-external-dns-annotations'
+  | 'unbind-claims'
   | 'exclude-host-routes'
   | 'exclude-external-callers'
   | 'exclude-gitops'

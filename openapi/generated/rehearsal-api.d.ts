@@ -616,7 +616,7 @@ export interface components {
          * @description The default restore transforms (server/domain/run/restore-transforms.ts; docs/restore-transforms.md).
          * @enum {string}
          */
-        DefaultTransformId: "suspend-cronjobs" | "hold-jobs" | "services-cluster-ip" | "drop-external-dns-annotations" | "exclude-host-routes" | "exclude-external-callers" | "exclude-gitops" | "exclude-network-policies";
+        DefaultTransformId: "suspend-cronjobs" | "hold-jobs" | "services-cluster-ip" | "drop-external-dns-annotations" | "unbind-claims" | "exclude-host-routes" | "exclude-external-callers" | "exclude-gitops" | "exclude-network-policies";
         /**
          * @description Pod Security Standards profiles, least to most strict (pod-security.kubernetes.io/enforce values).
          * @enum {string}

@@ -1,6 +1,6 @@
 // What the engine needs from a backup tool. Every provider talks to its tool through the
 // Kubernetes API only (never a CLI). Implementations: velero/ (now); kasten/, trilio/ (same shape).
-import type { Provider } from '../domain/resources/resources.js';
+import type { DefaultTransformId, Provider } from '../domain/resources/resources.js';
 import type { ScheduleInfo } from '../domain/read-models/views.js';
 import type { BackupFacts, BackupScheduleFacts } from '../domain/read-models/coverage.js';
 import type { RestoreTransforms } from '../domain/run/restore-transforms.js';
@@ -134,6 +134,11 @@ export interface BackupProvider {
    * so the report can list them one by one (Velero's merge patches; Kasten and Trilio cannot).
    */
   readonly marksTransformedObjects?: boolean;
+  /**
+   * Default transforms the tool cannot express (docs/restore-transforms.md says why): a report
+   * never lists them as applied.
+   */
+  readonly transformsNotDone?: readonly DefaultTransformId[];
   /** "latest" (or empty) = the newest completed backup that covers every source namespace. */
   selectBackup(
     sourceNamespaces: readonly string[],

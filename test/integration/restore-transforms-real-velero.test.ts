@@ -6,7 +6,9 @@
 // LoadBalancer Service is ClusterIP without node ports, external IPs or external-dns annotations,
 // the CronJob is suspended, the Job, the Ingress and the NetworkPolicy are not there (only
 // Rehearsal's own policies), the restored Pod of a Job is held by its scheduling gate; the report
-// lists each of them; the sandbox carried its Pod Security labels from its creation, before the
+// lists each of them; the restored claim of production's statically bound volume names no volume
+// (Velero keeps spec.volumeName; without unbind-claims, shown last, the copy points at production's
+// volume), and production's volume and claim are untouched; the sandbox carried its Pod Security labels from its creation, before the
 // Restore existed (audit log); and neither Rehearsal nor Velero wrote anywhere else.
 // These are API-level facts: no kubelet is needed (the CronJob never running for minutes, egress
 // refused despite the source's allow-all policy, are the real node's to show).
@@ -27,6 +29,7 @@ import {
 import { deleteNamespaces, uniqueName } from '../helpers/kube.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
+import { addProductionVolume, readProductionVolume, removeProductionVolume, type ProductionVolume } from '../helpers/production-volume.js';
 import { addSideEffects, SIDE_EFFECTS } from '../helpers/side-effects-app.js';
 import { buildRestoreObject, restoreMatchesRequest } from '../../server/providers/velero/velero-restore.js';
 import { buildNamespaceMapping } from '../../server/providers/provider.js';
@@ -44,6 +47,8 @@ let fixture: EngineFixture;
 let rehearsal: Rehearsal;
 let backup: string;
 let nodePort: number;
+let production: ProductionVolume;
+let productionBefore: Awaited<ReturnType<typeof readProductionVolume>>;
 const suiteStarted = new Date();
 /** What the run's Restore and ConfigMap looked like while it was Validating (they go with its clean-up). */
 const seen = new Map<string, Promise<Seen>>();
@@ -66,6 +71,8 @@ async function readWhileRunning(run: CurrentRun): Promise<Seen> {
 beforeAll(async () => {
   fixture = await createEngineFixture('rtxv', 'real-velero');
   ({ nodePort } = await addSideEffects(fixture.admin, fixture.source));
+  production = await addProductionVolume(fixture.admin, fixture.source);
+  productionBefore = await readProductionVolume(fixture.admin, fixture.source, production);
   backup = uniqueName('side-effects');
   await createBackup(fixture.admin, { name: backup, namespaces: [fixture.source], veleroNamespace: fixture.veleroNamespace, timeoutMs: 120_000 });
   rehearsal = await startInProcess(
@@ -82,6 +89,7 @@ afterAll(async () => {
   await rehearsal?.stop();
   await fixture?.stop();
   if (fixture) await deleteNamespaces(fixture.admin, [fixture.source, fixture.testNamespace, fixture.veleroNamespace]);
+  if (fixture) await removeProductionVolume(fixture.admin, production);
 });
 
 describe('the default restore transforms with the real Velero', () => {
@@ -183,6 +191,27 @@ describe('the default restore transforms with the real Velero', () => {
     expect(pod.spec?.nodeName).toBeUndefined();
   });
 
+  it('the restored claim names no volume: it never binds production\'s, which stays bound to production\'s claim', async () => {
+    const core = fixture.admin.makeApiClient(CoreV1Api);
+    // Velero kept spec.volumeName (it does not restore the PersistentVolume); unbind-claims dropped it.
+    const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: sandbox, name: production.claim });
+    expect(productionBefore.claim.spec?.volumeName).toBe(production.volume);
+    expect(claim.spec?.volumeName).toBeUndefined();
+    expect(claim.metadata?.annotations?.['pv.kubernetes.io/bind-completed']).toBeUndefined();
+    expect(claim.metadata?.annotations?.['transforms.rehearsal.dev/unbind-claims']).toMatch(/spec\.volumeName/);
+    // Nothing matches a claim of storageClassName "" here: the PV controller leaves it Pending and
+    // says why (the run's checks see a claim that is not bound, not production's data).
+    expect(claim.status?.phase).toBe('Pending');
+    const after = await readProductionVolume(fixture.admin, fixture.source, production);
+    expect(after.volume.status?.phase).toBe('Bound');
+    expect(after.volume.spec?.claimRef).toMatchObject({ namespace: fixture.source, name: production.claim, uid: productionBefore.claim.metadata?.uid });
+    expect(after.volume.metadata?.resourceVersion).toBe(productionBefore.volume.metadata?.resourceVersion);
+    expect(after.claim.metadata?.resourceVersion).toBe(productionBefore.claim.metadata?.resourceVersion);
+    // No PersistentVolume was created for the sandbox.
+    const volumes = (await core.listPersistentVolume()).items.filter((volume) => volume.spec?.claimRef?.namespace === sandbox);
+    expect(volumes).toEqual([]);
+  });
+
   it('the report lists what each transform did, object by object, and the Pod Security level', () => {
     const applied = report.spec.transforms!.applied.map((entry) => `${entry.transform} ${entry.kind} ${entry.name}: ${entry.change}`);
     console.log(`[observe] transforms in the report:\n  ${applied.join('\n  ')}`);
@@ -195,6 +224,7 @@ describe('the default restore transforms with the real Velero', () => {
         expect.stringMatching(new RegExp(`^services-cluster-ip Service ${SIDE_EFFECTS.loadBalancer}: type LoadBalancer made ClusterIP`)),
         expect.stringMatching(new RegExp(`^services-cluster-ip Service ${SIDE_EFFECTS.nodePort}: type NodePort made ClusterIP`)),
         expect.stringMatching(new RegExp(`^hold-jobs Pod ${SIDE_EFFECTS.jobPod}: held by scheduling gate`)),
+        expect.stringMatching(new RegExp(`^unbind-claims PersistentVolumeClaim ${production.claim}: spec\\.volumeName`)),
       ]),
     );
     expect(report.spec.transforms!.applied.every((entry) => entry.namespace === fixture.source || entry.namespace === '*')).toBe(true);
@@ -269,5 +299,35 @@ describe('the default restore transforms with the real Velero', () => {
       return ref.namespace !== fixture.veleroNamespace && !isSandbox(ref.namespace);
     });
     expect(outside.map((event) => `${event.verb} ${event.requestURI}`)).toEqual([]);
+  });
+});
+
+describe('without unbind-claims (removed by an administrator)', () => {
+  it('Velero restores the claim still naming production\'s volume: it cannot bind, and production is untouched', async () => {
+    const name = uniqueTestName('rtx-keepvol');
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, name, {
+        backupSource: { backupName: backup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+        restore: { removeDefaults: ['unbind-claims'] },
+        healthChecks: {
+          checks: [{ name: 'keep-sandbox', kind: 'resourceExists', resourceExists: { apiVersion: 'v1', kind: 'ConfigMap', name: 'not-in-the-backup' } }],
+        },
+      }),
+    );
+    await trigger(fixture, name);
+    const [report] = (await waitForReports(fixture, name, 1, 240_000)) as [RestoreReport];
+    expect(report.spec.transforms?.removedDefaults).toEqual(['unbind-claims']);
+    const sandbox = report.spec.sandboxNamespaces[0]!;
+    const core = fixture.admin.makeApiClient(CoreV1Api);
+    const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: sandbox, name: production.claim });
+    // What the default exists for: the copy points at production's volume (Velero's own PVC action
+    // already removed the binding annotations), which is bound elsewhere, so the claim stays Pending.
+    expect(claim.spec?.volumeName).toBe(production.volume);
+    expect(claim.metadata?.annotations?.['pv.kubernetes.io/bind-completed']).toBeUndefined();
+    expect(claim.status?.phase).toBe('Pending');
+    const after = await readProductionVolume(fixture.admin, fixture.source, production);
+    expect(after.volume.spec?.claimRef).toMatchObject({ namespace: fixture.source, name: production.claim, uid: productionBefore.claim.metadata?.uid });
+    expect(after.volume.metadata?.resourceVersion).toBe(productionBefore.volume.metadata?.resourceVersion);
   });
 });

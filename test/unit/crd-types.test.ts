@@ -562,6 +562,7 @@ const TRANSFORM_IDS = valuesOf<DefaultTransformId>({
   'hold-jobs': true,
   'services-cluster-ip': true,
   'drop-external-dns-annotations': true,
+  'unbind-claims': true,
   'exclude-host-routes': true,
   'exclude-external-callers': true,
   'exclude-gitops': true,

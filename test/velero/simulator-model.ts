@@ -230,7 +230,9 @@ export function prepareForRestore(
       spec.ports = (spec.ports as Record<string, unknown>[]).map(({ nodePort: _nodePort, ...port }) => port);
     }
   }
-  if (item.kind === 'PersistentVolumeClaim' && spec) delete spec.volumeName;
+  // A claim keeps spec.volumeName, as with Velero when it does not restore the PersistentVolume
+  // (never, for a namespace-scoped restore: restore.go drops the name only for a volume it
+  // re-provisions); the binding annotations went above, as Velero's PVC action removes them.
   return copy;
 }
 

@@ -135,7 +135,7 @@ const models: TsoaRoute.Models = {
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "DefaultTransformId": {
         "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["suspend-cronjobs"]},{"dataType":"enum","enums":["hold-jobs"]},{"dataType":"enum","enums":["services-cluster-ip"]},{"dataType":"enum","enums":["drop-external-dns-annotations"]},{"dataType":"enum","enums":["exclude-host-routes"]},{"dataType":"enum","enums":["exclude-external-callers"]},{"dataType":"enum","enums":["exclude-gitops"]},{"dataType":"enum","enums":["exclude-network-policies"]}],"validators":{}},
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["suspend-cronjobs"]},{"dataType":"enum","enums":["hold-jobs"]},{"dataType":"enum","enums":["services-cluster-ip"]},{"dataType":"enum","enums":["drop-external-dns-annotations"]},{"dataType":"enum","enums":["unbind-claims"]},{"dataType":"enum","enums":["exclude-host-routes"]},{"dataType":"enum","enums":["exclude-external-callers"]},{"dataType":"enum","enums":["exclude-gitops"]},{"dataType":"enum","enums":["exclude-network-policies"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "PodSecurityLevel": {

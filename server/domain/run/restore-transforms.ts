@@ -49,6 +49,7 @@ export const CRONJOB = type('batch', 'v1', 'CronJob', 'cronjobs');
 export const JOB = type('batch', 'v1', 'Job', 'jobs');
 export const POD = type('', 'v1', 'Pod', 'pods');
 export const SERVICE = type('', 'v1', 'Service', 'services');
+export const PERSISTENT_VOLUME_CLAIM = type('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims');
 
 /** The annotation a tool that can (Velero) writes on each object a transform changed: `<prefix><transform>`. */
 export const TRANSFORM_ANNOTATION_PREFIX = 'transforms.rehearsal.dev/';
@@ -74,6 +75,16 @@ export const EXPOSED_SERVICE_FIELDS = [
  * ports keeps the node ports of the rest, and the apiserver refuses it (it shows as not restored).
  */
 export const MAX_NODE_PORT_INDEX = 8;
+/**
+ * What ties a restored claim to production's volume or node: the PersistentVolume it names, the
+ * PV controller's binding annotations (with bind-completed left on a claim without a volume, the
+ * controller would mark it Lost) and the node the scheduler picked for a WaitForFirstConsumer claim.
+ */
+export const CLAIM_BINDING_ANNOTATIONS = [
+  'pv.kubernetes.io/bind-completed',
+  'pv.kubernetes.io/bound-by-controller',
+  'volume.kubernetes.io/selected-node',
+] as const;
 /** external-dns publishes records from these (and creates none without them). */
 export const EXTERNAL_DNS_ANNOTATIONS = [
   'external-dns.alpha.kubernetes.io/hostname',
@@ -136,6 +147,24 @@ export const DEFAULT_TRANSFORMS: readonly DefaultTransform[] = [
       trilio: 'not done: a JSON patch cannot remove an annotation that may be absent (the Services are ClusterIP, which external-dns does not publish by default)',
     },
     changes: [SERVICE],
+  },
+  {
+    id: 'unbind-claims',
+    what:
+      'PersistentVolumeClaims lose spec.volumeName and their binding annotations (bind-completed, bound-by-controller, ' +
+      'selected-node): each binds a new volume of its storage class.',
+    why:
+      'A PersistentVolume is cluster-scoped, so it is never restored, but the restored claim still names production\'s ' +
+      'volume: bound to production\'s claim, the sandbox claim stays Pending and its pods never start; a Retained volume ' +
+      'whose claim reference was cleared would be bound, production\'s data and all, by the sandbox.',
+    how: {
+      velero: 'resource modifier: merge patch nulling spec.volumeName and the annotations on persistentvolumeclaims',
+      kasten: 'transforms on persistentvolumeclaims: test each field, remove it',
+      trilio:
+        'not done: a JSON patch cannot remove annotations that may be absent, and a claim that keeps bind-completed ' +
+        'without its volume is marked Lost',
+    },
+    changes: [PERSISTENT_VOLUME_CLAIM],
   },
   {
     id: 'exclude-host-routes',

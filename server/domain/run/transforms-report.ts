@@ -36,6 +36,8 @@ export interface TransformObservation {
    * undefined when the tool does not mark what it changed, and each change is reported once ("*").
    */
   marked?: readonly MarkedObject[];
+  /** Defaults the tool cannot express: kept in the run's transforms, never reported as applied. */
+  notDone?: readonly DefaultTransformId[];
 }
 
 const EVERY_OBJECT = '*';
@@ -59,6 +61,7 @@ function everyObject(transform: string, kinds: string, change: string): AppliedT
 /** What the transforms of a run changed, for its report. */
 export function reportTransforms(observed: TransformObservation): RestoreTransformsReport {
   const { transforms } = observed;
+  const done = (entry: { id: DefaultTransformId }): boolean => !observed.notDone?.includes(entry.id);
   const entries: AppliedTransform[] = [];
   if (observed.excluded) {
     for (const object of observed.excluded) {
@@ -79,11 +82,11 @@ export function reportTransforms(observed: TransformObservation): RestoreTransfo
         entries.push({ transform, kind: object.kind, namespace: object.namespace, name: object.name, change: truncate(change, MAX_CHANGE_TEXT) });
       }
     }
-    for (const entry of transforms.defaults.filter((candidate) => UNMARKED.has(candidate.id))) {
+    for (const entry of transforms.defaults.filter((candidate) => UNMARKED.has(candidate.id) && done(candidate))) {
       entries.push(everyObject(entry.id, describeKinds(entry.changes ?? []), entry.what));
     }
   } else {
-    for (const entry of transforms.defaults.filter((candidate) => candidate.changes?.length)) {
+    for (const entry of transforms.defaults.filter((candidate) => candidate.changes?.length && done(candidate))) {
       entries.push(everyObject(entry.id, describeKinds(entry.changes ?? []), entry.what));
     }
     for (const patch of transforms.patches) {

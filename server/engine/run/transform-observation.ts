@@ -53,5 +53,10 @@ export async function observeTransforms(
   excluded: readonly ExcludedObject[] | undefined,
 ): Promise<RestoreTransformsReport> {
   const marked = provider.marksTransformedObjects ? await readMarkers(reader, run, transforms) : undefined;
-  return reportTransforms({ transforms, ...(excluded ? { excluded } : {}), ...(marked ? { marked } : {}) });
+  return reportTransforms({
+    transforms,
+    ...(excluded ? { excluded } : {}),
+    ...(marked ? { marked } : {}),
+    ...(provider.transformsNotDone ? { notDone: provider.transformsNotDone } : {}),
+  });
 }

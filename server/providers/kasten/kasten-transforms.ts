@@ -8,6 +8,7 @@
 // its own document guarded by a presence test. The test's own patches come first. Pure.
 import type { DefaultTransformId, RestorePatch } from '../../domain/resources/resources.js';
 import {
+  CLAIM_BINDING_ANNOTATIONS,
   CRONJOB,
   EXPOSED_SERVICE_FIELDS,
   EXPOSED_SERVICE_TYPES,
@@ -16,6 +17,7 @@ import {
   JOB_HOLD_GATE,
   JOB_POD_LABELS,
   MAX_NODE_PORT_INDEX,
+  PERSISTENT_VOLUME_CLAIM,
   POD,
   SERVICE,
   pointerSegment,
@@ -103,6 +105,15 @@ const DEFAULTS: Readonly<Record<DefaultTransformId, (entry: DefaultTransform) =>
     transforms: EXTERNAL_DNS_ANNOTATIONS.map((annotation, index) =>
       removeIfPresent(SERVICE, `drop-external-dns-annotations-${index}`, `/metadata/annotations/${pointerSegment(annotation)}`),
     ),
+  }),
+  'unbind-claims': () => ({
+    excluded: [],
+    transforms: [
+      removeIfPresent(PERSISTENT_VOLUME_CLAIM, 'unbind-claims-volumename', '/spec/volumeName'),
+      ...CLAIM_BINDING_ANNOTATIONS.map((annotation, index) =>
+        removeIfPresent(PERSISTENT_VOLUME_CLAIM, `unbind-claims-${index}`, `/metadata/annotations/${pointerSegment(annotation)}`),
+      ),
+    ],
   }),
   'exclude-host-routes': exclude,
   'exclude-external-callers': exclude,

@@ -68,6 +68,9 @@ interface Translation {
 const none: Translation = { excluded: [], labels: [], custom: [] };
 const exclude = (entry: DefaultTransform): Translation => ({ ...none, excluded: [...(entry.excludes ?? [])] });
 
+/** The defaults this translation cannot express (the provider tells the report). */
+export const TRILIO_TRANSFORMS_NOT_DONE: readonly DefaultTransformId[] = ['drop-external-dns-annotations', 'unbind-claims'];
+
 const DEFAULTS: Readonly<Record<DefaultTransformId, (entry: DefaultTransform) => Translation>> = {
   'suspend-cronjobs': () => ({
     ...none,
@@ -88,6 +91,9 @@ const DEFAULTS: Readonly<Record<DefaultTransformId, (entry: DefaultTransform) =>
     })),
   }),
   'drop-external-dns-annotations': () => none,
+  // Not done (docs/restore-transforms.md): removing spec.volumeName alone would leave a claim
+  // with bind-completed, which the PV controller marks Lost.
+  'unbind-claims': () => none,
   'exclude-host-routes': exclude,
   'exclude-external-callers': exclude,
   'exclude-gitops': exclude,

@@ -14,7 +14,7 @@ import {
   type TrilioRestore,
   type TrilioRestoreComponent,
 } from './trilio-types.js';
-import { trilioTransforms } from './trilio-transforms.js';
+import { TRILIO_TRANSFORMS_NOT_DONE, trilioTransforms } from './trilio-transforms.js';
 
 export function trilioStateOf(status: string | undefined): RestoreState {
   switch (status) {
@@ -128,6 +128,8 @@ export const trilioTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<Tril
 });
 
 export class TrilioProvider extends PerNamespaceProvider<TrilioBackup, TrilioRestore> {
+  readonly transformsNotDone = TRILIO_TRANSFORMS_NOT_DONE;
+
   constructor(kubeConfigOrApi: KubeConfig | ProviderCustomObjectsApi) {
     super(
       trilioTool(

@@ -15,6 +15,7 @@
 // The test's own patches come first, the defaults last, so a test's patch cannot undo a default.
 import type { DefaultTransformId, RestorePatch } from '../../domain/resources/resources.js';
 import {
+  CLAIM_BINDING_ANNOTATIONS,
   CRONJOB,
   EXPOSED_SERVICE_FIELDS,
   EXPOSED_SERVICE_TYPES,
@@ -23,6 +24,7 @@ import {
   JOB_HOLD_GATE,
   JOB_POD_LABELS,
   MAX_NODE_PORT_INDEX,
+  PERSISTENT_VOLUME_CLAIM,
   POD,
   SERVICE,
   TRANSFORM_ANNOTATION_PREFIX,
@@ -149,6 +151,24 @@ const DEFAULTS: Readonly<Record<DefaultTransformId, (entry: DefaultTransform) =>
       {
         conditions: { groupResource: groupResource(SERVICE) },
         mergePatches: [mergePatch({ metadata: { annotations: Object.fromEntries(EXTERNAL_DNS_ANNOTATIONS.map((key) => [key, null])) } })],
+      },
+    ],
+  }),
+  // Velero itself drops the binding annotations of a claim that names a volume, and drops the
+  // volume only when it restores (re-provisions) that PersistentVolume, which a namespace-scoped
+  // restore never does (restore.go, restoreItem). Merge-patch nulls are no-ops where absent; every
+  // claim is marked, as the patch applies to each.
+  'unbind-claims': () => ({
+    excluded: [],
+    rules: [
+      {
+        conditions: { groupResource: groupResource(PERSISTENT_VOLUME_CLAIM) },
+        mergePatches: [
+          marked('unbind-claims', 'spec.volumeName and binding annotations dropped: binds a new volume', {
+            spec: { volumeName: null },
+            metadata: { annotations: Object.fromEntries(CLAIM_BINDING_ANNOTATIONS.map((key) => [key, null])) },
+          }),
+        ],
       },
     ],
   }),

@@ -27,6 +27,7 @@ const ALL_IDS: Record<DefaultTransformId, true> = {
   'hold-jobs': true,
   'services-cluster-ip': true,
   'drop-external-dns-annotations': true,
+  'unbind-claims': true,
   'exclude-host-routes': true,
   'exclude-external-callers': true,
   'exclude-gitops': true,
@@ -62,7 +63,7 @@ describe('the default transforms', () => {
       ]),
     );
     const changed = DEFAULT_TRANSFORMS.flatMap((entry) => (entry.changes ?? []).map((type) => type.kind));
-    expect(new Set(changed)).toEqual(new Set(['CronJob', 'Pod', 'Service']));
+    expect(new Set(changed)).toEqual(new Set(['CronJob', 'Pod', 'Service', 'PersistentVolumeClaim']));
   });
 
   it('are each on the docs page (docs/restore-transforms.md), in its table', () => {
@@ -165,8 +166,20 @@ describe('reportTransforms', () => {
       ['patch/one', '*'],
       ['services-cluster-ip', '*'],
       ['suspend-cronjobs', '*'],
+      ['unbind-claims', '*'],
     ]);
     expect(report.applied.find((entry) => entry.transform === 'exclude-host-routes')?.kind).toMatch(/^Ingress, Gateway, HTTPRoute/);
+  });
+
+  it('never lists a default the tool cannot do as applied (Trilio: external-dns annotations, claims)', () => {
+    const report = reportTransforms({ transforms, notDone: ['drop-external-dns-annotations', 'unbind-claims'] });
+    const listed = report.applied.map((entry) => entry.transform);
+    expect(listed).toContain('services-cluster-ip');
+    expect(listed).not.toContain('drop-external-dns-annotations');
+    expect(listed).not.toContain('unbind-claims');
+    // With markers (Velero), the unmarked external-dns entry is left out the same way.
+    const marked = reportTransforms({ transforms, marked: [], notDone: ['drop-external-dns-annotations'] });
+    expect(marked.applied.map((entry) => entry.transform)).not.toContain('drop-external-dns-annotations');
   });
 
   it(`keeps at most ${MAX_REPORTED_TRANSFORMS} entries and counts the rest`, () => {

@@ -102,6 +102,19 @@ describe('Velero: excludedResources and resource modifiers', () => {
     expect(annotations['external-dns.alpha.kubernetes.io/target']).toBeNull();
   });
 
+  it('unbinds every claim: spec.volumeName and the binding annotations nulled, the claim marked', () => {
+    const [rule] = rules('unbind-claims');
+    expect(rule!.conditions).toEqual({ groupResource: 'persistentvolumeclaims' });
+    const merge = JSON.parse(rule!.mergePatches![0]!.patchData) as { spec: Record<string, null>; metadata: { annotations: Record<string, string | null> } };
+    expect(merge.spec).toEqual({ volumeName: null });
+    expect(merge.metadata.annotations).toEqual({
+      'pv.kubernetes.io/bind-completed': null,
+      'pv.kubernetes.io/bound-by-controller': null,
+      'volume.kubernetes.io/selected-node': null,
+      'transforms.rehearsal.dev/unbind-claims': expect.stringContaining('spec.volumeName'),
+    });
+  });
+
   it.each([
     ['exclude-host-routes', ['ingresses.networking.k8s.io', 'gateways.gateway.networking.k8s.io', 'httproutes.gateway.networking.k8s.io', 'grpcroutes.gateway.networking.k8s.io', 'tlsroutes.gateway.networking.k8s.io', 'routes.route.openshift.io', 'virtualservices.networking.istio.io']],
     ['exclude-external-callers', ['certificates.cert-manager.io', 'certificaterequests.cert-manager.io', 'issuers.cert-manager.io', 'orders.acme.cert-manager.io', 'challenges.acme.cert-manager.io', 'dnsendpoints.externaldns.k8s.io', 'externalsecrets.external-secrets.io']],
@@ -176,6 +189,12 @@ describe('Kasten: filters.excludeResources and transforms', () => {
     expect(named(translated.transforms, 'drop-external-dns-annotations')[0]!.json[1]!.path).toBe(
       '/metadata/annotations/external-dns.alpha.kubernetes.io~1hostname',
     );
+    expect(named(translated.transforms, 'unbind-claims').map((entry) => [entry.subject.resource, entry.json[1]!.path])).toEqual([
+      ['persistentvolumeclaims', '/spec/volumeName'],
+      ['persistentvolumeclaims', '/metadata/annotations/pv.kubernetes.io~1bind-completed'],
+      ['persistentvolumeclaims', '/metadata/annotations/pv.kubernetes.io~1bound-by-controller'],
+      ['persistentvolumeclaims', '/metadata/annotations/volume.kubernetes.io~1selected-node'],
+    ]);
   });
 
   it('puts the test own patch first: its conditions as value tests, then its operations', () => {
@@ -225,6 +244,8 @@ describe('Trilio: excludeResourceSelector and transformComponents', () => {
     ]);
     // No "remove if present" in plain JSON Patch: the external-dns default is not expressed.
     expect(custom.some((entry) => entry.transformName.startsWith('drop-external-dns'))).toBe(false);
+    // Nor are claims unbound (volumeName removed with bind-completed kept would make a claim Lost).
+    expect(custom.some((entry) => entry.transformName.startsWith('unbind-claims'))).toBe(false);
   });
 
   it('puts the test own patch first, naming its object when it names one', () => {
