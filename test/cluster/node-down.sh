@@ -19,6 +19,16 @@ source "$here/node-lib.sh"
 # (then only the host's leftovers are cleaned up).
 [ -d "$N" ] || [ "$(cat "$MACHINE_STATE/owner" 2>/dev/null)" = "$N" ] || exit 0
 log() { echo "[node-down] $*" >&2; }
+# The host-wide part (bridge, routes, KUBE-* chains and ipsets, kubepods cgroups) belongs to the
+# machine's node. When another WORKDIR holds it (a second checkout's tests beside a CI run), this
+# one's node directory is only a leftover: clear that, and leave the running node alone.
+owner="$(cat "$MACHINE_STATE/owner" 2>/dev/null)"
+if [ -n "$owner" ] && [ "$owner" != "$N" ] && [ -d "$owner" ]; then
+  grep -F " $N/" /proc/self/mounts | awk '{print $2}' | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
+  for d in "$N/containerd" "$N/kubelet" "$N/cni/ipam"; do [ -e "$d" ] && remove_node_dir "$d"; done
+  log "left alone: the machine's node is $owner's; cleared only $N"
+  exit 0
+fi
 pid_of() { [ -f "$N/pids/$1.pid" ] && cat "$N/pids/$1.pid"; }
 alive() { local p; p="$(pid_of "$1")" && kill -0 "$p" 2>/dev/null; }
 stop() { # NAME: SIGTERM to its process group (each was started in its own session), then SIGKILL
