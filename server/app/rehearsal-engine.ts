@@ -60,6 +60,7 @@ export interface EngineDeps extends RehearsalBasics {
   onStage: RunReconcilerDeps['onStage'] | undefined;
   archiveAfterUpload: EvidenceArchiveDeps['afterUpload'] | undefined;
   podReadyTimeoutSeconds: number | undefined;
+  claimBindTimeoutSeconds: number | undefined;
   admissionCheckIntervalMs: number | undefined;
 }
 
@@ -103,6 +104,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const bounds = (test: RestoreTest): RunBounds => ({
     ttlSeconds: runTtlSeconds(test.spec.sandbox?.ttl, config.maxSandboxTtlSeconds),
     podReadyTimeoutSeconds: deps.podReadyTimeoutSeconds ?? 600,
+    claimBindTimeoutSeconds: deps.claimBindTimeoutSeconds ?? 120,
     providerUnavailableSeconds: config.providerUnavailableSeconds,
     pollIntervalMs: config.pollIntervalMs,
     ...((providers[test.spec.provider] as BackupProvider | undefined)?.watchesRestores

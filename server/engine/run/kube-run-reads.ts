@@ -2,9 +2,9 @@
 // informer cache and, where the cache cannot be trusted, the apiserver. Reads only: whatever the
 // run reconciler writes goes through kube-run-actions.ts.
 import type { DependencyReader } from '../../checks/dependency-reader.js';
-import type { SandboxReader } from '../../checks/sandbox-reader.js';
+import { SandboxReadError, type SandboxReader } from '../../checks/sandbox-reader.js';
 import type { Dependency } from '../../domain/run/dependencies.js';
-import type { BackupObservation, ChecksObservation } from '../../domain/run/run-observations.js';
+import type { BackupObservation, ChecksObservation, ClaimObservation } from '../../domain/run/run-observations.js';
 import type { CurrentRun, HealthCheck, RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
 import { reportName } from '../../domain/run/sandbox-names.js';
 import { isKind } from '../../kube/errors.js';
@@ -30,6 +30,8 @@ import { decideRunPermission, decideWithoutAuthor, type RunPermission, type RunP
 /** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
 export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'>, KindLister {
   desiredPods(namespace: string): Promise<number>;
+  /** The namespace's claims, each with its latest warning (issue 27). */
+  listClaims(namespace: string): Promise<ClaimObservation[]>;
 }
 
 export interface KubeRunReadsDeps {
@@ -125,6 +127,21 @@ export class KubeRunReads implements RunReads {
       ready += live.filter((pod) => pod.ready).length;
     }
     return { expected, ready };
+  }
+
+  /**
+   * A claim that cannot bind only makes a run fail sooner: when the claims cannot be read (an
+   * apiserver hiccup), the run goes on as before and the next step looks again.
+   */
+  async readClaims(run: CurrentRun): Promise<ClaimObservation[] | undefined> {
+    try {
+      const lists = await Promise.all((run.sandboxNamespaces ?? []).map(({ sandbox }) => this.deps.reader.listClaims(sandbox)));
+      return lists.flat();
+    } catch (error) {
+      if (!(error instanceof SandboxReadError)) throw error;
+      this.deps.log.warn({ err: error, run: run.id }, 'could not read the sandboxes\' claims; looking again at the next step');
+      return undefined;
+    }
   }
 
   checks(test: RestoreTest, run: CurrentRun): ChecksObservation {
