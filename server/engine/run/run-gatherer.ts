@@ -206,13 +206,15 @@ export class RunGatherer {
   /**
    * What the run's report is built from, read once the policy said to write it. Pods, kinds and
    * dependencies are read only for a restore that succeeded (a failed run has nothing to count);
-   * pods counted by this step's gather are not counted again.
+   * pods counted by this step's gather are not counted again. A run that failed after its restore
+   * succeeded (VolumeNotBound, TTLExceeded while validating) still counts its pods: the report
+   * would otherwise say no pods were expected.
    */
   async reportInputs(test: RestoreTest, run: CurrentRun, gathered: Gathered, sandboxExpiresAt: Date): Promise<ReportInputs> {
     const { reads } = this;
     const restore = restoreFacts(run.restore ? await reads.readRestore(test, run) : undefined, run);
     const restored = restore?.succeeded === true && run.failure === undefined;
-    const pods = restored ? (gathered.observations.pods ?? (await reads.countPods(run))) : undefined;
+    const pods = restore?.succeeded === true ? (gathered.observations.pods ?? (await reads.countPods(run))) : undefined;
     const transforms = resolveTransforms(test.spec.restore);
     const observedKinds = restored ? await reads.kinds(test, run, transforms) : undefined;
     const kinds = observedKinds?.kinds;
