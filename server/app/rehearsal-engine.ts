@@ -7,6 +7,7 @@ import { KubeDependencyReader } from '../checks/dependency-reader.kube.js';
 import { KubeSandboxReader } from '../checks/sandbox-reader.kube.js';
 import { CheckTasks } from '../engine/run/check-tasks.js';
 import { RestoreTestController } from '../engine/reconcile-loop.js';
+import { KubeClaimReader } from '../engine/run/claim-reader.js';
 import { KubeEventRecorder } from '../engine/events.js';
 import { Janitor } from '../engine/sandbox/janitor.js';
 import { SandboxInventory } from '../engine/sandbox/sandbox-inventory.js';
@@ -156,6 +157,7 @@ export function createEngine(deps: EngineDeps): Engine {
     providers,
     podSecurity,
     reader,
+    claims: new KubeClaimReader(kube.core),
     dependencyReader: new KubeDependencyReader(kubeConfig),
     clusterDomain: config.clusterDomain,
     checkTasks,

@@ -1,5 +1,4 @@
-// SandboxReader over @kubernetes/client-node 2.x: CoreV1Api (pods, services, secrets, claims and
-// their events),
+// SandboxReader over @kubernetes/client-node 2.x: CoreV1Api (pods, services, secrets),
 // DiscoveryV1Api (EndpointSlices), KubernetesObjectApi (any kind, for resourceExists) and Exec.
 //
 // Errors are classified by server/kube/errors.ts (the project's one boundary: HTTP status code,
@@ -14,7 +13,6 @@ import { Writable } from 'node:stream';
 import {
   AppsV1Api,
   CoreV1Api,
-  type CoreV1Event,
   DiscoveryV1Api,
   Exec,
   KubernetesObjectApi,
@@ -37,7 +35,6 @@ import {
 } from './sandbox-reader.js';
 import { toKubeError, type KubeErrorKind } from '../kube/errors.js';
 import { JOB_HOLD_GATE } from '../domain/run/restore-transforms.js';
-import type { ClaimObservation } from '../domain/run/run-observations.js';
 
 const PAGE_SIZE = 500;
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -71,33 +68,6 @@ export function toSandboxReadError(thrown: unknown, action: string): SandboxRead
     `${action}: ${kubeError.message}`,
     kubeError.status > 0 ? kubeError.status : undefined,
   );
-}
-
-type ClaimWarning = NonNullable<ClaimObservation['lastWarning']>;
-
-function eventTime(event: CoreV1Event): string | undefined {
-  const value = event.lastTimestamp ?? event.series?.lastObservedTime ?? event.eventTime ?? event.metadata?.creationTimestamp;
-  if (!value) return undefined;
-  return value instanceof Date ? value.toISOString() : String(value);
-}
-
-/**
- * Each claim's latest warning among the events of a namespace's claims, keyed by the claim's uid
- * (a claim deleted and created again under its name starts afresh). FailedBinding counts whatever
- * its type: the PV controller writes "no persistent volumes available for this claim and no
- * storage class is set" as Normal (pv_controller.go, syncUnboundClaim).
- */
-export function latestClaimWarnings(events: readonly CoreV1Event[]): Map<string, ClaimWarning> {
-  const latest = new Map<string, ClaimWarning>();
-  for (const event of events) {
-    const uid = event.involvedObject?.uid;
-    const at = eventTime(event);
-    if (!uid || !at || (event.type !== 'Warning' && event.reason !== 'FailedBinding')) continue;
-    const seen = latest.get(uid);
-    if (seen && Date.parse(seen.at) >= Date.parse(at)) continue;
-    latest.set(uid, { reason: event.reason ?? '', message: event.message ?? '', at });
-  }
-  return latest;
 }
 
 /** The exit code in an exec Status: Success → 0; NonZeroExitCode → causes[reason=ExitCode]. */
@@ -232,56 +202,6 @@ export class KubeSandboxReader implements SandboxReader {
         object: `${event.involvedObject?.kind ?? ''}/${event.involvedObject?.name ?? ''}`,
         message: event.message ?? '',
       }));
-  }
-
-  /**
-   * The namespace's PersistentVolumeClaims, each with its latest warning (the engine fails a run
-   * whose claim cannot bind, issue 27). The claims' events are read only when a claim is Pending.
-   */
-  async listClaims(namespace: string): Promise<ClaimObservation[]> {
-    const claims: ClaimObservation[] = [];
-    const uids = new Map<ClaimObservation, string>();
-    let token: string | undefined;
-    do {
-      const page = await this.core
-        .listNamespacedPersistentVolumeClaim({ namespace, limit: PAGE_SIZE, ...(token ? { _continue: token } : {}) })
-        .catch((thrown: unknown) => {
-          throw toSandboxReadError(thrown, `list PersistentVolumeClaims in ${namespace}`);
-        });
-      for (const item of page.items) {
-        const created = item.metadata?.creationTimestamp;
-        const claim: ClaimObservation = {
-          namespace,
-          name: item.metadata?.name ?? '',
-          phase: item.status?.phase ?? 'Pending',
-          createdAt: created instanceof Date ? created.toISOString() : String(created ?? ''),
-        };
-        claims.push(claim);
-        if (item.metadata?.uid) uids.set(claim, item.metadata.uid);
-      }
-      token = page.metadata?._continue || undefined;
-    } while (token);
-    if (!claims.some((claim) => claim.phase === 'Pending')) return claims;
-    const events: CoreV1Event[] = [];
-    do {
-      const page = await this.core
-        .listNamespacedEvent({
-          namespace,
-          fieldSelector: 'involvedObject.kind=PersistentVolumeClaim',
-          limit: PAGE_SIZE,
-          ...(token ? { _continue: token } : {}),
-        })
-        .catch((thrown: unknown) => {
-          throw toSandboxReadError(thrown, `list PersistentVolumeClaim events in ${namespace}`);
-        });
-      events.push(...page.items);
-      token = page.metadata?._continue || undefined;
-    } while (token);
-    const warnings = latestClaimWarnings(events);
-    return claims.map((claim) => {
-      const warning = claim.phase === 'Pending' ? warnings.get(uids.get(claim) ?? '') : undefined;
-      return warning ? { ...claim, lastWarning: warning } : claim;
-    });
   }
 
   /** Pods the sandbox's Deployments and StatefulSets ask for (the engine's "pods expected"). */

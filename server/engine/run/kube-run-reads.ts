@@ -2,12 +2,13 @@
 // informer cache and, where the cache cannot be trusted, the apiserver. Reads only: whatever the
 // run reconciler writes goes through kube-run-actions.ts.
 import type { DependencyReader } from '../../checks/dependency-reader.js';
-import { SandboxReadError, type SandboxReader } from '../../checks/sandbox-reader.js';
+import type { SandboxReader } from '../../checks/sandbox-reader.js';
 import type { Dependency } from '../../domain/run/dependencies.js';
 import type { BackupObservation, ChecksObservation, ClaimObservation } from '../../domain/run/run-observations.js';
 import type { CurrentRun, HealthCheck, RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
 import { reportName } from '../../domain/run/sandbox-names.js';
-import { isKind } from '../../kube/errors.js';
+import { isKind, KubeError } from '../../kube/errors.js';
+import type { ClaimReader } from './claim-reader.js';
 import type { RehearsalCache } from '../../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../../kube/rehearsal-client.js';
 import { ProviderError, type BackupProvider } from '../../providers/provider.js';
@@ -30,8 +31,6 @@ import { decideRunPermission, decideWithoutAuthor, type RunPermission, type RunP
 /** The sandbox reads the engine needs besides the checks' (pods expected from the workloads). */
 export interface RunSandboxReader extends Pick<SandboxReader, 'listPods'>, KindLister {
   desiredPods(namespace: string): Promise<number>;
-  /** The namespace's claims, each with its latest warning (issue 27). */
-  listClaims(namespace: string): Promise<ClaimObservation[]>;
 }
 
 export interface KubeRunReadsDeps {
@@ -39,6 +38,8 @@ export interface KubeRunReadsDeps {
   client: Pick<RehearsalClient, 'getReport' | 'listReportsOfTest'>;
   providers: Partial<Record<string, BackupProvider>>;
   reader: RunSandboxReader;
+  /** The sandboxes' claims (issue 27). */
+  claims: ClaimReader;
   dependencyReader: DependencyReader;
   /** For `<service>.<namespace>.svc.<clusterDomain>` references. */
   clusterDomain?: string;
@@ -135,10 +136,10 @@ export class KubeRunReads implements RunReads {
    */
   async readClaims(run: CurrentRun): Promise<ClaimObservation[] | undefined> {
     try {
-      const lists = await Promise.all((run.sandboxNamespaces ?? []).map(({ sandbox }) => this.deps.reader.listClaims(sandbox)));
+      const lists = await Promise.all((run.sandboxNamespaces ?? []).map(({ sandbox }) => this.deps.claims.listClaims(sandbox)));
       return lists.flat();
     } catch (error) {
-      if (!(error instanceof SandboxReadError)) throw error;
+      if (!(error instanceof KubeError)) throw error;
       this.deps.log.warn({ err: error, run: run.id }, 'could not read the sandboxes\' claims; looking again at the next step');
       return undefined;
     }

@@ -30,21 +30,6 @@ function podJson(name: string, ready: boolean, extra: Record<string, unknown> = 
   };
 }
 
-function claimJson(name: string, uid: string, phase: string) {
-  return { metadata: { name, uid, creationTimestamp: '2026-01-01T00:00:00Z' }, spec: { storageClassName: '' }, status: { phase } };
-}
-
-function claimEvent(uid: string, type: string, reason: string, message: string, lastTimestamp: string) {
-  return {
-    metadata: { name: `${uid}.${reason}`, namespace: NS },
-    involvedObject: { kind: 'PersistentVolumeClaim', uid },
-    type,
-    reason,
-    message,
-    lastTimestamp,
-  };
-}
-
 const routes: Record<string, (url: URL) => [number, unknown]> = {
   [`/api/v1/namespaces/${NS}/pods`]: (url) =>
     url.searchParams.get('continue') === 'page-2'
@@ -101,35 +86,6 @@ const routes: Record<string, (url: URL) => [number, unknown]> = {
             { addresses: ['10.0.0.3'], conditions: {} }, // nil ready counts as ready
           ],
         },
-      ],
-    },
-  ],
-  [`/api/v1/namespaces/${NS}/persistentvolumeclaims`]: () => [
-    200,
-    {
-      kind: 'PersistentVolumeClaimList',
-      metadata: {},
-      items: [
-        claimJson('data', 'uid-data', 'Pending'),
-        claimJson('cache', 'uid-cache', 'Pending'),
-        claimJson('logs', 'uid-logs', 'Bound'),
-      ],
-    },
-  ],
-  [`/api/v1/namespaces/${NS}-bound/persistentvolumeclaims`]: () => [
-    200,
-    { kind: 'PersistentVolumeClaimList', metadata: {}, items: [claimJson('logs', 'uid-logs', 'Bound')] },
-  ],
-  [`/api/v1/namespaces/${NS}/events`]: () => [
-    200,
-    {
-      kind: 'EventList',
-      metadata: {},
-      items: [
-        claimEvent('uid-data', 'Normal', 'FailedBinding', 'no persistent volumes available for this claim and no storage class is set', '2026-01-01T00:01:00Z'),
-        claimEvent('uid-data', 'Warning', 'FailedBinding', 'volume "pvc-0d1c" already bound to a different claim.', '2026-01-01T00:00:30Z'),
-        claimEvent('uid-cache', 'Normal', 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding', '2026-01-01T00:02:00Z'),
-        claimEvent('uid-logs', 'Warning', 'ProvisioningFailed', 'timeout', '2026-01-01T00:00:10Z'),
       ],
     },
   ],
@@ -299,34 +255,6 @@ describe('KubeSandboxReader (real client-node against a loopback API stand-in)',
     expect(await reader.listEndpointSlices(NS)).toEqual([
       { name: 'web-abc', serviceName: 'web', readyEndpoints: 2, totalEndpoints: 3 },
     ]);
-  });
-
-  // Issue 27: the engine fails a run whose restored claim cannot bind.
-  it('lists claims with their latest warning, reading the events only when a claim is Pending', async () => {
-    expect(await reader.listClaims(NS)).toEqual([
-      {
-        namespace: NS,
-        name: 'data',
-        phase: 'Pending',
-        createdAt: '2026-01-01T00:00:00.000Z',
-        // The newest of the two, though the PV controller wrote it as Normal.
-        lastWarning: {
-          reason: 'FailedBinding',
-          message: 'no persistent volumes available for this claim and no storage class is set',
-          at: '2026-01-01T00:01:00.000Z',
-        },
-      },
-      // A Normal WaitForFirstConsumer is no warning.
-      { namespace: NS, name: 'cache', phase: 'Pending', createdAt: '2026-01-01T00:00:00.000Z' },
-      // A Bound claim's old warnings no longer matter.
-      { namespace: NS, name: 'logs', phase: 'Bound', createdAt: '2026-01-01T00:00:00.000Z' },
-    ]);
-    expect(requests.filter((line) => line.includes(`/namespaces/${NS}/events`))).toEqual([
-      `GET /api/v1/namespaces/${NS}/events?fieldSelector=involvedObject.kind%3DPersistentVolumeClaim&limit=500`,
-    ]);
-    expect(await reader.listClaims(`${NS}-bound`)).toEqual([{ namespace: `${NS}-bound`, name: 'logs', phase: 'Bound', createdAt: '2026-01-01T00:00:00.000Z' }]);
-    expect(requests.filter((line) => line.includes(`/namespaces/${NS}-bound/`))).toEqual([`GET /api/v1/namespaces/${NS}-bound/persistentvolumeclaims?limit=500`]);
-    await expect(reader.listClaims('other')).rejects.toMatchObject({ name: 'SandboxReadError', reason: 'NotFound' });
   });
 
   it('reads a Secret and classifies failures by HTTP status', async () => {
