@@ -7,6 +7,7 @@ import { KubeDependencyReader } from '../checks/dependency-reader.kube.js';
 import { KubeSandboxReader } from '../checks/sandbox-reader.kube.js';
 import { CheckTasks } from '../engine/run/check-tasks.js';
 import { RestoreTestController } from '../engine/reconcile-loop.js';
+import { KubeClaimReader } from '../engine/run/claim-reader.js';
 import { KubeEventRecorder } from '../engine/events.js';
 import { Janitor } from '../engine/sandbox/janitor.js';
 import { SandboxInventory } from '../engine/sandbox/sandbox-inventory.js';
@@ -60,6 +61,7 @@ export interface EngineDeps extends RehearsalBasics {
   onStage: RunReconcilerDeps['onStage'] | undefined;
   archiveAfterUpload: EvidenceArchiveDeps['afterUpload'] | undefined;
   podReadyTimeoutSeconds: number | undefined;
+  claimBindTimeoutSeconds: number | undefined;
   admissionCheckIntervalMs: number | undefined;
 }
 
@@ -103,6 +105,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const bounds = (test: RestoreTest): RunBounds => ({
     ttlSeconds: runTtlSeconds(test.spec.sandbox?.ttl, config.maxSandboxTtlSeconds),
     podReadyTimeoutSeconds: deps.podReadyTimeoutSeconds ?? 600,
+    claimBindTimeoutSeconds: deps.claimBindTimeoutSeconds ?? 120,
     providerUnavailableSeconds: config.providerUnavailableSeconds,
     pollIntervalMs: config.pollIntervalMs,
     ...((providers[test.spec.provider] as BackupProvider | undefined)?.watchesRestores
@@ -154,6 +157,7 @@ export function createEngine(deps: EngineDeps): Engine {
     providers,
     podSecurity,
     reader,
+    claims: new KubeClaimReader(kube.core),
     dependencyReader: new KubeDependencyReader(kubeConfig),
     clusterDomain: config.clusterDomain,
     checkTasks,

@@ -43,6 +43,8 @@ export interface RehearsalOverrides {
   /** Don't serve HTTP (engine-only tests). */
   withoutHttp?: boolean;
   podReadyTimeoutSeconds?: number;
+  /** How long a restored claim may stay Pending after a binding failure before the run fails (default 120 s, issue 27). */
+  claimBindTimeoutSeconds?: number;
   /** How often the admission guard looks for the admission policies without being asked (default 60 s). */
   admissionCheckIntervalMs?: number;
 }
@@ -120,6 +122,7 @@ export function createRehearsal(
     onStage: overrides.onStage,
     archiveAfterUpload: overrides.archiveAfterUpload,
     podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds,
+    claimBindTimeoutSeconds: overrides.claimBindTimeoutSeconds,
     admissionCheckIntervalMs: overrides.admissionCheckIntervalMs,
   });
   const { leader, archive, cascade } = engine;

@@ -128,7 +128,8 @@ function podHints(pod: ObservedPod, observation: SandboxObservation, hints: Hint
       hints.add(
         'pvc-pending',
         'A Pod waits for its volume',
-        'Its PersistentVolumeClaim is not bound yet (see the claims below).',
+        'Its PersistentVolumeClaim is not bound yet (see the claims below; a run that failed VolumeNotBound names the ' +
+          'claim and what the PV controller or the provisioner said).',
         ref,
       );
     }
@@ -173,8 +174,9 @@ export function hintsFor(observation: SandboxObservation): Hint[] {
       hints.add(
         'pvc-pending',
         'A PersistentVolumeClaim is not bound',
-        'No volume was provisioned or bound for it; the events below say why (provisioner errors, no matching volume, ' +
-          'a snapshot that was not restored).',
+        'No volume was provisioned or bound for it; the events below, or the failure of a run that ended VolumeNotBound, ' +
+          'say why: provisioner errors, no volume matching a claim without a StorageClass, a claim that still names the ' +
+          'source cluster\'s PersistentVolume in spec.volumeName (bound to another claim), a snapshot that was not restored.',
         ref,
       );
     }

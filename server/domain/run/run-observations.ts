@@ -8,6 +8,11 @@ export interface RunBounds {
   ttlSeconds: number;
   /** How long Validating waits for pods before checking anyway (the score says what was missing). */
   podReadyTimeoutSeconds: number;
+  /**
+   * How long a restored claim may stay Pending after a binding failure was reported for it before
+   * the run fails with VolumeNotBound (claim-binding.ts). Default 120 s.
+   */
+  claimBindTimeoutSeconds: number;
   /** How long the backup provider may stay unreachable before the run fails (ProviderUnavailable). */
   providerUnavailableSeconds: number;
   /** How often a run waiting on something outside is looked at again. */
@@ -45,6 +50,25 @@ export type RestoreObservation =
   | { state: 'missing' }
   | { state: 'unavailable'; message: string };
 
+/**
+ * Restoring, and Validating until podsReadyAt: a PersistentVolumeClaim in one of the run's
+ * sandboxes, and the latest event that says why it is not bound (claim-binding.ts).
+ */
+export interface ClaimObservation {
+  namespace: string;
+  name: string;
+  /** status.phase: Pending, Bound or Lost. */
+  phase: string;
+  /** metadata.creationTimestamp: a restored claim is Pending from then on. */
+  createdAt: string;
+  /**
+   * The claim's latest Warning event, or FailedBinding of any type: the PV controller writes
+   * "no persistent volumes available for this claim and no storage class is set" as a Normal
+   * FailedBinding (pv_controller.go, syncUnboundClaim). Absent when there is none.
+   */
+  lastWarning?: { reason: string; message: string; at: string };
+}
+
 /** Validating: the background task that runs the health checks of this run. */
 export type ChecksObservation = { state: 'not-started' } | { state: 'running' } | { state: 'done' };
 
@@ -81,6 +105,8 @@ export interface RunObservations {
   restore?: RestoreObservation;
   /** Validating, until podsReadyAt is recorded. */
   pods?: { expected: number; ready: number };
+  /** Restoring, and Validating until podsReadyAt is recorded: the sandboxes' claims. */
+  claims?: ClaimObservation[];
   checks?: ChecksObservation;
   /** Preparing: what the prepare action did (present only when asking again after it). */
   preparation?: PreparationObservation;

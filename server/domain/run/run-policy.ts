@@ -12,6 +12,7 @@
 // for the run — Restoring or SandboxTaken, and the test's status once the run has ended — is also
 // decided here, never by the action.
 import { formatDuration, parseDuration } from '../common/duration.js';
+import { claimVerdict } from './claim-binding.js';
 import type { Condition, CurrentRun, RestoreTestStatus } from '../resources/resources.js';
 import type { BackupChoice, PreparationObservation, ReportObservation, RunBounds, RunObservations } from './run-observations.js';
 
@@ -282,11 +283,17 @@ function restoring(run: CurrentRun, observed: RunObservations, now: Date): RunSt
     case 'unavailable':
       return providerUnavailable(run, restore.message, now, observed.bounds);
     case 'pending':
-    case 'running':
+    case 'running': {
+      // Issue 27: a claim that cannot bind would keep the restore waiting (Velero's file-system
+      // restore waits for the volume) until the ttl.
+      const claims = claimVerdict(observed.claims, observed.bounds.claimBindTimeoutSeconds, now);
+      if (claims.state === 'not-bound') return fail(run, 'VolumeNotBound', claims.message);
       if (run.providerUnavailableSince) {
         return { action: 'update', reason: 'ProviderReachable', message: 'the backup provider answers again', run: reachable(run), requeueAfterMs: poll };
       }
-      return wait('Restoring', `the restore is ${restore.phase}`, observed.bounds.restorePollMs ?? poll);
+      const next = observed.bounds.restorePollMs ?? poll;
+      return wait('Restoring', `the restore is ${restore.phase}`, claims.state === 'failing' ? Math.min(next, claims.afterMs) : next);
+    }
     case 'failed':
       return fail(run, 'RestoreFailed', restore.message ?? `the restore ended ${restore.phase}`, { restorePhase: restore.phase });
     case 'succeeded':
@@ -327,6 +334,9 @@ function validating(run: CurrentRun, observed: RunObservations, now: Date): RunS
     }
     const waited = seconds(run.restoreCompletedAt ?? run.restoreRequestedAt ?? now.toISOString(), now);
     if (waited < bounds.podReadyTimeoutSeconds) {
+      // Issue 27: pods whose claim cannot bind stay Pending until the pod timeout; say why now.
+      const claims = claimVerdict(observed.claims, bounds.claimBindTimeoutSeconds, now);
+      if (claims.state === 'not-bound') return fail(run, 'VolumeNotBound', claims.message);
       return wait('WaitingForPods', `${pods.ready}/${pods.expected} pods ready`, bounds.pollIntervalMs);
     }
     // Pods never all became Ready: validate anyway, the score will say so.

@@ -4,10 +4,11 @@
 import type { DependencyReader } from '../../checks/dependency-reader.js';
 import type { SandboxReader } from '../../checks/sandbox-reader.js';
 import type { Dependency } from '../../domain/run/dependencies.js';
-import type { BackupObservation, ChecksObservation } from '../../domain/run/run-observations.js';
+import type { BackupObservation, ChecksObservation, ClaimObservation } from '../../domain/run/run-observations.js';
 import type { CurrentRun, HealthCheck, RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
 import { reportName } from '../../domain/run/sandbox-names.js';
-import { isKind } from '../../kube/errors.js';
+import { isKind, KubeError } from '../../kube/errors.js';
+import type { ClaimReader } from './claim-reader.js';
 import type { RehearsalCache } from '../../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../../kube/rehearsal-client.js';
 import { ProviderError, type BackupProvider } from '../../providers/provider.js';
@@ -37,6 +38,8 @@ export interface KubeRunReadsDeps {
   client: Pick<RehearsalClient, 'getReport' | 'listReportsOfTest'>;
   providers: Partial<Record<string, BackupProvider>>;
   reader: RunSandboxReader;
+  /** The sandboxes' claims (issue 27). */
+  claims: ClaimReader;
   dependencyReader: DependencyReader;
   /** For `<service>.<namespace>.svc.<clusterDomain>` references. */
   clusterDomain?: string;
@@ -125,6 +128,21 @@ export class KubeRunReads implements RunReads {
       ready += live.filter((pod) => pod.ready).length;
     }
     return { expected, ready };
+  }
+
+  /**
+   * A claim that cannot bind only makes a run fail sooner: when the claims cannot be read (an
+   * apiserver hiccup), the run goes on as before and the next step looks again.
+   */
+  async readClaims(run: CurrentRun): Promise<ClaimObservation[] | undefined> {
+    try {
+      const lists = await Promise.all((run.sandboxNamespaces ?? []).map(({ sandbox }) => this.deps.claims.listClaims(sandbox)));
+      return lists.flat();
+    } catch (error) {
+      if (!(error instanceof KubeError)) throw error;
+      this.deps.log.warn({ err: error, run: run.id }, 'could not read the sandboxes\' claims; looking again at the next step');
+      return undefined;
+    }
   }
 
   checks(test: RestoreTest, run: CurrentRun): ChecksObservation {

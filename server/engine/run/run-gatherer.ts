@@ -13,6 +13,7 @@ import type { RestoreFacts } from '../../domain/run/report-builder.js';
 import type {
   BackupObservation,
   ChecksObservation,
+  ClaimObservation,
   ReportObservation,
   RestoreObservation,
   RunBounds,
@@ -56,6 +57,11 @@ export interface RunReads {
   readRestore(test: RestoreTest, run: CurrentRun): Promise<RestoreRead>;
   /** Validating, and the report: pods expected and ready in the run's sandboxes. */
   countPods(run: CurrentRun): Promise<{ expected: number; ready: number }>;
+  /**
+   * Restoring, and Validating until pods are ready: the claims in the run's sandboxes
+   * (undefined: they could not be read this time; the run goes on without them).
+   */
+  readClaims(run: CurrentRun): Promise<ClaimObservation[] | undefined>;
   /** Validating: the background health-check task of this run. */
   checks(test: RestoreTest, run: CurrentRun): ChecksObservation;
   /** The report: the results of the finished check task (undefined: none ran). */
@@ -169,9 +175,13 @@ export class RunGatherer {
       case 'Preparing':
         observations.backup = await reads.selectBackup(test);
         return { observations };
-      case 'Restoring':
-        if (run.restore) observations.restore = observeRestore(await reads.readRestore(test, run));
+      case 'Restoring': {
+        if (!run.restore) return { observations };
+        const [restore, claims] = await Promise.all([reads.readRestore(test, run), reads.readClaims(run)]);
+        observations.restore = observeRestore(restore);
+        if (claims) observations.claims = claims;
         return { observations };
+      }
       case 'Validating':
       case 'Finalizing': {
         const report = await reads.findReport(test, run);
@@ -180,7 +190,11 @@ export class RunGatherer {
           return { observations, report };
         }
         if (run.stage === 'Validating') {
-          if (!run.podsReadyAt) observations.pods = await reads.countPods(run);
+          if (!run.podsReadyAt) {
+            const [pods, claims] = await Promise.all([reads.countPods(run), reads.readClaims(run)]);
+            observations.pods = pods;
+            if (claims) observations.claims = claims;
+          }
           observations.checks = reads.checks(test, run);
         }
         const checks = reads.configuredChecks(test);
@@ -192,13 +206,15 @@ export class RunGatherer {
   /**
    * What the run's report is built from, read once the policy said to write it. Pods, kinds and
    * dependencies are read only for a restore that succeeded (a failed run has nothing to count);
-   * pods counted by this step's gather are not counted again.
+   * pods counted by this step's gather are not counted again. A run that failed after its restore
+   * succeeded (VolumeNotBound, TTLExceeded while validating) still counts its pods: the report
+   * would otherwise say no pods were expected.
    */
   async reportInputs(test: RestoreTest, run: CurrentRun, gathered: Gathered, sandboxExpiresAt: Date): Promise<ReportInputs> {
     const { reads } = this;
     const restore = restoreFacts(run.restore ? await reads.readRestore(test, run) : undefined, run);
     const restored = restore?.succeeded === true && run.failure === undefined;
-    const pods = restored ? (gathered.observations.pods ?? (await reads.countPods(run))) : undefined;
+    const pods = restore?.succeeded === true ? (gathered.observations.pods ?? (await reads.countPods(run))) : undefined;
     const transforms = resolveTransforms(test.spec.restore);
     const observedKinds = restored ? await reads.kinds(test, run, transforms) : undefined;
     const kinds = observedKinds?.kinds;

@@ -1,11 +1,11 @@
 // The run's state machine, as a table: every stage × every observation, with a fake clock.
 import { describe, expect, it } from '@jest/globals';
 import { CHECKS_POLL_MS, nextStep, runTtlSeconds, type RunStep } from '../../../server/domain/run/run-policy.js';
-import type { ReportObservation, RunBounds, RunObservations } from '../../../server/domain/run/run-observations.js';
+import type { ClaimObservation, ReportObservation, RunBounds, RunObservations } from '../../../server/domain/run/run-observations.js';
 import type { CurrentRun, RunStage } from '../../../server/domain/resources/resources.js';
 
 const STARTED = '2026-03-01T02:00:00.000Z';
-const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
+const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, claimBindTimeoutSeconds: 120, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
 /** The fake clock: seconds after the run started. */
 const after = (seconds: number): Date => new Date(Date.parse(STARTED) + seconds * 1000);
 
@@ -286,6 +286,120 @@ describe('nextStep: Validating', () => {
 
   it('no check observation (a new leader) → start the checks again', () => {
     expect(step('Validating', { checks: undefined }, 120, ready)).toMatchObject({ action: 'start-checks' });
+  });
+});
+
+// Issue 27: a restored claim that cannot bind fails the run early, naming the claim and the reason.
+describe('nextStep: a restored claim that cannot bind (Restoring, and Validating while pods are not ready)', () => {
+  const SANDBOX = 'rehearsal-shop-r1';
+  const NO_CLASS = 'no persistent volumes available for this claim and no storage class is set';
+  /** A claim of the sandbox, created `createdAt` seconds after the run started. */
+  function claim(phase: string, createdAt: number, lastWarning?: { reason: string; message: string }): ClaimObservation {
+    return {
+      namespace: SANDBOX,
+      name: 'data',
+      phase,
+      createdAt: after(createdAt).toISOString(),
+      ...(lastWarning ? { lastWarning: { ...lastWarning, at: after(createdAt + 5).toISOString() } } : {}),
+    };
+  }
+  const waitingForPods = { pods: { expected: 2, ready: 1 } };
+  const restoreRunning = { restore: { state: 'running', phase: 'InProgress' } } as const;
+  // The same observation in both stages; the claim was created at 60 s (Validating's restore ended then).
+  const stages = [
+    ['Restoring', restoreRunning],
+    ['Validating', waitingForPods],
+  ] as const;
+
+  it.each([
+    ['FailedBinding', NO_CLASS, '2m1s'],
+    ['FailedBinding', 'volume "pvc-0d1c" already bound to a different claim.', '2m1s'],
+    ['ProvisioningFailed', 'storageclass.storage.k8s.io "gold-ssd" not found', '2m1s'],
+    ['VolumeMismatch', 'Cannot bind to requested volume "pvc-0d1c": requested PV is too small', '2m1s'],
+  ] as const)('Pending with %s "%s", longer than claimBindTimeoutSeconds → fail VolumeNotBound (both stages)', (reason, message, duration) => {
+    for (const [stage, observed] of stages) {
+      const result = step(stage, { ...observed, claims: [claim('Pending', 60, { reason, message })] }, 60 + 121);
+      expect(result).toMatchObject({ action: 'update', reason: 'VolumeNotBound', requeueAfterMs: 0 });
+      expect(result.run).toMatchObject({
+        stage: 'Finalizing',
+        failure: { reason: 'VolumeNotBound', message: `PersistentVolumeClaim ${SANDBOX}/data was not bound after ${duration}: ${reason}: ${message}` },
+      });
+    }
+  });
+
+  it.each(stages)('%s: a binding failure within the bound → keep waiting, and look again when the bound passes', (stage, observed) => {
+    const failing = [claim('Pending', 60, { reason: 'FailedBinding', message: NO_CLASS })];
+    const result = step(stage, { ...observed, claims: failing }, 60 + 100);
+    expect(result.action).toBe('wait');
+    expect(result.reason).toBe(stage === 'Restoring' ? 'Restoring' : 'WaitingForPods');
+    // Exactly at the bound is not yet "longer than" it.
+    expect(step(stage, { ...observed, claims: failing }, 60 + 120).action).toBe('wait');
+    // A watched restore is looked at rarely: the run wakes when the claim's bound passes instead.
+    const watched = step(stage, { ...observed, claims: failing, bounds: { ...bounds, restorePollMs: 60_000 } }, 60 + 100);
+    expect(watched.requeueAfterMs).toBe(stage === 'Restoring' ? 20_001 : 2000);
+  });
+
+  it.each([
+    ['WaitForFirstConsumer', 'waiting for first consumer to be created before binding'],
+    ['ExternalProvisioning', 'Waiting for a volume to be created either by the external provisioner "csi.example" or manually'],
+  ] as const)('Pending for 8 minutes with only Normal %s events → no failure (a held Job pod keeps its claim waiting)', (reason, message) => {
+    for (const [stage, observed] of stages) {
+      // As the reader observes it (Normal events other than FailedBinding are no warning), and
+      // even if such an event were handed over as one.
+      for (const waiting of [claim('Pending', 60), claim('Pending', 60, { reason, message })]) {
+        const result = step(stage, { ...observed, claims: [waiting] }, 60 + 500);
+        expect(result).toMatchObject({ action: 'wait', reason: stage === 'Restoring' ? 'Restoring' : 'WaitingForPods' });
+      }
+    }
+  });
+
+  it('Pending long with another Warning (not a binding failure) → no failure', () => {
+    for (const [stage, observed] of stages) {
+      const result = step(stage, { ...observed, claims: [claim('Pending', 60, { reason: 'ExternalExpanding', message: 'waiting' })] }, 60 + 500);
+      expect(result).toMatchObject({ action: 'wait', reason: stage === 'Restoring' ? 'Restoring' : 'WaitingForPods' });
+    }
+  });
+
+  it('a Bound claim whose latest Warning was a binding failure (since resolved) → no failure', () => {
+    for (const [stage, observed] of stages) {
+      const result = step(stage, { ...observed, claims: [claim('Bound', 60, { reason: 'ProvisioningFailed', message: 'timeout' })] }, 60 + 500);
+      expect(result).toMatchObject({ action: 'wait', reason: stage === 'Restoring' ? 'Restoring' : 'WaitingForPods' });
+    }
+  });
+
+  it('several claims → the one Pending longest names the failure; claims not read → no failure', () => {
+    const younger = { ...claim('Pending', 100, { reason: 'FailedBinding', message: NO_CLASS }), name: 'logs' };
+    const older = { ...claim('Pending', 50, { reason: 'ProvisioningFailed', message: 'storageclass.storage.k8s.io "gold-ssd" not found' }), name: 'db' };
+    const result = step('Restoring', { ...restoreRunning, claims: [younger, older, claim('Bound', 10)] }, 60 + 300);
+    expect(result.run?.failure?.message).toMatch(/^PersistentVolumeClaim rehearsal-shop-r1\/db was not bound after 5m10s: ProvisioningFailed: /);
+    expect(step('Restoring', { ...restoreRunning, claims: undefined }, 60 + 300)).toMatchObject({ action: 'wait', reason: 'Restoring' });
+  });
+
+  it('the message stays within the 1024 characters of the CRDs, whatever the event said', () => {
+    const long = claim('Pending', 60, { reason: 'ProvisioningFailed', message: `rpc error: ${'x'.repeat(5000)}` });
+    const message = step('Validating', { ...waitingForPods, claims: [long] }, 60 + 121).run!.failure!.message;
+    expect(message.length).toBeLessThanOrEqual(1024);
+    expect(message).toMatch(/^PersistentVolumeClaim rehearsal-shop-r1\/data was not bound after 2m1s: ProvisioningFailed: rpc error: x+…$/);
+  });
+
+  it('the provider\'s own end comes first: a failed or finished restore is not a VolumeNotBound', () => {
+    const failing = [claim('Pending', 60, { reason: 'FailedBinding', message: NO_CLASS })];
+    expect(step('Restoring', { restore: { state: 'failed', phase: 'Failed' }, claims: failing }, 60 + 300).run?.failure?.reason).toBe('RestoreFailed');
+    expect(step('Restoring', { restore: { state: 'succeeded', phase: 'Completed', warnings: 0 }, claims: failing }, 60 + 300).run?.stage).toBe('Validating');
+  });
+
+  it('Validating: pods all ready, or the pod timeout passed, or podsReadyAt recorded → the claims no longer decide', () => {
+    const failing = [claim('Pending', 60, { reason: 'FailedBinding', message: NO_CLASS })];
+    expect(step('Validating', { claims: failing }, 60 + 300)).toMatchObject({ action: 'update', reason: 'PodsReady' });
+    expect(step('Validating', { ...waitingForPods, claims: failing, checks: { state: 'running' } }, 60 + 601)).toMatchObject({ action: 'wait', reason: 'ChecksRunning' });
+    const ready = { podsReadyAt: after(100).toISOString() };
+    expect(step('Validating', { claims: failing, checks: { state: 'running' } }, 60 + 300, ready)).toMatchObject({ reason: 'ChecksRunning' });
+  });
+
+  it('well before the pod timeout: a short bound fails the run seconds after the claim was created', () => {
+    const short = { ...bounds, claimBindTimeoutSeconds: 3 };
+    const failing = [claim('Pending', 60, { reason: 'FailedBinding', message: NO_CLASS })];
+    expect(step('Validating', { ...waitingForPods, claims: failing, bounds: short }, 60 + 4).run?.failure?.reason).toBe('VolumeNotBound');
   });
 });
 

@@ -13,10 +13,10 @@ import type { Admission } from '../../../server/engine/run/run-slots.js';
 import { RunReconciler } from '../../../server/engine/run/run.reconciler.js';
 import type { EventType } from '../../../server/engine/events.js';
 import type { RunEnding } from '../../../server/domain/run/run-policy.js';
-import type { BackupObservation, PreparationObservation, RunBounds } from '../../../server/domain/run/run-observations.js';
+import type { BackupObservation, ClaimObservation, PreparationObservation, RunBounds } from '../../../server/domain/run/run-observations.js';
 import type { CurrentRun, RestoreReport, RestoreTest, RestoreTestStatus } from '../../../server/domain/resources/resources.js';
 
-const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
+const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, claimBindTimeoutSeconds: 120, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
 import type { RunPermission } from '../../../server/domain/permissions/run-permission.js';
 
 const NOW = new Date('2026-03-01T02:00:10Z');
@@ -66,6 +66,11 @@ class FakeActions implements RunReads, RunActions {
   async countPods(): Promise<{ expected: number; ready: number }> {
     this.calls.push('countPods');
     return this.pods;
+  }
+  claims: ClaimObservation[] | undefined = [];
+  async readClaims(): Promise<ClaimObservation[] | undefined> {
+    this.calls.push('readClaims');
+    return this.claims;
   }
   checks() {
     return { state: this.checksState };
@@ -201,7 +206,7 @@ describe('RunReconciler', () => {
     const actions = new FakeActions();
     const restoring = testWith({ stage: 'Restoring', startedAt: NOW.toISOString(), restore: { namespace: 'velero', name: 'r' } });
     await reconciler(actions).reconcile(restoring);
-    expect(actions.calls).toEqual(['restoreProgress', 'write:Validating', 'findReport', 'countPods', 'write:Validating', 'findReport', 'startChecks']);
+    expect(actions.calls).toEqual(['restoreProgress', 'readClaims', 'write:Validating', 'findReport', 'countPods', 'readClaims', 'write:Validating', 'findReport', 'startChecks']);
     expect(actions.events).toEqual(['RestoreDone']);
 
     actions.calls.length = 0;
@@ -276,6 +281,39 @@ describe('RunReconciler', () => {
       failure: { reason: 'RestoreLost', message: 'gone' },
     });
     expect(actions.reportInputs[0]?.facts.pods).toBeUndefined();
+  });
+
+  // Issue 27: a restored claim that cannot bind fails the run while it waits for pods.
+  it('fails a run whose claim cannot bind while it waits for pods, and writes its report in the same pass', async () => {
+    const actions = new FakeActions();
+    actions.pods = { expected: 1, ready: 0 };
+    const message = 'no persistent volumes available for this claim and no storage class is set';
+    actions.claims = [
+      { namespace: 'sb', name: 'data', phase: 'Pending', createdAt: new Date(NOW.getTime() - 200_000).toISOString(), lastWarning: { reason: 'FailedBinding', message, at: NOW.toISOString() } },
+    ];
+    const waiting = testWith({
+      stage: 'Validating',
+      startedAt: NOW.toISOString(),
+      restoreCompletedAt: new Date(NOW.getTime() - 150_000).toISOString(),
+      restore: { namespace: 'velero', name: 'r' },
+      sandboxNamespaces: [{ source: 'shop', sandbox: 'sb' }],
+    });
+    await reconciler(actions).reconcile(waiting);
+    expect(actions.calls.slice(0, 4)).toEqual(['findReport', 'countPods', 'readClaims', 'write:Finalizing']);
+    const failure = { reason: 'VolumeNotBound', message: `PersistentVolumeClaim sb/data was not bound after 3m20s: FailedBinding: ${message}` };
+    expect(actions.statuses[0]?.currentRun?.failure).toEqual(failure);
+    expect(actions.calls).toContain('writeReport');
+    // The restore succeeded: the report still says how many pods came up.
+    expect(actions.reportInputs[0]?.facts).toMatchObject({ failure, pods: { expected: 1, ready: 0 } });
+  });
+
+  it('a run whose claims cannot be read this time goes on waiting for its pods', async () => {
+    const actions = new FakeActions();
+    actions.pods = { expected: 1, ready: 0 };
+    actions.claims = undefined;
+    const waiting = testWith({ stage: 'Validating', startedAt: NOW.toISOString(), restoreCompletedAt: NOW.toISOString(), sandboxNamespaces: [{ source: 'shop', sandbox: 'sb' }] });
+    expect(await reconciler(actions).reconcile(waiting)).toEqual({ requeueAfterMs: 2000 });
+    expect(actions.calls).toEqual(['findReport', 'countPods', 'readClaims']);
   });
 
   it('a sandbox namespace that is taken ends the run at once with its report (the policy decides, not prepare)', async () => {
