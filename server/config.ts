@@ -8,6 +8,12 @@ import { shippedLicenseKeyFile } from './license/shipped-license-key.js';
 import { DEFAULT_MAX_SANDBOX_TTL } from './domain/permissions/restore-permissions.js';
 import { DEFAULT_POD_SECURITY_FLOOR } from './domain/run/pod-security.js';
 import { POD_SECURITY_LEVELS, type PodSecurityLevel } from './domain/resources/resources.js';
+import {
+  DEFAULT_SANDBOX_CLAIM_QUOTA,
+  DEFAULT_SANDBOX_STORAGE_QUOTA,
+  isQuantity,
+  type SandboxStorageQuota,
+} from './domain/run/storage-quota.js';
 
 const booleanString = z
   .enum(['true', 'false', '1', '0'])
@@ -84,6 +90,20 @@ const schema = z.object({
    * needs the administer verb, at the API and at admission.
    */
   REHEARSAL_POD_SECURITY_FLOOR: z.enum(POD_SECURITY_LEVELS as [PodSecurityLevel, ...PodSecurityLevel[]]).default(DEFAULT_POD_SECURITY_FLOOR),
+  /**
+   * The storage one sandbox namespace may request (issue 27): requests.storage of the ResourceQuota
+   * rehearsal-sandbox-storage, created with every sandbox before anything is restored into it.
+   */
+  REHEARSAL_SANDBOX_STORAGE_QUOTA: z
+    .string()
+    .default(DEFAULT_SANDBOX_STORAGE_QUOTA)
+    .refine(isQuantity, 'must be a Kubernetes quantity such as 100Gi or 500G'),
+  /** How many PersistentVolumeClaims one sandbox namespace may hold (persistentvolumeclaims of the same quota). */
+  REHEARSAL_SANDBOX_CLAIM_QUOTA: z
+    .string()
+    .default(String(DEFAULT_SANDBOX_CLAIM_QUOTA))
+    .refine((text) => /^\d{1,9}$/.test(text.trim()), 'must be a whole number of claims such as 20')
+    .transform((text) => Number(text.trim())),
   /** How often the janitor looks for expired or orphaned sandboxes. */
   REHEARSAL_JANITOR_INTERVAL_SECONDS: positiveInt(60),
   /**
@@ -243,6 +263,8 @@ export interface Config {
   maxSandboxTtlSeconds: number;
   /** The installation's Pod Security floor for sandboxes. */
   podSecurityFloor: PodSecurityLevel;
+  /** The ResourceQuota of every sandbox namespace (domain/run/storage-quota.ts). */
+  sandboxStorageQuota: Readonly<SandboxStorageQuota>;
   probeTargets: Record<string, string> | undefined;
   clusterDomain: string;
   /** The files of REHEARSAL_LICENSE_PUBLIC_KEYS (without any `kid=` prefix). */
@@ -425,6 +447,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
     maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
     podSecurityFloor: raw.REHEARSAL_POD_SECURITY_FLOOR,
+    sandboxStorageQuota: Object.freeze({ storage: raw.REHEARSAL_SANDBOX_STORAGE_QUOTA, claims: raw.REHEARSAL_SANDBOX_CLAIM_QUOTA }),
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
     licensePublicKeyFiles: licenseKeys.map((entry) => entry.file),

@@ -817,7 +817,7 @@ export interface components {
             message: string;
         };
         /** @enum {string} */
-        HintCode: "image-pull-secret-missing" | "image-pull-failed" | "crash-loop" | "oom-killed" | "secret-missing" | "configmap-missing" | "unschedulable-resources" | "unschedulable-placement" | "storage-class-missing" | "pvc-pending" | "quota-exceeded" | "pod-security-refused" | "externalname-unrestored" | "externalname-to-source";
+        HintCode: "image-pull-secret-missing" | "image-pull-failed" | "crash-loop" | "oom-killed" | "secret-missing" | "configmap-missing" | "unschedulable-resources" | "unschedulable-placement" | "storage-class-missing" | "pvc-pending" | "quota-exceeded" | "storage-quota-exceeded" | "pod-security-refused" | "externalname-unrestored" | "externalname-to-source";
         Hint: {
             code: components["schemas"]["HintCode"];
             title: string;

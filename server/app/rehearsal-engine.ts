@@ -88,6 +88,7 @@ export function createEngine(deps: EngineDeps): Engine {
     rbac: kube.rbac,
     serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
     dns: config.sandboxDns,
+    storageQuota: config.sandboxStorageQuota,
   });
   const admission = new RunAdmission(config.maxConcurrentRuns, () => cache.listTests());
   const reader = new KubeSandboxReader(kubeConfig);

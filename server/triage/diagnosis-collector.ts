@@ -102,6 +102,10 @@ export class DiagnosticsCollector {
       sandbox,
     }));
     const observation = await this.deps.observer.observe(sandboxes);
+    // A claim the apiserver refused (the sandbox storage quota) is no object to observe: the
+    // report's completeness is what counts it.
+    const claims = report.spec.completeness.find((entry) => entry.kind === 'PersistentVolumeClaim');
+    if (claims && claims.restored < claims.backedUp) observation.missingClaims = claims.backedUp - claims.restored;
     const diagnosis = diagnose(observation, {
       test: { name: report.spec.testRef.name, namespace },
       runId: report.spec.runId,

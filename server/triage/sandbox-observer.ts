@@ -12,6 +12,7 @@ import type {
   ObservedService,
   SandboxObservation,
 } from '../domain/diagnosis/observation.js';
+import { SANDBOX_STORAGE_QUOTA_NAME } from '../domain/run/storage-quota.js';
 import { isKind, kubeCall } from '../kube/errors.js';
 
 export interface SandboxObserverOptions {
@@ -23,6 +24,7 @@ export interface SandboxObserverOptions {
     | 'listNamespacedService'
     | 'readNamespacedSecret'
     | 'readNamespacedPodLog'
+    | 'readNamespacedResourceQuota'
   >;
   storage: Pick<StorageV1Api, 'listStorageClass'>;
   /** Read container logs (false where there is no kubelet to ask, e.g. KWOK). */
@@ -122,12 +124,21 @@ export class SandboxObserver {
     const classes = await optional(() => this.options.storage.listStorageClass({}));
     if (classes) observation.storageClasses = classes.items.map((item) => item.metadata?.name ?? '');
     for (const { sandbox: namespace } of sandboxes) {
-      const [pods, events, claims, services] = await Promise.all([
+      const [pods, events, claims, services, quota] = await Promise.all([
         optional(() => core.listNamespacedPod({ namespace })),
         optional(() => core.listNamespacedEvent({ namespace, fieldSelector: 'type=Warning' })),
         optional(() => core.listNamespacedPersistentVolumeClaim({ namespace })),
         optional(() => core.listNamespacedService({ namespace })),
+        optional(() => core.readNamespacedResourceQuota({ namespace, name: SANDBOX_STORAGE_QUOTA_NAME })),
       ]);
+      if (quota) {
+        (observation.storageQuotas ??= []).push({
+          namespace,
+          name: SANDBOX_STORAGE_QUOTA_NAME,
+          hard: { ...(quota.status?.hard ?? quota.spec?.hard ?? {}) },
+          used: { ...(quota.status?.used ?? {}) },
+        });
+      }
       const failing = (pods?.items ?? []).map(observePod).filter((pod): pod is ObservedPod => pod !== undefined);
       observation.pods.push(...failing);
       observation.events.push(...(events?.items ?? []).map(eventOf));

@@ -2,6 +2,7 @@
 // the sandbox's state. Each rule looks at one kind of evidence and names the objects it saw, so an
 // SRE can check the claim. The wording says what to change (the backup, the test, the cluster).
 import { hostsIn } from '../run/dependencies.js';
+import { refusedByStorageQuota, SANDBOX_STORAGE_QUOTA_NAME } from '../run/storage-quota.js';
 import type { ObservedPod, SandboxObservation } from './observation.js';
 
 export type HintCode =
@@ -16,6 +17,7 @@ export type HintCode =
   | 'storage-class-missing'
   | 'pvc-pending'
   | 'quota-exceeded'
+  | 'storage-quota-exceeded'
   | 'pod-security-refused'
   | 'externalname-unrestored'
   | 'externalname-to-source';
@@ -155,6 +157,29 @@ function configMapMissing(hints: HintList, namespace: string, name: string, obje
   );
 }
 
+/**
+ * Claims refused by the installation's storage quota (issue 27): kube-apiserver answered the
+ * restore's create "exceeded quota: rehearsal-sandbox-storage", so the claim is not in the sandbox
+ * (the report's completeness counts it missing), or a controller's create of one was refused.
+ */
+function storageQuotaExceeded(hints: HintList, observation: SandboxObservation, object: string): void {
+  const quota = observation.storageQuotas?.[0];
+  const limits = quota
+    ? ` (requests.storage ${quota.hard['requests.storage'] ?? '?'}, persistentvolumeclaims ${quota.hard.persistentvolumeclaims ?? '?'} per sandbox)`
+    : '';
+  const missing = observation.missingClaims ?? 0;
+  hints.add(
+    'storage-quota-exceeded',
+    `PersistentVolumeClaims were refused by the sandbox storage quota ${SANDBOX_STORAGE_QUOTA_NAME}`,
+    `${missing > 0 ? `${missing} PersistentVolumeClaim${missing === 1 ? '' : 's'} of the backup ${missing === 1 ? 'is' : 'are'} not in the sandbox. ` : ''}` +
+      `Every sandbox may provision only what the installation allows${limits}; kube-apiserver refuses a claim beyond ` +
+      `it ("exceeded quota: ${SANDBOX_STORAGE_QUOTA_NAME}") and the restore ends PartiallyFailed. An administrator raises ` +
+      'REHEARSAL_SANDBOX_STORAGE_QUOTA / REHEARSAL_SANDBOX_CLAIM_QUOTA (Helm sandbox.storageQuota / sandbox.claimQuota), ' +
+      'or the test restores less.',
+    object,
+  );
+}
+
 /** Every hint the observation supports, in the order of the rules. */
 export function hintsFor(observation: SandboxObservation): Hint[] {
   const hints = new HintList();
@@ -183,7 +208,9 @@ export function hintsFor(observation: SandboxObservation): Hint[] {
   }
   for (const event of observation.events) {
     const ref = `${event.object.split('/')[0]}/${event.namespace}/${event.object.split('/').slice(1).join('/')}`;
-    if (/exceeded quota/.test(event.message)) {
+    if (refusedByStorageQuota(event.message)) {
+      storageQuotaExceeded(hints, observation, ref);
+    } else if (/exceeded quota/.test(event.message)) {
       hints.add(
         'quota-exceeded',
         'The sandbox ResourceQuota is too small',
@@ -207,6 +234,11 @@ export function hintsFor(observation: SandboxObservation): Hint[] {
     if (secret) secretMissing(hints, event.namespace, secret, ref);
     const configMap = event.reason === 'FailedMount' ? MISSING_CONFIGMAP.exec(event.message)?.[1] : undefined;
     if (configMap) configMapMissing(hints, event.namespace, configMap, ref);
+  }
+  if ((observation.missingClaims ?? 0) > 0) {
+    for (const quota of observation.storageQuotas ?? []) {
+      storageQuotaExceeded(hints, observation, `ResourceQuota/${quota.namespace}/${quota.name}`);
+    }
   }
   const sandboxes = new Set(observation.sandboxes.map((entry) => entry.sandbox));
   const sources = new Set(observation.sandboxes.map((entry) => entry.source));

@@ -45,6 +45,14 @@ export interface ObservedClaim {
   storageClass?: string;
 }
 
+/** A sandbox's storage quota (issue 27): its limits and what is counted against them. */
+export interface ObservedQuota {
+  namespace: string;
+  name: string;
+  hard: Record<string, string>;
+  used: Record<string, string>;
+}
+
 export interface ObservedService {
   namespace: string;
   name: string;
@@ -71,6 +79,13 @@ export interface SandboxObservation {
   externalNames: ObservedService[];
   /** Image pull Secrets the failing pods name that do not exist in their sandbox ("ns/name"). */
   missingPullSecrets: string[];
+  /** The sandboxes' storage quotas (rehearsal-sandbox-storage) that could be read. */
+  storageQuotas?: ObservedQuota[];
+  /**
+   * PersistentVolumeClaims of the backup that are not in the sandboxes (the report's completeness):
+   * a claim the apiserver refused is never an object, so no event or claim shows it.
+   */
+  missingClaims?: number;
   /** StorageClasses of the cluster; undefined when they could not be read. */
   storageClasses?: string[];
   logs: ContainerLog[];

@@ -82,7 +82,9 @@ export type PreparationObservation =
       requestedAt: string;
     }
   /** A namespace of the run's name exists that Rehearsal did not create (decision 0009). */
-  | { state: 'sandbox-taken'; sandboxNamespaces: NonNullable<CurrentRun['sandboxNamespaces']>; reason: string; message: string };
+  | { state: 'sandbox-taken'; sandboxNamespaces: NonNullable<CurrentRun['sandboxNamespaces']>; reason: string; message: string }
+  /** The sandboxes exist but their storage quota was not synced in time (issue 27): nothing was restored. */
+  | { state: 'sandbox-unready'; sandboxNamespaces: NonNullable<CurrentRun['sandboxNamespaces']>; reason: string; message: string };
 
 /** Validating/Finalizing: the run's report (deterministic name), once it exists. */
 export interface ReportObservation {

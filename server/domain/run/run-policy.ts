@@ -248,9 +248,10 @@ function preparing(run: CurrentRun, observed: RunObservations, now: Date): RunSt
 
 /** What the prepare action did, as the run's next durable state. */
 function prepared(run: CurrentRun, backup: BackupChoice, preparation: PreparationObservation, bounds: RunBounds): RunStep {
-  if (preparation.state === 'sandbox-taken') {
-    // Decision 0009: a namespace Rehearsal did not create is never restored into. The run ends
-    // here (Finalizing, then its report), keeping only the sandboxes it did create.
+  if (preparation.state !== 'prepared') {
+    // Decision 0009: a namespace Rehearsal did not create is never restored into; nor is a sandbox
+    // whose storage quota is not in force yet (issue 27). The run ends here (Finalizing, then its
+    // report), keeping only the sandboxes it did create.
     return fail(run, preparation.reason, preparation.message, { sandboxNamespaces: preparation.sandboxNamespaces });
   }
   return {

@@ -14,7 +14,13 @@ import type { CheckTasks } from './check-tasks.js';
 import type { EventRecorder, EventType } from '../events.js';
 import type { ReportInputs, ReportWriter } from './report-writer.js';
 import type { RunActions } from './run-actions.js';
-import { SandboxManager, SandboxTakenError, sandboxLabels, type CreatedSandbox } from '../sandbox/sandbox.js';
+import {
+  SandboxManager,
+  SandboxQuotaNotSyncedError,
+  SandboxTakenError,
+  sandboxLabels,
+  type CreatedSandbox,
+} from '../sandbox/sandbox.js';
 import type { PodSecurityPlanner } from '../sandbox/pod-security.js';
 import { resolveTransforms } from '../../domain/run/restore-transforms.js';
 
@@ -74,8 +80,15 @@ export class KubeRunActions implements RunActions {
     } catch (error) {
       // Decision 0009: a namespace Rehearsal did not create is never restored into. The policy
       // ends the run (SandboxTaken), keeping only the sandboxes it did create.
-      if (!(error instanceof SandboxTakenError)) throw error;
-      return { state: 'sandbox-taken', sandboxNamespaces: error.created, reason: error.reason, message: error.message };
+      if (error instanceof SandboxTakenError) {
+        return { state: 'sandbox-taken', sandboxNamespaces: error.created, reason: error.reason, message: error.message };
+      }
+      // Issue 27: a restore requested before the storage quota is synced would escape it (or lose
+      // its claims): the run fails instead, its sandboxes recorded so they are cleaned up.
+      if (error instanceof SandboxQuotaNotSyncedError) {
+        return { state: 'sandbox-unready', sandboxNamespaces: error.created, reason: error.reason, message: error.message };
+      }
+      throw error;
     }
     this.assertLeading();
     // The gatherer's selectBackup has just checked that the backup covers every source; the request uses its name.

@@ -7,6 +7,9 @@
 // Anything else (someone pre-created the name) fails the run before anything is restored.
 // A sandbox is never looser than its source: it is created with its Pod Security labels
 // (enforce, audit, warn), so no restored Pod is ever admitted under a weaker profile.
+// Nor can a run provision unbounded storage (issue 27): each sandbox gets the ResourceQuota
+// rehearsal-sandbox-storage (the installation's limits), and create returns only once
+// kube-controller-manager has synced it, so the restore requested next is counted against it.
 import {
   PatchStrategy,
   setHeaderOptions,
@@ -29,6 +32,13 @@ import {
   type RestoreTest,
 } from '../../domain/resources/resources.js';
 import { podSecurityLabels } from '../../domain/run/pod-security.js';
+import {
+  DEFAULT_SANDBOX_STORAGE_LIMITS,
+  quotaSynced,
+  SANDBOX_STORAGE_QUOTA_NAME,
+  storageQuotaObject,
+  type SandboxStorageQuota,
+} from '../../domain/run/storage-quota.js';
 
 export interface SandboxPlan {
   test: RestoreTest;
@@ -71,6 +81,25 @@ export class SandboxTakenError extends Error {
   }
 }
 
+/**
+ * A sandbox's storage quota was not synced by kube-controller-manager in time: the restore is not
+ * requested (it would escape the quota or lose its claims), and the run fails.
+ */
+export class SandboxQuotaNotSyncedError extends Error {
+  readonly reason = 'SandboxQuotaNotSynced';
+
+  constructor(
+    message: string,
+    /** The run's sandboxes, all created: recorded, so they are cleaned up. */
+    readonly created: CreatedSandbox[],
+  ) {
+    super(message);
+  }
+}
+
+/** How long create waits for kube-controller-manager to sync a new quota (usually well under a second). */
+export const DEFAULT_QUOTA_SYNC = Object.freeze({ timeoutMs: 10_000, intervalMs: 100 });
+
 export interface SandboxManagerOptions {
   core: CoreV1Api;
   networking: NetworkingV1Api;
@@ -79,6 +108,13 @@ export interface SandboxManagerOptions {
   serviceAccount: { namespace: string; name: string };
   /** The cluster DNS that strict sandboxes may query (default: kube-system, k8s-app=kube-dns). */
   dns?: SandboxDns;
+  /** The ResourceQuota of every sandbox (REHEARSAL_SANDBOX_STORAGE_QUOTA, REHEARSAL_SANDBOX_CLAIM_QUOTA). */
+  storageQuota?: SandboxStorageQuota;
+  /** The bounded wait for the quota's status (default DEFAULT_QUOTA_SYNC). */
+  quotaSync?: { timeoutMs: number; intervalMs: number };
+  /** Injectable for tests. */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
 
 export function sandboxLabels(test: RestoreTest, runId: string): Record<string, string> {
@@ -120,6 +156,13 @@ export class SandboxManager {
         },
       });
       created.push({ source, sandbox, uid });
+      // First, before anything else is created in it, and before the restore is requested.
+      await this.ignoreExisting(() =>
+        this.core.createNamespacedResourceQuota({
+          namespace: sandbox,
+          body: storageQuotaObject(this.options.storageQuota ?? DEFAULT_SANDBOX_STORAGE_LIMITS, labels),
+        }),
+      );
       await this.ignoreExisting(() =>
         this.options.rbac.createNamespacedRoleBinding({
           namespace: sandbox,
@@ -164,7 +207,45 @@ export class SandboxManager {
         );
       }
     }
+    await this.waitForStorageQuotas(created);
     return created;
+  }
+
+  /**
+   * Waits (bounded) until kube-controller-manager has synced every sandbox's storage quota. It is
+   * read through the sandbox's reader RoleBinding (created above): the server may read quotas in
+   * its sandboxes only. A fresh binding may take a moment to reach the authorizer, so Forbidden
+   * counts as "not yet" like NotFound, until the deadline.
+   */
+  private async waitForStorageQuotas(created: CreatedSandbox[]): Promise<void> {
+    const { timeoutMs, intervalMs } = this.options.quotaSync ?? DEFAULT_QUOTA_SYNC;
+    const now = this.options.now ?? Date.now;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const deadline = now() + timeoutMs;
+    for (const { sandbox } of created) {
+      let lastError = '';
+      for (;;) {
+        try {
+          const quota = await kubeCall(() =>
+            this.core.readNamespacedResourceQuota({ name: SANDBOX_STORAGE_QUOTA_NAME, namespace: sandbox }),
+          );
+          if (quotaSynced(quota as Parameters<typeof quotaSynced>[0])) break;
+          lastError = 'its status has no usage yet';
+        } catch (error) {
+          if (!isKind(error, 'NotFound') && !isKind(error, 'Forbidden')) throw error;
+          lastError = (error as Error).message;
+        }
+        if (now() >= deadline) {
+          throw new SandboxQuotaNotSyncedError(
+            `the storage quota ${SANDBOX_STORAGE_QUOTA_NAME} of sandbox ${sandbox} was not synced within ` +
+              `${timeoutMs / 1000} s (${lastError}); is kube-controller-manager running its resourcequota ` +
+              'controller? Nothing was restored',
+            created,
+          );
+        }
+        await sleep(intervalMs);
+      }
+    }
   }
 
   /** The UID of the sandbox namespace Rehearsal created, creating it now if needed. */

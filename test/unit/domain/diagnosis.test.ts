@@ -32,6 +32,8 @@ function pod(container: Partial<ObservedContainer>, extra: Partial<ObservedPod> 
   };
 }
 
+const QUOTA = { namespace: SANDBOX, name: 'rehearsal-sandbox-storage', hard: { 'requests.storage': '1Gi', persistentvolumeclaims: '20' }, used: { 'requests.storage': '512Mi', persistentvolumeclaims: '1' } };
+
 const CASES: [string, SandboxObservation, HintCode[]][] = [
   [
     'ImagePullBackOff with a pull Secret that was not restored',
@@ -84,6 +86,20 @@ const CASES: [string, SandboxObservation, HintCode[]][] = [
     ['quota-exceeded'],
   ],
   [
+    'Claims missing from the restore, a sandbox storage quota (issue 27): refused by it',
+    observation({ missingClaims: 1, storageQuotas: [QUOTA] }),
+    ['storage-quota-exceeded'],
+  ],
+  ['Claims missing, but no storage quota read: no quota hint', observation({ missingClaims: 1 }), []],
+  ['A storage quota, every claim restored: no hint', observation({ missingClaims: 0, storageQuotas: [QUOTA] }), []],
+  [
+    'A controller\'s claim refused by the sandbox storage quota (event), not the test\'s own quota',
+    observation({
+      events: [{ namespace: SANDBOX, reason: 'FailedCreate', message: 'create Claim data-db-0 for Pod db-0 in StatefulSet db failed error: persistentvolumeclaims "data-db-0" is forbidden: exceeded quota: rehearsal-sandbox-storage, requested: requests.storage=5Gi, used: requests.storage=0, limited: requests.storage=1Gi', object: 'StatefulSet/db', count: 3, lastSeen: '2026-03-15T11:00:00Z' }],
+    }),
+    ['storage-quota-exceeded'],
+  ],
+  [
     'Pods refused by the sandbox\'s Pod Security profile (never looser than the source)',
     observation({
       events: [{ namespace: SANDBOX, reason: 'FailedCreate', message: 'Error creating: pods "agent-5d9-x" is forbidden: violates PodSecurity "baseline:latest": privileged (container "agent" must not set securityContext.privileged=true)', object: 'ReplicaSet/agent-5d9', count: 12, lastSeen: '2026-03-15T11:00:00Z' }],
@@ -122,6 +138,19 @@ describe('remediation hints', () => {
       expect(hint.objects.length).toBeGreaterThan(0);
       expect(hint.remediation.length).toBeGreaterThan(40);
     }
+  });
+
+  it('names the storage quota, its limits and the settings that raise it', () => {
+    const [hint] = diagnose(observation({ missingClaims: 2, storageQuotas: [QUOTA] }), context).hints;
+    expect(hint).toMatchObject({
+      code: 'storage-quota-exceeded',
+      title: 'PersistentVolumeClaims were refused by the sandbox storage quota rehearsal-sandbox-storage',
+      objects: [`ResourceQuota/${SANDBOX}/rehearsal-sandbox-storage`],
+    });
+    expect(hint!.remediation).toContain('2 PersistentVolumeClaims of the backup are not in the sandbox');
+    expect(hint!.remediation).toContain('(requests.storage 1Gi, persistentvolumeclaims 20 per sandbox)');
+    expect(hint!.remediation).toContain('"exceeded quota: rehearsal-sandbox-storage"');
+    expect(hint!.remediation).toContain('REHEARSAL_SANDBOX_STORAGE_QUOTA / REHEARSAL_SANDBOX_CLAIM_QUOTA');
   });
 
   it('names the missing Secret and every object showing the same cause once', () => {

@@ -156,6 +156,18 @@ describe('nextStep: Preparing', () => {
     expect(result.run?.restore).toBeUndefined();
   });
 
+  it('the storage quota was not synced in time → Finalizing, nothing restored, the sandboxes recorded', () => {
+    const unready = { state: 'sandbox-unready', sandboxNamespaces: sandboxes, reason: 'SandboxQuotaNotSynced', message: 'quota not synced' } as const;
+    const result = step('Preparing', { preparation: unready }, 120);
+    expect(result).toMatchObject({ action: 'update', reason: 'SandboxQuotaNotSynced', requeueAfterMs: 0 });
+    expect(result.run).toMatchObject({
+      stage: 'Finalizing',
+      sandboxNamespaces: sandboxes,
+      failure: { reason: 'SandboxQuotaNotSynced', message: 'quota not synced' },
+    });
+    expect(result.run?.restore).toBeUndefined();
+  });
+
   it('the provider rejected the request (no backup) → fail with its reason', () => {
     const result = step('Preparing', { backup: { state: 'rejected', reason: 'BackupNotFound', message: 'no backup covers shop' } });
     expect(result).toMatchObject({ action: 'update', reason: 'BackupNotFound', requeueAfterMs: 0 });

@@ -202,7 +202,18 @@ describe('SandboxManager', () => {
     const written: { namespace: string; body: V1NetworkPolicy }[] = [];
     let uid = 0;
     const manager = new SandboxManager({
-      core: { createNamespace: async () => ({ metadata: { uid: `u${++uid}` } }) } as never,
+      core: {
+        createNamespace: async () => ({ metadata: { uid: `u${++uid}` } }),
+        // The storage quota (issue 27), synced at once.
+        createNamespacedResourceQuota: async () => ({}),
+        readNamespacedResourceQuota: async () => ({
+          spec: { hard: { 'requests.storage': '100Gi', persistentvolumeclaims: '20' } },
+          status: {
+            hard: { 'requests.storage': '100Gi', persistentvolumeclaims: '20' },
+            used: { 'requests.storage': '0', persistentvolumeclaims: '0' },
+          },
+        }),
+      } as never,
       networking: {
         createNamespacedNetworkPolicy: async (request: { namespace: string; body: V1NetworkPolicy }) => {
           written.push(request);

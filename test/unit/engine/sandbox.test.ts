@@ -3,13 +3,34 @@
 // process created. (The real-apiserver case, a namespace pre-created by someone else, is in
 // test/integration/sandbox-safety.test.ts.)
 import { describe, expect, it } from '@jest/globals';
-import { SandboxManager, SandboxTakenError, type SandboxPlan } from '../../../server/engine/sandbox/sandbox.js';
+import {
+  SandboxManager,
+  SandboxQuotaNotSyncedError,
+  SandboxTakenError,
+  type SandboxPlan,
+} from '../../../server/engine/sandbox/sandbox.js';
 import type { RestoreTest } from '../../../server/domain/resources/resources.js';
 
 const alreadyExists = { code: 409, body: { reason: 'AlreadyExists', message: 'exists' } };
 
-function fakeCluster(existing: Record<string, string>) {
+interface FakeQuota {
+  namespace: string;
+  body: { metadata: { name: string; labels?: Record<string, string> }; spec: { hard: Record<string, string> } };
+}
+
+/**
+ * `syncAfterReads`: how many reads of a quota see no status before kube-controller-manager's sync
+ * (Infinity: never). `readFailures`: errors the first reads throw instead (a fresh RoleBinding).
+ */
+function fakeCluster(existing: Record<string, string>, quotas: { syncAfterReads?: number; readFailures?: unknown[] } = {}) {
   const namespaces = new Map(Object.entries(existing));
+  const createdQuotas: FakeQuota[] = [];
+  /** Every write, in order: `<kind> <namespace>`. */
+  const writes: string[] = [];
+  const quotaReads = new Map<string, number>();
+  const readFailures = [...(quotas.readFailures ?? [])];
+  const sleeps: number[] = [];
+  let clock = 0;
   const createdLabels = new Map<string, Record<string, string>>();
   const bindings: string[] = [];
   const deletes: { name: string; uid?: string }[] = [];
@@ -18,6 +39,7 @@ function fakeCluster(existing: Record<string, string>) {
     createNamespace: async ({ body }: { body: { metadata: { name: string; labels?: Record<string, string> } } }) => {
       if (namespaces.has(body.metadata.name)) throw alreadyExists;
       createdLabels.set(body.metadata.name, body.metadata.labels ?? {});
+      writes.push(`namespace ${body.metadata.name}`);
       const uid = `uid-${next++}`;
       namespaces.set(body.metadata.name, uid);
       return { metadata: { name: body.metadata.name, uid } };
@@ -25,6 +47,25 @@ function fakeCluster(existing: Record<string, string>) {
     readNamespace: async ({ name }: { name: string }) => ({
       metadata: { name, uid: namespaces.get(name), labels: { 'rehearsal.dev/managed-by': 'rehearsal' } },
     }),
+    createNamespacedResourceQuota: async (request: FakeQuota) => {
+      if (createdQuotas.some((quota) => quota.namespace === request.namespace && quota.body.metadata.name === request.body.metadata.name)) {
+        throw alreadyExists;
+      }
+      createdQuotas.push(request);
+      writes.push(`resourcequota ${request.namespace}`);
+      return request.body;
+    },
+    readNamespacedResourceQuota: async ({ name, namespace }: { name: string; namespace: string }) => {
+      const failure = readFailures.shift();
+      if (failure) throw failure;
+      const quota = createdQuotas.find((entry) => entry.namespace === namespace && entry.body.metadata.name === name);
+      if (!quota) throw { code: 404, body: { reason: 'NotFound', message: 'not found' } };
+      const reads = (quotaReads.get(namespace) ?? 0) + 1;
+      quotaReads.set(namespace, reads);
+      const synced = reads > (quotas.syncAfterReads ?? 0);
+      const zero = Object.fromEntries(Object.keys(quota.body.spec.hard).map((key) => [key, '0']));
+      return { ...quota.body, ...(synced ? { status: { hard: quota.body.spec.hard, used: zero } } : {}) };
+    },
     deleteNamespace: async ({ name, body }: { name: string; body?: { preconditions?: { uid?: string } } }) => {
       deletes.push({ name, ...(body?.preconditions?.uid ? { uid: body.preconditions.uid } : {}) });
       return {};
@@ -36,12 +77,20 @@ function fakeCluster(existing: Record<string, string>) {
     rbac: {
       createNamespacedRoleBinding: (async ({ namespace }: { namespace: string }) => {
         bindings.push(namespace);
+        writes.push(`rolebinding ${namespace}`);
         return {};
       }) as never,
     },
     serviceAccount: { namespace: 'rehearsal-system', name: 'rehearsal' },
+    storageQuota: { storage: '5Gi', claims: 3 },
+    quotaSync: { timeoutMs: 1000, intervalMs: 100 },
+    now: () => clock,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock += ms;
+    },
   });
-  return { manager, namespaces, createdLabels, bindings, deletes };
+  return { manager, namespaces, createdLabels, bindings, deletes, createdQuotas, writes, sleeps };
 }
 
 const test: RestoreTest = {
@@ -118,6 +167,69 @@ describe('SandboxManager.create', () => {
     expect((failure as SandboxTakenError).message).toContain('namespace "rehearsal-shop-abcde-1" already exists and Rehearsal did not create it for run abcde (uid theirs)');
     expect((failure as SandboxTakenError).created).toEqual([{ source: 'shop', sandbox: 'rehearsal-shop-abcde', uid: 'uid-1' }]);
     expect(cluster.bindings).toEqual(['rehearsal-shop-abcde']); // nothing granted in theirs
+  });
+});
+
+describe('SandboxManager.create: the storage quota (issue 27)', () => {
+  it('creates rehearsal-sandbox-storage in every sandbox, first, labelled as Rehearsal\'s, with the installation\'s limits', async () => {
+    const cluster = fakeCluster({});
+    await cluster.manager.create(plan());
+    expect(cluster.createdQuotas).toEqual(
+      ['rehearsal-shop-abcde', 'rehearsal-shop-abcde-1'].map((namespace) => ({
+        namespace,
+        body: {
+          metadata: {
+            name: 'rehearsal-sandbox-storage',
+            labels: {
+              'rehearsal.dev/managed-by': 'rehearsal',
+              'rehearsal.dev/test': 'shop',
+              'rehearsal.dev/test-namespace': 'team-a',
+              'rehearsal.dev/run': 'abcde',
+            },
+          },
+          spec: { hard: { 'requests.storage': '5Gi', persistentvolumeclaims: '3' } },
+        },
+      })),
+    );
+    expect(cluster.writes.slice(0, 3)).toEqual([
+      'namespace rehearsal-shop-abcde',
+      'resourcequota rehearsal-shop-abcde',
+      'rolebinding rehearsal-shop-abcde',
+    ]);
+  });
+
+  it.each([
+    ['synced at once', { syncAfterReads: 0 }, []],
+    ['synced on the third read of each', { syncAfterReads: 2 }, [100, 100, 100, 100]],
+    ['first Forbidden (the reader binding not yet authorized), then NotFound', { readFailures: [{ code: 403, body: { reason: 'Forbidden', message: 'forbidden' } }, { code: 404, body: { reason: 'NotFound', message: 'nf' } }] }, [100, 100]],
+  ])('returns once every quota is synced: %s', async (_name, quotas, sleeps) => {
+    const cluster = fakeCluster({}, quotas);
+    await expect(cluster.manager.create(plan())).resolves.toHaveLength(2);
+    expect(cluster.sleeps).toEqual(sleeps);
+  });
+
+  it('a quota never synced → SandboxQuotaNotSyncedError after the bound, naming the quota, with every sandbox to clean up', async () => {
+    const cluster = fakeCluster({}, { syncAfterReads: Infinity });
+    const failure = await cluster.manager.create(plan()).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SandboxQuotaNotSyncedError);
+    expect((failure as SandboxQuotaNotSyncedError).reason).toBe('SandboxQuotaNotSynced');
+    expect((failure as Error).message).toContain('the storage quota rehearsal-sandbox-storage of sandbox rehearsal-shop-abcde was not synced within 1 s');
+    expect((failure as Error).message).toContain('kube-controller-manager');
+    expect((failure as SandboxQuotaNotSyncedError).created.map((entry) => entry.sandbox)).toEqual(['rehearsal-shop-abcde', 'rehearsal-shop-abcde-1']);
+    expect(cluster.sleeps.reduce((sum, ms) => sum + ms, 0)).toBe(1000);
+  });
+
+  it('another read failure is not waited out', async () => {
+    const cluster = fakeCluster({}, { readFailures: [{ code: 500, body: { reason: 'InternalError', message: 'etcd down' } }] });
+    await expect(cluster.manager.create(plan())).rejects.not.toBeInstanceOf(SandboxQuotaNotSyncedError);
+    expect(cluster.sleeps).toEqual([]);
+  });
+
+  it('a repeated step finds its quota (AlreadyExists) and goes on', async () => {
+    const cluster = fakeCluster({});
+    const first = await cluster.manager.create(plan());
+    await expect(cluster.manager.create(plan())).resolves.toEqual(first);
+    expect(cluster.createdQuotas).toHaveLength(2);
   });
 });
 
