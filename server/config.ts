@@ -75,6 +75,10 @@ const schema = z.object({
   REHEARSAL_POLL_INTERVAL_MS: positiveInt(2000),
   /** A run whose backup provider stays unreachable this long fails with ProviderUnavailable. */
   REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS: positiveInt(600),
+  /** Validating waits this long for the restored pods to be Ready, then checks anyway (decision 0012). */
+  REHEARSAL_POD_READY_TIMEOUT_SECONDS: positiveInt(600),
+  /** A restored claim Pending this long after a binding failure fails the run VolumeNotBound (decision 0012). */
+  REHEARSAL_CLAIM_BIND_TIMEOUT_SECONDS: positiveInt(120),
   /**
    * The longest sandbox ttl anyone may set (decision 0009). Keep it equal to maxSandboxTTL of the
    * ConfigMap rehearsal-admission (the Deployment reads it from there), so API and admission agree.
@@ -259,6 +263,10 @@ export interface Config {
   missedRunWindowSeconds: number;
   pollIntervalMs: number;
   providerUnavailableSeconds: number;
+  /** REHEARSAL_POD_READY_TIMEOUT_SECONDS: how long Validating waits for pods. */
+  podReadyTimeoutSeconds: number;
+  /** REHEARSAL_CLAIM_BIND_TIMEOUT_SECONDS: the VolumeNotBound bound. */
+  claimBindTimeoutSeconds: number;
   janitorIntervalSeconds: number;
   maxSandboxTtlSeconds: number;
   /** The installation's Pod Security floor for sandboxes. */
@@ -444,6 +452,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     missedRunWindowSeconds: raw.REHEARSAL_MISSED_RUN_WINDOW_SECONDS,
     pollIntervalMs: raw.REHEARSAL_POLL_INTERVAL_MS,
     providerUnavailableSeconds: raw.REHEARSAL_PROVIDER_UNAVAILABLE_SECONDS,
+    podReadyTimeoutSeconds: raw.REHEARSAL_POD_READY_TIMEOUT_SECONDS,
+    claimBindTimeoutSeconds: raw.REHEARSAL_CLAIM_BIND_TIMEOUT_SECONDS,
     janitorIntervalSeconds: raw.REHEARSAL_JANITOR_INTERVAL_SECONDS,
     maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
     podSecurityFloor: raw.REHEARSAL_POD_SECURITY_FLOOR,

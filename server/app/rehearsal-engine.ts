@@ -105,8 +105,8 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const bounds = (test: RestoreTest): RunBounds => ({
     ttlSeconds: runTtlSeconds(test.spec.sandbox?.ttl, config.maxSandboxTtlSeconds),
-    podReadyTimeoutSeconds: deps.podReadyTimeoutSeconds ?? 600,
-    claimBindTimeoutSeconds: deps.claimBindTimeoutSeconds ?? 120,
+    podReadyTimeoutSeconds: deps.podReadyTimeoutSeconds ?? config.podReadyTimeoutSeconds,
+    claimBindTimeoutSeconds: deps.claimBindTimeoutSeconds ?? config.claimBindTimeoutSeconds,
     providerUnavailableSeconds: config.providerUnavailableSeconds,
     pollIntervalMs: config.pollIntervalMs,
     ...((providers[test.spec.provider] as BackupProvider | undefined)?.watchesRestores
