@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { S3Client } from '../../server/archive/s3-client.js';
 import { evaluateCompliance } from '../../server/domain/compliance/evaluation.js';
 import { ReportIndex } from '../../server/domain/read-models/report-index.js';
-import type { RestoreReport } from '../../server/domain/resources/resources.js';
+import type { RestoreReport, RestoreTest } from '../../server/domain/resources/resources.js';
 import { withEvidence } from '../../server/evidence/evidence.js';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { repoRoot } from '../helpers/cluster-info.js';
@@ -67,8 +67,10 @@ async function start(retention = '9600h'): Promise<Rehearsal> {
   rehearsal = await startInProcess(
     serverOptions(retention),
     {
-      archiveAfterUpload: () => {
-        if (!crashAfterUpload) return;
+      archiveAfterUpload: (segmentKey) => {
+        // Only this file's segments: earlier files may leave reports of deleted tests behind
+        // (their namespaces still terminating), and the archiver rightly archives those too.
+        if (!crashAfterUpload || !segmentKey.includes(`/${fixture.testNamespace}/`)) return;
         crashAfterUpload = false;
         throw new Error('simulated crash between the segment upload and the delete of the live copies');
       },
@@ -77,8 +79,27 @@ async function start(retention = '9600h'): Promise<Rehearsal> {
   return rehearsal;
 }
 
+/**
+ * Earlier files delete their RestoreTests and namespaces without waiting: their reports (which
+ * carry no ownerReference) can outlive the tests while a namespace terminates, and this file's
+ * archive would rightly archive and purge them too, muddling its counts. They are deleted first.
+ */
+async function deleteOrphanReportsOfEarlierFiles(): Promise<void> {
+  const group = { group: 'rehearsal.dev', version: 'v1alpha1' };
+  const tests = (await fixture.custom.listClusterCustomObject({ ...group, plural: 'restoretests' })) as { items: RestoreTest[] };
+  const uids = new Set(tests.items.map((t) => t.metadata.uid));
+  const reports = (await fixture.custom.listClusterCustomObject({ ...group, plural: 'restorereports' })) as { items: RestoreReport[] };
+  for (const report of reports.items.filter((r) => !uids.has(r.spec.testRef.uid))) {
+    await fixture.custom
+      .deleteNamespacedCustomObject({ ...group, namespace: report.metadata.namespace!, plural: 'restorereports', name: report.metadata.name })
+      .catch(() => undefined); // gone already with its namespace
+  }
+}
+
 beforeAll(async () => {
   fixture = await createEngineFixture('archive');
+  // Retried: right after the CRDs are (re)installed the apiserver answers 429 "storage is (re)initializing".
+  await waitFor(() => deleteOrphanReportsOfEarlierFiles().then(() => true), { description: 'earlier files\' orphan reports deleted' });
   s3 = await startS3Server(path.join(repoRoot, 'test/.tmp/evidence-archive'));
   kubeconfigPath = await rehearsalKubeconfig('evidence-archive.kubeconfig');
   await start();
@@ -126,6 +147,7 @@ function compliance(name: string): unknown {
   });
 }
 
+/** This file's objects in the bucket (other files' leftover reports are archived there too). */
 function segmentFiles(): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
@@ -136,7 +158,7 @@ function segmentFiles(): string[] {
     }
   };
   walk(s3.bucketDir);
-  return out.filter((file) => !file.includes('.s3s')).sort();
+  return out.filter((file) => !file.includes('.s3s') && file.includes(`/${fixture.testNamespace}/`)).sort();
 }
 
 describe('the evidence archive (real S3: s3s-fs)', () => {
@@ -291,13 +313,16 @@ describe('the evidence archive (real S3: s3s-fs)', () => {
     const served = await apiReports();
     expect(new Map(served.map((r) => [r.metadata.name, r.spec.evidence!.digest]))).toEqual(digests);
 
-    expect(await rehearsal!.archive!.pass()).toMatchObject({ purgedTests: 0 });
+    // Purge counts are not compared exactly: earlier files' deleted tests are archived and
+    // purged by this server too. This file's objects are what must stay, then go.
+    await rehearsal!.archive!.pass();
     expect(segmentFiles().some((f) => f.endsWith('deleted.json'))).toBe(true);
     await start('20s'); // a restart in between: the tombstone keeps the deletion time
     expect((await apiReports()).length).toBe(HISTORY + 1);
-    expect(await rehearsal!.archive!.pass()).toMatchObject({ purgedTests: 0 });
+    await rehearsal!.archive!.pass();
+    expect(segmentFiles().filter((f) => f.endsWith('.jsonl.gz'))).toHaveLength(3);
     await new Promise((resolve) => setTimeout(resolve, 20_000));
-    expect(await rehearsal!.archive!.pass()).toMatchObject({ purgedTests: 1 });
+    expect((await rehearsal!.archive!.pass())!.purgedTests).toBeGreaterThanOrEqual(1);
     expect(segmentFiles()).toEqual([]);
     expect((await apiReports()).length).toBe(0);
   }, 240_000);
