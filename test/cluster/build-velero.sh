@@ -11,12 +11,17 @@ CACHE_ROOT="${VELERO_BIN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rehearsal-velero
 VELERO_OUT="$CACHE_ROOT/velero-$VELERO_VERSION-patched1"
 PLUGIN_OUT="$CACHE_ROOT/velero-plugin-for-aws-$VELERO_AWS_PLUGIN_VERSION"
 S3_OUT="$CACHE_ROOT/s3s-fs-$S3S_FS_VERSION"
+# The init container Velero adds to restored pods whose volumes come back through the node agent
+# (it waits until the data is in place); it goes into the node's velero image (images/velero.sh).
+HELPER_OUT="$CACHE_ROOT/velero-restore-helper-$VELERO_VERSION"
 log() { echo "[build-velero] $*" >&2; }
-done_all() { [ -x "$VELERO_OUT/velero" ] && [ -x "$PLUGIN_OUT/velero-plugin-for-aws" ] && [ -x "$S3_OUT/bin/s3s-fs" ]; }
+done_all() { [ -x "$VELERO_OUT/velero" ] && [ -x "$PLUGIN_OUT/velero-plugin-for-aws" ] && [ -x "$S3_OUT/bin/s3s-fs" ] &&
+  [ -x "$HELPER_OUT/velero-restore-helper" ]; }
 print() {
   echo "VELERO_BIN=$VELERO_OUT/velero"
   echo "VELERO_AWS_PLUGIN=$PLUGIN_OUT/velero-plugin-for-aws"
   echo "S3_SERVER_BIN=$S3_OUT/bin/s3s-fs"
+  echo "VELERO_RESTORE_HELPER=$HELPER_OUT/velero-restore-helper"
 }
 if done_all; then print; exit 0; fi
 
@@ -73,6 +78,12 @@ if [ ! -x "$VELERO_OUT/velero" ]; then
   rm -rf "$VELERO_OUT.partial"; mkdir -p "$VELERO_OUT.partial"
   pre_build=patch_velero_metrics build_go_module github.com/vmware-tanzu/velero "$VELERO_VERSION" ./cmd/velero "$VELERO_OUT" velero \
     "-X github.com/vmware-tanzu/velero/pkg/buildinfo.Version=$VELERO_VERSION -X github.com/vmware-tanzu/velero/pkg/buildinfo.GitTreeState=clean" \
+    k8s.io/cli-runtime=k8s.io/cli-runtime@v0.33.10
+fi
+if [ ! -x "$HELPER_OUT/velero-restore-helper" ]; then
+  log "velero-restore-helper $VELERO_VERSION"
+  rm -rf "$HELPER_OUT.partial"; mkdir -p "$HELPER_OUT.partial"
+  build_go_module github.com/vmware-tanzu/velero "$VELERO_VERSION" ./cmd/velero-restore-helper "$HELPER_OUT" velero-restore-helper "" \
     k8s.io/cli-runtime=k8s.io/cli-runtime@v0.33.10
 fi
 if [ ! -x "$PLUGIN_OUT/velero-plugin-for-aws" ]; then

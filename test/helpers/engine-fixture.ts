@@ -60,9 +60,15 @@ async function bindVeleroRole(admin: KubeConfig, veleroNamespace: string): Promi
   });
 }
 
+export interface EngineFixtureOptions {
+  /** With the real Velero: run its node agent on this real node (volume data). */
+  nodeAgent?: { nodeName: string };
+}
+
 export async function createEngineFixture(
   prefix: string,
   backend: VeleroBackend = 'simulator',
+  options: EngineFixtureOptions = {},
 ): Promise<EngineFixture> {
   const admin = testKubeConfig();
   const custom = admin.makeApiClient(CustomObjectsApi);
@@ -77,6 +83,7 @@ export async function createEngineFixture(
     const realVelero = await startRealVelero(admin, {
       namespace: veleroNamespace,
       serverArgs: ['--backup-sync-period', '1h'],
+      ...(options.nodeAgent ? { nodeAgent: options.nodeAgent } : {}),
     });
     await bindVeleroRole(admin, veleroNamespace);
     const endpoints = await startShopEndpoints();

@@ -116,3 +116,63 @@ export async function readyPodOf(kubeConfig: KubeConfig, namespace: string, app:
     { timeoutMs, intervalMs: 500, description: `a Ready pod of ${app} in ${namespace}` },
   );
 }
+
+/**
+ * PostgreSQL as a StatefulSet on the real node (`app: <name>`, pod `<name>-0`), its data on a
+ * claim of `storageClass` made from the StatefulSet's claim template (`data-<name>-0`), user `app`
+ * and database `shop`. Before a backup Velero runs the pod's pre-backup hook, a CHECKPOINT, so the
+ * files the node agent copies hold every committed row (what Velero's docs advise for databases).
+ */
+export async function addRealNodePostgres(kubeConfig: KubeConfig, namespace: string, name: string, storageClass: string): Promise<void> {
+  const psql = 'psql -h /run/postgresql -U app -d shop -v ON_ERROR_STOP=1';
+  await kubeConfig.makeApiClient(AppsV1Api).createNamespacedStatefulSet({
+    namespace,
+    body: {
+      metadata: { name, labels: { app: name } },
+      spec: {
+        serviceName: name,
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: {
+            labels: { app: name },
+            annotations: {
+              'pre.hook.backup.velero.io/container': 'postgres',
+              'pre.hook.backup.velero.io/command': JSON.stringify(['sh', '-c', `${psql} -c CHECKPOINT`]),
+            },
+          },
+          spec: onRealNode({
+            terminationGracePeriodSeconds: 5,
+            containers: [
+              {
+                name: 'postgres',
+                image: REAL_NODE_IMAGES.postgres,
+                imagePullPolicy: 'Never',
+                env: [
+                  { name: 'POSTGRES_USER', value: 'app' },
+                  { name: 'POSTGRES_PASSWORD', value: 'rehearsal-test' },
+                  { name: 'POSTGRES_DB', value: 'shop' },
+                  { name: 'PGDATA', value: '/var/lib/postgresql/data/pgdata' },
+                ],
+                ports: [{ containerPort: 5432 }],
+                readinessProbe: { exec: { command: ['sh', '-c', `${psql} -tAc 'select 1'`] }, periodSeconds: 2 },
+                volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql/data' }],
+              },
+            ],
+          }),
+        },
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], storageClassName: storageClass, resources: { requests: { storage: '256Mi' } } },
+          },
+        ],
+      },
+    },
+  });
+}
+
+/** Runs SQL in the PostgreSQL of addRealNodePostgres (as its user `app`, in `shop`): the unaligned output. */
+export function psqlCommand(sql: string): string[] {
+  return ['psql', '-h', '/run/postgresql', '-U', 'app', '-d', 'shop', '-v', 'ON_ERROR_STOP=1', '-tAc', sql];
+}

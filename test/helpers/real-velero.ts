@@ -2,7 +2,10 @@
 // next to the test cluster: s3s-fs (a real S3 server, from crates.io) on 127.0.0.1 keeps the backups
 // in a local directory, `velero server` runs out of cluster with the AWS object-store plugin from a
 // local plugin directory and a BackupStorageLocation pointing at that store. No node agent and no
-// volume data: Velero backs up and restores resource manifests through the Kubernetes API.
+// volume data by default: Velero backs up and restores resource manifests through the Kubernetes API.
+// With `nodeAgent` (the real node only) it also runs Velero's node agent as the DaemonSet
+// `velero install --use-node-agent` makes, from the image of test/cluster/images/velero.sh, so
+// file-system backups (kopia) carry the volumes' data; see startNodeAgent below.
 //
 // Every listener of `velero server` is on 127.0.0.1: --metrics-address and --profiler-address below
 // (free loopback ports), its plugins talk gRPC over unix sockets, and the controller-runtime manager's
@@ -13,7 +16,7 @@
 // cluster-admin (what `velero install` grants), so the apiserver's audit log tells its writes apart
 // from the test harness's and Rehearsal's (velero.user).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import {
@@ -23,14 +26,16 @@ import {
   RbacAuthorizationV1Api,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { repoRoot } from './cluster-info.js';
+import { readClusterInfo, repoRoot } from './cluster-info.js';
 import { kubectl } from './install-crds.js';
 import { testKubeconfigPath, waitFor } from './kube.js';
+import { importImageIntoNode, onRealNode } from './real-node.js';
 
 export interface VeleroBinaries {
   velero: string;
   awsPlugin: string;
   s3Server: string;
+  restoreHelper: string;
 }
 
 /** The cached binaries (built on first use; test/setup.sh builds them ahead of the tests). */
@@ -48,6 +53,7 @@ export function veleroBinaries(): VeleroBinaries {
     velero: value('VELERO_BIN'),
     awsPlugin: value('VELERO_AWS_PLUGIN'),
     s3Server: value('S3_SERVER_BIN'),
+    restoreHelper: value('VELERO_RESTORE_HELPER'),
   };
 }
 
@@ -89,6 +95,8 @@ export interface StartRealVeleroOptions {
   serverArgs?: string[];
   /** The admin kubeconfig file (default: the integration tests' cluster). */
   kubeconfigPath?: string;
+  /** Run Velero's node agent on this real node (file-system backups of volume data). */
+  nodeAgent?: { nodeName: string };
 }
 
 /** Runs a create; an object that already exists (an earlier demo run) is fine. */
@@ -105,11 +113,11 @@ const SECRET_KEY = 'rehearsal-test-secret-key';
 const BUCKET = 'velero';
 const LOG_LINES = 200;
 
-export function freeLoopbackPort(): Promise<number> {
+export function freeLoopbackPort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const address = server.address();
       server.close(() =>
         typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
@@ -207,6 +215,100 @@ async function veleroKubeconfig(admin: KubeConfig, namespace: string, file: stri
   return file;
 }
 
+/** The image of test/cluster/images/velero.sh (the same Velero build), imported into the real node. */
+function veleroNodeImage(): string {
+  const archive = execFileSync('bash', [path.join(repoRoot, 'test/cluster/images/build-images.sh'), 'velero'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+    .trim()
+    .split('\n')
+    .at(-1)!;
+  if (!importImageIntoNode(archive)) throw new Error(`load ${archive} into your node: this is not the local real node`);
+  return `rehearsal.local/velero:${veleroVersion()}`;
+}
+
+async function nodeInternalIp(admin: KubeConfig, nodeName: string): Promise<string> {
+  const node = await admin.makeApiClient(CoreV1Api).readNode({ name: nodeName });
+  const address = node.status?.addresses?.find((entry) => entry.type === 'InternalIP')?.address;
+  if (!address) throw new Error(`node ${nodeName} has no InternalIP`);
+  return address;
+}
+
+/**
+ * Velero's node agent as `velero install --use-node-agent` makes it: the DaemonSet `node-agent`
+ * (pods labelled role=node-agent: Velero's server looks for one on the pod's node before it
+ * backs a volume up), running as root with the kubelet's pods directory at /host_pods (the
+ * DaemonSet's `host-pods` volume is also where Velero learns that directory's path on the host,
+ * for the pods it starts per volume) and the object store's credentials at /credentials/cloud.
+ * Pinned to the real node. Velero 1.18 moves each volume's data in a pod of its own that it makes
+ * from this pod's spec (image, env, volumes) with the node's name set.
+ */
+async function startNodeAgent(admin: KubeConfig, namespace: string, nodeName: string, image: string, credentials: string): Promise<void> {
+  const core = admin.makeApiClient(CoreV1Api);
+  const { workDir } = readClusterInfo();
+  if (!workDir) throw new Error('the node agent needs the local real node (cluster.json names no workDir)');
+  await ensure(() =>
+    core.createNamespacedSecret({ namespace, body: { metadata: { name: 'cloud-credentials' }, stringData: { cloud: credentials } } }),
+  );
+  const labels = { name: 'node-agent', role: 'node-agent', component: 'velero' };
+  await ensure(() =>
+    admin.makeApiClient(AppsV1Api).createNamespacedDaemonSet({
+      namespace,
+      body: {
+        metadata: { name: 'node-agent', labels: { component: 'velero' } },
+        spec: {
+          selector: { matchLabels: { name: 'node-agent' } },
+          template: {
+            metadata: { labels },
+            spec: onRealNode({
+              serviceAccountName: 'velero',
+              securityContext: { runAsUser: 0 },
+              terminationGracePeriodSeconds: 5,
+              containers: [
+                {
+                  name: 'node-agent',
+                  image,
+                  imagePullPolicy: 'Never',
+                  command: ['/velero'],
+                  args: ['node-agent', 'server', '--log-level', 'info'],
+                  env: [
+                    { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+                    { name: 'VELERO_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                    { name: 'VELERO_SCRATCH_DIR', value: '/scratch' },
+                    { name: 'AWS_SHARED_CREDENTIALS_FILE', value: '/credentials/cloud' },
+                    { name: 'AWS_REQUEST_CHECKSUM_CALCULATION', value: 'when_required' },
+                    { name: 'AWS_RESPONSE_CHECKSUM_VALIDATION', value: 'when_required' },
+                  ],
+                  volumeMounts: [
+                    { name: 'host-pods', mountPath: '/host_pods', mountPropagation: 'HostToContainer' },
+                    { name: 'cloud-credentials', mountPath: '/credentials' },
+                    { name: 'scratch', mountPath: '/scratch' },
+                  ],
+                },
+              ],
+              volumes: [
+                { name: 'host-pods', hostPath: { path: path.join(workDir, 'node/kubelet/pods') } },
+                { name: 'cloud-credentials', secret: { secretName: 'cloud-credentials' } },
+                { name: 'scratch', emptyDir: {} },
+              ],
+            }),
+          },
+        },
+      },
+    }),
+  );
+  await waitFor(
+    async () => {
+      const pods = await core.listNamespacedPod({ namespace, labelSelector: 'role=node-agent' });
+      return pods.items.some(
+        (pod) => pod.spec?.nodeName === nodeName && (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+      );
+    },
+    { timeoutMs: 90_000, intervalMs: 500, description: `Velero's node agent Ready on ${nodeName}` },
+  );
+}
+
 export async function startRealVelero(
   admin: KubeConfig,
   options: StartRealVeleroOptions,
@@ -238,9 +340,17 @@ export async function startRealVelero(
   const s3Lines: string[] = [];
   const veleroLines: string[] = [];
   let s3: ChildProcess | undefined;
+  let relay: ChildProcess | undefined;
   let server: ChildProcess | undefined;
   const stop = async (): Promise<void> => {
     await stopProcess(server);
+    if (options.nodeAgent) {
+      await admin
+        .makeApiClient(AppsV1Api)
+        .deleteNamespacedDaemonSet({ namespace, name: 'node-agent' })
+        .catch(() => undefined);
+    }
+    await stopProcess(relay);
     await stopProcess(s3);
     await admin
       .makeApiClient(RbacAuthorizationV1Api)
@@ -274,6 +384,26 @@ export async function startRealVelero(
       },
       { timeoutMs: 20_000, description: `s3s-fs on ${s3Url}` },
     );
+    // Pods cannot reach the host's loopback: with a node agent the store is reached through a
+    // relay on the node's address (as node-up.sh relays the apiserver), by Velero's server too,
+    // since the BackupStorageLocation has one URL for all of them.
+    let storeUrl = s3Url;
+    if (options.nodeAgent) {
+      const nodeIp = await nodeInternalIp(admin, options.nodeAgent.nodeName);
+      const relayPort = await freeLoopbackPort(nodeIp);
+      relay = startProcess(
+        'socat',
+        [`TCP-LISTEN:${relayPort},bind=${nodeIp},fork,reuseaddr`, `TCP:127.0.0.1:${s3Port}`],
+        { PATH: process.env.PATH },
+        s3Lines,
+        path.join(work, 's3-relay.log'),
+      );
+      storeUrl = `http://${nodeIp}:${relayPort}`;
+      await waitFor(async () => (await fetch(`${storeUrl}/`).catch(() => undefined)) !== undefined, {
+        timeoutMs: 20_000,
+        description: `the object store's relay on ${storeUrl}`,
+      });
+    }
 
     const adminPath = options.kubeconfigPath ?? testKubeconfigPath();
     installVeleroCrds(bins.velero, adminPath);
@@ -296,7 +426,7 @@ export async function startRealVelero(
             objectStorage: { bucket: BUCKET },
             // checksumAlgorithm "": no CRC32 trailer on uploads, as Velero's docs advise for S3-compatible
             // stores (not every one accepts the AWS SDK's streaming-trailer uploads).
-            config: { region: 'us-east-1', s3ForcePathStyle: 'true', s3Url, checksumAlgorithm: '' },
+            config: { region: 'us-east-1', s3ForcePathStyle: 'true', s3Url: storeUrl, checksumAlgorithm: '' },
           },
         },
       }),
@@ -304,7 +434,10 @@ export async function startRealVelero(
 
     // Velero's restore reads its own Deployment (the pod-volume restore action takes the restore
     // helper's image from it), as `velero install` creates it. Out of cluster there is none, so
-    // create it with no replicas: nothing runs from it.
+    // create it with no replicas: nothing runs from it. With a node agent the image is the node's
+    // own Velero image, so the restore helper it adds to restored pods can start.
+    const nodeImage = options.nodeAgent ? veleroNodeImage() : undefined;
+    if (options.nodeAgent) await startNodeAgent(admin, namespace, options.nodeAgent.nodeName, nodeImage!, readFileSync(credentials, 'utf8'));
     await ensure(() =>
       admin.makeApiClient(AppsV1Api).createNamespacedDeployment({
         namespace,
@@ -315,7 +448,7 @@ export async function startRealVelero(
             selector: { matchLabels: { deploy: 'velero' } },
             template: {
               metadata: { labels: { deploy: 'velero' } },
-              spec: { containers: [{ name: 'velero', image: `velero/velero:${veleroVersion()}` }] },
+              spec: { containers: [{ name: 'velero', image: nodeImage ?? `velero/velero:${veleroVersion()}` }] },
             },
           },
         },

@@ -15,6 +15,8 @@ export interface CreateBackupOptions {
   veleroNamespace?: string;
   /** Go duration; default 720h0m0s (Velero's default). */
   ttl?: string;
+  /** spec.defaultVolumesToFsBackup: every pod volume's data through the node agent (real Velero only). */
+  defaultVolumesToFsBackup?: boolean;
   /** Phase to wait for (default Completed); another terminal phase throws. 'none' = do not wait. */
   expectPhase?: 'Completed' | 'PartiallyFailed' | 'Failed' | 'none';
   timeoutMs?: number;
@@ -53,6 +55,7 @@ export async function createBackup(
       includedNamespaces: options.namespaces,
       ...(options.excludedNamespaces ? { excludedNamespaces: options.excludedNamespaces } : {}),
       includeClusterResources: false,
+      ...(options.defaultVolumesToFsBackup ? { defaultVolumesToFsBackup: true } : {}),
       storageLocation: 'default',
       ttl: options.ttl ?? '720h0m0s',
     },

@@ -1,0 +1,192 @@
+// Issue 27 on the real node: volume DATA comes back. PostgreSQL runs as a StatefulSet on the real
+// node with its data on a claim (a `local` volume, test/helpers/local-volume-provisioner.ts). Rows
+// are written, the REAL Velero (v1.18, test/helpers/real-velero.ts) backs the namespace up with its
+// node agent (file-system backup, kopia, into s3s-fs), more rows are written, and a Rehearsal run
+// restores the backup into a sandbox: the restored claim binds a NEW volume (never production's),
+// Velero's node agent writes the data into it while the restored pod waits in Velero's restore
+// helper, and exec checks in the restored database find exactly the rows written before the
+// backup. Production's database, claim and volume are unchanged; the sandbox's volume is deleted
+// with the sandbox; Rehearsal wrote nothing outside its sandbox (audit log).
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { Rehearsal } from '../../server/app/rehearsal.js';
+import type { RestoreReport } from '../../server/domain/resources/resources.js';
+import { auditLogPath, readAuditEvents, unsafeWrites, writesIn } from '../helpers/audit.js';
+import { repoRoot } from '../helpers/cluster-info.js';
+import {
+  createEngineFixture,
+  createRestoreTest,
+  restoreTestBody,
+  trigger,
+  uniqueTestName,
+  waitForReports,
+  type EngineFixture,
+} from '../helpers/engine-fixture.js';
+import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
+import { startLocalVolumeProvisioner, type LocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
+import { addRealNodePostgres, psqlCommand, readyPodOf } from '../helpers/real-node-app.js';
+import { announceSkip, execInPod, realNodeStatus } from '../helpers/real-node.js';
+import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
+import { startInProcess } from '../helpers/rehearsal-server.js';
+import { createBackup } from '../velero/simulator.js';
+
+jest.setTimeout(600_000);
+
+const kubeConfig: KubeConfig = testKubeConfig();
+const node = await realNodeStatus(kubeConfig);
+if (!node.available && !node.failed) announceSkip('test/integration/real-node-volume-data.test.ts', node.reason);
+const describeNode = node.available || node.failed ? describe : describe.skip;
+
+const ROWS = `select string_agg(id::text, ',' order by id) from orders`;
+
+describeNode('volume data restored through Velero\'s node agent (file-system backup) on the real node', () => {
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const app = uniqueName('rn-pg');
+  const cleanup: string[] = [app];
+  const testName = uniqueTestName('rn-data');
+  const suiteStarted = new Date();
+  let fixture: EngineFixture;
+  let provisioner: LocalVolumeProvisioner;
+  let rehearsal: Rehearsal;
+  let report: RestoreReport;
+  let backupName: string;
+  let productionVolume: string;
+  let productionVersion: string;
+  const timings: Record<string, number> = {};
+
+  const sql = async (namespace: string, pod: string, statement: string): Promise<string> => {
+    const result = await execInPod(kubeConfig, namespace, pod, 'postgres', psqlCommand(statement));
+    if (result.exitCode !== 0) throw new Error(`psql in ${namespace}/${pod} exited ${result.exitCode}: ${result.stderr}`);
+    return result.stdout.trim();
+  };
+
+  beforeAll(async () => {
+    if (!node.available) throw new Error(`the real node should be running and is not: ${node.reason}`);
+    const nodeName = node.nodeName;
+    let started = Date.now();
+    fixture = await createEngineFixture('rndata', 'real-velero', { nodeAgent: { nodeName } });
+    cleanup.push(fixture.source, fixture.testNamespace, fixture.veleroNamespace);
+    provisioner = await startLocalVolumeProvisioner(kubeConfig, { nodeName, root: path.join(repoRoot, 'test/.tmp/local-volumes') });
+    timings.veleroWithNodeAgent = Date.now() - started;
+
+    await createNamespace(kubeConfig, app);
+    await addRealNodePostgres(kubeConfig, app, 'pg', provisioner.storageClass);
+    await readyPodOf(kubeConfig, app, 'pg', 180_000);
+    await sql(app, 'pg-0', 'create table orders (id int primary key, placed_at timestamptz not null default now())');
+    await sql(app, 'pg-0', 'insert into orders (id) values (1), (2), (3)');
+    const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: app, name: 'data-pg-0' });
+    productionVolume = claim.spec!.volumeName!;
+    productionVersion = (await core.readPersistentVolume({ name: productionVolume })).metadata!.resourceVersion!;
+
+    backupName = uniqueName('pg-fs');
+    started = Date.now();
+    await createBackup(kubeConfig, {
+      name: backupName,
+      namespaces: [app],
+      veleroNamespace: fixture.veleroNamespace,
+      defaultVolumesToFsBackup: true,
+      timeoutMs: 240_000,
+    });
+    timings.backup = Date.now() - started;
+    // Written after the backup: a restore of it must not have these.
+    await sql(app, 'pg-0', 'insert into orders (id) values (4), (5)');
+
+    rehearsal = await startInProcess(
+      { kubeconfigPath: await rehearsalKubeconfig('real-node-volume-data.kubeconfig'), veleroNamespace: fixture.veleroNamespace },
+      { podReadyTimeoutSeconds: 300 },
+    );
+    const inDatabase = (statement: string, expected: string) => ({
+      kind: 'exec' as const,
+      exec: { selector: { app: 'pg' }, container: 'postgres', command: ['sh', '-c', `test "$(psql -h /run/postgresql -U app -d shop -tAc "${statement}")" = '${expected}'`] },
+    });
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, testName, {
+        backupSource: { backupName, namespaces: [{ name: app }], providerNamespace: fixture.veleroNamespace },
+        healthChecks: {
+          checks: [
+            { name: 'rows-up-to-the-backup', critical: true, ...inDatabase(ROWS, '1,2,3') },
+            { name: 'no-rows-after-the-backup', critical: true, ...inDatabase('select count(*) from orders where id > 3', '0') },
+          ],
+        },
+      }),
+    );
+    started = Date.now();
+    await trigger(fixture, testName);
+    [report] = (await waitForReports(fixture, testName, 1, 480_000)) as [RestoreReport];
+    timings.run = Date.now() - started;
+    cleanup.push(...report.spec.sandboxNamespaces);
+    console.log(`[timing] real-node-volume-data: ${JSON.stringify(timings)}`);
+    if (report.spec.result !== 'pass') console.log(JSON.stringify(report.spec, null, 1), fixture.veleroLog().join('\n'));
+  }, 600_000);
+
+  afterAll(async () => {
+    await rehearsal?.stop();
+    await fixture?.stop();
+    await deleteNamespaces(kubeConfig, cleanup);
+    if (fixture) await waitForNamespacesGone(kubeConfig, [fixture.testNamespace, app], 150_000);
+    await provisioner?.stop();
+  }, 240_000);
+
+  it('Velero backed the volume up through its node agent (a completed PodVolumeBackup, kopia)', async () => {
+    const backups = (await fixture.custom.listNamespacedCustomObject({
+      group: 'velero.io',
+      version: 'v1',
+      namespace: fixture.veleroNamespace,
+      plural: 'podvolumebackups',
+      labelSelector: `velero.io/backup-name=${backupName}`,
+    })) as { items: Array<{ spec: { volume: string; uploaderType: string; pod: { name: string } }; status?: { phase?: string; progress?: { totalBytes?: number } } }> };
+    expect(backups.items.map((item) => [item.spec.pod.name, item.spec.volume, item.spec.uploaderType, item.status?.phase])).toEqual([
+      ['pg-0', 'data', 'kopia', 'Completed'],
+    ]);
+    expect(backups.items[0]!.status?.progress?.totalBytes).toBeGreaterThan(1_000_000); // a PostgreSQL cluster's files
+  });
+
+  it('the restored database holds exactly the rows written before the backup', () => {
+    const checks = Object.fromEntries(report.spec.checks.map((check) => [check.name, check.status]));
+    expect(checks).toMatchObject({ 'rows-up-to-the-backup': 'pass', 'no-rows-after-the-backup': 'pass' });
+    expect(report.spec.restore).toMatchObject({ phase: 'Completed', errors: 0 });
+    expect(report.spec.result).toBe('pass');
+  });
+
+  it('the restored claim bound a new volume on the real node; production\'s database, claim and volume are unchanged', async () => {
+    const sandbox = report.spec.sandboxNamespaces[0]!;
+    const sandboxVolume = provisioner.provisioned().find((entry) => entry.claim === `${sandbox}/data-pg-0`);
+    expect(sandboxVolume).toBeDefined();
+    expect(sandboxVolume!.volume).not.toBe(productionVolume);
+    const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: app, name: 'data-pg-0' });
+    expect(claim.spec?.volumeName).toBe(productionVolume);
+    expect((await core.readPersistentVolume({ name: productionVolume })).metadata?.resourceVersion).toBe(productionVersion);
+    expect(await sql(app, 'pg-0', ROWS)).toBe('1,2,3,4,5');
+  });
+
+  it('the sandbox\'s volume goes with the sandbox', async () => {
+    const sandbox = report.spec.sandboxNamespaces[0]!;
+    const sandboxVolume = provisioner.provisioned().find((entry) => entry.claim === `${sandbox}/data-pg-0`)!;
+    await waitForNamespacesGone(kubeConfig, [sandbox], 120_000);
+    await waitFor(() => provisioner.deleted().includes(sandboxVolume.volume), { timeoutMs: 60_000, description: 'the sandbox volume released and deleted' });
+    await expect(core.readPersistentVolume({ name: sandboxVolume.volume })).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('Rehearsal wrote only to its sandbox; Velero wrote to production only to run its backup hook (audit log)', () => {
+    const logPath = auditLogPath();
+    if (!logPath) return;
+    const writes = writesIn(readAuditEvents(logPath, suiteStarted));
+    const sandbox = report.spec.sandboxNamespaces[0]!;
+    const isSandbox = (namespace: string) => namespace === sandbox;
+    const rehearsalWrites = writes.filter((event) => event.user.username === REHEARSAL_USER);
+    expect(unsafeWrites(rehearsalWrites, { isSource: (namespace) => namespace === app, isSandbox, ownNamespace: 'rehearsal-system' })).toEqual([]);
+    const veleroInProduction = writes.filter((event) => event.user.username === fixture.realVelero!.user && event.objectRef?.namespace === app);
+    expect([...new Set(veleroInProduction.map((event) => `${event.verb} ${event.objectRef?.resource}/${event.objectRef?.subresource ?? ''}`))]).toEqual([
+      'create pods/exec',
+    ]);
+  });
+});
+
+// Keeps the file from being "a suite with no tests" when skipped, and says why in the results.
+if (!node.available && !node.failed) {
+  describe('volume data restored through Velero\'s node agent (file-system backup) on the real node', () => {
+    it.skip(`skipped: ${node.reason}`, () => undefined);
+  });
+}
