@@ -1065,6 +1065,40 @@ export interface components {
                 source: string;
             }[];
         };
+        /**
+         * @description How a volume's data came back (issue 27).
+         * @enum {string}
+         */
+        VolumeRestoreMethod: "file-system" | "csi-data-mover";
+        /**
+         * @description One volume whose data the restore brought back, as the backup tool reports it (Velero: a
+         *     PodVolumeRestore of its node agent, or a DataDownload of its CSI data mover).
+         */
+        VolumeRestoreReport: {
+            /** @description The sandbox namespace the data went into. */
+            namespace: string;
+            /** @description The restored Pod and its volume (file-system restores), or the claim (CSI data mover). */
+            pod?: string;
+            volume?: string;
+            claim?: string;
+            method: components["schemas"]["VolumeRestoreMethod"];
+            /** @description The tool's own phase word (Velero: New, InProgress, Completed, Failed, Canceled). */
+            phase: string;
+            /** @description The data is in the volume (the tool says so). */
+            dataRestored: boolean;
+            /**
+             * Format: int32
+             * @description Bytes restored (the tool's progress counter).
+             */
+            bytes?: number;
+            /**
+             * Format: int32
+             * @description From the tool's start of this volume to its completion.
+             */
+            durationSeconds?: number;
+            /** @description The tool's message, when it gave one (a failed volume's reason). */
+            message?: string;
+        };
         ResultCap: {
             check: string;
             critical: boolean;
@@ -1114,6 +1148,11 @@ export interface components {
             transforms?: components["schemas"]["RestoreTransformsReport"];
             /** @description The sandboxes' Pod Security profiles; absent when no sandbox was created. */
             podSecurity?: components["schemas"]["PodSecurityReport"];
+            /**
+             * @description The volumes whose data the restore brought back, failed ones first, at most 20; absent when the tool restored no
+             *     volume data (or cannot say).
+             */
+            volumes?: components["schemas"]["VolumeRestoreReport"][];
             rto: {
                 phases: {
                     checksCompletedAt?: string;
@@ -1391,6 +1430,8 @@ export type SchemaDependencyEntry = components['schemas']['DependencyEntry'];
 export type SchemaAppliedTransform = components['schemas']['AppliedTransform'];
 export type SchemaRestoreTransformsReport = components['schemas']['RestoreTransformsReport'];
 export type SchemaPodSecurityReport = components['schemas']['PodSecurityReport'];
+export type SchemaVolumeRestoreMethod = components['schemas']['VolumeRestoreMethod'];
+export type SchemaVolumeRestoreReport = components['schemas']['VolumeRestoreReport'];
 export type SchemaResultCap = components['schemas']['ResultCap'];
 export type SchemaRestoreReportSpec = components['schemas']['RestoreReportSpec'];
 export type SchemaRestoreReportResource = components['schemas']['RestoreReportResource'];

@@ -1,6 +1,6 @@
 // What the engine needs from a backup tool. Every provider talks to its tool through the
 // Kubernetes API only (never a CLI). Implementations: velero/ (now); kasten/, trilio/ (same shape).
-import type { DefaultTransformId, Provider } from '../domain/resources/resources.js';
+import type { DefaultTransformId, Provider, VolumeRestoreReport } from '../domain/resources/resources.js';
 import type { ScheduleInfo } from '../domain/read-models/views.js';
 import type { BackupFacts, BackupScheduleFacts } from '../domain/read-models/coverage.js';
 import type { RestoreTransforms } from '../domain/run/restore-transforms.js';
@@ -113,6 +113,11 @@ export interface RestoreProgress {
   totalItems?: number;
   message?: string;
   completedAt?: string;
+  /**
+   * The volumes whose data the restore brings back (issue 27): read once the restore has ended,
+   * absent before, and where the tool restores no volume data or cannot say.
+   */
+  volumes?: VolumeRestoreReport[];
 }
 
 export class ProviderError extends Error {

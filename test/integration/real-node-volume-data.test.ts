@@ -7,6 +7,7 @@
 // helper, and exec checks in the restored database find exactly the rows written before the
 // backup. Production's database, claim and volume are unchanged; the sandbox's volume is deleted
 // with the sandbox; Rehearsal wrote nothing outside its sandbox (audit log).
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
@@ -150,6 +151,25 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     expect(report.spec.result).toBe('pass');
   });
 
+  it('the report lists the volume: restored by the node agent, with its bytes and duration', () => {
+    const sandbox = report.spec.sandboxNamespaces[0]!;
+    expect(report.spec.volumes).toEqual([
+      {
+        namespace: sandbox,
+        pod: 'pg-0',
+        volume: 'data',
+        method: 'file-system',
+        phase: 'Completed',
+        dataRestored: true,
+        bytes: expect.any(Number),
+        durationSeconds: expect.any(Number),
+      },
+    ]);
+    const [volume] = report.spec.volumes!;
+    expect(volume!.bytes).toBeGreaterThan(1_000_000);
+    console.log(`[measure] file-system restore of the volume: ${volume!.bytes} bytes in ${volume!.durationSeconds} s; RTO ${report.spec.rto.measured}`);
+  });
+
   it('the restored claim bound a new volume on the real node; production\'s database, claim and volume are unchanged', async () => {
     const sandbox = report.spec.sandboxNamespaces[0]!;
     const sandboxVolume = provisioner.provisioned().find((entry) => entry.claim === `${sandbox}/data-pg-0`);
@@ -169,12 +189,38 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     await expect(core.readPersistentVolume({ name: sandboxVolume.volume })).rejects.toMatchObject({ code: 404 });
   });
 
+  it('a backup whose volume data is gone from the object store: a fail naming the volume and Velero\'s reason, at once', async () => {
+    // Everything the node agent stored (kopia's repository for the namespace) is deleted; the
+    // backup's resource manifests stay, so Velero starts the restore and its node agent fails.
+    const kopia = path.join(fixture.realVelero!.bucketDir, 'kopia');
+    expect(existsSync(kopia)).toBe(true);
+    rmSync(kopia, { recursive: true, force: true });
+    const lost = uniqueTestName('rn-lost');
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, lost, { backupSource: { backupName, namespaces: [{ name: app }], providerNamespace: fixture.veleroNamespace } }),
+    );
+    const started = Date.now();
+    await trigger(fixture, lost);
+    const [failed] = (await waitForReports(fixture, lost, 1, 300_000)) as [RestoreReport];
+    cleanup.push(...failed.spec.sandboxNamespaces);
+    const sandbox = failed.spec.sandboxNamespaces[0]!;
+    console.log(`[measure] lost volume data: failed report after ${Math.round((Date.now() - started) / 1000)} s: ${failed.spec.failure?.message}`);
+    expect(failed.spec.result).toBe('fail');
+    expect(failed.spec.failure?.reason).toBe('VolumeDataNotRestored');
+    expect(failed.spec.failure?.message).toMatch(new RegExp(`^the data of 1 volume was not restored: ${sandbox}/pg-0 volume data: Failed \\(.+\\)$`));
+    expect(failed.spec.restore?.phase).toBe('PartiallyFailed');
+    expect(failed.spec.volumes).toEqual([
+      expect.objectContaining({ namespace: sandbox, pod: 'pg-0', volume: 'data', method: 'file-system', phase: 'Failed', dataRestored: false, message: expect.any(String) }),
+    ]);
+  });
+
   it('Rehearsal wrote only to its sandbox; Velero wrote to production only to run its backup hook (audit log)', () => {
     const logPath = auditLogPath();
     if (!logPath) return;
     const writes = writesIn(readAuditEvents(logPath, suiteStarted));
-    const sandbox = report.spec.sandboxNamespaces[0]!;
-    const isSandbox = (namespace: string) => namespace === sandbox;
+    const sandboxes = new Set(cleanup.filter((namespace) => namespace.startsWith('rehearsal-')));
+    const isSandbox = (namespace: string) => sandboxes.has(namespace);
     const rehearsalWrites = writes.filter((event) => event.user.username === REHEARSAL_USER);
     expect(unsafeWrites(rehearsalWrites, { isSource: (namespace) => namespace === app, isSandbox, ownNamespace: 'rehearsal-system' })).toEqual([]);
     const veleroInProduction = writes.filter((event) => event.user.username === fixture.realVelero!.user && event.objectRef?.namespace === app);

@@ -34,6 +34,7 @@ import {
   type DefaultTransformId,
   type RestoreReport,
   type RestoreTest,
+  type VolumeRestoreMethod,
   type RunResult,
   type RunStage,
   type RunTrigger,
@@ -499,6 +500,20 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
       removedDefaults: ['exclude-gitops'],
     },
     podSecurity: { floor: 'baseline', namespaces: [{ source: 'shop', sourceLevel: 'restricted', level: 'restricted' }] },
+    volumes: [
+      {
+        namespace: 'rehearsal-shop-k3m9x2',
+        pod: 'db-0',
+        volume: 'data',
+        claim: 'data-db-0',
+        method: 'file-system',
+        phase: 'Failed',
+        dataRestored: false,
+        bytes: 0,
+        durationSeconds: 2,
+        message: 'error to connect to backup repo',
+      },
+    ],
     rto: {
       measured: '9m',
       measuredSeconds: 540,
@@ -624,6 +639,7 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
     'spec.podSecurity.floor': POD_SECURITY_LEVELS,
     'spec.podSecurity.namespaces[].sourceLevel': POD_SECURITY_LEVELS,
     'spec.podSecurity.namespaces[].level': POD_SECURITY_LEVELS,
+    'spec.volumes[].method': valuesOf<VolumeRestoreMethod>({ 'file-system': true, 'csi-data-mover': true }),
     'spec.evidence.algorithm': ['Ed25519'],
     'spec.evidence.canonicalization': ['RFC8785'],
   },
@@ -937,7 +953,9 @@ describe('CRD schemas are structural and documented', () => {
     expect(test?.maxLength).toBeLessThanOrEqual(63);
     expect(details?.maxLength).toBeLessThanOrEqual(48 * 1024);
     const unpacked = worstCase({ ...spec, properties: unpackedFields }, 4);
-    expect(unpacked).toBeLessThan(128 * 1024);
+    // 128 KiB before the volume table (issue 27: at most 20 volumes, ~24 KB at worst); etcd's
+    // limit per object is 1.5 MiB.
+    expect(unpacked).toBeLessThan(160 * 1024);
     // Realistic reports are a few KB.
     for (const sample of samples.filter((s) => s.object.kind === 'RestoreReport')) {
       expect({ file: sample.file, small: JSON.stringify(sample.object).length < 6 * 1024 }).toEqual({

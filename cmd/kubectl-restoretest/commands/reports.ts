@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
-import { printList } from '../output/print.js';
-import { reportPrinter } from '../output/printers.js';
+import { printList, tableOptions } from '../output/print.js';
+import { reportPrinter, volumePrinter } from '../output/printers.js';
+import { renderTable } from '../output/table.js';
 import { checkInteger, checkName } from '../validate.js';
 import { defineCommand, OUTPUT_FORMATS } from './command.js';
 
@@ -10,7 +11,7 @@ export const reportsCommand = defineCommand({
   outputs: OUTPUT_FORMATS,
   examples: [
     ['$0 reports', 'reports of the last 30 days in the current namespace'],
-    ['$0 reports payments --latest', 'the most recent report of "payments"'],
+    ['$0 reports payments --latest', 'the most recent report of "payments", with its restored volumes'],
     ['$0 reports -A --latest -o wide', 'the latest report of every test, with backup, checks and SLA'],
     ['$0 reports payments --days 90 -o yaml', 'full RestoreReport resources as YAML'],
   ],
@@ -37,6 +38,13 @@ export const reportsCommand = defineCommand({
       allNamespaces: session.allNamespaces,
       namespace: name ? (session.requestNamespace ?? session.namespace) : session.namespace,
     });
+    // One test's latest report as a table: the volumes whose data it restored, one row each.
+    const volumes = reports.length === 1 && name && args.latest ? (reports[0]!.spec.volumes ?? []) : [];
+    if (volumes.length > 0 && (context.global.output === 'table' || context.global.output === 'wide')) {
+      const table = tableOptions(context);
+      context.io.stdout(`\nVolumes restored (${reports[0]!.metadata.name}):\n`);
+      context.io.stdout(renderTable(volumePrinter.headers(table), volumes.map((volume) => volumePrinter.row(volume, table))));
+    }
     return 0;
   },
 });

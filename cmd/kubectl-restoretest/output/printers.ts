@@ -1,7 +1,7 @@
 // The columns of every table. -o table shows what an SRE scans for; -o wide adds detail; -o name
 // prints kubectl-style resource/name lines where the rows are Kubernetes objects.
 import type { components } from '../../../openapi/client.js';
-import { age, NONE, orNone, overdue, paintResult, percent, until } from './format.js';
+import { age, humanBytes, NONE, orNone, overdue, paintResult, percent, until } from './format.js';
 
 type Schemas = components['schemas'];
 export type TestResponse = Schemas['TestResponse'];
@@ -12,6 +12,7 @@ export type Alert = Schemas['Alert'];
 export type UpcomingTest = Schemas['UpcomingTest'];
 export type ScheduleInfo = Schemas['ScheduleInfo'];
 export type ComplianceResponse = Schemas['ComplianceResponse'];
+export type VolumeRestore = Schemas['VolumeRestoreReport'];
 
 export interface TableOptions {
   wide: boolean;
@@ -94,6 +95,27 @@ function transformsCell(report: RestoreReport): string {
   return removed > 0 ? `${count} (-${removed} default${removed > 1 ? 's' : ''})` : String(count);
 }
 
+/** Volumes whose data came back, of those the restore brought ("2/2"); <none> without volume data. */
+function volumesCell(report: RestoreReport): string {
+  const volumes = report.spec.volumes ?? [];
+  return volumes.length === 0 ? NONE : `${volumes.filter((volume) => volume.dataRestored).length}/${volumes.length}`;
+}
+
+/** The volume table of one report (reports NAME --latest): one row per restored volume. */
+export const volumePrinter: Printer<VolumeRestore> = {
+  headers: () => ['POD', 'VOLUME', 'CLAIM', 'METHOD', 'PHASE', 'BYTES', 'DURATION', 'MESSAGE'],
+  row: (volume) => [
+    orNone(volume.pod),
+    orNone(volume.volume),
+    orNone(volume.claim),
+    volume.method,
+    volume.phase,
+    volume.bytes === undefined ? NONE : humanBytes(volume.bytes),
+    volume.durationSeconds === undefined ? NONE : `${volume.durationSeconds}s`,
+    orNone(volume.message),
+  ],
+};
+
 export const reportPrinter: Printer<RestoreReport> = {
   resourceName: (report) => `${RESTOREREPORT}/${report.metadata.name}`,
   headers: (options) =>
@@ -105,7 +127,7 @@ export const reportPrinter: Printer<RestoreReport> = {
       'RTO',
       'TRIGGER',
       'AGE',
-      ...(options.wide ? ['BACKUP', 'CHECKS', 'SLA', 'SANDBOX', 'POD SECURITY', 'TRANSFORMS', 'FAILURE'] : []),
+      ...(options.wide ? ['BACKUP', 'CHECKS', 'SLA', 'SANDBOX', 'POD SECURITY', 'TRANSFORMS', 'VOLUMES', 'FAILURE'] : []),
     ]),
   row: (report, options) =>
     withNamespace(options, report.metadata.namespace ?? report.spec.testRef.namespace, [
@@ -124,6 +146,7 @@ export const reportPrinter: Printer<RestoreReport> = {
             orNone(report.spec.sandboxNamespaces.join(',')),
             podSecurityCell(report),
             transformsCell(report),
+            volumesCell(report),
             orNone(report.spec.failure?.reason),
           ]
         : []),

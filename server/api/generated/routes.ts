@@ -507,6 +507,28 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "VolumeRestoreMethod": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["file-system"]},{"dataType":"enum","enums":["csi-data-mover"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "VolumeRestoreReport": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "pod": {"dataType":"string"},
+            "volume": {"dataType":"string"},
+            "claim": {"dataType":"string"},
+            "method": {"ref":"VolumeRestoreMethod","required":true},
+            "phase": {"dataType":"string","required":true},
+            "dataRestored": {"dataType":"boolean","required":true},
+            "bytes": {"dataType":"integer"},
+            "durationSeconds": {"dataType":"integer"},
+            "message": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ResultCap": {
         "dataType": "refObject",
         "properties": {
@@ -538,6 +560,7 @@ const models: TsoaRoute.Models = {
             "dependencies": {"dataType":"array","array":{"dataType":"refObject","ref":"DependencyEntry"}},
             "transforms": {"ref":"RestoreTransformsReport"},
             "podSecurity": {"ref":"PodSecurityReport"},
+            "volumes": {"dataType":"array","array":{"dataType":"refObject","ref":"VolumeRestoreReport"}},
             "rto": {"dataType":"nestedObjectLiteral","nestedProperties":{"phases":{"dataType":"nestedObjectLiteral","nestedProperties":{"checksCompletedAt":{"dataType":"string"},"podsReadyAt":{"dataType":"string"},"restoreCompletedAt":{"dataType":"string"},"restoreRequestedAt":{"dataType":"string"}},"required":true},"withinSLA":{"dataType":"boolean"},"target":{"dataType":"string"},"measuredSeconds":{"dataType":"double"},"measured":{"dataType":"string"}},"required":true},
             "sandboxExpiresAt": {"dataType":"string"},
             "resultCap": {"ref":"ResultCap"},

@@ -100,6 +100,39 @@ export interface PodSecurityReport {
   }[];
 }
 
+/** How a volume's data came back (issue 27). */
+export type VolumeRestoreMethod = 'file-system' | 'csi-data-mover';
+
+/**
+ * One volume whose data the restore brought back, as the backup tool reports it (Velero: a
+ * PodVolumeRestore of its node agent, or a DataDownload of its CSI data mover).
+ */
+export interface VolumeRestoreReport {
+  /** The sandbox namespace the data went into. */
+  namespace: string;
+  /** The restored Pod and its volume (file-system restores), or the claim (CSI data mover). */
+  pod?: string;
+  volume?: string;
+  claim?: string;
+  method: VolumeRestoreMethod;
+  /** The tool's own phase word (Velero: New, InProgress, Completed, Failed, Canceled). */
+  phase: string;
+  /** The data is in the volume (the tool says so). */
+  dataRestored: boolean;
+  /**
+   * Bytes restored (the tool's progress counter).
+   * @isInt
+   */
+  bytes?: number;
+  /**
+   * From the tool's start of this volume to its completion.
+   * @isInt
+   */
+  durationSeconds?: number;
+  /** The tool's message, when it gave one (a failed volume's reason). */
+  message?: string;
+}
+
 export interface RestoreReportSpec {
   testRef: { name: string; namespace: string; uid?: string };
   runId: string;
@@ -139,6 +172,11 @@ export interface RestoreReportSpec {
   transforms?: RestoreTransformsReport;
   /** The sandboxes' Pod Security profiles; absent when no sandbox was created. */
   podSecurity?: PodSecurityReport;
+  /**
+   * The volumes whose data the restore brought back, failed ones first, at most 20; absent when the tool restored no
+   * volume data (or cannot say).
+   */
+  volumes?: VolumeRestoreReport[];
   rto: {
     measured?: string;
     measuredSeconds?: number;

@@ -11,6 +11,7 @@ import type {
   RestoreReportSpec,
   RestoreTest,
   RestoreTransformsReport,
+  VolumeRestoreReport,
 } from '../resources/resources.js';
 import { capResult, scoreRun } from './scoring.js';
 import { wellFormedDeep } from '../common/text.js';
@@ -23,6 +24,8 @@ export interface RestoreFacts {
   errors: number;
   itemsRestored?: number;
   totalItems?: number;
+  /** The volumes whose data the restore brought back, per the tool (absent: none, or it cannot say). */
+  volumes?: VolumeRestoreReport[];
 }
 
 export interface RunObservations {
@@ -171,6 +174,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     ...(observed.dependencies?.length ? { dependencies: reportedDependencies(observed.dependencies) } : {}),
     ...(observed.transforms ? { transforms: observed.transforms } : {}),
     ...(observed.podSecurity ? { podSecurity: observed.podSecurity } : {}),
+    ...(restore?.volumes?.length ? { volumes: restore.volumes } : {}),
     rto: {
       ...(rtoSeconds !== undefined
         ? { measured: formatDuration(rtoSeconds), measuredSeconds: rtoSeconds }

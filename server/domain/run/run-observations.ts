@@ -1,7 +1,7 @@
 // What the engine observes about a run, and the bounds it runs within: the input of nextStep
 // (run-policy.ts). The engine's gatherer (engine/run/run-gatherer.ts) fills in what the run's stage
 // needs; a field left out means "not looked at", never "false".
-import type { CurrentRun, RunResult } from '../resources/resources.js';
+import type { CurrentRun, RunResult, VolumeRestoreReport } from '../resources/resources.js';
 
 export interface RunBounds {
   /** The sandbox ttl: a run still going after it fails with TTLExceeded. */
@@ -45,6 +45,8 @@ export type RestoreObservation =
       completedAt?: string;
       itemsRestored?: number;
       warnings: number;
+      /** The volumes whose data the restore brought back, per the tool (volume-data.ts). */
+      volumes?: VolumeRestoreReport[];
     }
   | { state: 'failed'; phase: string; message?: string }
   | { state: 'missing' }

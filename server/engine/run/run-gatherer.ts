@@ -119,6 +119,7 @@ export function observeRestore(read: RestoreRead): RestoreObservation {
         warnings: progress.warnings,
         ...(progress.completedAt ? { completedAt: progress.completedAt } : {}),
         ...(progress.itemsRestored !== undefined ? { itemsRestored: progress.itemsRestored } : {}),
+        ...(progress.volumes ? { volumes: progress.volumes } : {}),
       };
   }
 }
@@ -140,6 +141,7 @@ export function restoreFacts(read: RestoreRead | undefined, run: CurrentRun): Re
     errors: progress.errors,
     ...(progress.itemsRestored !== undefined ? { itemsRestored: progress.itemsRestored } : {}),
     ...(progress.totalItems !== undefined ? { totalItems: progress.totalItems } : {}),
+    ...(progress.volumes ? { volumes: progress.volumes } : {}),
   };
 }
 

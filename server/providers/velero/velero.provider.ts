@@ -9,7 +9,7 @@
 // - everything else (Forbidden, Unauthorized, ...) stays a KubeError for the one error handler,
 //   which names the missing RBAC verb; hiding it behind "unavailable" would mislead operators.
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import type { Provider } from '../../domain/resources/resources.js';
+import type { Provider, VolumeRestoreReport } from '../../domain/resources/resources.js';
 import type { ScheduleInfo } from '../../domain/read-models/views.js';
 import { isKind, KubeError, kubeCall } from '../../kube/errors.js';
 import {
@@ -25,6 +25,14 @@ import { isLatest, selectVeleroBackup } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { parseResourceList } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
+import {
+  fromDataDownload,
+  fromPodVolumeRestore,
+  orderVolumes,
+  VOLUME_RESTORE_LABEL,
+  type VeleroDataDownload,
+  type VeleroPodVolumeRestore,
+} from './volume-restores.js';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
 import type { VeleroConfigMapApi, VeleroCustomObjectsApi } from './velero-types.js';
 import { transformsConfigMapName } from '../../domain/run/sandbox-names.js';
@@ -178,12 +186,45 @@ export class VeleroProvider implements BackupProvider {
   }
 
   async getRestoreProgress(ref: RestoreRef): Promise<RestoreProgress> {
-    const cached = this.restores?.cachedRestore(ref.namespace, ref.name);
-    if (cached) return toRestoreProgress(cached);
-    const restore = await this.getOptional<VeleroRestore>(RESTORES, ref.namespace, ref.name);
+    const restore =
+      this.restores?.cachedRestore(ref.namespace, ref.name) ?? (await this.getOptional<VeleroRestore>(RESTORES, ref.namespace, ref.name));
     if (!restore)
       throw new ProviderError('RestoreNotFound', `Velero Restore ${ref.namespace}/${ref.name} not found`);
-    return toRestoreProgress(restore);
+    const progress = toRestoreProgress(restore);
+    if (progress.state === 'pending' || progress.state === 'running') return progress;
+    const volumes = await this.volumeRestores(ref);
+    return volumes.length > 0 ? { ...progress, volumes } : progress;
+  }
+
+  /**
+   * The per-volume objects of an ended restore (volume-restores.ts), read once when it has ended.
+   * A cluster without them (no node agent, no data mover, an older Velero) or an installation
+   * whose role does not grant them yet: no volumes, the report then has no volume table.
+   */
+  private async volumeRestores(ref: RestoreRef): Promise<VolumeRestoreReport[]> {
+    const list = async <T>(version: string, plural: string): Promise<T[]> => {
+      try {
+        const page = (await this.call(`listing ${plural} of Restore ${ref.name}`, () =>
+          this.api.listNamespacedCustomObject({
+            group: this.group,
+            version,
+            namespace: ref.namespace,
+            plural,
+            labelSelector: `${VOLUME_RESTORE_LABEL}=${ref.name}`,
+            limit: 500,
+          }),
+        )) as VeleroList<T>;
+        return page.items ?? [];
+      } catch (error) {
+        if (isKind(error, 'NotFound') || isKind(error, 'Forbidden')) return [];
+        throw error;
+      }
+    };
+    const [podVolumes, dataDownloads] = await Promise.all([
+      list<VeleroPodVolumeRestore>(VELERO_VERSION, 'podvolumerestores'),
+      list<VeleroDataDownload>('v2alpha1', 'datadownloads'),
+    ]);
+    return orderVolumes([...podVolumes.map(fromPodVolumeRestore), ...dataDownloads.map(fromDataDownload)]);
   }
 
   async deleteRestore(ref: RestoreRef): Promise<void> {

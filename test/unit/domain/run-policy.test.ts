@@ -240,6 +240,37 @@ describe('nextStep: Restoring', () => {
     expect(result.event).toMatchObject({ type, reason: 'RestoreDone', message: expect.stringContaining('12 items, 1 warnings') });
   });
 
+  it('restore partially failed because a volume\'s data did not come back → VolumeDataNotRestored naming it, at once', () => {
+    const volume = (pod: string, phase: string, message?: string) => ({
+      namespace: 'rehearsal-shop-r1',
+      pod,
+      volume: 'data',
+      method: 'file-system' as const,
+      phase,
+      dataRestored: phase === 'Completed',
+      ...(message ? { message } : {}),
+    });
+    const result = step('Restoring', {
+      restore: {
+        state: 'partiallyFailed',
+        phase: 'PartiallyFailed',
+        warnings: 0,
+        volumes: [volume('db-0', 'Failed', 'error to connect backup repo: repository not found'), volume('web-0', 'Completed')],
+      },
+    });
+    expect(result.run).toMatchObject({
+      stage: 'Finalizing',
+      restorePhase: 'PartiallyFailed',
+      failure: {
+        reason: 'VolumeDataNotRestored',
+        message: 'the data of 1 volume was not restored: rehearsal-shop-r1/db-0 volume data: Failed (error to connect backup repo: repository not found)',
+      },
+    });
+    // Every volume restored: the run goes on to validate.
+    const fine = step('Restoring', { restore: { state: 'succeeded', phase: 'Completed', warnings: 0, volumes: [volume('db-0', 'Completed')] } });
+    expect(fine.run?.stage).toBe('Validating');
+  });
+
   it('restore succeeded without a completion time → now', () => {
     const result = step('Restoring', { restore: { state: 'succeeded', phase: 'Completed', warnings: 0 } }, 150);
     expect(result.run?.restoreCompletedAt).toBe(after(150).toISOString());

@@ -177,6 +177,37 @@ describe('VeleroProvider against a fake API', () => {
     );
   });
 
+  it('an ended restore carries its volumes (PodVolumeRestores and DataDownloads by restore name), failed first; a running one reads none', async () => {
+    const restore = (phase: string) => ({ metadata: { name: 'rt-1', namespace: 'velero' }, status: { phase, errors: 1 } });
+    const { api, calls } = fakeApi({
+      'get restores rt-1': restore('PartiallyFailed'),
+      'list podvolumerestores': {
+        items: [
+          {
+            spec: { pod: { namespace: 'rehearsal-shop-x1', name: 'web-0' }, volume: 'cache' },
+            status: { phase: 'Completed', progress: { bytesDone: 2048, totalBytes: 2048 }, startTimestamp: '2026-11-28T10:00:00Z', completionTimestamp: '2026-11-28T10:00:07Z' },
+          },
+          { spec: { pod: { namespace: 'rehearsal-shop-x1', name: 'db-0' }, volume: 'data' }, status: { phase: 'Failed', message: 'repository not found' } },
+        ],
+      },
+      // No CSI data mover in this cluster (an older Velero): no DataDownloads, not an error.
+      'list datadownloads': apiError(404, 'NotFound'),
+    });
+    const progress = await new VeleroProvider(api).getRestoreProgress({ namespace: 'velero', name: 'rt-1' });
+    expect(progress.volumes).toEqual([
+      { namespace: 'rehearsal-shop-x1', pod: 'db-0', volume: 'data', method: 'file-system', phase: 'Failed', dataRestored: false, message: 'repository not found' },
+      { namespace: 'rehearsal-shop-x1', pod: 'web-0', volume: 'cache', method: 'file-system', phase: 'Completed', dataRestored: true, bytes: 2048, durationSeconds: 7 },
+    ]);
+    expect(calls.filter((call) => call.method === 'list').map((call) => [call.param.plural, call.param.version, call.param.labelSelector])).toEqual([
+      ['podvolumerestores', 'v1', 'velero.io/restore-name=rt-1'],
+      ['datadownloads', 'v2alpha1', 'velero.io/restore-name=rt-1'],
+    ]);
+
+    const running = fakeApi({ 'get restores rt-1': restore('InProgress') });
+    expect((await new VeleroProvider(running.api).getRestoreProgress({ namespace: 'velero', name: 'rt-1' })).volumes).toBeUndefined();
+    expect(running.calls.filter((call) => call.method === 'list')).toEqual([]);
+  });
+
   it('deletes idempotently', async () => {
     const { api, calls } = fakeApi({ 'delete restores': apiError(404) });
     await new VeleroProvider(api).deleteRestore({ namespace: 'velero', name: 'rt-1' });

@@ -1,0 +1,76 @@
+// The volumes whose data a Velero Restore brings back (issue 27), from the objects Velero makes per
+// volume and labels with the restore's name (velero.io/restore-name):
+//   - PodVolumeRestore (velero.io/v1): file-system restores by the node agent (kopia), one per
+//     restored Pod volume; spec.pod names the restored Pod in the sandbox;
+//   - DataDownload (velero.io/v2alpha1): CSI snapshot data movement, one per restored claim;
+//     spec.targetVolume names the claim.
+// Both carry status.phase (New, Accepted, Prepared, InProgress, Completed, Failed, Canceled),
+// status.progress.{bytesDone,totalBytes}, start/completion timestamps and a message. Pure mapping;
+// the provider lists them.
+import type { VolumeRestoreReport } from '../../domain/resources/resources.js';
+
+export const VOLUME_RESTORE_LABEL = 'velero.io/restore-name';
+/** At most this many volumes go into a report (the CRD's bound; failed ones come first). */
+export const MAX_REPORTED_VOLUMES = 20;
+
+interface VolumeStatus {
+  phase?: string;
+  message?: string;
+  startTimestamp?: string;
+  completionTimestamp?: string;
+  progress?: { bytesDone?: number; totalBytes?: number };
+}
+
+export interface VeleroPodVolumeRestore {
+  spec?: { pod?: { namespace?: string; name?: string }; volume?: string };
+  status?: VolumeStatus;
+}
+
+export interface VeleroDataDownload {
+  spec?: { targetVolume?: { namespace?: string; pvc?: string } };
+  status?: VolumeStatus;
+}
+
+function durationSeconds(status: VolumeStatus): number | undefined {
+  if (!status.startTimestamp || !status.completionTimestamp) return undefined;
+  const ms = Date.parse(status.completionTimestamp) - Date.parse(status.startTimestamp);
+  return Number.isFinite(ms) ? Math.max(0, Math.round(ms / 1000)) : undefined;
+}
+
+function common(status: VolumeStatus | undefined): Pick<VolumeRestoreReport, 'phase' | 'dataRestored' | 'bytes' | 'durationSeconds' | 'message'> {
+  const phase = status?.phase || 'New';
+  const bytes = status?.progress?.bytesDone;
+  const duration = status ? durationSeconds(status) : undefined;
+  return {
+    phase,
+    dataRestored: phase === 'Completed',
+    ...(typeof bytes === 'number' && Number.isFinite(bytes) && bytes >= 0 ? { bytes: Math.floor(bytes) } : {}),
+    ...(duration !== undefined ? { durationSeconds: duration } : {}),
+    ...(status?.message ? { message: status.message.length > 256 ? `${status.message.slice(0, 255)}…` : status.message } : {}),
+  };
+}
+
+export function fromPodVolumeRestore(item: VeleroPodVolumeRestore): VolumeRestoreReport {
+  return {
+    namespace: item.spec?.pod?.namespace ?? '',
+    ...(item.spec?.pod?.name ? { pod: item.spec.pod.name } : {}),
+    ...(item.spec?.volume ? { volume: item.spec.volume } : {}),
+    method: 'file-system',
+    ...common(item.status),
+  };
+}
+
+export function fromDataDownload(item: VeleroDataDownload): VolumeRestoreReport {
+  return {
+    namespace: item.spec?.targetVolume?.namespace ?? '',
+    ...(item.spec?.targetVolume?.pvc ? { claim: item.spec.targetVolume.pvc } : {}),
+    method: 'csi-data-mover',
+    ...common(item.status),
+  };
+}
+
+/** Failed ones first (what a reader looks for), then by namespace, pod/claim and volume; at most MAX_REPORTED_VOLUMES. */
+export function orderVolumes(volumes: VolumeRestoreReport[]): VolumeRestoreReport[] {
+  const key = (v: VolumeRestoreReport) => `${v.dataRestored ? 1 : 0}/${v.namespace}/${v.pod ?? v.claim ?? ''}/${v.volume ?? ''}`;
+  return [...volumes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(0, MAX_REPORTED_VOLUMES);
+}
