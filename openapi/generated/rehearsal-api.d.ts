@@ -1012,6 +1012,8 @@ export interface components {
             message: string;
             /** @description Duration string. */
             duration: string;
+            /** @description A freshness check's finding: the newest data in the restored copy (RFC 3339). */
+            newestData?: string;
         };
         KindCompleteness: {
             kind: string;
@@ -1153,6 +1155,20 @@ export interface components {
              *     volume data (or cannot say).
              */
             volumes?: components["schemas"]["VolumeRestoreReport"][];
+            /**
+             * @description The measured RPO (issue 27): the restore request time minus the newest data a freshness check
+             *     found in the restored copy. Absent without a freshness check that found a time.
+             */
+            rpo?: {
+                withinSLA?: boolean;
+                target?: string;
+                /** Format: int32 */
+                measuredSeconds: number;
+                measured: string;
+                newestData: string;
+                /** @description The freshness check that measured it. */
+                check: string;
+            };
             rto: {
                 phases: {
                     checksCompletedAt?: string;

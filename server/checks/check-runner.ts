@@ -196,6 +196,7 @@ export async function runCheck(check: RunnableCheck, options: RunChecksOptions):
     status: outcome.status,
     message: truncate(outcome.message, MAX_MESSAGE_LENGTH),
     duration: formatCheckDuration(clock() - started),
+    ...(outcome.status === 'pass' && outcome.newestData ? { newestData: outcome.newestData } : {}),
   };
 }
 

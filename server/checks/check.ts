@@ -16,6 +16,7 @@ import type { SandboxReader } from './sandbox-reader.js';
 import { SandboxReadError } from './sandbox-reader.js';
 import type { TargetResolver } from './target-resolver.js';
 import { describeDuration } from '../domain/common/duration.js';
+import { parseDataTimestamp } from '../domain/run/rpo.js';
 import { truncateText } from '../../protocol/text.js';
 
 export interface NamespaceMapping {
@@ -49,11 +50,24 @@ export interface CheckContext {
 export interface CheckOutcome {
   status: CheckStatus;
   message: string;
+  /** A passing freshness check's finding: the newest data in the restored copy (RFC 3339). */
+  newestData?: string;
 }
 
 export type CheckExecutor = (check: RunnableCheck, context: CheckContext) => Promise<CheckOutcome>;
 
 export const pass = (message: string): CheckOutcome => ({ status: 'pass', message });
+
+/**
+ * A freshness check (issue 27) that otherwise passed: its value must be a time (domain/run/rpo.ts),
+ * which becomes the check's newestData; anything else fails it, saying what was expected (the value
+ * itself is restored data and stays out of the message).
+ */
+export function freshnessOutcome(passedMessage: string, value: string): CheckOutcome {
+  const at = parseDataTimestamp(value);
+  if (!at) return fail(`${passedMessage}, but its value (${Buffer.byteLength(value.trim())} bytes) is not a timestamp or Unix time: no RPO measured`);
+  return { status: 'pass', message: `${passedMessage}; newest data ${at.toISOString()}`, newestData: at.toISOString() };
+}
 export const fail = (message: string): CheckOutcome => ({ status: 'fail', message });
 export const error = (message: string): CheckOutcome => ({ status: 'error', message });
 export const skip = (message: string): CheckOutcome => ({ status: 'skip', message });

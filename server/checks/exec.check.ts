@@ -12,7 +12,7 @@
 // server/checks/sandbox-reader.kube.ts.
 
 import type { CheckExecutor } from './check.js';
-import { describeError, error, fail, isOutcome, pass, requireBlock, timedOut } from './check.js';
+import { describeError, error, fail, freshnessOutcome, isOutcome, pass, requireBlock, timedOut } from './check.js';
 import type { PodSummary } from './sandbox-reader.js';
 import { toLabelSelector } from './sandbox-reader.js';
 
@@ -62,13 +62,14 @@ export const runExecCheck: CheckExecutor = async (check, context) => {
   const where = `${describeCommand(command)} in ${context.namespace}/${pod.name} container ${container}`;
 
   try {
-    const { exitCode } = await context.reader.exec(
+    const { exitCode, stdout } = await context.reader.exec(
       context.namespace,
       pod.name,
       container,
       command,
       context.signal,
     );
+    if (exitCode === expectedExitCode && spec.freshness) return freshnessOutcome(`${where} exited ${exitCode}`, stdout ?? '');
     if (exitCode === expectedExitCode) return pass(`${where} exited ${exitCode}`);
     return fail(`${where} exited ${exitCode}, expected ${expectedExitCode}`);
   } catch (thrown) {

@@ -21,6 +21,7 @@ import {
   type V1Status,
 } from '@kubernetes/client-node';
 import {
+  EXEC_STDOUT_LIMIT,
   SandboxReadError,
   toLabelSelector,
   type EndpointSliceSummary,
@@ -77,6 +78,23 @@ export function exitCodeFromStatus(status: V1Status): number | undefined {
   const cause = status.details?.causes?.find((candidate) => candidate.reason === 'ExitCode');
   const exitCode = Number(cause?.message);
   return Number.isInteger(exitCode) ? exitCode : undefined;
+}
+
+/** Keeps the first `limit` bytes written to it (a command's standard output), drops the rest. */
+function boundedCollector(limit: number): { stream: Writable; text(): string } {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (kept < limit) {
+        const part = Buffer.from(chunk).subarray(0, limit - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+      callback();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
 function discard(): Writable {
@@ -321,6 +339,7 @@ export class KubeSandboxReader implements SandboxReader {
     signal?: AbortSignal,
   ): Promise<ExecOutcome> {
     const action = `exec in ${namespace}/${pod} container ${container}`;
+    const stdout = boundedCollector(EXEC_STDOUT_LIMIT);
     return new Promise<ExecOutcome>((resolve, reject) => {
       let settled = false;
       let socket: { close(): void } | undefined;
@@ -341,7 +360,8 @@ export class KubeSandboxReader implements SandboxReader {
       const onStatus = (status: V1Status): void => {
         const exitCode = exitCodeFromStatus(status);
         if (exitCode !== undefined) {
-          settle(() => resolve({ exitCode }));
+          // The status comes on its own channel: let output frames still in flight land first.
+          setImmediate(() => settle(() => resolve({ exitCode, stdout: stdout.text() })));
           return;
         }
         // A Failure without an exit code: the command could not start (no such container,
@@ -350,7 +370,7 @@ export class KubeSandboxReader implements SandboxReader {
       };
 
       this.execApi
-        .exec(namespace, pod, container, [...command], discard(), discard(), null, false, onStatus)
+        .exec(namespace, pod, container, [...command], stdout.stream, discard(), null, false, onStatus)
         .then(
           (webSocket) => {
             socket = webSocket;

@@ -94,7 +94,12 @@ export type ResourceLookup =
 
 export interface ExecOutcome {
   exitCode: number;
+  /** The command's standard output, at most EXEC_STDOUT_LIMIT bytes (the rest is dropped). */
+  stdout?: string;
 }
+
+/** How much of a command's standard output an exec check keeps (a freshness check reads a timestamp). */
+export const EXEC_STDOUT_LIMIT = 4096;
 
 export interface SandboxReader {
   /** Pods in a namespace, optionally filtered by a matchLabels selector. */

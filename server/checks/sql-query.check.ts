@@ -1,5 +1,7 @@
 // sqlQuery: a query against the restored database returns enough rows (expectedMinRows, default 1)
-// and, when expectedValue is set, the first column of the first row equals it as a string.
+// and, when expectedValue is set, the first column of the first row equals it as a string. With
+// freshness (issue 27) that first value is the time of the newest data in the restored copy: the
+// check's newestData, from which the run's RPO is measured (domain/run/rpo.ts).
 //
 // - Credentials come from a Secret restored into the sandbox (keys `username`/`password` unless
 //   the check names others); values are base64-decoded from the Secret's data.
@@ -27,6 +29,7 @@ import {
   describeError,
   error,
   fail,
+  freshnessOutcome,
   isOutcome,
   pass,
   redact,
@@ -121,6 +124,14 @@ function oversizedValue(rows: SqlRows): string | undefined {
 }
 
 function evaluateRows(rows: SqlRows, spec: SqlQueryCheck, minRows: number, where: string): CheckOutcome {
+  const outcome = compareRows(rows, spec, minRows, where);
+  if (outcome.status !== 'pass' || !spec.freshness) return outcome;
+  const first = rows[0]?.[0];
+  if (first === undefined || first === null) return fail(`${outcome.message}, but the freshness value is ${first === null ? 'NULL' : 'missing'}: no RPO measured`);
+  return freshnessOutcome(outcome.message, first);
+}
+
+function compareRows(rows: SqlRows, spec: SqlQueryCheck, minRows: number, where: string): CheckOutcome {
   const oversized = oversizedValue(rows);
   if (oversized) return fail(`${where}: ${oversized}`);
   const plural = (count: number): string => `${count} row${count === 1 ? '' : 's'}`;

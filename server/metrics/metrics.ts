@@ -74,6 +74,18 @@ export class Metrics {
     labelNames: ['namespace', 'test'],
     registers: [this.registry],
   });
+  readonly rpoSeconds = new Gauge({
+    name: 'rehearsal_rpo_seconds',
+    help: 'Measured recovery point of the most recent run: restore request time minus the newest restored data (a freshness check); absent without one',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly rpoTargetSeconds = new Gauge({
+    name: 'rehearsal_rpo_target_seconds',
+    help: 'The RPO target (maxRPO) the most recent run was measured against; absent without one or without a measured RPO',
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
   readonly runs = new Counter({
     name: 'rehearsal_runs_total',
     help: 'Completed runs by result',

@@ -112,5 +112,12 @@ export class TestGauges {
     if (Number.isFinite(backupDone) && Number.isFinite(started)) {
       this.metrics.backupAgeSeconds.set(labels, Math.max(0, (started - backupDone) / 1000));
     }
+    // The RPO is in the full report only (the summaries the read models keep do not carry it).
+    const rpo = full?.spec.rpo;
+    if (rpo) this.metrics.rpoSeconds.set(labels, rpo.measuredSeconds);
+    else this.metrics.rpoSeconds.remove(labels);
+    const rpoTarget = rpo?.target ? parseDuration(rpo.target) : null;
+    if (rpoTarget !== null) this.metrics.rpoTargetSeconds.set(labels, rpoTarget);
+    else this.metrics.rpoTargetSeconds.remove(labels);
   }
 }

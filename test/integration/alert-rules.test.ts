@@ -51,7 +51,7 @@ beforeAll(() => {
 
 describe('restore-test alert rules', () => {
   it('are valid Prometheus rules (promtool check rules)', () => {
-    expect(run(['check', 'rules', 'rules.yaml'])).toMatch(/SUCCESS: 7 rules found/);
+    expect(run(['check', 'rules', 'rules.yaml'])).toMatch(/SUCCESS: 8 rules found/);
   });
 
   it('every alert has a runbook URL to a page in docs/runbooks/', () => {
@@ -64,6 +64,7 @@ describe('restore-test alert rules', () => {
       'RestoreBackupTooOld',
       'RestoreTestFailing',
       'RestoreTestNotRun',
+      'RestoreTestRPOOverSLA',
       'RestoreTestRTOOverSLA',
       'RestoreTestScoreRegressed',
     ]);

@@ -54,6 +54,8 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
   let backupName: string;
   let productionVolume: string;
   let productionVersion: string;
+  /** When the newest row in the backup (id 3) was written, from production (epoch seconds, as text). */
+  let newestInBackup: string;
   const timings: Record<string, number> = {};
 
   const sql = async (namespace: string, pod: string, statement: string): Promise<string> => {
@@ -76,6 +78,7 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     await readyPodOf(kubeConfig, app, 'pg', 180_000);
     await sql(app, 'pg-0', 'create table orders (id int primary key, placed_at timestamptz not null default now())');
     await sql(app, 'pg-0', 'insert into orders (id) values (1), (2), (3)');
+    newestInBackup = await sql(app, 'pg-0', 'select extract(epoch from placed_at) from orders where id = 3');
     const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: app, name: 'data-pg-0' });
     productionVolume = claim.spec!.volumeName!;
     productionVersion = (await core.readPersistentVolume({ name: productionVolume })).metadata!.resourceVersion!;
@@ -91,6 +94,7 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     });
     timings.backup = Date.now() - started;
     // Written after the backup: a restore of it must not have these.
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // their time is clearly later
     await sql(app, 'pg-0', 'insert into orders (id) values (4), (5)');
 
     rehearsal = await startInProcess(
@@ -109,8 +113,14 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
           checks: [
             { name: 'rows-up-to-the-backup', critical: true, ...inDatabase(ROWS, '1,2,3') },
             { name: 'no-rows-after-the-backup', critical: true, ...inDatabase('select count(*) from orders where id > 3', '0') },
+            {
+              name: 'orders-freshness',
+              kind: 'exec',
+              exec: { selector: { app: 'pg' }, container: 'postgres', command: psqlCommand('select extract(epoch from max(placed_at)) from orders'), freshness: true },
+            },
           ],
         },
+        sla: { maxRPO: '1h' },
       }),
     );
     started = Date.now();
@@ -168,6 +178,21 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     const [volume] = report.spec.volumes!;
     expect(volume!.bytes).toBeGreaterThan(1_000_000);
     console.log(`[measure] file-system restore of the volume: ${volume!.bytes} bytes in ${volume!.durationSeconds} s; RTO ${report.spec.rto.measured}`);
+  });
+
+  it('the measured RPO: the restore request minus the newest restored row, the one written last before the backup', () => {
+    const newest = new Date(Number(newestInBackup) * 1000);
+    const requested = Date.parse(report.spec.rto.phases.restoreRequestedAt!);
+    expect(report.spec.checks.find((check) => check.name === 'orders-freshness')).toMatchObject({ status: 'pass', newestData: newest.toISOString() });
+    expect(report.spec.rpo).toEqual({
+      check: 'orders-freshness',
+      newestData: newest.toISOString(),
+      measured: expect.any(String),
+      measuredSeconds: Math.floor((requested - newest.getTime()) / 1000),
+      target: '1h',
+      withinSLA: true,
+    });
+    console.log(`[measure] RPO ${report.spec.rpo!.measured} (newest restored row ${newest.toISOString()}, restore requested ${report.spec.rto.phases.restoreRequestedAt})`);
   });
 
   it('the restored claim bound a new volume on the real node; production\'s database, claim and volume are unchanged', async () => {

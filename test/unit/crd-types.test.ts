@@ -359,9 +359,10 @@ const exhaustiveCheck: Exhaustive<HealthCheck> = {
     query: 'SELECT 1',
     expectedMinRows: 1,
     expectedValue: '1',
+    freshness: true,
   },
   resourceExists: { apiVersion: 'v1', kind: 'Secret', name: 'tls', sourceNamespace: 'shop' },
-  exec: { selector: { app: 'web' }, container: 'web', command: ['true'], expectedExitCode: 0 },
+  exec: { selector: { app: 'web' }, container: 'web', command: ['true'], expectedExitCode: 0, freshness: false },
 };
 
 const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
@@ -379,7 +380,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
       resourceQuota: { hard: { pods: '10' } },
       limitRange: { limits: [{ type: 'Container', max: { memory: '1Gi' } }] },
     },
-    sla: { maxRTO: '15m', alertOnExceed: true },
+    sla: { maxRTO: '15m', maxRPO: '24h', alertOnExceed: true },
     healthCheckPolicy: 'baseline',
     healthChecks: { checks: [exhaustiveCheck] },
     restore: {
@@ -489,7 +490,9 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
     score: 0,
     result: 'fail',
     levels: [{ name: 'restoreIntegrity', points: 0, maxPoints: 25, tested: true, detail: 'restore Failed' }],
-    checks: [{ name: 'web', kind: 'httpGet', status: 'skip', message: 'restore failed', duration: '0s' }],
+    checks: [
+      { name: 'orders-fresh', kind: 'sqlQuery', status: 'pass', message: 'newest data 2025-03-01T23:58:00.000Z', duration: '0.2s', newestData: '2025-03-01T23:58:00.000Z' },
+    ],
     completeness: [{ kind: 'Deployment', backedUp: 2, restored: 0 }],
     dependencies: [
       { from: 'ConfigMap/shop/app-config', to: 'db.payments', status: 'production', message: 'names its own source namespace' },
@@ -514,6 +517,14 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
         message: 'error to connect to backup repo',
       },
     ],
+    rpo: {
+      check: 'orders-fresh',
+      newestData: '2025-03-01T23:58:00.000Z',
+      measured: '2h2m5s',
+      measuredSeconds: 7325,
+      target: '24h',
+      withinSLA: true,
+    },
     rto: {
       measured: '9m',
       measuredSeconds: 540,

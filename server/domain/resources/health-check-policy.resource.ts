@@ -37,6 +37,11 @@ export interface SqlQueryCheck {
   expectedMinRows?: number;
   /** The first column of the first row, as a string, must equal this. */
   expectedValue?: string;
+  /**
+   * The first column of the first row is the time of the newest data in the restored copy
+   * (timestamp, or Unix seconds): the run's measured RPO comes from it (issue 27).
+   */
+  freshness?: boolean;
 }
 
 export interface ResourceExistsCheck {
@@ -52,6 +57,11 @@ export interface ExecCheck {
   container?: string;
   command: string[];
   expectedExitCode?: number; // default 0
+  /**
+   * The command's standard output is the time of the newest data in the restored copy
+   * (timestamp, or Unix seconds): the run's measured RPO comes from it (issue 27).
+   */
+  freshness?: boolean;
 }
 
 export type CheckKind = 'podsReady' | 'httpGet' | 'tcpSocket' | 'sqlQuery' | 'resourceExists' | 'exec';

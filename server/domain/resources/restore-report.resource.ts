@@ -36,6 +36,8 @@ export interface CheckResult {
   message: string;
   /** Duration string. */
   duration: string;
+  /** A freshness check's finding: the newest data in the restored copy (RFC 3339). */
+  newestData?: string;
 }
 
 export interface ResultCap {
@@ -177,6 +179,20 @@ export interface RestoreReportSpec {
    * volume data (or cannot say).
    */
   volumes?: VolumeRestoreReport[];
+  /**
+   * The measured RPO (issue 27): the restore request time minus the newest data a freshness check
+   * found in the restored copy. Absent without a freshness check that found a time.
+   */
+  rpo?: {
+    /** The freshness check that measured it. */
+    check: string;
+    newestData: string;
+    measured: string;
+    /** @isInt */
+    measuredSeconds: number;
+    target?: string;
+    withinSLA?: boolean;
+  };
   rto: {
     measured?: string;
     measuredSeconds?: number;

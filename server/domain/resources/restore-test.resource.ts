@@ -36,6 +36,11 @@ export interface RestoreTestSpec {
   };
   sla?: {
     maxRTO?: string;
+    /**
+     * RPO target (duration string): the most data a restore may lose, measured by a freshness
+     * check as the restore request time minus the newest restored data (issue 27).
+     */
+    maxRPO?: string;
     alertOnExceed?: boolean;
   };
   /** Name of a HealthCheckPolicy in the test's namespace. */

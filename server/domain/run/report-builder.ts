@@ -14,6 +14,7 @@ import type {
   VolumeRestoreReport,
 } from '../resources/resources.js';
 import { capResult, scoreRun } from './scoring.js';
+import { measureRpo } from './rpo.js';
 import { wellFormedDeep } from '../common/text.js';
 
 export interface RestoreFacts {
@@ -91,6 +92,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
   // there has no measured RTO: reporting the time until it gave up would flatter it.
   const rtoSeconds =
     observed.failure === undefined ? seconds(run.restoreRequestedAt, observed.checksCompletedAt) : undefined;
+  const rpo = measureRpo(test, run.restoreRequestedAt, observed.checks);
   const completeness = completenessOf(run, restore, observed.kinds);
   const completenessNote =
     observed.kinds && 'unavailable' in observed.kinds
@@ -175,6 +177,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     ...(observed.transforms ? { transforms: observed.transforms } : {}),
     ...(observed.podSecurity ? { podSecurity: observed.podSecurity } : {}),
     ...(restore?.volumes?.length ? { volumes: restore.volumes } : {}),
+    ...(rpo ? { rpo } : {}),
     rto: {
       ...(rtoSeconds !== undefined
         ? { measured: formatDuration(rtoSeconds), measuredSeconds: rtoSeconds }

@@ -278,7 +278,7 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
  * PUT semantics (decision 0003): every field CreateTestInput can express is replaced, an omitted
  * optional field returning to its default; what it cannot express is kept from the existing spec
  * (inline health checks, notifications, sandbox quota and limit range, schedule.suspend, the
- * provider namespace), so a PUT from the dashboard never erases settings made with kubectl.
+ * provider namespace, sla.maxRPO), so a PUT from the dashboard never erases settings made with kubectl.
  */
 export function specForUpdate(existing: RestoreTestSpec, input: ValidTestInput): RestoreTestSpec {
   const spec = inputToSpec(input);
@@ -291,5 +291,7 @@ export function specForUpdate(existing: RestoreTestSpec, input: ValidTestInput):
   if (existing.sandbox?.limitRange !== undefined) spec.sandbox!.limitRange = existing.sandbox.limitRange;
   if (existing.healthChecks !== undefined) spec.healthChecks = existing.healthChecks;
   if (existing.notifications !== undefined) spec.notifications = existing.notifications;
+  // The RPO target (issue 27) is set with kubectl only so far: kept.
+  if (existing.sla?.maxRPO !== undefined) spec.sla = { ...spec.sla, maxRPO: existing.sla.maxRPO };
   return spec;
 }

@@ -134,6 +134,7 @@ export class ReportWriter {
     const metrics = this.deps.metrics;
     metrics.score.set(labels, spec.score);
     if (spec.rto.measuredSeconds !== undefined) metrics.rtoSeconds.set(labels, spec.rto.measuredSeconds);
+    if (spec.rpo) metrics.rpoSeconds.set(labels, spec.rpo.measuredSeconds);
     if (spec.backup.completedAt) {
       const age = (new Date(spec.startedAt).getTime() - new Date(spec.backup.completedAt).getTime()) / 1000;
       metrics.backupAgeSeconds.set(labels, Math.max(0, age));

@@ -47,6 +47,22 @@ describe('exec check (fake reader only: KWOK pods cannot exec)', () => {
     });
   });
 
+  it('freshness: the output is the newest data\'s time (timestamp or Unix seconds); anything else fails without showing it', async () => {
+    const at = (stdout: string) => setup(async () => ({ exitCode: 0, stdout })).context;
+    expect(await runExecCheck(check({ freshness: true }), at('2026-11-28 14:05:03.123456+00\n'))).toEqual({
+      status: 'pass',
+      message: `"pg_isready" (+2 arguments) in ${NS}/db-1 container postgres exited 0; newest data 2026-11-28T14:05:03.123Z`,
+      newestData: '2026-11-28T14:05:03.123Z',
+    });
+    expect((await runExecCheck(check({ freshness: true }), at('1795874703\n'))).newestData).toBe('2026-11-28T14:05:03.000Z');
+    expect(await runExecCheck(check({ freshness: true }), at('card 4242 4242'))).toEqual({
+      status: 'fail',
+      message: `"pg_isready" (+2 arguments) in ${NS}/db-1 container postgres exited 0, but its value (14 bytes) is not a timestamp or Unix time: no RPO measured`,
+    });
+    // Without freshness the output is not looked at.
+    expect(await runExecCheck(check({}), at('card 4242 4242'))).not.toHaveProperty('newestData');
+  });
+
   it('fails on another exit code, and honours expectedExitCode', async () => {
     const { context } = setup(async () => ({ exitCode: 2 }));
     expect(await runExecCheck(check({}), context)).toEqual({

@@ -188,7 +188,8 @@ function upgrade(request: IncomingMessage, socket: Socket): void {
             reason: 'NonZeroExitCode',
             details: { causes: [{ reason: 'ExitCode', message: String(exit) }] },
           };
-  socket.write(frame(0x1, Buffer.from('\u0001some output\n')));
+  // Standard output on channel 1, as binary frames (the kubelet's), before the status.
+  socket.write(frame(0x2, Buffer.concat([Buffer.from([1]), Buffer.from('2026-11-28 14:05:03.2+00\n')])));
   socket.write(frame(0x2, Buffer.concat([Buffer.from([3]), Buffer.from(JSON.stringify(execStatus))])));
   socket.write(frame(0x8, Buffer.from([0x03, 0xe8])));
   socket.end();
@@ -305,8 +306,9 @@ describe('KubeSandboxReader (real client-node against a loopback API stand-in)',
   });
 
   it('execs through the WebSocket exec API and reads the exit code from the status channel', async () => {
-    expect(await reader.exec(NS, 'db-0', 'postgres', ['sh', '-c', 'exit', '0'])).toEqual({ exitCode: 0 });
-    expect(await reader.exec(NS, 'db-0', 'postgres', ['sh', '-c', 'exit', '3'])).toEqual({ exitCode: 3 });
+    // The output is kept (a freshness check reads its timestamp from it).
+    expect(await reader.exec(NS, 'db-0', 'postgres', ['sh', '-c', 'exit', '0'])).toEqual({ exitCode: 0, stdout: '2026-11-28 14:05:03.2+00\n' });
+    expect(await reader.exec(NS, 'db-0', 'postgres', ['sh', '-c', 'exit', '3'])).toEqual({ exitCode: 3, stdout: '2026-11-28 14:05:03.2+00\n' });
     const url = execRequests.at(-1);
     expect(url?.pathname).toBe(`/api/v1/namespaces/${NS}/pods/db-0/exec`);
     expect(url?.searchParams.get('container')).toBe('postgres');

@@ -290,6 +290,12 @@ describe('specForUpdate (PUT semantics)', () => {
     });
   });
 
+  it('keeps an RPO target set with kubectl (the API cannot express it yet), beside the RTO target or alone', () => {
+    const withRpo: RestoreTestSpec = { ...existing, sla: { maxRTO: '30m', maxRPO: '24h', alertOnExceed: true } };
+    expect(specForUpdate(withRpo, valid({ ...minimal, maxRTO: '10m' })).sla).toEqual({ maxRTO: '10m', maxRPO: '24h', alertOnExceed: false });
+    expect(specForUpdate(withRpo, valid(minimal)).sla).toEqual({ maxRPO: '24h' });
+  });
+
   it('does not modify the existing spec', () => {
     const copy = structuredClone(existing);
     specForUpdate(existing, valid(minimal));
