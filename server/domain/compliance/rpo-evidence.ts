@@ -36,7 +36,10 @@ export function rpoEvidenceOf(runs: readonly RunFacts[], population: Population)
     notes.push({ code: 'rpo_target_undefined', message: `no RPO target (spec.sla.maxRPO) for ${ref.test}` });
   }
   if (!rpo) {
-    notes.push({ code: 'rpo_not_measured', message: `latest run measured no RPO (no freshness check found a time): ${run}` });
+    notes.push({
+      code: 'rpo_not_measured',
+      message: `latest run measured no RPO (no freshness check found a time): ${run}`,
+    });
     return { target, notes };
   }
   const measured = formatDuration(rpo.measuredSeconds);
@@ -84,7 +87,9 @@ export function rpoClause(control: ControlDetail): string {
     );
   }
   for (const code of NOTE_ORDER) {
-    const namespaces = withEvidence.filter((target) => target.rpo!.notes.some((note) => note.code === code)).map((target) => target.namespace);
+    const namespaces = withEvidence
+      .filter((target) => target.rpo!.notes.some((note) => note.code === code))
+      .map((target) => target.namespace);
     if (namespaces.length > 0) parts.push(`${NOTE_LABEL[code]}: ${namesOrCount(namespaces)}`);
   }
   return `; ${parts.join('; ')}`;
