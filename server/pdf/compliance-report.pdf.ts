@@ -128,14 +128,20 @@ function drawComplianceReport(sealed: SealedEvidence<ComplianceReportData>): Pdf
   writer.subheading('RestoreTests');
   writer.table(
     [
-      { header: 'RestoreTest', width: 1.8, cell: (t) => ({ text: t.name, font: 'bold', sub: t.namespace }) },
-      { header: 'Provider / backup', width: 1.3, cell: (t) => ({ text: t.provider, sub: t.backupName }) },
+      { header: 'RestoreTest', width: 1.6, cell: (t) => ({ text: t.name, font: 'bold', sub: t.namespace }) },
+      { header: 'Provider / backup', width: 1.1, cell: (t) => ({ text: t.provider, sub: t.backupName }) },
       { header: 'Schedule', width: 1.3, cell: (t) => ({ text: t.schedule, font: 'mono', sub: t.timezone }) },
-      { header: 'Source namespaces', width: 1.8, cell: (t) => namesList(t.sourceNamespaces, 4) },
+      { header: 'Source namespaces', width: 2, cell: (t) => namesList(t.sourceNamespaces, 4) },
       {
         header: 'RTO target',
-        width: 0.9,
+        width: 0.8,
         cell: (t) => (t.rtoTarget ? t.rtoTarget : { text: 'none set', color: '#8A4B00' }),
+      },
+      {
+        header: 'RPO target',
+        width: 0.8,
+        // Not a status input (the rules count the RTO), so a missing one is plain, not flagged.
+        cell: (t) => (t.rpoTarget ? t.rpoTarget : { text: 'none set', color: COLOR.muted }),
       },
     ],
     data.scope.tests,

@@ -17,6 +17,7 @@ import type {
   RunResult,
   RunTrigger,
   ScoreLevel,
+  VolumeRestoreReport,
 } from '../domain/resources/resources.js';
 import type { RunsFileInfo } from './runs-file.js';
 
@@ -115,6 +116,8 @@ export interface ScopeTest {
   sourceNamespaces: string[];
   backupName: string;
   rtoTarget?: string;
+  /** spec.sla.maxRPO (the RPO target a freshness check measures against). */
+  rpoTarget?: string;
 }
 
 export interface ExceptionEntry {
@@ -241,13 +244,26 @@ export interface TestDefinition {
     networkIsolation: string;
     resourceQuota?: Record<string, string>;
   };
-  sla: { maxRTO?: string; alertOnExceed: boolean };
+  sla: { maxRTO?: string; maxRPO?: string; alertOnExceed: boolean };
   historyLimit: number;
+}
+
+/** A run's measured RPO (spec.rpo): restore request minus the newest data a freshness check found. */
+export interface RunRpo {
+  /** The freshness check that measured it. */
+  check: string;
+  newestData: string;
+  measured: string;
+  measuredSeconds: number;
+  target?: string;
+  withinSLA?: boolean;
 }
 
 export interface TestRunRecord extends RunRecord {
   checks: CheckResult[];
   levels: ScoreLevel[];
+  /** Absent when no freshness check measured one. */
+  rpo?: RunRpo;
 }
 
 export interface TestReportData extends ReportIdentity {
@@ -262,6 +278,11 @@ export interface TestReportData extends ReportIdentity {
   };
   /** Runs in the period, oldest first. */
   runs: TestRunRecord[];
+  /**
+   * The volumes whose data the latest run brought back (spec.volumes, at most 20); absent when it
+   * restored no volume data. The latest run's only: the evidence stays bounded for any history.
+   */
+  latestVolumes?: { run: string; volumes: VolumeRestoreReport[] };
   chain?: ChainSummary;
 }
 

@@ -1,6 +1,6 @@
 // TestReportData (the input of the per-test PDF) from the resources: the RestoreTest with the
 // defaults of decision 0003 made explicit, its HealthCheckPolicy, and its runs of the period as
-// RunRecords, oldest first. Pure mapping.
+// RunRecords, oldest first, and the volumes the latest run restored. Pure mapping.
 import type { HealthCheckPolicy, RestoreReport, RestoreTest } from '../domain/resources/resources.js';
 import { parseDuration } from './format.js';
 import {
@@ -55,6 +55,11 @@ export interface TestReportInput extends ReportIdentity {
   chain?: ChainSummary;
 }
 
+/** Oldest first; the name breaks a tie. */
+function byStart(a: RestoreReport, b: RestoreReport): number {
+  return a.spec.startedAt.localeCompare(b.spec.startedAt) || a.metadata.name.localeCompare(b.metadata.name);
+}
+
 /** TestReportData from the resources, with the defaults of decision 0003 made explicit. */
 export function buildTestReportData(input: TestReportInput): TestReportData {
   const { test, policy } = input;
@@ -70,15 +75,13 @@ export function buildTestReportData(input: TestReportInput): TestReportData {
     : inline.length > 0
       ? { source: 'inline', checks: inline }
       : { source: 'default', checks: [] };
-  const runs = [...input.reports]
-    .sort(
-      (a, b) =>
-        a.spec.startedAt.localeCompare(b.spec.startedAt) || a.metadata.name.localeCompare(b.metadata.name),
-    )
-    .map((r): TestRunRecord => ({
+  const sorted = [...input.reports].sort(byStart);
+  const latest = sorted.at(-1);
+  const runs = sorted.map((r): TestRunRecord => ({
       ...runRecordFromReport(r, input.verified?.get(r.metadata.name)),
       checks: r.spec.checks,
       levels: r.spec.levels,
+      ...(r.spec.rpo ? { rpo: r.spec.rpo } : {}),
     }));
   return plainJson({
     kind: 'test',
@@ -108,11 +111,12 @@ export function buildTestReportData(input: TestReportInput): TestReportData {
         networkIsolation: spec.sandbox?.networkIsolation ?? 'strict',
         resourceQuota: spec.sandbox?.resourceQuota?.hard,
       },
-      sla: { maxRTO: spec.sla?.maxRTO, alertOnExceed: spec.sla?.alertOnExceed ?? false },
+      sla: { maxRTO: spec.sla?.maxRTO, maxRPO: spec.sla?.maxRPO, alertOnExceed: spec.sla?.alertOnExceed ?? false },
       historyLimit: spec.historyLimit ?? 90,
     },
     healthChecks,
     runs,
+    ...(latest?.spec.volumes?.length ? { latestVolumes: { run: latest.metadata.name, volumes: latest.spec.volumes } } : {}),
     chain: input.chain,
   } satisfies TestReportData);
 }

@@ -1,6 +1,6 @@
 // The per-RestoreTest PDF (GET /api/restore-tests/{name}/report.pdf): test metadata, the full
-// health-check configuration, run history with UTC timestamps, scores and RTO, a pass/fail
-// breakdown per check, and a signed attestation page (decision 0006).
+// health-check configuration, run history with UTC timestamps, scores, RTO and RPO, the volumes the
+// latest run restored, a pass/fail breakdown per check, and a signed attestation page (decision 0006).
 
 import type { CheckStatus, HealthCheck, ScoreLevelName } from '../domain/resources/resources.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
@@ -16,6 +16,7 @@ import {
 } from './common.js';
 import { durationText, median, percent, plural, utcDate, utcDateTime, utcShort } from './format.js';
 import { COLOR, type Column } from './layout/style.js';
+import { renderRecoveryPoint, renderVolumeTable, rpoTargetText, rpoText } from './recovery-point.js';
 import {
   resultCounts,
   type CheckBreakdownRow,
@@ -194,6 +195,7 @@ export async function renderSealedTestReport(sealed: SealedEvidence<TestReportDa
         ? `${test.sla.maxRTO}${test.sla.alertOnExceed ? ', alert when exceeded' : ', no alert'}`
         : 'none set (no RTO target is itself a gap)',
     ],
+    ['RPO target (SLA)', rpoTargetText(test.sla.maxRPO)],
     ['History limit', `${test.historyLimit} reports kept`],
   ]);
 
@@ -249,13 +251,20 @@ export async function renderSealedTestReport(sealed: SealedEvidence<TestReportDa
   if (latest) {
     writer.paragraph(
       `Latest run: ${latest.name}, started ${utcDateTime(latest.startedAt)}, result ${latest.result} with score ${latest.score}, ` +
-        `RTO ${latest.rto ?? durationText(latest.rtoSeconds)}${latest.rtoTarget ? ` against a target of ${latest.rtoTarget}` : ''}; ${latest.checksPassed} of ${latest.checksTotal} checks passed.`,
+        `RTO ${latest.rto ?? durationText(latest.rtoSeconds)}${latest.rtoTarget ? ` against a target of ${latest.rtoTarget}` : ''}` +
+        `${latest.rpo ? `, RPO ${rpoText(latest.rpo)}` : ''}; ${latest.checksPassed} of ${latest.checksTotal} checks passed.`,
     );
   } else {
     writer.paragraph('No run completed in the period.');
   }
   writer.subheading('Recovery time');
   renderRtoTable(writer, rtoRows(data.runs));
+  writer.subheading('Recovery point (RPO)');
+  renderRecoveryPoint(writer, data);
+  if (data.latestVolumes) {
+    writer.subheading('Volume data restored');
+    renderVolumeTable(writer, data.latestVolumes);
+  }
 
   // ---------------------------------------------------------------- 4. run history
   writer.section('Run history');

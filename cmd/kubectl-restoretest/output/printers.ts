@@ -80,6 +80,16 @@ function slaCell(report: RestoreReport): string {
   return rto.withinSLA ? 'met' : 'missed';
 }
 
+/**
+ * The measured RPO ("4m57s"), marked with the SLA column's word when it exceeded the test's maxRPO
+ * ("1h2m (missed)"); <none> when no freshness check measured one.
+ */
+function rpoCell(report: RestoreReport): string {
+  const rpo = report.spec.rpo;
+  if (!rpo) return NONE;
+  return rpo.withinSLA === false ? `${rpo.measured} (missed)` : rpo.measured;
+}
+
 /** The Pod Security level each sandbox enforced, in source order, each level once ("baseline,restricted"). */
 function podSecurityCell(report: RestoreReport): string {
   const levels = (report.spec.podSecurity?.namespaces ?? []).map((entry) => entry.level);
@@ -127,7 +137,7 @@ export const reportPrinter: Printer<RestoreReport> = {
       'RTO',
       'TRIGGER',
       'AGE',
-      ...(options.wide ? ['BACKUP', 'CHECKS', 'SLA', 'SANDBOX', 'POD SECURITY', 'TRANSFORMS', 'VOLUMES', 'FAILURE'] : []),
+      ...(options.wide ? ['BACKUP', 'CHECKS', 'SLA', 'RPO', 'SANDBOX', 'POD SECURITY', 'TRANSFORMS', 'VOLUMES', 'FAILURE'] : []),
     ]),
   row: (report, options) =>
     withNamespace(options, report.metadata.namespace ?? report.spec.testRef.namespace, [
@@ -143,6 +153,7 @@ export const reportPrinter: Printer<RestoreReport> = {
             orNone(report.spec.backup.name),
             checksPassed(report),
             slaCell(report),
+            rpoCell(report),
             orNone(report.spec.sandboxNamespaces.join(',')),
             podSecurityCell(report),
             transformsCell(report),

@@ -1,4 +1,4 @@
-// The end of trigger --wait: the run's score, result and RTO, then its checks (and with -o wide
+// The end of trigger --wait: the run's score, result, RTO and (when measured) RPO, then its checks (and with -o wide
 // the six score levels), from the RestoreReport the run wrote.
 import { NONE, orNone, paintResult } from './format.js';
 import { RESTORETEST, type RestoreReport, type TableOptions } from './printers.js';
@@ -12,13 +12,24 @@ function rtoLine(report: RestoreReport): string {
   return `${measured} (target ${rto.target}: ${rto.withinSLA ? 'within SLA' : 'SLA missed'})`;
 }
 
+/** The measured RPO beside the RTO, worded the same way; absent without a freshness check's finding. */
+function rpoLine(report: RestoreReport): string | undefined {
+  const rpo = report.spec.rpo;
+  if (!rpo) return undefined;
+  if (!rpo.target) return `${rpo.measured} (no RPO target)`;
+  if (rpo.withinSLA === undefined) return `${rpo.measured} (target ${rpo.target})`;
+  return `${rpo.measured} (target ${rpo.target}: ${rpo.withinSLA ? 'within SLA' : 'SLA missed'})`;
+}
+
 export function renderRunResult(report: RestoreReport, options: TableOptions): string {
   const spec = report.spec;
   const result = paintResult(spec.result, options.color);
+  const rpo = rpoLine(report);
   const fields: [string, string][] = [
     ['Score', `${spec.score}/100`],
     ['Result', result],
     ['RTO', rtoLine(report)],
+    ...(rpo ? ([['RPO', rpo]] as [string, string][]) : []),
     ['Backup', `${orNone(spec.backup.name)} (${spec.backup.provider})`],
     ['Report', `${report.metadata.name} (in ${report.metadata.namespace ?? spec.testRef.namespace})`],
   ];

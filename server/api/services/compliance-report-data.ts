@@ -134,6 +134,7 @@ function scopeTests(tests: readonly RestoreTest[]): ScopeTest[] {
       sourceNamespaces: (test.spec.backupSource?.namespaces ?? []).map((source) => source.name),
       backupName: test.spec.backupSource?.backupName || 'latest',
       ...(test.spec.sla?.maxRTO ? { rtoTarget: test.spec.sla.maxRTO } : {}),
+      ...(test.spec.sla?.maxRPO ? { rpoTarget: test.spec.sla.maxRPO } : {}),
     }))
     .sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
 }

@@ -17,6 +17,12 @@ export interface ControlDefinition {
   freshnessDays: number;
   /** A pass without an RTO target does not qualify (the control is about recovery objectives). */
   rtoBound: boolean;
+  /**
+   * The evidence names each target's RPO target and latest measured RPO (the controls about RTO/RPO
+   * objectives). Evidence only: the guide's status rules count the RTO, never the RPO, so no RPO
+   * finding changes a status (rpo-evidence.ts).
+   */
+  rpoEvidence?: true;
   /** A limitation that must travel with this control's evidence. */
   caveat?: string;
 }
@@ -82,6 +88,7 @@ export const FRAMEWORKS: Readonly<Record<FrameworkId, FrameworkDefinition>> = {
         role: 'primary',
         freshnessDays: YEAR,
         rtoBound: true,
+        rpoEvidence: true,
       },
       {
         id: '5.29',
@@ -157,6 +164,7 @@ export const FRAMEWORKS: Readonly<Record<FrameworkId, FrameworkDefinition>> = {
         role: 'supporting',
         freshnessDays: YEAR,
         rtoBound: true,
+        rpoEvidence: true,
       },
       {
         id: 'Art. 12(7)',

@@ -51,7 +51,7 @@ export function limitations(
   const notes = [
     'System-generated from RestoreReports; this is evidence for an assessor, not an audit opinion.',
     'Measured RTOs come from restores into sandbox namespaces of the same cluster; they are test measurements, not a guarantee of production recovery time.',
-    'RPO (data loss since the last backup) is not measured by a restore test.',
+    'An RPO is measured only by runs with a freshness check (the restore request time minus the newest data found in the restored copy); it is named beside the RTO/RPO controls\u2019 evidence, and the status rules do not count it.',
     'Runs of RestoreTests deleted before generation, and reports pruned beyond a test\u2019s historyLimit, are not part of this population.',
   ];
   if (!population.signaturesChecked) {

@@ -4,7 +4,7 @@
 // what the evidence supports; nothing here ever calls a system "compliant".
 //
 // The parts, in this folder: population.ts (the runs and their facts), rules.ts (statuses),
-// evidence-sentence.ts (the sentence), detail.ts (the PDF's RTO table, limitations, run records),
+// evidence-sentence.ts (the sentence), rpo-evidence.ts (the RPO beside the RTO/RPO controls' status), detail.ts (the PDF's RTO table, limitations, run records),
 // types.ts (the shapes). This file assembles them, in steps.
 import type { RestoreTest } from '../resources/resources.js';
 import type { ComplianceResponse } from '../read-models/views.js';
@@ -80,7 +80,7 @@ function* evaluateControlSteps(
   control: ControlDefinition,
   population: Population,
 ): Generator<void, ControlDetail> {
-  const rule = `${control.rtoBound}/${control.freshnessDays}`;
+  const rule = `${control.rtoBound}/${control.freshnessDays}/${control.rpoEvidence === true}`;
   let targets = population.targetsByRule.get(rule);
   if (!targets) {
     targets = [];
@@ -149,6 +149,7 @@ function* evaluateFrameworkSteps(
         schedule: test.spec.schedule?.cron ?? '',
         sourceNamespaces: (test.spec.backupSource?.namespaces ?? []).map((source) => source.name),
         rtoTarget: test.spec.sla?.maxRTO ?? '',
+        rpoTarget: test.spec.sla?.maxRPO ?? '',
       })),
     },
     totals: {

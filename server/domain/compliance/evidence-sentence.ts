@@ -1,5 +1,6 @@
 // The one-line evidence sentence of a control: coverage, status with its reasons, the runs of the
-// period, freshness, the worst RTO, deleted tails and the control's caveat.
+// period, freshness, the worst RTO, the RPO (controls about RTO/RPO objectives), deleted tails and
+// the control's caveat.
 import type { ControlStatus } from '../read-models/views.js';
 import { formatDuration } from '../common/duration.js';
 import { rtoTargetSeconds } from '../read-models/run-facts.js';
@@ -7,6 +8,7 @@ import { utcDate } from '../common/utc-days.js';
 import { once, type Population } from './population.js';
 import { plural, REASON_LABEL, REASON_ORDER } from './rules.js';
 import type { ControlDetail, TargetReasonCode } from './types.js';
+import { rpoClause } from './rpo-evidence.js';
 
 function namesOrCount(names: string[]): string {
   return names.length <= 3 ? names.join(', ') : `${names.length} namespaces`;
@@ -92,5 +94,5 @@ export function evidenceSentence(control: ControlDetail, population: Population)
   const freshness = ages.length
     ? `newest qualifying pass per namespace ≤ ${Math.max(1, Math.ceil(Math.max(...ages)))} d old`
     : 'no qualifying pass';
-  return `${head}: ${coverage}; ${once(population, 'runsClause', () => runsClause(population))}; ${freshness}; ${once(population, 'rtoClause', () => rtoClause(population))}${tailClause(control, population)}${caveat}.`;
+  return `${head}: ${coverage}; ${once(population, 'runsClause', () => runsClause(population))}; ${freshness}; ${once(population, 'rtoClause', () => rtoClause(population))}${rpoClause(control)}${tailClause(control, population)}${caveat}.`;
 }

@@ -2,7 +2,7 @@
 // need, grouped by namespace and counted in one stepwise pass. Each run's facts are kept between
 // evaluations (the server re-evaluates after every new report).
 import type { RestoreTest, RunResult } from '../resources/resources.js';
-import { asReportIndex, type IndexedRun, type ReportSource } from '../read-models/report-index.js';
+import { asReportIndex, testKeyOf, type IndexedRun, type ReportSource } from '../read-models/report-index.js';
 import { isAbortedAttempt, measuredRtoSeconds, rtoVerdict, type RtoVerdict } from '../read-models/run-facts.js';
 import { MILLISECONDS_PER_DAY } from '../common/utc-days.js';
 import type {
@@ -124,8 +124,10 @@ export interface Population {
   signaturesChecked: boolean;
   windowMs: number;
   missingTails: readonly MissingTail[];
+  /** Each RestoreTest's spec.sla.maxRPO by test key (the RPO target of a run that measured none). */
+  rpoTargets: ReadonlyMap<string, string>;
   /**
-   * Per-target results by the only control properties the rules read (RTO-bound, freshness): most
+   * Per-target results by the only control properties the rules read (RTO-bound, freshness, RPO evidence): most
    * controls share them, so 16 controls across five frameworks need two evaluations, not sixteen.
    */
   targetsByRule: Map<string, TargetControlDetail[]>;
@@ -195,8 +197,11 @@ export function* collectPopulationSteps(
   // Scope = what the tests declare plus anything actually restored in the period: an untested
   // declared namespace must show up as not tested, never silently drop out.
   const scope = new Set<string>();
-  for (const test of tests)
+  const rpoTargets = new Map<string, string>();
+  for (const test of tests) {
     for (const source of test.spec.backupSource?.namespaces ?? []) scope.add(source.name);
+    if (test.spec.sla?.maxRPO) rpoTargets.set(testKeyOf(test), test.spec.sla.maxRPO);
+  }
   const runs: RunFacts[] = [];
   const runsByNamespace = new Map<string, RunFacts[]>();
   const totals: PopulationTotals = { pass: 0, partial: 0, fail: 0, aborted: 0, scoreSum: 0, met: 0 };
@@ -237,6 +242,7 @@ export function* collectPopulationSteps(
     signaturesChecked: verify !== undefined,
     windowMs: remediationWindowDays * MILLISECONDS_PER_DAY,
     missingTails,
+    rpoTargets,
     targetsByRule: new Map(),
     shared: {},
   };

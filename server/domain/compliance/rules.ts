@@ -13,6 +13,7 @@ import type {
   TargetReasonCode,
 } from './types.js';
 import { MILLISECONDS_PER_DAY, utcDate } from '../common/utc-days.js';
+import { rpoEvidenceOf } from './rpo-evidence.js';
 
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -362,6 +363,9 @@ export function evaluateTarget(
     exceptions: [],
     remediatedExceptions: remediated,
   };
+  // After the status: the RPO is evidence beside it, never a reason (rpo-evidence.ts).
+  const rpo = control.rpoEvidence ? rpoEvidenceOf(runs, population) : undefined;
+  if (rpo) target.rpo = rpo;
   defineExceptions(target, runs, control, passesByTest, population);
   return target;
 }

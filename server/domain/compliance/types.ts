@@ -72,6 +72,33 @@ export interface TargetControlDetail {
   latestRun?: RunReference & { qualifying: boolean };
   exceptions: ExceptionDetail[];
   remediatedExceptions: number;
+  /** On controls about RTO/RPO objectives only; absent there too when no run completed. */
+  rpo?: RpoEvidence;
+}
+
+/** Why a target's RPO evidence falls short; noted, never a status reason (the guide's rules count RTO only). */
+export type RpoNoteCode = 'rpo_target_undefined' | 'rpo_not_measured' | 'rpo_over_target';
+
+export interface RpoNote {
+  code: RpoNoteCode;
+  message: string;
+}
+
+/**
+ * What a target's latest completed run says about the RPO, for the controls about RTO/RPO
+ * objectives (ISO 27001 5.30, DORA Art. 12(6)): rpo-evidence.ts.
+ */
+export interface RpoEvidence {
+  /**
+   * The RPO target: the one the run measured against (as it applied then), or, when the run
+   * measured none, its test's spec.sla.maxRPO now (the report records a target only beside a
+   * measurement). Null: neither has one.
+   */
+  target: string | null;
+  /** The latest completed run's measured RPO; absent when it measured none (no freshness check found a time). */
+  latest?: RunReference & { measured: string; measuredSeconds: number; withinSLA?: boolean };
+  /** Empty when the RPO was measured within a target. */
+  notes: RpoNote[];
 }
 
 export interface ControlDetail extends ComplianceControl {
@@ -129,6 +156,8 @@ export interface ComplianceDetail {
       schedule: string;
       sourceNamespaces: string[];
       rtoTarget: string;
+      /** spec.sla.maxRPO; empty when none is set. */
+      rpoTarget: string;
     }[];
   };
   totals: { runs: number; pass: number; partial: number; fail: number; aborted: number };

@@ -20,6 +20,8 @@ export interface ReportSummarySpec {
   /** Only whether a restore was requested matters to the read models (aborted attempts). */
   restore?: { phase: string };
   rto: Pick<RestoreReportSpec['rto'], 'measured' | 'measuredSeconds' | 'target' | 'withinSLA'>;
+  /** The measured RPO (compliance names each target's latest); absent when no freshness check measured one. */
+  rpo?: Pick<NonNullable<RestoreReportSpec['rpo']>, 'measuredSeconds' | 'target' | 'withinSLA'>;
   failure?: { reason: string; message: string };
   /**
    * The 32 bytes of spec.evidence.digest as a latin1 string (48 bytes in V8, against 88 for the
@@ -147,6 +149,7 @@ class CompactSummary implements ReportSummary, ReportSummarySpec {
     private readonly backupName: string,
     readonly restore: { phase: string } | undefined,
     readonly rto: ReportSummarySpec['rto'],
+    readonly rpo: ReportSummarySpec['rpo'],
     readonly failure: { reason: string; message: string } | undefined,
     readonly evidenceDigestBytes: string | undefined,
   ) {}
@@ -189,6 +192,10 @@ export function summarizeReport(
     spec.backup?.name ?? '',
     spec.restore ? interner.restore(spec.restore.phase) : undefined,
     interner.rto(rto?.measured, rto?.measuredSeconds, rto?.target, rto?.withinSLA),
+    // Not shared: RPOs spread over any number of seconds, and only runs with a freshness check have one.
+    spec.rpo
+      ? Object.freeze({ measuredSeconds: spec.rpo.measuredSeconds, target: interner.string(spec.rpo.target), withinSLA: spec.rpo.withinSLA })
+      : undefined,
     // Not shared: a failure message may name the run (its sandbox), and few runs fail.
     spec.failure ? { reason: interner.string(spec.failure.reason), message: spec.failure.message } : undefined,
     packedDigest(spec.evidence?.digest),

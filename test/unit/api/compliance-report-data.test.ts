@@ -28,7 +28,7 @@ const key = generateSigningKey();
 const NOW = new Date('2026-04-01T06:00:00Z');
 const START = new Date('2026-02-01T00:00:00Z'); // 59 daily runs up to 2026-03-31
 const tests = [
-  makeRestoreTest('payments-nightly', ['payments', 'payments-ledger'], { maxRTO: '15m', uid: 'a1' }),
+  makeRestoreTest('payments-nightly', ['payments', 'payments-ledger'], { maxRTO: '15m', maxRPO: '1h', uid: 'a1' }),
   makeRestoreTest('orders-nightly', ['orders'], { maxRTO: '20m', uid: 'a2' }),
   makeRestoreTest('reporting-weekly', ['reporting'], { uid: 'a3' }),
 ];
@@ -208,11 +208,11 @@ describe('complianceReportData', () => {
     expect(
       [...data.scope.tests]
         .sort((a, b) => a.name.localeCompare(b.name))
-        .map((test) => [test.name, test.schedule, test.timezone, test.backupName, test.rtoTarget]),
+        .map((test) => [test.name, test.schedule, test.timezone, test.backupName, test.rtoTarget, test.rpoTarget]),
     ).toEqual([
-      ['orders-nightly', '0 2 * * *', 'UTC', 'latest', '20m'],
-      ['payments-nightly', '0 2 * * *', 'UTC', 'latest', '15m'],
-      ['reporting-weekly', '0 2 * * *', 'UTC', 'latest', undefined],
+      ['orders-nightly', '0 2 * * *', 'UTC', 'latest', '20m', undefined],
+      ['payments-nightly', '0 2 * * *', 'UTC', 'latest', '15m', '1h'],
+      ['reporting-weekly', '0 2 * * *', 'UTC', 'latest', undefined, undefined],
     ]);
   });
 

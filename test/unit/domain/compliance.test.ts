@@ -392,6 +392,89 @@ describe('RTO-bound controls (ISO 5.30)', () => {
   });
 });
 
+describe('RPO evidence (ISO 5.30, DORA 12(6)): named beside the status, never a reason', () => {
+  const iso = (tests: RestoreTest[], reports: RestoreReport[]) => evaluate(tests, reports, { framework: 'iso27001' });
+
+  it('carries the RPO target and the latest measured RPO, within its target', () => {
+    const detail = iso(
+      [makeTest({ name: 'pay', maxRTO: '15m', maxRPO: '1h' })],
+      runsOf('pay', [{ days: 5, rpoSeconds: 4_000, rpoTarget: '1h' }, { days: 1, rpoSeconds: 1_200, rpoTarget: '1h' }]),
+    );
+    const bound = target(detail, '5.30', 'pay');
+    expect(bound.status).toBe('satisfied');
+    expect(bound.rpo).toEqual({
+      target: '1h',
+      latest: expect.objectContaining({ test: 'rehearsal-system/pay', completedAt: ago(1), measured: '20m', measuredSeconds: 1_200, withinSLA: true }),
+      notes: [],
+    });
+    expect(control(detail, '5.30').evidence).toContain('; worst latest RPO 20m vs target 1h (pay, 2026-03-30).');
+  });
+
+  it('notes "RPO target undefined" and "RPO not measured" without changing a status', () => {
+    const detail = iso([makeTest({ name: 'pay', maxRTO: '15m' })], runsOf('pay', [{ days: 1 }]));
+    const bound = target(detail, '5.30', 'pay');
+    expect(bound.status).toBe('satisfied');
+    expect(bound.reasons).toEqual([]);
+    expect(bound.rpo).toEqual({
+      target: null,
+      notes: [
+        { code: 'rpo_target_undefined', message: 'no RPO target (spec.sla.maxRPO) for rehearsal-system/pay' },
+        { code: 'rpo_not_measured', message: expect.stringContaining('latest run measured no RPO') },
+      ],
+    });
+    expect(control(detail, '5.30').evidence).toMatch(
+      /^5\.30 satisfied: .*; no RPO measured; RPO target undefined: pay; RPO not measured: pay\.$/,
+    );
+  });
+
+  it("takes the target of a run that measured none from its test's maxRPO", () => {
+    const detail = iso([makeTest({ name: 'pay', maxRTO: '15m', maxRPO: '4h' })], runsOf('pay', [{ days: 1 }]));
+    expect(target(detail, '5.30', 'pay').rpo).toEqual({
+      target: '4h',
+      notes: [{ code: 'rpo_not_measured', message: expect.any(String) }],
+    });
+  });
+
+  it('names an RPO over its target, and the target stays satisfied', () => {
+    const detail = evaluate(
+      [makeTest({ name: 'pay', maxRTO: '15m', maxRPO: '30m' }), makeTest({ name: 'shop', maxRTO: '15m', maxRPO: '30m' })],
+      [
+        ...runsOf('pay', [{ days: 2, rpoSeconds: 3_349, rpoTarget: '30m' }]),
+        ...runsOf('shop', [{ days: 1, rpoSeconds: 600, rpoTarget: '30m' }]),
+      ],
+      { framework: 'dora' },
+    );
+    const pay = target(detail, 'Art. 12(6)', 'pay');
+    expect(pay.status).toBe('satisfied');
+    expect(pay.rpo?.latest).toMatchObject({ measured: '55m49s', withinSLA: false });
+    expect(pay.rpo?.notes).toEqual([
+      { code: 'rpo_over_target', message: expect.stringMatching(/^latest RPO 55m49s over target 30m: rehearsal-system\/pay run r\d+, 2026-03-29$/) },
+    ]);
+    expect(control(detail, 'Art. 12(6)').status).toBe('satisfied');
+    expect(control(detail, 'Art. 12(6)').evidence).toContain('; worst latest RPO 55m49s vs target 30m (pay, 2026-03-29); RPO over target: pay.');
+  });
+
+  it('reads the latest completed run: an aborted attempt after it measured nothing', () => {
+    const detail = iso(
+      [makeTest({ name: 'pay', maxRTO: '15m', maxRPO: '1h' })],
+      runsOf('pay', [{ days: 3, rpoSeconds: 900, rpoTarget: '1h' }, { days: 1, aborted: true }]),
+    );
+    expect(target(detail, '5.30', 'pay').rpo?.latest).toMatchObject({ completedAt: ago(3), measured: '15m' });
+  });
+
+  it('is absent from the other controls, and from a target with no completed run', () => {
+    const detail = iso(
+      [makeTest({ name: 'pay', maxRTO: '15m' }), makeTest({ name: 'idle', maxRTO: '15m' })],
+      runsOf('pay', [{ days: 1, rpoSeconds: 900 }]),
+    );
+    expect(target(detail, '8.13', 'pay').rpo).toBeUndefined();
+    expect(control(detail, '8.13').evidence).not.toContain('RPO');
+    expect(target(detail, '5.30', 'idle').rpo).toBeUndefined();
+    expect(target(detail, '5.30', 'pay').rpo).toMatchObject({ target: null, latest: { measured: '15m' } });
+    expect(control(detail, '5.30').evidence).toContain('worst latest RPO 15m with no RPO target (pay, 2026-03-30); RPO target undefined: pay');
+  });
+});
+
 describe('per-control aggregation', () => {
   const tests = [makeTest({ name: 'pay', maxRTO: '15m' }), makeTest({ name: 'orders', maxRTO: '15m' })];
 
@@ -665,6 +748,7 @@ describe('detail for the PDF', () => {
         schedule: '0 2 * * *',
         sourceNamespaces: ['pay'],
         rtoTarget: '15m',
+        rpoTarget: '',
       },
     ]);
     expect(detail.notEvidenced).toEqual([...FRAMEWORKS.soc2.notEvidenced]);

@@ -14,6 +14,7 @@ export interface TestOptions {
   sources?: string[];
   cron?: string;
   maxRTO?: string;
+  maxRPO?: string;
   alertOnExceed?: boolean;
   suspend?: boolean;
   status?: RestoreTest['status'];
@@ -32,8 +33,14 @@ export function makeTest(options: TestOptions): RestoreTest {
       timezone: 'UTC',
       ...(options.suspend ? { suspend: true } : {}),
     },
-    ...(options.maxRTO !== undefined
-      ? { sla: { maxRTO: options.maxRTO, alertOnExceed: options.alertOnExceed ?? false } }
+    ...(options.maxRTO !== undefined || options.maxRPO !== undefined
+      ? {
+          sla: {
+            ...(options.maxRTO !== undefined ? { maxRTO: options.maxRTO } : {}),
+            ...(options.maxRPO !== undefined ? { maxRPO: options.maxRPO } : {}),
+            alertOnExceed: options.alertOnExceed ?? false,
+          },
+        }
       : {}),
     ...options.spec,
   };
@@ -56,6 +63,9 @@ export interface ReportOptions {
   sources?: string[];
   rtoSeconds?: number;
   rtoTarget?: string;
+  /** The measured RPO (a freshness check found the newest data this long before the restore request). */
+  rpoSeconds?: number;
+  rpoTarget?: string;
   /** A run that never requested a restore (an aborted attempt). */
   aborted?: boolean;
   failure?: { reason: string; message: string };
@@ -106,8 +116,22 @@ export function makeReport(options: ReportOptions): RestoreReport {
         ...(options.rtoTarget !== undefined ? { target: options.rtoTarget } : {}),
         phases: {},
       },
+      ...(options.rpoSeconds !== undefined ? { rpo: rpoOf(options.rpoSeconds, options.rpoTarget, options.completedAt) } : {}),
       ...(failure ? { failure } : {}),
     },
+  };
+}
+
+/** spec.rpo as measureRpo writes it (targets here are whole minutes or hours: "30m", "2h"). */
+function rpoOf(seconds: number, target: string | undefined, restoreRequestedAt: string): NonNullable<RestoreReport['spec']['rpo']> {
+  const targetSeconds = target === undefined ? undefined : Number(target.slice(0, -1)) * (target.endsWith('h') ? 3600 : 60);
+  const minutes = Math.floor(seconds / 60);
+  return {
+    check: 'newest-order',
+    newestData: new Date(Date.parse(restoreRequestedAt) - seconds * 1000).toISOString(),
+    measured: `${minutes > 0 ? `${minutes}m` : ''}${seconds % 60 > 0 || minutes === 0 ? `${seconds % 60}s` : ''}`,
+    measuredSeconds: seconds,
+    ...(target !== undefined ? { target, withinSLA: seconds <= targetSeconds! } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ const NOW = new Date('2026-03-10T12:00:00Z');
 
 function population() {
   const tests = [
-    makeTest({ name: 'shop', sources: ['shop'], maxRTO: '10m', alertOnExceed: true }),
+    makeTest({ name: 'shop', sources: ['shop'], maxRTO: '10m', maxRPO: '30m', alertOnExceed: true }),
     makeTest({ name: 'billing', sources: ['billing', 'payments'] }),
   ];
   const reports = [];
@@ -23,6 +23,9 @@ function population() {
         completedAt: date,
         rtoSeconds: 300 + day * 60,
         rtoTarget: '10m',
+        // Within the 30m RPO target until day 6, over it after: compliance names both.
+        rpoSeconds: 1_200 + day * 120,
+        rpoTarget: '30m',
         score: 100 - day * 3,
         result: day > 6 ? 'partial' : 'pass',
       }),
@@ -55,7 +58,12 @@ describe('report summaries', () => {
       expect(fromSummaries.response).toEqual(fromWhole.response);
       expect(fromSummaries.detail.runs).toEqual(fromWhole.detail.runs);
       expect(fromSummaries.detail.runs.length).toBeGreaterThan(0);
+      expect(fromSummaries.detail.controls).toEqual(fromWhole.detail.controls);
     }
+    const dora = evaluateCompliance({ framework: 'dora', periodDays: 30, now: NOW, tests, reports: summarized });
+    expect(dora.response.controls.find((control) => control.id === 'Art. 12(6)')!.evidence).toContain(
+      'worst latest RPO 38m vs target 30m (shop, 2026-03-09); RPO over target: shop',
+    );
   });
 
   it('keep the evidence digest in 32 bytes and give it back as the report states it', () => {

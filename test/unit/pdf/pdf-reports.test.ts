@@ -141,6 +141,9 @@ describe('compliance report PDF', () => {
     expect(text.replace(/\s+/g, ' ')).toContain('evidence supports the control for all 7 targets');
     // Worst RTO of payments-nightly over the period, from the RTO analysis.
     expect(text).toMatch(/payments-nightly\s+15m\s+90 \(90\)/);
+    // The scope's RestoreTests with their RTO and RPO targets.
+    expect(text).toMatch(/payments-nightly\s+velero\s+0 2 \* \* \*\s+payments, payments-ledger\s+15m\s+3h/);
+    expect(text).toMatch(/orders-nightly\s+velero\s+0 2 \* \* \*\s+orders\s+20m\s+none set/);
   });
 
   it('states its limits and never claims compliance', () => {
@@ -353,6 +356,32 @@ describe('test report PDF', () => {
     expect(text).toMatch(/api-health\s+88\s+2\s+0\s+0\s+97\.8%\s+PASS/);
     expect(text).toMatch(/ledger-rows\s+87\s+1\s+2\s+0\s+96\.7%/);
     expect(text).toContain('HealthChecksFailed: api-health: GET /healthz returned 503 Service Unavailable');
+  });
+
+  it('shows the RPO target, the measured RPO beside the RTO, and the volumes of the latest run', () => {
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('RPO target (SLA) 3h (newest restored data at most this old at the restore request');
+    // Run 89 (the latest): 7,207 s + 9 x 30 s; run 55 is the one over the 3h target.
+    expect(flat).toMatch(/RTO \d+m\d+s against a target of 15m, RPO 2h4m37s against a target of 3h \(within target\); 5 of 5 checks passed\./);
+    expect(flat).toContain('Recovery point (RPO)');
+    expect(flat).toContain('Latest measured RPO: 2h4m37s against a target of 3h (within target), from check ledger-newest (newest restored data 2026-03-30 23:55:30 UTC).');
+    // (The report name may break after its hyphen at the end of a line.)
+    expect(flat).toMatch(/88 runs of 90 measured an RPO; 1 over target; worst 3h10m7s \(payments- ?nightly-20260225-0200, 2026-02-25\)\./);
+    expect(flat).toContain('The volume data the latest run (payments-nightly-20260331-0200) restored, as the backup tool reports it; 2 of 2 came back.');
+    expect(text).toMatch(/payments-db-0\s+data\s+file-system\s+Completed\s+24\.5 MiB\s+7s/);
+    expect(text).toMatch(/ledger-archive\s+-\s+csi-data-mover\s+Completed\s+1\.0 GiB\s+94s/);
+  });
+
+  it('says when no run measured an RPO, and prints no volume table without volume data', async () => {
+    const { data } = testReportFixture(key);
+    for (const run of data.runs) delete run.rpo;
+    delete data.test.sla.maxRPO;
+    delete data.latestVolumes;
+    const flat = pdftotext(writePdf(await renderTestReport(data, key), 'no-rpo'), '-layout').replace(/\s+/g, ' ');
+    expect(flat).toContain('RPO target (SLA) none set');
+    expect(flat).toContain('No run in the period measured an RPO: no freshness check');
+    expect(flat).not.toContain('Latest measured RPO');
+    expect(flat).not.toContain('Volume data restored');
   });
 
   it('keeps every word inside the margins', () => {

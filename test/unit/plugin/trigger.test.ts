@@ -46,6 +46,7 @@ function newReport(result: 'pass' | 'fail'): Report {
     report.spec.score = 0;
     report.spec.result = 'fail';
     report.spec.checks = [];
+    delete report.spec.rpo; // no check ran, so nothing measured the restored data's age
     report.spec.levels = report.spec.levels.map((level) => ({ ...level, points: 0, tested: false, detail: 'not tested: the restore failed' }));
     report.spec.restore = { namespace: 'velero', name: 'rehearsal-payments-c0ffee', phase: 'Failed', warnings: 0, errors: 3 };
     report.spec.rto = { target: '15m', phases: { restoreRequestedAt: '2026-03-15T12:00:01Z' } };

@@ -1,10 +1,12 @@
-// One test: its latest run in detail (score by level, RTO phases against the SLA, checks, which check
-// capped the result, completeness, evidence verified in the browser, until when the sandbox is kept,
-// the diagnosis of a run that did not pass), and score and RTO history across its reports.
+// One test: its latest run in detail (score by level, RTO phases against the SLA, the measured RPO and
+// the volumes restored, checks, which check capped the result, completeness, evidence verified in the
+// browser, until when the sandbox is kept, the diagnosis of a run that did not pass), and score and
+// RTO history across its reports.
 import { useState } from 'preact/hooks';
 import { api, downloadUrl, unwrap } from '../api.js';
 import { History, RtoBar, type Phase } from '../components/charts.js';
 import { DiagnosisPanel } from '../components/diagnosis.js';
+import { RecoveryPoint } from '../components/recovery-point.js';
 import { TriggerButton } from '../components/trigger.js';
 import { Async, Badge, Card, PageHeader } from '../components/ui.js';
 import { importKeys, verifyReport, type Verdict } from '../evidence.js';
@@ -188,6 +190,7 @@ function LatestRun({ report, previous }: { report: Report; previous: Report | un
         <h3>RTO {s.rto.measured ?? ''}</h3>
         <RtoBar phases={phasesOf(report)} targetSeconds={s.rto.target ? seconds(s.rto.target) : undefined} />
         {s.rto.withinSLA === false ? <p class="bad">The RTO exceeded the SLA target.</p> : null}
+        <RecoveryPoint report={report} />
       </section>
       <section class="panel">
         <h2>Checks</h2>
