@@ -228,5 +228,9 @@ export const runSqlQueryCheck: CheckExecutor = async (check, context) => {
       outcome = error(`${where}: ${describeError(thrown)}`);
     }
   }
-  return { status: outcome.status, message: truncate(redact(outcome.message, [password]), 500) };
+  return {
+    status: outcome.status,
+    message: truncate(redact(outcome.message, [password]), 500),
+    ...(outcome.newestData ? { newestData: outcome.newestData } : {}),
+  };
 };

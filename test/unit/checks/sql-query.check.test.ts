@@ -123,6 +123,25 @@ describe('sqlQuery check against a real PostgreSQL', () => {
     });
   });
 
+  it('freshness: the first value, as PostgreSQL renders a timestamptz (or an epoch), is the newest data\'s time', async () => {
+    // PostgreSQL's own text for a timestamptz in the session's time zone, offset included.
+    const at = await run({ query: "SELECT timestamptz '2026-11-28 14:05:03.123456+02'", freshness: true });
+    expect(at).toEqual({
+      status: 'pass',
+      message: `${where()}: query returned 1 row (at least 1); newest data 2026-11-28T12:05:03.123Z`,
+      newestData: '2026-11-28T12:05:03.123Z',
+    });
+    expect((await run({ query: "SELECT extract(epoch FROM timestamptz '2026-11-28 14:05:03Z')", freshness: true })).newestData).toBe(
+      '2026-11-28T14:05:03.000Z',
+    );
+    // A value that is no time fails, naming only its size (it is restored data).
+    expect(await run({ query: "SELECT 'not a time'", freshness: true })).toEqual({
+      status: 'fail',
+      message: `${where()}: query returned 1 row (at least 1), but its value (10 bytes) is not a timestamp or Unix time: no RPO measured`,
+    });
+    expect((await run({ query: 'SELECT NULL::timestamptz', freshness: true })).message).toMatch(/the freshness value is NULL: no RPO measured$/);
+  });
+
   it('reads the Secret from the sandbox namespace, never from the source namespace', async () => {
     await run({});
     const secretReads = reader.calls.filter((call) => call.method === 'getSecret');
