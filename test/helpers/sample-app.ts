@@ -82,7 +82,7 @@ export async function startShopEndpoints(): Promise<ShopEndpoints> {
         name: SHOP_DB.name,
         owner: { user: SHOP_DB.user, password: SHOP_DB.password },
         sql: [
-          'CREATE TABLE orders (id serial PRIMARY KEY, total numeric NOT NULL)',
+          'CREATE TABLE orders (id serial PRIMARY KEY, total numeric NOT NULL, placed_at timestamptz NOT NULL DEFAULT now())',
           'INSERT INTO orders (total) VALUES (19.90), (42.00), (7.50)',
         ],
       },

@@ -33,7 +33,7 @@ import { kubectl } from '../helpers/install-crds.js';
 import { closedLoopbackPort, deleteNamespaces, testKubeconfigPath, waitFor } from '../helpers/kube.js';
 import { REHEARSAL_NAMESPACE, rehearsalKubeconfig, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { startInProcess, startProcess } from '../helpers/rehearsal-server.js';
-import { shopChecks } from '../helpers/sample-app.js';
+import { SHOP_DB, shopChecks } from '../helpers/sample-app.js';
 import { createBackup } from '../velero/simulator.js';
 
 const LICENSE_SECRET = 'rehearsal-license';
@@ -193,9 +193,20 @@ beforeAll(async () => {
     fixture,
     restoreTestBody(fixture, PASSING, {
       backupSource: { backupName: fixture.backup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
-      healthChecks: { checks: shopChecks() },
+      healthChecks: {
+        checks: [
+          ...shopChecks(),
+          // The newest order's time: the measured RPO the test page shows (issue 27).
+          {
+            name: 'orders-freshness',
+            kind: 'sqlQuery',
+            timeout: '20s',
+            sqlQuery: { engine: 'postgres', service: 'db', port: 5432, database: SHOP_DB.name, credentialsSecret: { name: 'db-credentials' }, query: 'SELECT max(placed_at) FROM orders', freshness: true },
+          },
+        ],
+      },
       sandbox: { ttl: '30s' },
-      sla: { maxRTO: '10m', alertOnExceed: true },
+      sla: { maxRTO: '10m', maxRPO: '24h', alertOnExceed: true },
     }),
   );
   await createRestoreTest(
@@ -334,6 +345,10 @@ describe('the dashboard in Chromium', () => {
       for (const level of latest.spec.levels) {
         expect(await page.locator('table.levels').textContent()).toContain(level.tested ? `${level.points} / ${level.maxPoints}` : 'not tested');
       }
+      // The measured RPO from the freshness check, against the test's maxRPO.
+      expect(latest.spec.rpo).toMatchObject({ check: 'orders-freshness', target: '24h', withinSLA: true });
+      expect(await page.textContent('[data-testid="rpo"] h3')).toBe(`RPO ${latest.spec.rpo!.measured}`);
+      expect(await page.textContent('[data-testid="rpo"]')).toContain('24h');
       await expectAccessible(page);
       await page.context().close();
     }
