@@ -101,18 +101,6 @@ export function durationText(seconds: number | undefined): string {
   return out;
 }
 
-/** Bytes in binary units, as kubectl and the plugin print them: "512 B", "24.5 MiB", "1.0 GiB". */
-export function bytesText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
 
 /** "11m35s" / "1h" / "90s" → seconds; undefined when it is not a duration string. */
 export function parseDuration(text: string | undefined): number | undefined {

@@ -3,7 +3,8 @@
 // and the volumes whose data the latest run restored. Its own module because it answers a second
 // question besides "how fast": "how much, and how fresh".
 import type { VolumeRestoreReport } from '../domain/resources/resources.js';
-import { bytesText, plural, utcDate, utcDateTime } from './format.js';
+import { binaryBytes } from '../../protocol/bytes.js';
+import { plural, utcDate, utcDateTime } from './format.js';
 import type { PdfWriter } from './layout/layout.js';
 import { COLOR, type Column } from './layout/style.js';
 import type { RunRpo, TestReportData } from './report-data.js';
@@ -72,7 +73,7 @@ export function renderVolumeTable(
       header: 'Bytes',
       width: 0.8,
       align: 'right',
-      cell: (v) => (v.bytes === undefined ? '-' : bytesText(v.bytes)),
+      cell: (v) => (v.bytes === undefined ? '-' : binaryBytes(v.bytes)),
     },
     {
       header: 'Duration',

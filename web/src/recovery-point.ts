@@ -1,6 +1,7 @@
 // What the test page shows of the data a run brought back (issue 27): the measured RPO against the
 // test's maxRPO, and one row per restored volume. Plain view models, so the unit tests read exactly
 // what components/recovery-point.tsx prints without a browser.
+import { binaryBytes } from '../../protocol/bytes.js';
 import { dateTime, type Report } from './format.js';
 
 export interface RpoView {
@@ -43,18 +44,8 @@ export interface VolumeRow {
   message: string;
 }
 
-/** Bytes in binary units, as the plugin and the PDF print them: "512 B", "24.5 MiB". */
-export function byteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
+/** Bytes in binary units, as the plugin and the PDF print them: "512 B", "24.5 MiB" (protocol/bytes.ts). */
+export const byteSize = (bytes: number): string => binaryBytes(bytes);
 
 /** One row per volume the report lists (failed ones first, as the report keeps them). */
 export function volumeRows(report: Report): VolumeRow[] {

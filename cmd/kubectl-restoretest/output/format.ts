@@ -94,15 +94,3 @@ export function visibleLength(text: string): number {
   return text.replace(ANSI, '').length;
 }
 
-/** Bytes as kubectl-ish binary units: 512B, 4.0Ki, 23.5Mi, 1.2Gi. */
-export function humanBytes(bytes: number): string {
-  const units = ['Ki', 'Mi', 'Gi', 'Ti'];
-  if (bytes < 1024) return `${bytes}B`;
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(1)}${units[unit]}`;
-}

@@ -1,7 +1,8 @@
 // The columns of every table. -o table shows what an SRE scans for; -o wide adds detail; -o name
 // prints kubectl-style resource/name lines where the rows are Kubernetes objects.
 import type { components } from '../../../openapi/client.js';
-import { age, humanBytes, NONE, orNone, overdue, paintResult, percent, until } from './format.js';
+import { binaryBytes } from '../../../protocol/bytes.js';
+import { age, NONE, orNone, overdue, paintResult, percent, until } from './format.js';
 
 type Schemas = components['schemas'];
 export type TestResponse = Schemas['TestResponse'];
@@ -120,7 +121,7 @@ export const volumePrinter: Printer<VolumeRestore> = {
     orNone(volume.claim),
     volume.method,
     volume.phase,
-    volume.bytes === undefined ? NONE : humanBytes(volume.bytes),
+    volume.bytes === undefined ? NONE : binaryBytes(volume.bytes, 'kubectl'),
     volume.durationSeconds === undefined ? NONE : `${volume.durationSeconds}s`,
     orNone(volume.message),
   ],
