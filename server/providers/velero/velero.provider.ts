@@ -25,14 +25,7 @@ import { isLatest, selectVeleroBackup } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { parseResourceList } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
-import {
-  fromDataDownload,
-  fromPodVolumeRestore,
-  orderVolumes,
-  VOLUME_RESTORE_LABEL,
-  type VeleroDataDownload,
-  type VeleroPodVolumeRestore,
-} from './volume-restores.js';
+import { listVolumeRestores } from './volume-restores.js';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
 import type { VeleroConfigMapApi, VeleroCustomObjectsApi } from './velero-types.js';
 import { transformsConfigMapName } from '../../domain/run/sandbox-names.js';
@@ -196,35 +189,9 @@ export class VeleroProvider implements BackupProvider {
     return volumes.length > 0 ? { ...progress, volumes } : progress;
   }
 
-  /**
-   * The per-volume objects of an ended restore (volume-restores.ts), read once when it has ended.
-   * A cluster without them (no node agent, no data mover, an older Velero) or an installation
-   * whose role does not grant them yet: no volumes, the report then has no volume table.
-   */
-  private async volumeRestores(ref: RestoreRef): Promise<VolumeRestoreReport[]> {
-    const list = async <T>(version: string, plural: string): Promise<T[]> => {
-      try {
-        const page = (await this.call(`listing ${plural} of Restore ${ref.name}`, () =>
-          this.api.listNamespacedCustomObject({
-            group: this.group,
-            version,
-            namespace: ref.namespace,
-            plural,
-            labelSelector: `${VOLUME_RESTORE_LABEL}=${ref.name}`,
-            limit: 500,
-          }),
-        )) as VeleroList<T>;
-        return page.items ?? [];
-      } catch (error) {
-        if (isKind(error, 'NotFound') || isKind(error, 'Forbidden')) return [];
-        throw error;
-      }
-    };
-    const [podVolumes, dataDownloads] = await Promise.all([
-      list<VeleroPodVolumeRestore>(VELERO_VERSION, 'podvolumerestores'),
-      list<VeleroDataDownload>('v2alpha1', 'datadownloads'),
-    ]);
-    return orderVolumes([...podVolumes.map(fromPodVolumeRestore), ...dataDownloads.map(fromDataDownload)]);
+  /** The per-volume objects of an ended restore (volume-restores.ts), read once when it has ended. */
+  private volumeRestores(ref: RestoreRef): Promise<VolumeRestoreReport[]> {
+    return listVolumeRestores(ref, this.group, (what, request) => this.call(what, () => request(this.api)));
   }
 
   async deleteRestore(ref: RestoreRef): Promise<void> {

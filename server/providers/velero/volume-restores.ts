@@ -5,9 +5,12 @@
 //   - DataDownload (velero.io/v2alpha1): CSI snapshot data movement, one per restored claim;
 //     spec.targetVolume names the claim.
 // Both carry status.phase (New, Accepted, Prepared, InProgress, Completed, Failed, Canceled),
-// status.progress.{bytesDone,totalBytes}, start/completion timestamps and a message. Pure mapping;
-// the provider lists them.
+// status.progress.{bytesDone,totalBytes}, start/completion timestamps and a message. The mapping
+// is pure; listVolumeRestores reads them through the provider's error-mapping call.
 import type { VolumeRestoreReport } from '../../domain/resources/resources.js';
+import { isKind } from '../../kube/errors.js';
+import type { RestoreRef } from '../provider.js';
+import { VELERO_VERSION, type VeleroCustomObjectsApi, type VeleroList } from './velero-types.js';
 
 export const VOLUME_RESTORE_LABEL = 'velero.io/restore-name';
 /** At most this many volumes go into a report (the CRD's bound; failed ones come first). */
@@ -73,4 +76,38 @@ export function fromDataDownload(item: VeleroDataDownload): VolumeRestoreReport 
 export function orderVolumes(volumes: VolumeRestoreReport[]): VolumeRestoreReport[] {
   const key = (v: VolumeRestoreReport) => `${v.dataRestored ? 1 : 0}/${v.namespace}/${v.pod ?? v.claim ?? ''}/${v.volume ?? ''}`;
   return [...volumes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(0, MAX_REPORTED_VOLUMES);
+}
+
+/** The provider's call: runs a request on its API, mapping an unreachable apiserver to ProviderUnavailable. */
+export type VeleroCall = <T>(what: string, request: (api: VeleroCustomObjectsApi) => Promise<T>) => Promise<T>;
+
+/**
+ * The per-volume objects of an ended restore. A cluster without them (no node agent, no data
+ * mover, an older Velero) or an installation whose role does not grant them yet: no volumes, the
+ * report then has no volume table.
+ */
+export async function listVolumeRestores(ref: RestoreRef, group: string, call: VeleroCall): Promise<VolumeRestoreReport[]> {
+  const list = async <T>(version: string, plural: string): Promise<T[]> => {
+    try {
+      const page = (await call(`listing ${plural} of Restore ${ref.name}`, (api) =>
+        api.listNamespacedCustomObject({
+          group,
+          version,
+          namespace: ref.namespace,
+          plural,
+          labelSelector: `${VOLUME_RESTORE_LABEL}=${ref.name}`,
+          limit: 500,
+        }),
+      )) as VeleroList<T>;
+      return page.items ?? [];
+    } catch (error) {
+      if (isKind(error, 'NotFound') || isKind(error, 'Forbidden')) return [];
+      throw error;
+    }
+  };
+  const [podVolumes, dataDownloads] = await Promise.all([
+    list<VeleroPodVolumeRestore>(VELERO_VERSION, 'podvolumerestores'),
+    list<VeleroDataDownload>('v2alpha1', 'datadownloads'),
+  ]);
+  return orderVolumes([...podVolumes.map(fromPodVolumeRestore), ...dataDownloads.map(fromDataDownload)]);
 }
