@@ -60,6 +60,8 @@ bash test/cluster/build-binaries.sh >/dev/null
 
 log "The real node: kubelet, kube-proxy, pause, CoreDNS, kube-router (built once from Go modules, cached by version)"
 bash test/cluster/build-node.sh >/dev/null
+log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
+bash test/cluster/build-csi.sh >/dev/null
 if [ "$(id -u)" = 0 ]; then
   log "The real node's images (built here from Debian packages and the binaries above, cached by content)"
   bash test/cluster/images/build-images.sh >/dev/null

@@ -63,6 +63,8 @@ async function bindVeleroRole(admin: KubeConfig, veleroNamespace: string): Promi
 export interface EngineFixtureOptions {
   /** With the real Velero: run its node agent on this real node (volume data). */
   nodeAgent?: { nodeName: string };
+  /** With the real Velero: its CSI support on (--features=EnableCSI), for CSI volume snapshots. */
+  csi?: boolean;
 }
 
 export async function createEngineFixture(
@@ -82,7 +84,7 @@ export async function createEngineFixture(
     // sync would otherwise remove the Backup object before the restore can fail on the missing data.
     const realVelero = await startRealVelero(admin, {
       namespace: veleroNamespace,
-      serverArgs: ['--backup-sync-period', '1h'],
+      serverArgs: ['--backup-sync-period', '1h', ...(options.csi ? ['--features=EnableCSI'] : [])],
       ...(options.nodeAgent ? { nodeAgent: options.nodeAgent } : {}),
     });
     await bindVeleroRole(admin, veleroNamespace);

@@ -17,6 +17,10 @@ export interface CreateBackupOptions {
   ttl?: string;
   /** spec.defaultVolumesToFsBackup: every pod volume's data through the node agent (real Velero only). */
   defaultVolumesToFsBackup?: boolean;
+  /** spec.snapshotVolumes: CSI snapshots of the claims (real Velero with EnableCSI only). */
+  snapshotVolumes?: boolean;
+  /** spec.snapshotMoveData: the snapshots' data moved to the object store by the node agent (CSI data mover). */
+  snapshotMoveData?: boolean;
   /** Phase to wait for (default Completed); another terminal phase throws. 'none' = do not wait. */
   expectPhase?: 'Completed' | 'PartiallyFailed' | 'Failed' | 'none';
   timeoutMs?: number;
@@ -56,6 +60,8 @@ export async function createBackup(
       ...(options.excludedNamespaces ? { excludedNamespaces: options.excludedNamespaces } : {}),
       includeClusterResources: false,
       ...(options.defaultVolumesToFsBackup ? { defaultVolumesToFsBackup: true } : {}),
+      ...(options.snapshotVolumes !== undefined ? { snapshotVolumes: options.snapshotVolumes } : {}),
+      ...(options.snapshotMoveData ? { snapshotMoveData: true } : {}),
       storageLocation: 'default',
       ttl: options.ttl ?? '720h0m0s',
     },
