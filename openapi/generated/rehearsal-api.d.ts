@@ -1068,10 +1068,12 @@ export interface components {
             }[];
         };
         /**
-         * @description How a volume's data came back (issue 27).
+         * @description How a volume's data came back (issue 27): file-system (the node agent's copy), csi-data-mover
+         *     (a CSI snapshot's data moved through the object store), csi-snapshot (a claim provisioned from a
+         *     CSI snapshot kept in the cluster).
          * @enum {string}
          */
-        VolumeRestoreMethod: "file-system" | "csi-data-mover";
+        VolumeRestoreMethod: "file-system" | "csi-data-mover" | "csi-snapshot";
         /**
          * @description One volume whose data the restore brought back, as the backup tool reports it (Velero: a
          *     PodVolumeRestore of its node agent, or a DataDownload of its CSI data mover).

@@ -102,8 +102,12 @@ export interface PodSecurityReport {
   }[];
 }
 
-/** How a volume's data came back (issue 27). */
-export type VolumeRestoreMethod = 'file-system' | 'csi-data-mover';
+/**
+ * How a volume's data came back (issue 27): file-system (the node agent's copy), csi-data-mover
+ * (a CSI snapshot's data moved through the object store), csi-snapshot (a claim provisioned from a
+ * CSI snapshot kept in the cluster).
+ */
+export type VolumeRestoreMethod = 'file-system' | 'csi-data-mover' | 'csi-snapshot';
 
 /**
  * One volume whose data the restore brought back, as the backup tool reports it (Velero: a

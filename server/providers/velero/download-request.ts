@@ -37,7 +37,7 @@ export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = {
 export class DownloadError extends Error {}
 
 export interface DownloadTarget {
-  kind: 'BackupResourceList';
+  kind: 'BackupResourceList' | 'RestoreVolumeInfo';
   name: string;
 }
 

@@ -85,6 +85,9 @@ export interface VeleroBackupStatus {
   formatVersion?: string;
   version?: number;
   progress?: { totalItems?: number; itemsBackedUp?: number };
+  /** CSI VolumeSnapshots the backup took (Velero with EnableCSI). */
+  csiVolumeSnapshotsAttempted?: number;
+  csiVolumeSnapshotsCompleted?: number;
 }
 
 export interface VeleroBackup {

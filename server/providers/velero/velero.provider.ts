@@ -25,8 +25,8 @@ import { isLatest, selectVeleroBackup } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { parseResourceList } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
-import { listVolumeRestores } from './volume-restores.js';
-import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
+import { fromRestoreVolumeInfo, listVolumeRestores, orderVolumes, parseRestoreVolumeInfo } from './volume-restores.js';
+import { DEFAULT_DOWNLOAD_LIMITS, DownloadError, downloadVeleroFile, type DownloadLimits } from './download-request.js';
 import type { VeleroConfigMapApi, VeleroCustomObjectsApi } from './velero-types.js';
 import { transformsConfigMapName } from '../../domain/run/sandbox-names.js';
 import type { BackupFacts, BackupScheduleFacts } from '../../domain/read-models/coverage.js';
@@ -185,13 +185,39 @@ export class VeleroProvider implements BackupProvider {
       throw new ProviderError('RestoreNotFound', `Velero Restore ${ref.namespace}/${ref.name} not found`);
     const progress = toRestoreProgress(restore);
     if (progress.state === 'pending' || progress.state === 'running') return progress;
-    const volumes = await this.volumeRestores(ref);
+    const volumes = orderVolumes([...(await this.volumeRestores(ref)), ...(await this.snapshotRestores(ref, restore))]);
     return volumes.length > 0 ? { ...progress, volumes } : progress;
   }
 
   /** The per-volume objects of an ended restore (volume-restores.ts), read once when it has ended. */
   private volumeRestores(ref: RestoreRef): Promise<VolumeRestoreReport[]> {
     return listVolumeRestores(ref, this.group, (what, request) => this.call(what, () => request(this.api)));
+  }
+
+  /**
+   * The claims an ended restore provisioned from CSI snapshots (volume-restores.ts), from its
+   * RestoreVolumeInfo file: read only when its backup took CSI snapshots, so restores without any
+   * cost no download. A file Velero cannot give (an older Velero, an unreachable store): none.
+   */
+  private async snapshotRestores(ref: RestoreRef, restore: VeleroRestore): Promise<VolumeRestoreReport[]> {
+    const backupName = restore.spec?.backupName;
+    if (!backupName) return [];
+    const backup = await this.getOptional<VeleroBackup>(BACKUPS, ref.namespace, backupName).catch(() => undefined);
+    if (!backup?.status?.csiVolumeSnapshotsCompleted) return [];
+    try {
+      const file = await this.call(`reading the volume information of Restore ${ref.namespace}/${ref.name}`, () =>
+        downloadVeleroFile(this.api, this.group, ref.namespace, { kind: 'RestoreVolumeInfo', name: ref.name }, this.downloadLimits).catch(
+          (error: unknown) => {
+            if (error instanceof DownloadError) return undefined; // not there to give: no rows, not an outage
+            throw error;
+          },
+        ),
+      );
+      return file ? fromRestoreVolumeInfo(parseRestoreVolumeInfo(file.toString('utf8'))) : [];
+    } catch (error) {
+      if (isKind(error, 'NotFound') || isKind(error, 'Forbidden')) return [];
+      throw error;
+    }
   }
 
   async deleteRestore(ref: RestoreRef): Promise<void> {

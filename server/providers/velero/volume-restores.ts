@@ -5,8 +5,13 @@
 //   - DataDownload (velero.io/v2alpha1): CSI snapshot data movement, one per restored claim;
 //     spec.targetVolume names the claim.
 // Both carry status.phase (New, Accepted, Prepared, InProgress, Completed, Failed, Canceled),
-// status.progress.{bytesDone,totalBytes}, start/completion timestamps and a message. The mapping
-// is pure; listVolumeRestores reads them through the provider's error-mapping call.
+// status.progress.{bytesDone,totalBytes}, start/completion timestamps and a message.
+// A CSI snapshot restored as it is (no data movement) has no such object: Velero restores the
+// VolumeSnapshot and its content and points the claim's dataSource at it, and the CSI driver fills
+// the new volume when it provisions it. Those claims come from the restore's volume information
+// (the RestoreVolumeInfo file Velero keeps in its object store since 1.13, restoreMethod
+// CSISnapshot), read only when the backup says it took CSI snapshots.
+// The mapping is pure; listVolumeRestores reads them through the provider's error-mapping call.
 import type { VolumeRestoreReport } from '../../domain/resources/resources.js';
 import { isKind } from '../../kube/errors.js';
 import type { RestoreRef } from '../provider.js';
@@ -70,6 +75,52 @@ export function fromDataDownload(item: VeleroDataDownload): VolumeRestoreReport 
     method: 'csi-data-mover',
     ...common(item.status),
   };
+}
+
+/** One entry of Velero's RestoreVolumeInfo file (internal/volume/volumes_information.go). */
+export interface VeleroRestoreVolumeInfo {
+  pvcName?: string;
+  pvcNamespace?: string;
+  pvName?: string;
+  restoreMethod?: string;
+  snapshotDataMoved?: boolean;
+  csiSnapshotInfo?: { snapshotHandle?: string; size?: number; driver?: string; vscName?: string };
+}
+
+/**
+ * The claims Velero restored from a CSI snapshot without data movement. Velero's part is done when
+ * the claim exists with the snapshot as its source: the data is in the volume the CSI driver
+ * provisions from it, so the claim restored counts as the data restored here, and a claim that
+ * then cannot bind fails the run as VolumeNotBound (domain/run/claim-binding.ts). The size is the
+ * snapshot's restore size (the volume's), not bytes moved: it goes into the message, not `bytes`.
+ */
+export function fromRestoreVolumeInfo(entries: readonly VeleroRestoreVolumeInfo[]): VolumeRestoreReport[] {
+  return entries
+    .filter((entry) => entry.restoreMethod === 'CSISnapshot' && !entry.snapshotDataMoved && entry.pvcNamespace && entry.pvcName)
+    .map((entry) => {
+      const snapshot = entry.csiSnapshotInfo;
+      const size = typeof snapshot?.size === 'number' && snapshot.size > 0 ? `, restore size ${snapshot.size} bytes` : '';
+      const from = snapshot?.vscName ? `VolumeSnapshotContent ${snapshot.vscName}` : 'its VolumeSnapshot';
+      const message = `provisioned from ${from}${snapshot?.driver ? ` by ${snapshot.driver}` : ''}${size}`;
+      return {
+        namespace: entry.pvcNamespace!,
+        claim: entry.pvcName!,
+        method: 'csi-snapshot' as const,
+        phase: 'Restored',
+        dataRestored: true,
+        message: message.length > 256 ? `${message.slice(0, 255)}…` : message,
+      };
+    });
+}
+
+/** Parses the RestoreVolumeInfo file (a JSON array); anything else is no entries. */
+export function parseRestoreVolumeInfo(text: string): VeleroRestoreVolumeInfo[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed.filter((entry) => entry !== null && typeof entry === 'object') as VeleroRestoreVolumeInfo[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Failed ones first (what a reader looks for), then by namespace, pod/claim and volume; at most MAX_REPORTED_VOLUMES. */
