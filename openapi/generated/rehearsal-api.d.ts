@@ -1068,25 +1068,31 @@ export interface components {
             }[];
         };
         /**
-         * @description How a volume's data came back (issue 27): file-system (the node agent's copy), csi-data-mover
-         *     (a CSI snapshot's data moved through the object store), csi-snapshot (a claim provisioned from a
-         *     CSI snapshot kept in the cluster).
+         * @description How a volume's data came back (issue 27): `file-system` (Velero's node agent, file by file into
+         *     the restored Pod's volume), `csi-data-mover` (Velero's CSI data mover, into a claim),
+         *     `csi-snapshot` (a claim provisioned from a CSI snapshot kept in the cluster: the CSI driver
+         *     fills it), or `provider-data-mover` (the backup provider's own data mover writes a whole-volume
+         *     image from its backup target into a claim: Trilio).
          * @enum {string}
          */
-        VolumeRestoreMethod: "file-system" | "csi-data-mover" | "csi-snapshot";
+        VolumeRestoreMethod: "file-system" | "csi-data-mover" | "csi-snapshot" | "provider-data-mover";
         /**
          * @description One volume whose data the restore brought back, as the backup tool reports it (Velero: a
-         *     PodVolumeRestore of its node agent, or a DataDownload of its CSI data mover).
+         *     PodVolumeRestore of its node agent, or a DataDownload of its CSI data mover; Trilio: a
+         *     dataSnapshot of its Restore's status, decision 0012).
          */
         VolumeRestoreReport: {
             /** @description The sandbox namespace the data went into. */
             namespace: string;
-            /** @description The restored Pod and its volume (file-system restores), or the claim (CSI data mover). */
+            /** @description The restored Pod and its volume (file-system restores), or the claim (the data movers). */
             pod?: string;
             volume?: string;
             claim?: string;
             method: components["schemas"]["VolumeRestoreMethod"];
-            /** @description The tool's own phase word (Velero: New, InProgress, Completed, Failed, Canceled). */
+            /**
+             * @description The tool's own phase word (Velero: New, InProgress, Completed, Failed, Canceled; Trilio: the
+             *     status of the claim's DataRestore condition, InProgress, Completed, Failed, Error, Skipped, …).
+             */
             phase: string;
             /** @description The data is in the volume (the tool says so). */
             dataRestored: boolean;

@@ -27,6 +27,7 @@ import {
 } from './provider.js';
 import { isLatest } from './velero/backup-selection.js';
 import type { RestoreTransforms } from '../domain/run/restore-transforms.js';
+import { orderVolumes } from '../domain/run/volume-data.js';
 
 export interface ToolObject {
   metadata: { name: string; namespace?: string; creationTimestamp?: string; deletionTimestamp?: string };
@@ -184,8 +185,9 @@ const STATE_RANK: Readonly<Record<RestoreState, number>> = {
 
 /**
  * One progress for the run from one per namespace: the least advanced state wins (a failure
- * anywhere fails the restore; it is done only when every part is), counts add up, and a count any
- * part does not give is not given at all (a partial sum would read as a loss).
+ * anywhere fails the restore; it is done only when every part is), counts add up, a count any
+ * part does not give is not given at all (a partial sum would read as a loss), and the volumes
+ * of every part are listed together.
  */
 export function combineProgress(parts: readonly { namespace: string; progress: RestoreProgress }[]): RestoreProgress {
   if (parts.length === 1) return parts[0]!.progress;
@@ -210,6 +212,9 @@ export function combineProgress(parts: readonly { namespace: string; progress: R
   if (total !== undefined) combined.totalItems = total;
   const messages = parts.flatMap((part) => (part.progress.message ? [`${part.namespace}: ${part.progress.message}`] : []));
   if (messages.length) combined.message = messages.join('; ');
+  // Every part's volumes (each in its own sandbox), failed ones first, within the report's bound.
+  const volumes = parts.flatMap((part) => part.progress.volumes ?? []);
+  if (volumes.length > 0) combined.volumes = orderVolumes(volumes);
   const ends = parts.map((part) => part.progress.completedAt);
   if (state !== 'pending' && state !== 'running' && ends.every((end) => end !== undefined)) {
     combined.completedAt = ends.reduce((latest, end) => (time(end) > time(latest) ? end : latest));

@@ -43,6 +43,18 @@ export interface ConformanceBackend {
    * level is "not tested" (0 of 20 points) and a perfect restore scores 80: partial, not pass.
    */
   countsItems: boolean;
+  /**
+   * What the tool documents per volume (issue 27, decision 0012): 'per-volume' (Trilio: each claim
+   * of the restore in spec.volumes, a failed one fails the run VolumeDataNotRestored) or 'none'
+   * (Kasten: only the action's own error). Absent: the volume cases are skipped (the Velero
+   * simulator moves no volume data; the real one is tested in real-node-volume-data.test.ts).
+   */
+  volumeResults?: 'per-volume' | 'none';
+  /**
+   * A finished backup of the shop that also holds the claim `claim`; with `failVolume` the tool
+   * will not restore that claim's data.
+   */
+  backupWithClaim?(name: string, claim: string, failVolume: boolean): Promise<string>;
 }
 
 /** Every sandbox any conformance run used (the audit check runs after several backends). */
@@ -168,6 +180,44 @@ export function describeConformance(backend: ConformanceBackend): void {
       console.log(
         `[observe] ${backend.label} failed restore: ${report.spec.restore?.phase} — ${report.spec.failure?.message}`,
       );
+    });
+
+    const volumeResults = backend.volumeResults;
+    const withClaim = backend.backupWithClaim?.bind(backend);
+    const volumeCase = volumeResults && withClaim ? it : it.skip;
+    const CLAIM = 'data-conformance-0';
+
+    volumeCase('a claim whose data comes back: the report lists it as the tool documents it', async () => {
+      const report = await run(await withClaim!(uniqueName('conf-volume', 40), CLAIM, false), 'volume');
+      const sandbox = report.spec.sandboxNamespaces[0]!;
+      expect(report.spec.failure).toBeUndefined();
+      expect(report.spec.result).toBe(healthy);
+      if (volumeResults === 'per-volume') {
+        expect(report.spec.volumes).toEqual([
+          expect.objectContaining({ namespace: sandbox, claim: CLAIM, method: 'provider-data-mover', phase: 'Completed', dataRestored: true }),
+        ]);
+      } else {
+        expect(report.spec.volumes).toBeUndefined();
+      }
+    });
+
+    volumeCase('a claim whose data does not come back fails the run, naming the claim', async () => {
+      const report = await run(await withClaim!(uniqueName('conf-volume-lost', 40), CLAIM, true), 'volume-lost');
+      const sandbox = report.spec.sandboxNamespaces[0]!;
+      expect(report.spec.result).toBe('fail');
+      expect(report.spec.score).toBe(0);
+      if (volumeResults === 'per-volume') {
+        expect(report.spec.failure).toMatchObject({
+          reason: 'VolumeDataNotRestored',
+          message: expect.stringContaining(`the data of 1 volume was not restored: ${sandbox}/${CLAIM} (claim): Failed`),
+        });
+        expect(report.spec.volumes?.[0]).toMatchObject({ namespace: sandbox, claim: CLAIM, phase: 'Failed', dataRestored: false });
+      } else {
+        // The tool names the claim only in its action's error.
+        expect(report.spec.failure).toMatchObject({ reason: 'RestoreFailed', message: expect.stringContaining(CLAIM) });
+        expect(report.spec.volumes).toBeUndefined();
+      }
+      console.log(`[observe] ${backend.label} lost volume: ${report.spec.failure?.reason} — ${report.spec.failure?.message}`);
     });
 
     const withoutSecret = backend.backupWithoutSecret?.bind(backend);

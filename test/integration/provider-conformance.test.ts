@@ -3,6 +3,7 @@
 // (test/trilio/) — none of them the vendor's tool. The real Velero runs the same suite in
 // real-velero.test.ts. One Rehearsal (in-process, its own ServiceAccount) serves all three.
 import { afterAll, beforeAll, jest } from '@jest/globals';
+import { CoreV1Api } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { describeConformance } from '../helpers/conformance.js';
 import { createEngineFixture, type EngineFixture } from '../helpers/engine-fixture.js';
@@ -10,7 +11,7 @@ import { deleteNamespaces, uniqueName } from '../helpers/kube.js';
 import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { KastenSimulator } from '../kasten/simulator.js';
-import type { NamespacedToolSimulator } from '../providers/namespaced-tool-simulator.js';
+import { SIMULATOR_FAIL_VOLUME_DATA, type NamespacedToolSimulator } from '../providers/namespaced-tool-simulator.js';
 import { TrilioSimulator } from '../trilio/simulator.js';
 import { createBackup, SIMULATOR_OMIT_KINDS, SIMULATOR_RESTORE_OUTCOME } from '../velero/simulator.js';
 
@@ -115,17 +116,46 @@ describeConformance({
   },
 });
 
+/**
+ * A backup of the shop that also holds the claim `claim`: the claim exists in the source only while
+ * the backup is taken (no Pod uses it; it never binds), so the other cases' backups do not hold it.
+ */
+async function backupWithClaim(
+  simulator: NamespacedToolSimulator,
+  name: string,
+  claim: string,
+  annotations: Record<string, string>,
+): Promise<string> {
+  const core = fixture.admin.makeApiClient(CoreV1Api);
+  await core.createNamespacedPersistentVolumeClaim({
+    namespace: fixture.source,
+    body: {
+      metadata: { name: claim },
+      spec: { accessModes: ['ReadWriteOnce'], storageClassName: '', resources: { requests: { storage: '1Mi' } } },
+    },
+  });
+  try {
+    return await simulator.takeBackup(fixture.source, name, annotations);
+  } finally {
+    await core.deleteNamespacedPersistentVolumeClaim({ namespace: fixture.source, name: claim });
+  }
+}
+
 function toolBackend(
   label: string,
   provider: 'kasten' | 'trilio',
   simulator: () => NamespacedToolSimulator,
   restoreType: [string, string, string],
   countsItems: boolean,
+  volumeResults: 'per-volume' | 'none',
 ) {
   describeConformance({
     label,
     provider,
     countsItems,
+    volumeResults,
+    backupWithClaim: (name, claim, failVolume) =>
+      backupWithClaim(simulator(), name, claim, failVolume ? { [SIMULATOR_FAIL_VOLUME_DATA]: claim } : {}),
     fixture: () => fixture,
     backup: (name) => simulator().takeBackup(fixture.source, name),
     backupThatFailsToRestore: (name) =>
@@ -144,5 +174,7 @@ function toolBackend(
 // Kasten documents no item counts on its RestoreAction or RestorePoint objects (only the
 // RestorePoint `details` subresource of K10's own API server lists artifacts, which a CRD cannot
 // serve): completeness stays "not tested". Trilio's Restore status lists the restored objects.
-toolBackend('Kasten simulator', 'kasten', () => kasten, ['actions.kio.kasten.io', 'v1alpha1', 'restoreactions'], false);
-toolBackend('Trilio simulator', 'trilio', () => trilio, ['triliovault.trilio.io', 'v1', 'restores'], true);
+// Per volume likewise (decision 0012): Trilio's Restore lists each claim's DataRestore, Kasten's
+// RestoreAction only its own state and error.
+toolBackend('Kasten simulator', 'kasten', () => kasten, ['actions.kio.kasten.io', 'v1alpha1', 'restoreactions'], false, 'none');
+toolBackend('Trilio simulator', 'trilio', () => trilio, ['triliovault.trilio.io', 'v1', 'restores'], true, 'per-volume');

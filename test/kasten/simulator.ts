@@ -5,8 +5,11 @@
 // public API documentation, not Kasten's own CRDs): takeBackup() makes a RestorePoint
 // (apps.kio.kasten.io/v1alpha1) in the application's namespace; each new RestoreAction
 // (actions.kio.kasten.io/v1alpha1) goes Pending → Running → Complete (status.state, startTime,
-// endTime, progress) or Failed (status.error.message). See test/providers/namespaced-tool-simulator.ts
-// for what is restored, the tripwire and the failure-injection annotations.
+// endTime, progress) or Failed (status.error.message). Kasten documents nothing per volume on a
+// RestoreAction, so neither does this simulator: a claim whose data is not restored (annotation
+// simulator.rehearsal.dev/fail-volume-data) fails the action with an error message naming it. See
+// test/providers/namespaced-tool-simulator.ts for what is restored, the tripwire and the
+// failure-injection annotations.
 import { NamespacedToolSimulator, type ToolRestoreRequest } from '../providers/namespaced-tool-simulator.js';
 import { kubeTimestamp, type SnapshotItem } from '../velero/simulator.js';
 import { groupResourceOf } from '../velero/simulator-model.js';

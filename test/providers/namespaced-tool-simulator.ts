@@ -19,6 +19,11 @@
 //    simulator.rehearsal.dev/restore-outcome: Failed   → the restore fails, nothing restored
 //    simulator.rehearsal.dev/omit-kinds: Secret,...    → those kinds are not restored (tool says done)
 //    simulator.rehearsal.dev/restore-delay-ms: "5000"   → stays running that long first
+//    simulator.rehearsal.dev/fail-volume-data: data-db-0,... → the data of those claims is not
+//      restored: the restore fails before any object is created (both tools restore volume data
+//      before the application's objects), and says so as each tool documents it (Kasten: its
+//      error message; Trilio: the claims' DataRestore conditions). The simulator moves no data:
+//      a claim "restored" is only the claim object, and its reported size is its storage request.
 // ============================================================================================
 import {
   CoreV1Api,
@@ -77,6 +82,18 @@ interface SimObject {
 }
 
 const SNAPSHOT_ANNOTATION = 'simulator.rehearsal.dev/snapshot-secret';
+/** Claims (comma-separated names) whose volume data the restore fails to bring back. */
+export const SIMULATOR_FAIL_VOLUME_DATA = 'simulator.rehearsal.dev/fail-volume-data';
+
+/** The restore's claims and what became of their data. */
+export interface VolumeDataOutcome {
+  /** The backup's PersistentVolumeClaims the restore brings back (not left out). */
+  claims: readonly SnapshotItem[];
+  /** The names of those whose data did not come back. */
+  failed: ReadonlySet<string>;
+  /** When the restore started (RFC 3339, whole seconds). */
+  startedAt: string;
+}
 
 function code(error: unknown): number | undefined {
   const value = (error as { code?: unknown } | undefined)?.code;
@@ -115,8 +132,18 @@ export abstract class NamespacedToolSimulator {
     all: readonly SnapshotItem[];
     restored: readonly SnapshotItem[];
     excluded: readonly SnapshotItem[];
+    volumes: VolumeDataOutcome;
   }): Record<string, unknown>;
   protected abstract failedStatus(reason: string): Record<string, unknown>;
+  /**
+   * The status of a restore whose volume data did not all come back (SIMULATOR_FAIL_VOLUME_DATA).
+   * By default the tool's plain failure naming the claims (what Kasten documents).
+   */
+  protected volumeDataFailedStatus(volumes: VolumeDataOutcome): Record<string, unknown> {
+    return this.failedStatus(
+      `restoring the data of PersistentVolumeClaim ${[...volumes.failed].join(', ')}: simulated failure (annotation ${SIMULATOR_FAIL_VOLUME_DATA})`,
+    );
+  }
   /**
    * The object as the tool's restore transforms leave it (its spec's exclusions and changes), or
    * undefined when they leave it out; throws when a transform fails the restore.
@@ -270,6 +297,7 @@ export abstract class NamespacedToolSimulator {
       if (code(error) !== 404) throw error;
     }
     if (!backup) return fail(`backup ${request.backupNamespace}/${request.backupName} not found`);
+    const startedAt = kubeTimestamp();
     await this.patchStatus(this.restoreType, namespace, name, this.runningStatus());
     const annotations = backup.metadata.annotations ?? {};
     const delay = Number(annotations[SIMULATOR_RESTORE_DELAY_MS]);
@@ -289,6 +317,20 @@ export abstract class NamespacedToolSimulator {
     if (!data) return fail(`the data of backup ${request.backupName} is missing`);
     const omitted = new Set((annotations[SIMULATOR_OMIT_KINDS] ?? '').split(',').map((kind) => kind.trim()));
     const items = decodeSnapshot(data).items;
+    const toFail = new Set(
+      (annotations[SIMULATOR_FAIL_VOLUME_DATA] ?? '').split(',').map((claim) => claim.trim()).filter(Boolean),
+    );
+    const claims = items.filter((item) => item.kind === 'PersistentVolumeClaim' && !omitted.has(item.kind));
+    const volumes: VolumeDataOutcome = {
+      claims,
+      failed: new Set(claims.map((claim) => claim.metadata.name).filter((claim) => toFail.has(claim))),
+      startedAt,
+    };
+    if (volumes.failed.size > 0) {
+      await this.patchStatus(this.restoreType, namespace, name, this.volumeDataFailedStatus(volumes));
+      this.log(`restore ${namespace}/${name}: the data of ${[...volumes.failed].join(', ')} was not restored (simulated)`);
+      return;
+    }
     const restored: SnapshotItem[] = [];
     const excluded: SnapshotItem[] = [];
     for (const item of items) {
@@ -310,7 +352,7 @@ export abstract class NamespacedToolSimulator {
         if (code(error) !== 409) throw error;
       }
     }
-    await this.patchStatus(this.restoreType, namespace, name, this.doneStatus({ all: items, restored, excluded }));
+    await this.patchStatus(this.restoreType, namespace, name, this.doneStatus({ all: items, restored, excluded, volumes }));
     this.log(`restore ${namespace}/${name}: ${restored.length}/${items.length} objects into ${request.target}`);
   }
 }

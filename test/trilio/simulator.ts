@@ -6,9 +6,18 @@
 // (triliovault.trilio.io/v1) in the application's namespace; each new Restore goes InProgress →
 // Completed (status.status, phase, percentageCompletion, completionTimestamp, and the item lists of
 // status.restoreApplication.custom as TVK's API types declare them) or Failed (with a
-// Failed condition carrying the reason). See test/providers/namespaced-tool-simulator.ts for what is
-// restored, the tripwire and the failure-injection annotations.
-import { NamespacedToolSimulator, type ToolRestoreRequest } from '../providers/namespaced-tool-simulator.js';
+// Failed condition carrying the reason). The backup's claims appear as the dataSnapshots of
+// status.restoreApplication.custom.snapshot, each with DataRestore conditions (InProgress, then
+// Completed or Failed with a reason) and a size, as the vendor's Restore CRD declares them
+// (server/providers/trilio/trilio-volume-restores.ts); a failed one fails the Restore in its
+// DataRestore phase. See test/providers/namespaced-tool-simulator.ts for what is restored, the
+// tripwire and the failure-injection annotations.
+import {
+  NamespacedToolSimulator,
+  SIMULATOR_FAIL_VOLUME_DATA,
+  type ToolRestoreRequest,
+  type VolumeDataOutcome,
+} from '../providers/namespaced-tool-simulator.js';
 import { kubeTimestamp, type SnapshotItem } from '../velero/simulator.js';
 import { applyTrilioTransforms, trilioExcludes } from '../providers/restore-transforms-sim.js';
 
@@ -74,21 +83,53 @@ export class TrilioSimulator extends NamespacedToolSimulator {
   // Trilio's item lists (status.restoreApplication.custom): the snapshot's objects by kind, the ones
   // left out by the restore's excludeResourceSelector as excludedResources, and the others not
   // restored (kinds the backup annotation omits) as skippedResources.
-  protected doneStatus(outcome: { all: readonly SnapshotItem[]; restored: readonly SnapshotItem[]; excluded: readonly SnapshotItem[] }) {
+  protected doneStatus(outcome: {
+    all: readonly SnapshotItem[];
+    restored: readonly SnapshotItem[];
+    excluded: readonly SnapshotItem[];
+    volumes: VolumeDataOutcome;
+  }) {
     const restored = new Set(outcome.restored);
     const excluded = new Set(outcome.excluded);
+    const now = kubeTimestamp();
+    const claims = outcome.volumes.claims.filter((claim) => !excluded.has(claim));
+    const dataSnapshots = claims.map((claim) => dataSnapshot(claim, outcome.volumes.startedAt, now));
     return {
       status: 'Completed',
       phase: 'MetadataRestore',
       phaseStatus: 'Completed',
-      completionTimestamp: kubeTimestamp(),
+      completionTimestamp: now,
       percentageCompletion: 100,
       restoreApplication: {
         custom: {
-          snapshot: { resources: byKind(outcome.all) },
+          snapshot: { resources: byKind(outcome.all), ...(dataSnapshots.length > 0 ? { dataSnapshots } : {}) },
           status: {
             skippedResources: byKind(outcome.all.filter((item) => !restored.has(item) && !excluded.has(item))),
             ...(excluded.size > 0 ? { excludedResources: byKind(outcome.excluded) } : {}),
+          },
+        },
+      },
+    };
+  }
+
+  // A claim's data did not come back: its DataRestore condition fails with the reason, the others'
+  // complete, and the Restore fails in its DataRestore phase before any object is created.
+  protected override volumeDataFailedStatus(volumes: VolumeDataOutcome) {
+    const now = kubeTimestamp();
+    const reason = `simulated failure (annotation ${SIMULATOR_FAIL_VOLUME_DATA}): the volume image could not be restored`;
+    const failed = [...volumes.failed];
+    return {
+      status: 'Failed',
+      phase: 'DataRestore',
+      phaseStatus: 'Failed',
+      completionTimestamp: now,
+      condition: [{ phase: 'DataRestore', status: 'Failed', reason: `restoring the data of ${failed.join(', ')} failed`, timestamp: now }],
+      restoreApplication: {
+        custom: {
+          snapshot: {
+            dataSnapshots: volumes.claims.map((claim) =>
+              dataSnapshot(claim, volumes.startedAt, now, volumes.failed.has(claim.metadata.name) ? reason : undefined),
+            ),
           },
         },
       },
@@ -105,6 +146,25 @@ export class TrilioSimulator extends NamespacedToolSimulator {
       condition: [{ phase: 'MetadataRestore', status: 'Failed', reason, timestamp: now }],
     };
   }
+}
+
+/**
+ * One claim as a Trilio dataSnapshot: DataRestore InProgress at the restore's start, then
+ * Completed (or Failed with `failure`) now; size = the claim's storage request (the simulator
+ * moves no data, so this stands in for the restored image's size).
+ */
+function dataSnapshot(claim: SnapshotItem, startedAt: string, now: string, failure?: string) {
+  const request = (claim.spec as { resources?: { requests?: { storage?: string } } } | undefined)?.resources?.requests?.storage;
+  return {
+    persistentVolumeClaimName: claim.metadata.name,
+    ...(request && !failure ? { size: request } : {}),
+    conditions: [
+      { phase: 'DataRestore', status: 'InProgress', timestamp: startedAt },
+      failure
+        ? { phase: 'DataRestore', status: 'Failed', reason: failure, timestamp: now }
+        : { phase: 'DataRestore', status: 'Completed', timestamp: now },
+    ],
+  };
 }
 
 /** Trilio's Resource list: one entry per kind with the object names. */

@@ -650,7 +650,7 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
     'spec.podSecurity.floor': POD_SECURITY_LEVELS,
     'spec.podSecurity.namespaces[].sourceLevel': POD_SECURITY_LEVELS,
     'spec.podSecurity.namespaces[].level': POD_SECURITY_LEVELS,
-    'spec.volumes[].method': valuesOf<VolumeRestoreMethod>({ 'file-system': true, 'csi-data-mover': true, 'csi-snapshot': true }),
+    'spec.volumes[].method': valuesOf<VolumeRestoreMethod>({ 'file-system': true, 'csi-data-mover': true, 'csi-snapshot': true, 'provider-data-mover': true }),
     'spec.evidence.algorithm': ['Ed25519'],
     'spec.evidence.canonicalization': ['RFC8785'],
   },

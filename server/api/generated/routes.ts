@@ -510,7 +510,7 @@ const models: TsoaRoute.Models = {
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "VolumeRestoreMethod": {
         "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["file-system"]},{"dataType":"enum","enums":["csi-data-mover"]},{"dataType":"enum","enums":["csi-snapshot"]}],"validators":{}},
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["file-system"]},{"dataType":"enum","enums":["csi-data-mover"]},{"dataType":"enum","enums":["csi-snapshot"]},{"dataType":"enum","enums":["provider-data-mover"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "VolumeRestoreReport": {

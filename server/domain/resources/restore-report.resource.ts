@@ -103,25 +103,31 @@ export interface PodSecurityReport {
 }
 
 /**
- * How a volume's data came back (issue 27): file-system (the node agent's copy), csi-data-mover
- * (a CSI snapshot's data moved through the object store), csi-snapshot (a claim provisioned from a
- * CSI snapshot kept in the cluster).
+ * How a volume's data came back (issue 27): `file-system` (Velero's node agent, file by file into
+ * the restored Pod's volume), `csi-data-mover` (Velero's CSI data mover, into a claim),
+ * `csi-snapshot` (a claim provisioned from a CSI snapshot kept in the cluster: the CSI driver
+ * fills it), or `provider-data-mover` (the backup provider's own data mover writes a whole-volume
+ * image from its backup target into a claim: Trilio).
  */
-export type VolumeRestoreMethod = 'file-system' | 'csi-data-mover' | 'csi-snapshot';
+export type VolumeRestoreMethod = 'file-system' | 'csi-data-mover' | 'csi-snapshot' | 'provider-data-mover';
 
 /**
  * One volume whose data the restore brought back, as the backup tool reports it (Velero: a
- * PodVolumeRestore of its node agent, or a DataDownload of its CSI data mover).
+ * PodVolumeRestore of its node agent, or a DataDownload of its CSI data mover; Trilio: a
+ * dataSnapshot of its Restore's status, decision 0012).
  */
 export interface VolumeRestoreReport {
   /** The sandbox namespace the data went into. */
   namespace: string;
-  /** The restored Pod and its volume (file-system restores), or the claim (CSI data mover). */
+  /** The restored Pod and its volume (file-system restores), or the claim (the data movers). */
   pod?: string;
   volume?: string;
   claim?: string;
   method: VolumeRestoreMethod;
-  /** The tool's own phase word (Velero: New, InProgress, Completed, Failed, Canceled). */
+  /**
+   * The tool's own phase word (Velero: New, InProgress, Completed, Failed, Canceled; Trilio: the
+   * status of the claim's DataRestore condition, InProgress, Completed, Failed, Error, Skipped, …).
+   */
   phase: string;
   /** The data is in the volume (the tool says so). */
   dataRestored: boolean;

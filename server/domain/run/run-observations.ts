@@ -48,7 +48,13 @@ export type RestoreObservation =
       /** The volumes whose data the restore brought back, per the tool (volume-data.ts). */
       volumes?: VolumeRestoreReport[];
     }
-  | { state: 'failed'; phase: string; message?: string }
+  | {
+      state: 'failed';
+      phase: string;
+      message?: string;
+      /** The volumes the failed restore names (Trilio's dataSnapshots: a failed DataRestore fails the Restore). */
+      volumes?: VolumeRestoreReport[];
+    }
   | { state: 'missing' }
   | { state: 'unavailable'; message: string };
 

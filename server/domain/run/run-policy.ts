@@ -296,8 +296,14 @@ function restoring(run: CurrentRun, observed: RunObservations, now: Date): RunSt
       const next = observed.bounds.restorePollMs ?? poll;
       return wait('Restoring', `the restore is ${restore.phase}`, claims.state === 'failing' ? Math.min(next, claims.afterMs) : next);
     }
-    case 'failed':
+    case 'failed': {
+      // A restore the tool failed because the data of a volume did not come back (Trilio fails its
+      // Restore when a claim's DataRestore fails): the volume and its reason say more than the
+      // restore's own message.
+      const failed = failedVolumes(restore.volumes);
+      if (failed.length > 0) return fail(run, 'VolumeDataNotRestored', volumeDataFailure(failed), { restorePhase: restore.phase });
       return fail(run, 'RestoreFailed', restore.message ?? `the restore ended ${restore.phase}`, { restorePhase: restore.phase });
+    }
     case 'succeeded':
     case 'partiallyFailed': {
       // Issue 27: a volume whose data did not come back keeps its restored Pod waiting for it

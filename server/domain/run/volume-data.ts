@@ -11,9 +11,30 @@ export function describeVolume(volume: VolumeRestoreReport): string {
   return `${volume.namespace}/${volume.claim ?? '?'} (claim)`;
 }
 
+/**
+ * The tools' words for a volume whose data did not come back: Velero's Failed and Canceled, and
+ * Trilio's Failed, Error and Canceled (the statuses of a claim's DataRestore condition). Trilio's
+ * Skipped and Unavailable are not failures the tool names: the volume is listed, not restored.
+ */
+const FAILED_PHASES: ReadonlySet<string> = new Set(['Failed', 'Error', 'Canceled']);
+
 /** The ended volume restores that did not bring their data back. */
 export function failedVolumes(volumes: readonly VolumeRestoreReport[] | undefined): VolumeRestoreReport[] {
-  return (volumes ?? []).filter((volume) => volume.phase === 'Failed' || volume.phase === 'Canceled');
+  return (volumes ?? []).filter((volume) => FAILED_PHASES.has(volume.phase));
+}
+
+/** At most this many volumes go into a report (the CRD's bound; failed ones come first). */
+export const MAX_REPORTED_VOLUMES = 20;
+
+/** Failed ones first (what a reader looks for), then by namespace, pod/claim and volume; at most MAX_REPORTED_VOLUMES. */
+export function orderVolumes(volumes: readonly VolumeRestoreReport[]): VolumeRestoreReport[] {
+  const key = (v: VolumeRestoreReport) => `${v.dataRestored ? 1 : 0}/${v.namespace}/${v.pod ?? v.claim ?? ''}/${v.volume ?? ''}`;
+  return [...volumes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(0, MAX_REPORTED_VOLUMES);
+}
+
+/** A tool's message as the report keeps it (the CRD's bound: 256 characters). */
+export function volumeMessage(message: string): string {
+  return message.length > 256 ? `${message.slice(0, 255)}…` : message;
 }
 
 /** The failure message of a run whose volume data did not come back (at most three named). */

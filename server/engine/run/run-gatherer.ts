@@ -111,7 +111,12 @@ export function observeRestore(read: RestoreRead): RestoreObservation {
     case 'running':
       return { state: progress.state, phase: progress.phase };
     case 'failed':
-      return { state: 'failed', phase: progress.phase, ...(progress.message ? { message: progress.message } : {}) };
+      return {
+        state: 'failed',
+        phase: progress.phase,
+        ...(progress.message ? { message: progress.message } : {}),
+        ...(progress.volumes ? { volumes: progress.volumes } : {}),
+      };
     default:
       return {
         state: progress.state,

@@ -59,6 +59,10 @@ export interface KastenRestoreAction {
     endTime?: string;
     /** Percent, 0-100. */
     progress?: number;
+    /**
+     * The whole action's error. Kasten documents nothing per volume on a RestoreAction, so a Kasten
+     * report has no volume table (decision 0012, "Volume data with Kasten and Trilio").
+     */
     error?: { message?: string };
   };
 }

@@ -86,10 +86,31 @@ export interface TrilioResource {
   objects?: string[];
 }
 
+/**
+ * One volume of a restore (TVK's DataSnapshot, as the vendor's Restore CRD declares it: "Snapshot
+ * of a Persistent Volume"; persistentVolumeClaimName is its only required field). Rehearsal reads
+ * the claim, the DataRestore conditions and the size (trilio-volume-restores.ts).
+ */
+export interface TrilioDataSnapshot {
+  persistentVolumeClaimName?: string;
+  /** "The current statuses for backup and restore PVCs": phase Snapshot, Upload, DataRestore or DataSnapshot. */
+  conditions?: { phase?: string; status?: string; reason?: string; timestamp?: string }[];
+  /** "The size of qcow2 created/restored in backup/restore": a Kubernetes quantity, number or string. */
+  size?: number | string;
+}
+
 /** One application component of a restore: what its snapshot held and how restoring it went. */
 export interface TrilioRestoreComponent {
   /** Custom and Helm snapshots list `resources`; Operator snapshots `customResources` and `operatorResources`. */
-  snapshot?: { resources?: TrilioResource[]; customResources?: TrilioResource[]; operatorResources?: TrilioResource[] };
+  snapshot?: {
+    resources?: TrilioResource[];
+    customResources?: TrilioResource[];
+    operatorResources?: TrilioResource[];
+    /** The component's volumes (custom, helmCharts[], operators[]). */
+    dataSnapshots?: TrilioDataSnapshot[];
+    /** A Helm-based operator's chart, with its own volumes. */
+    helm?: { dataSnapshots?: TrilioDataSnapshot[] };
+  };
   status?: {
     failedResources?: TrilioResource[];
     skippedResources?: TrilioResource[];

@@ -15,6 +15,7 @@ import {
   type TrilioRestoreComponent,
 } from './trilio-types.js';
 import { TRILIO_TRANSFORMS_NOT_DONE, trilioTransforms } from './trilio-transforms.js';
+import { trilioVolumes } from './trilio-volume-restores.js';
 
 export function trilioStateOf(status: string | undefined): RestoreState {
   switch (status) {
@@ -93,6 +94,12 @@ export function trilioProgress(restore: TrilioRestore): RestoreProgress {
   }
   if (status.completionTimestamp && (state === 'succeeded' || state === 'failed'))
     progress.completedAt = status.completionTimestamp;
+  // Issue 27: the claims whose data the ended restore brought back, or failed to (a failed
+  // DataRestore fails the whole Restore, so a failed one lists them too).
+  if (state === 'succeeded' || state === 'failed') {
+    const volumes = trilioVolumes(restore);
+    if (volumes.length > 0) progress.volumes = volumes;
+  }
   return progress;
 }
 

@@ -25,10 +25,11 @@ import { isLatest, selectVeleroBackup } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { parseResourceList } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
-import { fromRestoreVolumeInfo, listVolumeRestores, orderVolumes, parseRestoreVolumeInfo } from './volume-restores.js';
+import { fromRestoreVolumeInfo, listVolumeRestores, parseRestoreVolumeInfo } from './volume-restores.js';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadError, downloadVeleroFile, type DownloadLimits } from './download-request.js';
 import type { VeleroConfigMapApi, VeleroCustomObjectsApi } from './velero-types.js';
 import { transformsConfigMapName } from '../../domain/run/sandbox-names.js';
+import { orderVolumes } from '../../domain/run/volume-data.js';
 import type { BackupFacts, BackupScheduleFacts } from '../../domain/read-models/coverage.js';
 import {
   buildResourceModifierConfigMap,

@@ -13,13 +13,12 @@
 // CSISnapshot), read only when the backup says it took CSI snapshots.
 // The mapping is pure; listVolumeRestores reads them through the provider's error-mapping call.
 import type { VolumeRestoreReport } from '../../domain/resources/resources.js';
+import { orderVolumes, volumeMessage } from '../../domain/run/volume-data.js';
 import { isKind } from '../../kube/errors.js';
 import type { RestoreRef } from '../provider.js';
 import { VELERO_VERSION, type VeleroCustomObjectsApi, type VeleroList } from './velero-types.js';
 
 export const VOLUME_RESTORE_LABEL = 'velero.io/restore-name';
-/** At most this many volumes go into a report (the CRD's bound; failed ones come first). */
-export const MAX_REPORTED_VOLUMES = 20;
 
 interface VolumeStatus {
   phase?: string;
@@ -54,7 +53,7 @@ function common(status: VolumeStatus | undefined): Pick<VolumeRestoreReport, 'ph
     dataRestored: phase === 'Completed',
     ...(typeof bytes === 'number' && Number.isFinite(bytes) && bytes >= 0 ? { bytes: Math.floor(bytes) } : {}),
     ...(duration !== undefined ? { durationSeconds: duration } : {}),
-    ...(status?.message ? { message: status.message.length > 256 ? `${status.message.slice(0, 255)}…` : status.message } : {}),
+    ...(status?.message ? { message: volumeMessage(status.message) } : {}),
   };
 }
 
@@ -108,7 +107,7 @@ export function fromRestoreVolumeInfo(entries: readonly VeleroRestoreVolumeInfo[
         method: 'csi-snapshot' as const,
         phase: 'Restored',
         dataRestored: true,
-        message: message.length > 256 ? `${message.slice(0, 255)}…` : message,
+        message: volumeMessage(message),
       };
     });
 }
@@ -121,12 +120,6 @@ export function parseRestoreVolumeInfo(text: string): VeleroRestoreVolumeInfo[] 
   } catch {
     return [];
   }
-}
-
-/** Failed ones first (what a reader looks for), then by namespace, pod/claim and volume; at most MAX_REPORTED_VOLUMES. */
-export function orderVolumes(volumes: VolumeRestoreReport[]): VolumeRestoreReport[] {
-  const key = (v: VolumeRestoreReport) => `${v.dataRestored ? 1 : 0}/${v.namespace}/${v.pod ?? v.claim ?? ''}/${v.volume ?? ''}`;
-  return [...volumes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(0, MAX_REPORTED_VOLUMES);
 }
 
 /** The provider's call: runs a request on its API, mapping an unreachable apiserver to ProviderUnavailable. */

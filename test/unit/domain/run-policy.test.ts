@@ -281,6 +281,36 @@ describe('nextStep: Restoring', () => {
     expect(result.run).toMatchObject({ stage: 'Finalizing', restorePhase: 'FailedValidation', failure: { reason: 'RestoreFailed', message: 'bad spec' } });
   });
 
+  it('restore failed and the tool names a volume whose data did not come back → VolumeDataNotRestored naming it (Trilio fails its Restore on a failed DataRestore)', () => {
+    const claim = (name: string, phase: string, message?: string) => ({
+      namespace: 'rehearsal-shop-r1',
+      claim: name,
+      method: 'provider-data-mover' as const,
+      phase,
+      dataRestored: phase === 'Completed',
+      ...(message ? { message } : {}),
+    });
+    const result = step('Restoring', {
+      restore: {
+        state: 'failed',
+        phase: 'Failed',
+        message: 'DataRestore failed',
+        volumes: [claim('data-db-0', 'Error', 'datamover pod evicted'), claim('data-web-0', 'Completed')],
+      },
+    });
+    expect(result.run).toMatchObject({
+      stage: 'Finalizing',
+      restorePhase: 'Failed',
+      failure: {
+        reason: 'VolumeDataNotRestored',
+        message: 'the data of 1 volume was not restored: rehearsal-shop-r1/data-db-0 (claim): Error (datamover pod evicted)',
+      },
+    });
+    // Volumes listed but none failed (Skipped is not a failure the tool names): the restore's own failure.
+    const skipped = step('Restoring', { restore: { state: 'failed', phase: 'Failed', message: 'bad spec', volumes: [claim('data-db-0', 'Skipped')] } });
+    expect(skipped.run?.failure).toEqual({ reason: 'RestoreFailed', message: 'bad spec' });
+  });
+
   it('restore failed without a message → the phase says it', () => {
     const result = step('Restoring', { restore: { state: 'failed', phase: 'Failed' } });
     expect(result.run?.failure?.message).toBe('the restore ended Failed');

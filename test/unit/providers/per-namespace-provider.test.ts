@@ -131,6 +131,25 @@ describe('combineProgress', () => {
     });
     expect(combineProgress([part('a', { itemsRestored: 5 }), part('b', {})]).itemsRestored).toBeUndefined();
   });
+  it('lists the volumes of every part together, failed first, and none when no part has any', () => {
+    const volume = (namespace: string, claim: string, phase: string) => ({
+      namespace,
+      claim,
+      method: 'provider-data-mover' as const,
+      phase,
+      dataRestored: phase === 'Completed',
+    });
+    const combined = combineProgress([
+      part('a', { volumes: [volume('rt-a', 'data-web-0', 'Completed')] }),
+      part('b', { state: 'failed', volumes: [volume('rt-b', 'data-db-0', 'Failed')] }),
+      part('c', {}),
+    ]);
+    expect(combined.volumes?.map((entry) => `${entry.namespace}/${entry.claim} ${entry.phase}`)).toEqual([
+      'rt-b/data-db-0 Failed',
+      'rt-a/data-web-0 Completed',
+    ]);
+    expect(combineProgress([part('a', {}), part('b', {})]).volumes).toBeUndefined();
+  });
   it('is running while any part is, pending only while all are, partially failed when one is', () => {
     expect(combineProgress([part('a', { state: 'pending' }), part('b', { state: 'succeeded' })]).state).toBe('running');
     expect(combineProgress([part('a', { state: 'pending' }), part('b', { state: 'pending' })]).state).toBe('pending');
