@@ -134,14 +134,14 @@ export function judgeSandboxVolume(
   );
   if (!record) return keep('unrecorded', `no record of Rehearsal's lists ${what} (uid ${volume.uid}) for namespace ${ref}`);
   if (!isSandboxNameOfRun(ref, record.test, record.run)) {
-    return keep('not-a-sandbox-name', `namespace ${ref} is not a sandbox name of test ${record.test}, run ${record.run}`);
+    return keep('not-a-sandbox-name', `${what}: namespace ${ref} is not a sandbox name of test ${record.test}, run ${record.run}`);
   }
   if (namespace.exists && (namespace.uid !== record.sandboxUid || !namespace.deleting)) {
     return keep(
       'sandbox-alive',
       namespace.uid !== record.sandboxUid
-        ? `namespace ${ref} exists with uid ${namespace.uid}, not the recorded sandbox's ${record.sandboxUid}`
-        : `sandbox ${ref} still exists`,
+        ? `${what}: namespace ${ref} exists with uid ${namespace.uid}, not the recorded sandbox's ${record.sandboxUid}`
+        : `${what}: sandbox ${ref} still exists`,
     );
   }
   if (volume.kind === 'PersistentVolume' && volume.phase !== 'Released') {
