@@ -5,14 +5,16 @@
 // ServiceAccount with the shipped RBAC (deploy/base/rbac.yaml) and admission policies
 // (deploy/base/server-admission.yaml, applied by the global setup):
 //  - the apiserver refuses it deleting a PV whose claim was in a production namespace, a Bound PV
-//    of a sandbox, a content of a production VolumeSnapshot, and a content whose deletionPolicy is
-//    Delete (policy rehearsal-server-sandbox-volumes; dry runs: nothing is lost if it let one by);
+//    of a sandbox, a Released sandbox PV whose reclaimPolicy is Delete (its provisioner's), a
+//    content of a production VolumeSnapshot, and a content whose deletionPolicy is Delete (policy
+//    rehearsal-server-sandbox-volumes; dry runs: nothing is lost if it let one by);
 //  - the sandbox is deleted the engine's way (deleteSandbox): its Retain PV is recorded
 //    (ConfigMap <sandbox>.volumes in rehearsal-system, with capacity, class and policy), the
 //    namespace controller deletes the claim, the PV goes Released and the janitor deletes it;
 //    the record goes with it. A janitor built afresh (a restart) does it: no memory involved;
 //  - Released PVs it did not record stay: production's, and one whose claim namespace is merely
-//    named like a sandbox.
+//    named like a sandbox; so does the sandbox's Delete-policy PV (recorded), and the record with
+//    it until that one is gone.
 // The PVs are pre-bound (spec.claimRef and the claim's volumeName) in a StorageClass whose
 // provisioner does not exist, so kube-controller-manager's PV controller binds and releases them
 // without any node, CSI driver or provisioner.
@@ -52,6 +54,8 @@ const volumes = {
   sandbox: uniqueName('pv-sandbox', 40),
   production: uniqueName('pv-production', 40),
   lookalike: uniqueName('pv-lookalike', 40),
+  /** The sandbox's second claim, in a class that deletes its volumes: its (absent) provisioner's job. */
+  reclaimed: uniqueName('pv-reclaimed', 40),
 };
 const contents = {
   sandbox: uniqueName('vsc-sandbox', 40),
@@ -60,26 +64,26 @@ const contents = {
 };
 let snapshotApi = false;
 
-function persistentVolume(name: string, namespace: string): V1PersistentVolume {
+function persistentVolume(name: string, namespace: string, claim = 'data', policy = 'Retain'): V1PersistentVolume {
   return {
     metadata: { name, annotations: { 'pv.kubernetes.io/provisioned-by': 'example.com/nowhere' } },
     spec: {
       storageClassName: storageClass,
       capacity: { storage: '1Gi' },
       accessModes: ['ReadWriteOnce'],
-      persistentVolumeReclaimPolicy: 'Retain',
+      persistentVolumeReclaimPolicy: policy,
       hostPath: { path: `/tmp/${name}` },
-      claimRef: { namespace, name: 'data' },
+      claimRef: { namespace, name: claim },
     },
   };
 }
 
-async function bindClaim(namespace: string, volume: string): Promise<void> {
+async function bindClaim(namespace: string, volume: string, claim = 'data'): Promise<void> {
   const core = admin.makeApiClient(CoreV1Api);
   await core.createNamespacedPersistentVolumeClaim({
     namespace,
     body: {
-      metadata: { name: 'data' },
+      metadata: { name: claim },
       spec: { storageClassName: storageClass, volumeName: volume, accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
     },
   });
@@ -159,6 +163,8 @@ beforeAll(async () => {
     await core.createPersistentVolume({ body: persistentVolume(volume, namespace) });
     await bindClaim(namespace, volume);
   }
+  await core.createPersistentVolume({ body: persistentVolume(volumes.reclaimed, sandbox, 'cache', 'Delete') });
+  await bindClaim(sandbox, volumes.reclaimed, 'cache');
   // Production's and the look-alike's claims are deleted by their owners: Released, retained on purpose.
   for (const namespace of [production, lookalike]) await core.deleteNamespacedPersistentVolumeClaim({ namespace, name: 'data' });
   await waitFor(async () => (await phaseOf(volumes.production)) === 'Released' && (await phaseOf(volumes.lookalike)) === 'Released', {
@@ -256,6 +262,15 @@ describe("the server's ServiceAccount and cluster-scoped volumes (rehearsal-serv
     // The namespace controller deleted the claim, the PV controller released the PV, the janitor deleted it.
     expect(await phaseOf(volumes.production)).toBe('Released');
     expect(await phaseOf(volumes.lookalike)).toBe('Released');
+    // The Delete-policy volume is its provisioner's (none here: the PV controller waits for it):
+    // Released, recorded, and left alone; the apiserver refuses it to the server too.
+    expect(recorded.volumes.map((volume) => volume.name)).toContain(volumes.reclaimed);
+    await waitFor(async () => (await phaseOf(volumes.reclaimed)) === 'Released', { timeoutMs: 30_000, intervalMs: 500 });
+    await sweep();
+    expect(await phaseOf(volumes.reclaimed)).toBe('Released');
+    expect(await attempt(() => core.deletePersistentVolume({ name: volumes.reclaimed, dryRun: 'All' }))).toMatch(
+      /^403 policy: .*reclaimPolicy is Retain/,
+    );
     const custom = admin.makeApiClient(CustomObjectsApi);
     if (snapshotApi) {
       await waitFor(
@@ -274,14 +289,19 @@ describe("the server's ServiceAccount and cluster-scoped volumes (rehearsal-serv
       for (const name of [contents.production, contents.deleting]) {
         expect((await custom.getClusterCustomObject({ ...SNAPSHOTS, name })) as object).toBeDefined();
       }
-    } else {
-      // The record goes once nothing it lists is left.
+    }
+    // The record stays while anything it lists exists, and goes once nothing is left.
+    const recordExists = async () =>
+      (await admin.makeApiClient(CoreV1Api).listNamespacedConfigMap({ namespace: REHEARSAL_NAMESPACE })).items.some(
+        (item) => item.metadata?.name === `${sandbox}.volumes`,
+      );
+    expect(await recordExists()).toBe(true);
+    if (!snapshotApi) {
+      await admin.makeApiClient(CoreV1Api).deletePersistentVolume({ name: volumes.reclaimed }); // as its provisioner would
       await waitFor(
         async () => {
           await sweep();
-          return (await admin.makeApiClient(CoreV1Api).listNamespacedConfigMap({ namespace: REHEARSAL_NAMESPACE })).items.every(
-            (item) => item.metadata?.name !== `${sandbox}.volumes`,
-          );
+          return !(await recordExists());
         },
         { timeoutMs: 30_000, intervalMs: 1000 },
       );

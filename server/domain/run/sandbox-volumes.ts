@@ -6,9 +6,10 @@
 // was provisioned and the janitor knows what is Rehearsal's), and which object the janitor may
 // delete. An object is deleted only when all of these agree: a record of Rehearsal's lists it
 // (name and UID), the namespace it refers to is that record's sandbox and carries the sandbox name
-// of the record's test and run, the sandbox is gone (or terminating, the same UID), and the object
-// is no longer in use (a PV Released; a content whose deletionPolicy is Retain, so deleting it
-// never deletes a storage snapshot, which may be the backup's own).
+// of the record's test and run, the sandbox is gone (or terminating, the same UID), and nothing
+// else will remove it: a PV Released whose reclaimPolicy is Retain (a Delete one is its
+// provisioner's, with its disk), a content whose deletionPolicy is Retain (deleting a Delete one
+// would delete a storage snapshot, which may be the backup's own).
 import { isSandboxNameOfRun } from './sandbox-names.js';
 
 export type SandboxVolumeKind = 'PersistentVolume' | 'VolumeSnapshotContent';
@@ -96,6 +97,8 @@ export type RefNamespaceState = { exists: false } | { exists: true; uid: string;
  * - sandbox-alive: the namespace still exists and is not terminating, or is another namespace of
  *   the same name (another UID);
  * - in-use: a PV not Released (its claim still exists or it never bound);
+ * - reclaimed-by-its-class: a PV whose reclaimPolicy is not Retain: its provisioner deletes it
+ *   with its disk (deleting the object first would leave the disk behind for good);
  * - snapshot-deleted-with-it: a content whose deletionPolicy is not Retain: deleting it would
  *   delete the storage snapshot (the snapshot controller deletes it with its VolumeSnapshot).
  */
@@ -107,6 +110,7 @@ export type VolumeState =
   | 'not-a-sandbox-name'
   | 'sandbox-alive'
   | 'in-use'
+  | 'reclaimed-by-its-class'
   | 'snapshot-deleted-with-it';
 
 export interface VolumeVerdict {
@@ -146,6 +150,9 @@ export function judgeSandboxVolume(
   }
   if (volume.kind === 'PersistentVolume' && volume.phase !== 'Released') {
     return keep('in-use', `${what} is ${volume.phase ?? 'of no phase'}, not Released`);
+  }
+  if (volume.kind === 'PersistentVolume' && volume.policy !== 'Retain') {
+    return keep('reclaimed-by-its-class', `${what} has reclaimPolicy ${volume.policy ?? 'unset'}: its provisioner deletes it with its disk`);
   }
   if (volume.kind === 'VolumeSnapshotContent' && volume.policy !== 'Retain') {
     return keep('snapshot-deleted-with-it', `${what} has deletionPolicy ${volume.policy ?? 'unset'}: deleting it would delete its storage snapshot`);
