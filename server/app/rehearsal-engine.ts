@@ -23,6 +23,7 @@ import { ReportWriter } from '../engine/run/report-writer.js';
 import { RunAdmission } from '../engine/run/run-slots.js';
 import { RunReconciler, type RunReconcilerDeps } from '../engine/run/run.reconciler.js';
 import { SandboxManager } from '../engine/sandbox/sandbox.js';
+import { SandboxVolumes } from '../engine/sandbox/sandbox-volumes.js';
 import { PodSecurityPlanner } from '../engine/sandbox/pod-security.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
 import type { RestoreTest } from '../domain/resources/resources.js';
@@ -82,7 +83,16 @@ export function createEngine(deps: EngineDeps): Engine {
   const { config, kubeConfig, kube, cache, client, testStatus, metrics, log, now, wakeUp, providers, followUps } = deps;
   const { enqueue, term } = wakeUp;
   const events = new KubeEventRecorder(kube.core, 'rehearsal-controller', log.child({ component: 'events' }), now);
+  // The PVs and snapshot contents sandboxes provisioned: recorded when a sandbox goes, removed by the janitor (issue 27).
+  const sandboxVolumes = new SandboxVolumes({
+    core: kube.core,
+    custom: kube.customObjects,
+    namespace: config.namespace,
+    now,
+    log: log.child({ component: 'sandbox-volumes' }),
+  });
   const sandboxes = new SandboxManager({
+    volumes: sandboxVolumes,
     core: kube.core,
     networking: kube.networking,
     rbac: kube.rbac,
@@ -195,6 +205,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const janitor = new Janitor({
     inventory: new SandboxInventory({ core: kube.core, cache, client, now }),
     sandboxes,
+    volumes: sandboxVolumes,
     log: log.child({ component: 'janitor' }),
   });
   const loop = new RestoreTestController(

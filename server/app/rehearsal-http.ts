@@ -13,6 +13,7 @@ import type { EvidenceParts } from './rehearsal-evidence.js';
 import type { RunFollowUps } from './run-follow-ups.js';
 import { DiagnosisUnreadableError } from '../triage/diagnosis-store.js';
 import { SandboxInventory } from '../engine/sandbox/sandbox-inventory.js';
+import { SandboxVolumes } from '../engine/sandbox/sandbox-volumes.js';
 import { sandboxAdmin } from './sandbox-admin.js';
 
 export interface ListenerDeps extends RehearsalBasics {
@@ -73,6 +74,13 @@ export function createListeners(deps: ListenerDeps): Listeners {
     sandboxes: sandboxAdmin({
       inventory: new SandboxInventory({ core: deps.kube.core, cache, client: deps.client, now: deps.now }),
       core: deps.kube.core,
+      volumes: new SandboxVolumes({
+        core: deps.kube.core,
+        custom: deps.kube.customObjects,
+        namespace: config.namespace,
+        now: deps.now,
+        log: log.child({ component: 'sandbox-volumes' }),
+      }),
     }),
     ...(coverage ? { coverage } : {}),
     // An unreadable stored diagnosis is answered as none (the collector replaces it).

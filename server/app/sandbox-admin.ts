@@ -7,15 +7,17 @@ import type { SandboxInfo } from '../api/dto.js';
 import type { OrphanRemoval, SandboxAdmin } from '../api/ports.js';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../domain/resources/resources.js';
 import { sandboxExpiry, sandboxLabelsOf } from '../domain/run/sandbox-verdict.js';
-import { deleteSandbox } from '../engine/sandbox/sandbox.js';
+import { deleteSandbox, type SandboxVolumeRecorder } from '../engine/sandbox/sandbox.js';
 import type { JudgedSandbox, SandboxInventory } from '../engine/sandbox/sandbox-inventory.js';
 
 export interface SandboxAdminDeps {
   inventory: Pick<SandboxInventory, 'list' | 'find'>;
   core: Pick<CoreV1Api, 'readNamespace' | 'deleteNamespace'>;
+  /** Records the orphan's PVs and snapshot contents before it goes (the leader's janitor removes them). */
+  volumes?: SandboxVolumeRecorder;
 }
 
-export function sandboxAdmin({ inventory, core }: SandboxAdminDeps): SandboxAdmin {
+export function sandboxAdmin({ inventory, core, volumes }: SandboxAdminDeps): SandboxAdmin {
   return {
     async list() {
       const sandboxes = (await inventory.list()).map(infoOf);
@@ -33,7 +35,7 @@ export function sandboxAdmin({ inventory, core }: SandboxAdminDeps): SandboxAdmi
         return { outcome: 'not-orphaned', message: `namespace "${name}" is not an orphaned sandbox (${found.verdict.reason}: ${found.verdict.message})` };
       }
       // A namespace re-created since the read fails the UID precondition: 409 from the apiserver.
-      await deleteSandbox(core, name, found.uid);
+      await deleteSandbox(core, name, found.uid, volumes);
       return { outcome: 'removed' };
     },
   };

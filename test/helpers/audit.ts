@@ -74,9 +74,13 @@ export interface SafetyScope {
  *  - in its own namespace: leases, secrets, configmaps (run diagnoses included: they live there);
  *  - in the Velero namespace: creating and deleting a run's resource modifiers (<restore>-transforms,
  *    beside its Restore);
- *  - in sandboxes: anything; cluster-scoped: sandbox namespaces only.
+ *  - in sandboxes: anything; cluster-scoped: sandbox namespaces only, and deleting PersistentVolumes
+ *    and VolumeSnapshotContents (the janitor's, of sandboxes gone: the audit record does not say
+ *    whose claim a PV was; admission policy rehearsal-server-sandbox-volumes decides that, and
+ *    test/integration/sandbox-volumes.test.ts proves it refuses the others).
  */
 const REVIEWS = new Set(['subjectaccessreviews', 'tokenreviews']);
+const SANDBOX_VOLUME_KINDS = new Set(['persistentvolumes', 'volumesnapshotcontents']);
 
 export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope): AuditEvent[] {
   // restores and downloadrequests: the backup tool's own request objects (in its namespace).
@@ -88,6 +92,7 @@ export function unsafeWrites(writes: readonly AuditEvent[], scope: SafetyScope):
     // Questions to the apiserver, stored nowhere: who a token is, whether a user may (the API's
     // callers, and decision 0018's run-time re-check of a test's author).
     if (REVIEWS.has(resource)) return false;
+    if (!ref.namespace && event.verb === 'delete' && SANDBOX_VOLUME_KINDS.has(resource)) return false;
     if (!ref.namespace) return !(ref.resource === 'namespaces' && !!ref.name && scope.isSandbox(ref.name));
     if (scope.isSource(ref.namespace)) return true;
     if (scope.isSandbox(ref.namespace) || anywhere.has(resource)) return false;

@@ -4,20 +4,26 @@
 // labels, name and a record agree; for a deleted test the reserved label is the record), and this
 // acts: the delete carries the UID read with the facts, so a namespace re-created under the same
 // name in between is not deleted. A namespace it keeps for good (unrecognised, unrecorded) is
-// logged once.
+// logged once. Then the PVs and snapshot contents of sandboxes already gone (issue 27,
+// sandbox-volumes.ts): recorded when their sandbox was deleted, removed once it is gone.
 import type { Logger } from 'pino';
 import type { SandboxInventory } from './sandbox-inventory.js';
 import type { SandboxManager } from './sandbox.js';
+import type { SandboxVolumes, VolumeSweepResult } from './sandbox-volumes.js';
 
 export interface JanitorDeps {
   inventory: Pick<SandboxInventory, 'list'>;
   sandboxes: Pick<SandboxManager, 'delete'>;
+  /** The cluster-scoped volumes of deleted sandboxes; absent: not looked after. */
+  volumes?: Pick<SandboxVolumes, 'sweep'>;
   log: Logger;
 }
 
 export interface SweepResult {
   deleted: string[];
   kept: string[];
+  /** PVs and snapshot contents (kind/name), with `volumes` (empty when that sweep failed). */
+  volumes?: VolumeSweepResult;
 }
 
 export class Janitor {
@@ -44,6 +50,14 @@ export class Janitor {
         this.deps.log.info({ sandbox: name, reason: verdict.reason, message: verdict.message }, 'removed sandbox');
       } catch (error) {
         this.deps.log.warn({ err: error, sandbox: name }, 'could not remove sandbox');
+      }
+    }
+    if (this.deps.volumes) {
+      result.volumes = { deleted: [], kept: [] };
+      try {
+        result.volumes = await this.deps.volumes.sweep();
+      } catch (error) {
+        this.deps.log.warn({ err: error }, 'could not sweep the volumes of deleted sandboxes');
       }
     }
     return result;

@@ -1,6 +1,7 @@
 // Sandbox namespaces: where a run's restore lands. The only cluster-scoped objects Rehearsal ever
-// writes are these namespaces, always labelled as its own; everything else it creates lives inside
-// them, including the one RoleBinding through which the checks read the sandbox (the server holds
+// creates are these namespaces, always labelled as its own (the only others it deletes are the PVs
+// and snapshot contents a sandbox provisioned, once it is gone: sandbox-volumes.ts); everything
+// else it creates lives inside them, including the one RoleBinding through which the checks read the sandbox (the server holds
 // no cluster-wide read). Creation is idempotent so a step can be repeated, but a namespace is
 // never adopted (decision 0009): an existing namespace of a sandbox's name counts as Rehearsal's
 // only when its UID is the one recorded in the run's status or the one this process created.
@@ -16,6 +17,7 @@ import {
   type CoreV1Api,
   type NetworkingV1Api,
   type RbacAuthorizationV1Api,
+  type V1Namespace,
 } from '@kubernetes/client-node';
 import { isKind, kubeCall } from '../../kube/errors.js';
 import { DEFAULT_SANDBOX_DNS, strictPolicies, type SandboxDns } from './network-policy.js';
@@ -112,6 +114,8 @@ export interface SandboxManagerOptions {
   storageQuota?: SandboxStorageQuota;
   /** The bounded wait for the quota's status (default DEFAULT_QUOTA_SYNC). */
   quotaSync?: { timeoutMs: number; intervalMs: number };
+  /** Records what a sandbox provisioned outside itself before it is deleted (sandbox-volumes.ts). */
+  volumes?: SandboxVolumeRecorder;
   /** Injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -295,7 +299,7 @@ export class SandboxManager {
 
   /** Deletes a sandbox namespace (deleteSandbox). */
   async delete(sandbox: string, expectedUid?: string): Promise<void> {
-    await deleteSandbox(this.core, sandbox, expectedUid);
+    await deleteSandbox(this.core, sandbox, expectedUid, this.options.volumes);
   }
 
   private async ignoreExisting(call: () => Promise<unknown>): Promise<void> {
@@ -307,16 +311,23 @@ export class SandboxManager {
   }
 }
 
+/** Writes the record of a sandbox's cluster-scoped volumes (SandboxVolumes.record); never throws. */
+export interface SandboxVolumeRecorder {
+  record(namespace: V1Namespace): Promise<void>;
+}
+
 /**
  * Deletes a sandbox namespace: only one labelled as Rehearsal's and, when the caller knows the
  * UID it recorded, only that very namespace (a UID precondition, so a namespace re-created under
  * the same name in between is not deleted either). The engine and the administrators' orphan
- * removal both delete through here.
+ * removal both delete through here. First, the PVs and snapshot contents it provisioned are
+ * recorded (issue 27): they outlive it, and the janitor removes them by that record.
  */
 export async function deleteSandbox(
   core: Pick<CoreV1Api, 'readNamespace' | 'deleteNamespace'>,
   sandbox: string,
   expectedUid?: string,
+  volumes?: SandboxVolumeRecorder,
 ): Promise<void> {
   try {
     // Refuse to delete anything that is not visibly ours, whatever the caller believes.
@@ -328,6 +339,8 @@ export async function deleteSandbox(
     if (expectedUid !== undefined && uid !== expectedUid) {
       throw new Error(`refusing to delete namespace ${sandbox}: uid ${uid} is not the recorded ${expectedUid}`);
     }
+    // Also when already terminating: an earlier attempt may have failed to record (AlreadyExists is fine).
+    await volumes?.record(namespace);
     if (namespace.metadata?.deletionTimestamp) return;
     await kubeCall(() =>
       core.deleteNamespace({

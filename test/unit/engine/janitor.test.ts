@@ -69,6 +69,35 @@ describe('Janitor', () => {
   });
 });
 
+describe('Janitor and the volumes of deleted sandboxes', () => {
+  it('sweeps them after the namespaces, and a failing volume sweep leaves the namespace sweep intact', async () => {
+    const { log, lines } = recordingLog();
+    const order: string[] = [];
+    let fail = false;
+    const janitor = new Janitor({
+      inventory: { list: async () => [judged('rehearsal-gone-abcde', 'delete', 'orphaned')] },
+      sandboxes: { delete: async (name) => void order.push(`namespace ${name}`) },
+      volumes: {
+        sweep: async () => {
+          order.push('volumes');
+          if (fail) throw new KubeError('Forbidden', 403, 'persistentvolumes is forbidden');
+          return { deleted: ['PersistentVolume/pvc-1'], kept: [] };
+        },
+      },
+      log,
+    });
+    expect(await janitor.sweep()).toEqual({
+      deleted: ['rehearsal-gone-abcde'],
+      kept: [],
+      volumes: { deleted: ['PersistentVolume/pvc-1'], kept: [] },
+    });
+    expect(order).toEqual(['namespace rehearsal-gone-abcde', 'volumes']);
+    fail = true;
+    expect(await janitor.sweep()).toEqual({ deleted: ['rehearsal-gone-abcde'], kept: [], volumes: { deleted: [], kept: [] } });
+    expect(lines.map((line) => line.msg)).toContain('could not sweep the volumes of deleted sandboxes');
+  });
+});
+
 describe('SandboxInventory', () => {
   const labels = {
     'rehearsal.dev/managed-by': 'rehearsal',
