@@ -23,6 +23,8 @@ export interface CsiHostpath {
   driver: string;
   storageClass: string;
   snapshotClass: string;
+  /** The snapshots the driver holds now (their IDs): what deleting API objects must not remove. */
+  storedSnapshots(): string[];
   /** The driver's and the sidecars' last log lines, for failure messages. */
   log(): string[];
   stop(): Promise<void>;
@@ -156,5 +158,7 @@ export async function startCsiHostpath(admin: KubeConfig, options: CsiHostpathOp
     await stop();
     throw error;
   }
-  return { driver: CSI_DRIVER, storageClass, snapshotClass, log: () => [...lines], stop };
+  const storedSnapshots = () =>
+    readdirSync(path.join(work, 'state/snapshots')).filter((entry) => entry.startsWith('snap-') && !entry.endsWith('.partial'));
+  return { driver: CSI_DRIVER, storageClass, snapshotClass, storedSnapshots, log: () => [...lines], stop };
 }

@@ -91,6 +91,9 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
       namespaces: [app],
       veleroNamespace: fixture.veleroNamespace,
       snapshotVolumes: true,
+      // Velero's default: with the claim's PersistentVolume in the backup, Velero's volume
+      // information lists the claim (a backup without cluster resources has none to list).
+      includeClusterResources: null,
       timeoutMs: 240_000,
     }).catch((error: unknown) => {
       console.log(fixture.veleroLog().slice(-60).join('\n'), '\n', csi.log().slice(-40).join('\n'));
@@ -201,16 +204,28 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
     }
   });
 
-  it('the sandbox\'s volume goes with the sandbox', async () => {
+  it('the sandbox\'s volume goes with the sandbox, and the janitor removes the snapshot content Velero restored for it (Retain)', async () => {
     const sandbox = report.spec.sandboxNamespaces[0]!;
     await waitForNamespacesGone(kubeConfig, [sandbox], 120_000);
     await waitFor(
       async () => (await core.listPersistentVolume()).items.every((volume) => volume.spec?.claimRef?.namespace !== sandbox),
       { timeoutMs: 60_000, description: 'no PersistentVolume left claimed by the sandbox' },
     );
+    // Velero restores the backup's content as a cluster-scoped VolumeSnapshotContent with
+    // deletionPolicy Retain (deleting it must not delete the backup's snapshot), so it outlives the
+    // sandbox; Rehearsal recorded it when the sandbox went and its janitor deletes the object.
+    const sandboxContents = async () => {
+      const list = (await fixture.custom.listClusterCustomObject({ group: 'snapshot.storage.k8s.io', version: 'v1', plural: 'volumesnapshotcontents' })) as {
+        items: Array<{ metadata: { name: string }; spec: { deletionPolicy?: string; volumeSnapshotRef?: { namespace?: string }; source?: { snapshotHandle?: string } } }>;
+      };
+      return list.items.filter((content) => content.spec.volumeSnapshotRef?.namespace === sandbox);
+    };
+    await waitFor(async () => (await sandboxContents()).length === 0, { timeoutMs: 60_000, description: 'the janitor to delete the sandbox\'s VolumeSnapshotContent' });
+    // The backup's own snapshot is still there (the content was Retain): the same backup restores again.
+    expect(csi.storedSnapshots()).toHaveLength(1);
   });
 
-  it('Rehearsal wrote only to its sandbox (audit log)', () => {
+  it('Rehearsal wrote only to its sandbox; Velero wrote to production only its hook and the claim\'s VolumeSnapshot (audit log)', () => {
     const logPath = auditLogPath();
     if (!logPath) return;
     const writes = writesIn(readAuditEvents(logPath, suiteStarted));
@@ -218,7 +233,14 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
     const rehearsalWrites = writes.filter((event) => event.user.username === REHEARSAL_USER);
     expect(unsafeWrites(rehearsalWrites, { isSource: (namespace) => namespace === app, isSandbox: (namespace) => sandboxes.has(namespace), ownNamespace: 'rehearsal-system' })).toEqual([]);
     const veleroInProduction = writes.filter((event) => event.user.username === fixture.realVelero!.user && event.objectRef?.namespace === app);
-    console.log(`[audit] Velero in production: ${[...new Set(veleroInProduction.map((event) => `${event.verb} ${event.objectRef?.resource}/${event.objectRef?.subresource ?? ''}`))].join(', ')}`);
+    // Velero's writes in production: the backup hook, and the VolumeSnapshot it takes of the claim
+    // (created, its deletion policy patched, deleted once the content is kept) — never the claim.
+    expect([...new Set(veleroInProduction.map((event) => `${event.verb} ${event.objectRef?.resource}/${event.objectRef?.subresource ?? ''}`))].sort()).toEqual([
+      'create pods/exec',
+      'create volumesnapshots/',
+      'delete volumesnapshots/',
+      'patch volumesnapshots/',
+    ]);
   });
 });
 

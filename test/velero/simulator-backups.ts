@@ -17,6 +17,12 @@ export interface CreateBackupOptions {
   ttl?: string;
   /** spec.defaultVolumesToFsBackup: every pod volume's data through the node agent (real Velero only). */
   defaultVolumesToFsBackup?: boolean;
+  /**
+   * spec.includeClusterResources (default false). `null` leaves it unset, Velero's default: the
+   * PersistentVolumes of the included claims are backed up too, and with them Velero's volume
+   * information (which lists each claim and how its data was kept).
+   */
+  includeClusterResources?: boolean | null;
   /** spec.snapshotVolumes: CSI snapshots of the claims (real Velero with EnableCSI only). */
   snapshotVolumes?: boolean;
   /** spec.snapshotMoveData: the snapshots' data moved to the object store by the node agent (CSI data mover). */
@@ -58,7 +64,7 @@ export async function createBackup(
     spec: {
       includedNamespaces: options.namespaces,
       ...(options.excludedNamespaces ? { excludedNamespaces: options.excludedNamespaces } : {}),
-      includeClusterResources: false,
+      ...(options.includeClusterResources === null ? {} : { includeClusterResources: options.includeClusterResources ?? false }),
       ...(options.defaultVolumesToFsBackup ? { defaultVolumesToFsBackup: true } : {}),
       ...(options.snapshotVolumes !== undefined ? { snapshotVolumes: options.snapshotVolumes } : {}),
       ...(options.snapshotMoveData ? { snapshotMoveData: true } : {}),

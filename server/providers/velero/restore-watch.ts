@@ -31,6 +31,8 @@ function project(object: KubernetesObject): VeleroRestore {
       ...(restore.metadata.namespace ? { namespace: restore.metadata.namespace } : {}),
       ...(restore.metadata.labels ? { labels: restore.metadata.labels } : {}),
     },
+    // The backup's name: an ended restore's volume rows depend on what its backup took.
+    ...(restore.spec?.backupName ? { spec: { backupName: restore.spec.backupName } } : {}),
     ...(restore.status ? { status: restore.status } : {}),
   };
 }
