@@ -138,6 +138,11 @@ export class KubeSandboxReader implements SandboxReader {
       for (const pod of page.items) {
         const containers = (pod.spec?.containers ?? []).map((container) => container.name);
         const defaultContainer = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION];
+        const claims = Object.fromEntries(
+          (pod.spec?.volumes ?? []).flatMap((volume) =>
+            volume.persistentVolumeClaim?.claimName ? [[volume.name, volume.persistentVolumeClaim.claimName]] : [],
+          ),
+        );
         pods.push({
           name: pod.metadata?.name ?? '',
           phase: pod.status?.phase ?? 'Unknown',
@@ -148,6 +153,7 @@ export class KubeSandboxReader implements SandboxReader {
           containers,
           ...(defaultContainer ? { defaultContainer } : {}),
           ...((pod.spec?.schedulingGates ?? []).some((gate) => gate.name === JOB_HOLD_GATE) ? { held: true } : {}),
+          ...(Object.keys(claims).length > 0 ? { claims } : {}),
         });
       }
       token = page.metadata?._continue || undefined;

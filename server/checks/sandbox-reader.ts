@@ -52,6 +52,11 @@ export interface PodSummary {
    * rehearsal.dev/job-not-rerun): it exists and never starts, so it is not expected to be Ready.
    */
   held?: boolean;
+  /**
+   * The PersistentVolumeClaims the Pod mounts, by volume name (absent when it mounts none): which
+   * claim a file-system volume restore filled (completeness counts a claim only with its data).
+   */
+  claims?: Record<string, string>;
 }
 
 /** A controller's failure to create Pods (Event reason FailedCreate), e.g. refused by Pod Security. */

@@ -22,10 +22,10 @@ function status(code: number, reason: string, message: string) {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
 }
 
-function podJson(name: string, ready: boolean, extra: Record<string, unknown> = {}) {
+function podJson(name: string, ready: boolean, extra: Record<string, unknown> = {}, volumes?: unknown[]) {
   return {
     metadata: { name, namespace: NS, ...extra },
-    spec: { containers: [{ name: 'app' }, { name: 'sidecar' }] },
+    spec: { containers: [{ name: 'app' }, { name: 'sidecar' }], ...(volumes ? { volumes } : {}) },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
   };
 }
@@ -38,7 +38,12 @@ const routes: Record<string, (url: URL) => [number, unknown]> = {
           {
             kind: 'PodList',
             metadata: {},
-            items: [podJson('web-2', false, { deletionTimestamp: '2026-01-01T00:00:00Z' })],
+            items: [
+              podJson('web-2', false, { deletionTimestamp: '2026-01-01T00:00:00Z' }, [
+                { name: 'data', persistentVolumeClaim: { claimName: 'data-web-2' } },
+                { name: 'tmp', emptyDir: {} },
+              ]),
+            ],
           },
         ]
       : [
@@ -234,7 +239,8 @@ describe('KubeSandboxReader (real client-node against a loopback API stand-in)',
         containers: ['app', 'sidecar'],
         defaultContainer: 'sidecar',
       },
-      { name: 'web-2', phase: 'Running', ready: false, terminating: true, containers: ['app', 'sidecar'] },
+      // The claims it mounts, by volume name (issue 27: which claim a file-system restore filled).
+      { name: 'web-2', phase: 'Running', ready: false, terminating: true, containers: ['app', 'sidecar'], claims: { data: 'data-web-2' } },
     ]);
     const podRequests = requests.filter((line) => line.includes('/pods'));
     expect(podRequests).toEqual([
