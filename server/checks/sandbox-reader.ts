@@ -99,8 +99,13 @@ export type ResourceLookup =
 
 export interface ExecOutcome {
   exitCode: number;
-  /** The command's standard output, at most EXEC_STDOUT_LIMIT bytes (the rest is dropped). */
+  /**
+   * The command's standard output, at most EXEC_STDOUT_LIMIT bytes (the rest is dropped; a
+   * character cut at the limit is dropped whole, never turned into U+FFFD).
+   */
   stdout?: string;
+  /** The output was longer than EXEC_STDOUT_LIMIT bytes and was cut. */
+  stdoutTruncated?: boolean;
 }
 
 /** How much of a command's standard output an exec check keeps (a freshness check reads a timestamp). */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { SandboxReadError } from '../../../server/checks/sandbox-reader.js';
+import { EXEC_STDOUT_LIMIT, SandboxReadError } from '../../../server/checks/sandbox-reader.js';
 import { exitCodeFromStatus, KubeSandboxReader } from '../../../server/checks/sandbox-reader.kube.js';
 
 const NS = 'rehearsal-shop-abc12';
@@ -180,6 +180,21 @@ function upgrade(request: IncomingMessage, socket: Socket): void {
     socket.end();
     return;
   }
+  // Output longer than the exec check keeps, in frames of their own: 'chatty' puts a 3-byte "€"
+  // across the 4096-byte limit and goes on; 'exact' ends with it on the limit's last byte.
+  const out = (text: string) => socket.write(frame(0x2, Buffer.concat([Buffer.from([1]), Buffer.from(text)])));
+  if (pod === 'chatty' || pod === 'exact') {
+    if (pod === 'chatty') {
+      out('x'.repeat(4000));
+      out(`${'x'.repeat(94)}€${'y'.repeat(1000)}`);
+    } else {
+      out(`${'x'.repeat(4093)}€`);
+    }
+    socket.write(frame(0x2, Buffer.concat([Buffer.from([3]), Buffer.from(JSON.stringify({ metadata: {}, status: 'Success' }))])));
+    socket.write(frame(0x8, Buffer.from([0x03, 0xe8])));
+    socket.end();
+    return;
+  }
   const exit = Number(command.at(-1));
   const execStatus =
     pod === 'no-container'
@@ -320,6 +335,17 @@ describe('KubeSandboxReader (real client-node against a loopback API stand-in)',
     expect(url?.searchParams.get('container')).toBe('postgres');
     expect(url?.searchParams.getAll('command')).toEqual(['sh', '-c', 'exit', '3']);
     expect(url?.searchParams.get('stdout')).toBe('true');
+  });
+
+  it('keeps the first 4 KiB of the output: a character cut at the limit is dropped whole, and the cut is said', async () => {
+    expect(EXEC_STDOUT_LIMIT).toBe(4096);
+    // 4094 + 3 ("€") + 1000 bytes: the kept text ends before the "€", valid UTF-8, no U+FFFD.
+    const chatty = await reader.exec(NS, 'chatty', 'app', ['dump']);
+    expect(chatty).toEqual({ exitCode: 0, stdout: 'x'.repeat(4094), stdoutTruncated: true });
+    // Exactly 4096 bytes, ending in the "€": all kept, nothing cut.
+    const exact = await reader.exec(NS, 'exact', 'app', ['dump']);
+    expect(exact).toEqual({ exitCode: 0, stdout: `${'x'.repeat(4093)}€` });
+    expect(Buffer.byteLength(exact.stdout!)).toBe(EXEC_STDOUT_LIMIT);
   });
 
   it('rejects when the command cannot start, the stream ends without a status, or the handshake fails', async () => {
