@@ -113,6 +113,14 @@ export interface CreateTestInput {
    */
   maxRTO?: string | null;
   /**
+   * RPO target, a duration like ttl (e.g. 24h): the most data a restore may lose, measured by a
+   * freshness check as the restore request time minus the newest restored data; alert
+   * RestoreTestRPOOverSLA fires above it. Default: no RPO target. On PUT, like maxRTO, an omitted
+   * maxRPO removes the target.
+   * @pattern ^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$
+   */
+  maxRPO?: string | null;
+  /**
    * Alert when the measured RTO exceeds maxRTO (true requires maxRTO).
    * @default false
    */
@@ -264,6 +272,7 @@ export const TEST_INPUT_FIELDS = [
   'networkIsolation',
   'healthCheckPolicy',
   'maxRTO',
+  'maxRPO',
   'alertOnExceed',
   'historyLimit',
   'restore',

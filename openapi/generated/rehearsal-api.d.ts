@@ -43,9 +43,9 @@ export interface paths {
         /**
          * Replace a RestoreTest
          * @description Replaces every field CreateTestInput can express (an omitted optional field returns to its
-         *     default) and keeps what it cannot express: inline health checks, sandbox quota and limit
-         *     range, schedule.suspend, the provider namespace. A body name or namespace that differs from
-         *     the request's is a 400.
+         *     default: an omitted maxRTO or maxRPO removes that target) and keeps what it cannot express:
+         *     inline health checks, notifications, sandbox quota and limit range, schedule.suspend, the
+         *     provider namespace. A body name or namespace that differs from the request's is a 400.
          */
         put: operations["replaceTest"];
         post?: never;
@@ -663,6 +663,8 @@ export interface components {
             networkIsolation?: string;
             /** @description Name of the HealthCheckPolicy; empty for the built-in checks. */
             healthCheckPolicy?: string;
+            /** @description spec.sla.maxRPO, or empty when no RPO target is configured. */
+            rpoTarget?: string;
             /** @description Whether an RTO over rtoTarget raises an alert (false without an SLA). */
             alertOnExceed?: boolean;
             /**
@@ -739,6 +741,13 @@ export interface components {
             healthCheckPolicy?: string | null;
             /** @description RTO target, a duration like ttl (e.g. 15m); default: no SLA. */
             maxRTO?: string | null;
+            /**
+             * @description RPO target, a duration like ttl (e.g. 24h): the most data a restore may lose, measured by a
+             *     freshness check as the restore request time minus the newest restored data; alert
+             *     RestoreTestRPOOverSLA fires above it. Default: no RPO target. On PUT, like maxRTO, an omitted
+             *     maxRPO removes the target.
+             */
+            maxRPO?: string | null;
             /**
              * @description Alert when the measured RTO exceeds maxRTO (true requires maxRTO).
              * @default false

@@ -142,9 +142,9 @@ export class TestsController extends Controller {
 
   /**
    * Replaces every field CreateTestInput can express (an omitted optional field returns to its
-   * default) and keeps what it cannot express: inline health checks, sandbox quota and limit
-   * range, schedule.suspend, the provider namespace. A body name or namespace that differs from
-   * the request's is a 400.
+   * default: an omitted maxRTO or maxRPO removes that target) and keeps what it cannot express:
+   * inline health checks, notifications, sandbox quota and limit range, schedule.suspend, the
+   * provider namespace. A body name or namespace that differs from the request's is a 400.
    * @summary Replace a RestoreTest
    * @param name Name of the RestoreTest.
    * @param namespace Namespace of the RestoreTest; default: the server's namespace.

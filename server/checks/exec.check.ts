@@ -14,7 +14,7 @@
 import type { CheckExecutor } from './check.js';
 import { describeError, error, fail, freshnessOutcome, isOutcome, pass, requireBlock, timedOut } from './check.js';
 import type { PodSummary } from './sandbox-reader.js';
-import { toLabelSelector } from './sandbox-reader.js';
+import { EXEC_STDOUT_LIMIT, toLabelSelector } from './sandbox-reader.js';
 
 function describeCommand(command: readonly string[]): string {
   const extra = command.length - 1;
@@ -62,14 +62,21 @@ export const runExecCheck: CheckExecutor = async (check, context) => {
   const where = `${describeCommand(command)} in ${context.namespace}/${pod.name} container ${container}`;
 
   try {
-    const { exitCode, stdout } = await context.reader.exec(
+    const { exitCode, stdout, stdoutTruncated } = await context.reader.exec(
       context.namespace,
       pod.name,
       container,
       command,
       context.signal,
     );
-    if (exitCode === expectedExitCode && spec.freshness) return freshnessOutcome(`${where} exited ${exitCode}`, stdout ?? '');
+    if (exitCode === expectedExitCode && spec.freshness) {
+      // Output cut at the limit is no timestamp (one is a few dozen bytes), and what was kept of it
+      // is restored data: the message gives its size only.
+      if (stdoutTruncated || Buffer.byteLength(stdout ?? '') > EXEC_STDOUT_LIMIT) {
+        return fail(`${where} exited ${exitCode}, but its output is longer than ${EXEC_STDOUT_LIMIT} bytes, not a timestamp or Unix time: no RPO measured`);
+      }
+      return freshnessOutcome(`${where} exited ${exitCode}`, stdout ?? '');
+    }
     if (exitCode === expectedExitCode) return pass(`${where} exited ${exitCode}`);
     return fail(`${where} exited ${exitCode}, expected ${expectedExitCode}`);
   } catch (thrown) {

@@ -10,6 +10,7 @@
 // KWOK's pods have no kubelet and are never exec'd into.
 
 import { Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import {
   AppsV1Api,
   CoreV1Api,
@@ -80,21 +81,34 @@ export function exitCodeFromStatus(status: V1Status): number | undefined {
   return Number.isInteger(exitCode) ? exitCode : undefined;
 }
 
-/** Keeps the first `limit` bytes written to it (a command's standard output), drops the rest. */
-function boundedCollector(limit: number): { stream: Writable; text(): string } {
+/**
+ * Keeps the first `limit` bytes written to it (a command's standard output), drops the rest. A
+ * UTF-8 character the limit cuts through is dropped whole: decoding its first bytes would give
+ * U+FFFD, and a size counted on that text would exceed the limit.
+ */
+function boundedCollector(limit: number): { stream: Writable; text(): string; truncated(): boolean } {
   const chunks: Buffer[] = [];
   let kept = 0;
+  let cut = false;
   const stream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
+      const bytes = Buffer.from(chunk);
+      if (kept + bytes.length > limit) cut = true;
       if (kept < limit) {
-        const part = Buffer.from(chunk).subarray(0, limit - kept);
+        const part = bytes.subarray(0, limit - kept);
         chunks.push(part);
         kept += part.length;
       }
       callback();
     },
   });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  const text = (): string => {
+    const decoder = new StringDecoder('utf8');
+    // write() holds back an incomplete trailing character; end() would flush it as U+FFFD.
+    const complete = decoder.write(Buffer.concat(chunks));
+    return cut ? complete : complete + decoder.end();
+  };
+  return { stream, text, truncated: () => cut };
 }
 
 function discard(): Writable {
@@ -138,6 +152,11 @@ export class KubeSandboxReader implements SandboxReader {
       for (const pod of page.items) {
         const containers = (pod.spec?.containers ?? []).map((container) => container.name);
         const defaultContainer = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION];
+        const claims = Object.fromEntries(
+          (pod.spec?.volumes ?? []).flatMap((volume) =>
+            volume.persistentVolumeClaim?.claimName ? [[volume.name, volume.persistentVolumeClaim.claimName]] : [],
+          ),
+        );
         pods.push({
           name: pod.metadata?.name ?? '',
           phase: pod.status?.phase ?? 'Unknown',
@@ -148,6 +167,7 @@ export class KubeSandboxReader implements SandboxReader {
           containers,
           ...(defaultContainer ? { defaultContainer } : {}),
           ...((pod.spec?.schedulingGates ?? []).some((gate) => gate.name === JOB_HOLD_GATE) ? { held: true } : {}),
+          ...(Object.keys(claims).length > 0 ? { claims } : {}),
         });
       }
       token = page.metadata?._continue || undefined;
@@ -361,7 +381,9 @@ export class KubeSandboxReader implements SandboxReader {
         const exitCode = exitCodeFromStatus(status);
         if (exitCode !== undefined) {
           // The status comes on its own channel: let output frames still in flight land first.
-          setImmediate(() => settle(() => resolve({ exitCode, stdout: stdout.text() })));
+          setImmediate(() =>
+            settle(() => resolve({ exitCode, stdout: stdout.text(), ...(stdout.truncated() ? { stdoutTruncated: true } : {}) })),
+          );
           return;
         }
         // A Failure without an exit code: the command could not start (no such container,

@@ -52,6 +52,11 @@ export interface PodSummary {
    * rehearsal.dev/job-not-rerun): it exists and never starts, so it is not expected to be Ready.
    */
   held?: boolean;
+  /**
+   * The PersistentVolumeClaims the Pod mounts, by volume name (absent when it mounts none): which
+   * claim a file-system volume restore filled (completeness counts a claim only with its data).
+   */
+  claims?: Record<string, string>;
 }
 
 /** A controller's failure to create Pods (Event reason FailedCreate), e.g. refused by Pod Security. */
@@ -94,8 +99,13 @@ export type ResourceLookup =
 
 export interface ExecOutcome {
   exitCode: number;
-  /** The command's standard output, at most EXEC_STDOUT_LIMIT bytes (the rest is dropped). */
+  /**
+   * The command's standard output, at most EXEC_STDOUT_LIMIT bytes (the rest is dropped; a
+   * character cut at the limit is dropped whole, never turned into U+FFFD).
+   */
   stdout?: string;
+  /** The output was longer than EXEC_STDOUT_LIMIT bytes and was cut. */
+  stdoutTruncated?: boolean;
 }
 
 /** How much of a command's standard output an exec check keeps (a freshness check reads a timestamp). */

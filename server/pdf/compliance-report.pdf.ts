@@ -347,7 +347,7 @@ function drawComplianceReport(sealed: SealedEvidence<ComplianceReportData>): Pdf
         ? ` (${data.byTest.length} of ${byTestTotal} RestoreTests listed, those whose latest run failed or was partial first; the totals above count all of them). `
         : '. ') +
       (data.runsFile
-        ? `Every run of the period, failures included, is attached to this PDF as ${data.runsFile.name} (gzip'd CSV, ${plural(data.runsFile.rows, 'row')}: report, test, completion time, result, score, RTO, evidence verified, the report's evidence digest, failure reason); its SHA-256 ${data.runsFile.digest} is part of the signed evidence. Extract it with pdfdetach -list / -save. `
+        ? `Every run of the period, failures included, is attached to this PDF as ${data.runsFile.name} (gzip'd CSV, ${plural(data.runsFile.rows, 'row')}: report, test, completion time, result, score, RTO, evidence verified, the report's evidence digest, failure reason, measured RPO, RPO target, RPO verdict); its SHA-256 ${data.runsFile.digest} is part of the signed evidence. Extract it with pdfdetach -list / -save. `
         : '') +
       'Individual runs are listed above only as exceptions; every run, with its evidence digest, is available from the API (GET /api/v1/reports) or kubectl restoretest reports. Times are UTC.',
   );

@@ -2,7 +2,8 @@
 // "complete population of runs, failures included" and "appendix: run history"): a gzip'd CSV,
 // one line per run, written in slices so 90,000 runs never sit in memory as one string. Its
 // SHA-256 and row count are part of the signed evidence (ComplianceReportData.runsFile), so the
-// attestation covers it; the pages only describe it.
+// attestation covers it; the pages only describe it. Columns are only ever appended (the RPO ones
+// came after failureReason), so a reader that picks columns by position keeps working.
 import { once } from 'node:events';
 import { createHash } from 'node:crypto';
 import { createGzip } from 'node:zlib';
@@ -34,6 +35,12 @@ export interface RunsFileRow {
   /** The report's spec.evidence.digest, which ties the line to the signed report; absent: unsigned. */
   evidenceDigest?: string;
   failureReason?: string;
+  /** The measured RPO in seconds (spec.rpo); null: no freshness check found a time. */
+  rpoSeconds: number | null;
+  /** The RPO target the run was measured against, in seconds; null: none recorded (none set, or nothing measured). */
+  rpoTargetSeconds: number | null;
+  /** met, breached, no-target or unmeasured (domain/read-models/run-facts.ts rpoVerdict). */
+  rpoVerdict: string;
 }
 
 const HEADER = [
@@ -49,6 +56,9 @@ const HEADER = [
   'evidenceVerified',
   'evidenceDigest',
   'failureReason',
+  'rpoSeconds',
+  'rpoTargetSeconds',
+  'rpoVerdict',
 ];
 
 /** Lines per write: bounds the string held at once. */
@@ -74,6 +84,9 @@ function line(run: RunsFileRow): string {
     run.evidenceVerified,
     run.evidenceDigest,
     run.failureReason,
+    run.rpoSeconds,
+    run.rpoTargetSeconds,
+    run.rpoVerdict,
   ]
     .map(field)
     .join(',')}\n`;

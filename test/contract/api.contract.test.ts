@@ -224,6 +224,7 @@ describe('tests: read', () => {
       ttl: '1h',
       networkIsolation: 'strict',
       healthCheckPolicy: '',
+      rpoTarget: '',
       alertOnExceed: true,
       historyLimit: 90,
     });
@@ -287,6 +288,28 @@ describe('tests: create', () => {
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toBe('/api/v1/tests/orders?namespace=team-b');
     expect(data).toMatchObject({ namespace: 'team-b', rtoTarget: '20m' });
+  });
+
+  it('takes an RPO target (maxRPO) into spec.sla and reads it back as rpoTarget', async () => {
+    const { data, response } = await server.api.POST('/api/v1/tests', {
+      body: { ...minimal, name: 'with-rpo', maxRPO: '24h' },
+    });
+    expect(response.status).toBe(201);
+    expect(data).toMatchObject({ name: 'with-rpo', rtoTarget: '', rpoTarget: '24h', alertOnExceed: false });
+    expect(server.cluster.getTest('rehearsal-system', 'with-rpo')!.spec.sla).toEqual({ maxRPO: '24h', alertOnExceed: false });
+  });
+
+  it('refuses a bad maxRPO with a 400 naming the field, as it refuses a bad maxRTO', async () => {
+    for (const maxRPO of ['1d', '0s', '1.5h']) {
+      const { error } = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'bad-rpo', maxRPO } });
+      expect([maxRPO, expectProblem(error, 400, 'invalid-request').errors]).toEqual([
+        maxRPO,
+        [{ field: 'maxRPO', message: expect.stringMatching(maxRPO === '0s' ? /longer than 0s/ : /units h, m, s/) }],
+      ]);
+    }
+    const number = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'bad-rpo', maxRPO: 86400 } as never });
+    expect(expectProblem(number.error, 400, 'invalid-request').errors).toEqual([{ field: 'maxRPO', message: 'must be a string' }]);
+    expect(server.cluster.getTest('rehearsal-system', 'bad-rpo')).toBeUndefined();
   });
 
   it('lists every offending field in one 400', async () => {
@@ -384,6 +407,7 @@ describe('tests: replace', () => {
         networkIsolation: 'none',
         healthCheckPolicy: 'orders-checks',
         maxRTO: '20m',
+        maxRPO: '12h',
         alertOnExceed: true,
         historyLimit: 30,
       },
@@ -410,6 +434,7 @@ describe('tests: replace', () => {
         networkIsolation: read.networkIsolation as 'none',
         healthCheckPolicy: read.healthCheckPolicy,
         maxRTO: read.rtoTarget,
+        maxRPO: read.rpoTarget,
         alertOnExceed: read.alertOnExceed,
         historyLimit: read.historyLimit,
       },
@@ -446,6 +471,26 @@ describe('tests: replace', () => {
       resourceQuota: { hard: { pods: '20' } },
     });
     expect(spec.healthChecks!.checks).toHaveLength(1);
+  });
+
+  it('replaces a kubectl-set RPO target like the RTO target: the body\'s maxRPO, or none when omitted', async () => {
+    server.cluster.seedTest(
+      restoreTest({ name: 'rpo-set', spec: { sla: { maxRTO: '30m', maxRPO: '24h', alertOnExceed: true } } }),
+    );
+    const body = { name: 'rpo-set', provider: 'velero' as const, sourceNamespaces: ['rpo-set'], cron: '@daily' };
+    const changed = await server.api.PUT('/api/v1/tests/{name}', {
+      params: { path: { name: 'rpo-set' } },
+      body: { ...body, maxRTO: '30m', maxRPO: '6h', alertOnExceed: true },
+    });
+    expect(changed.data).toMatchObject({ rtoTarget: '30m', rpoTarget: '6h', alertOnExceed: true });
+    expect(server.cluster.getTest('rehearsal-system', 'rpo-set')!.spec.sla).toEqual({
+      maxRTO: '30m',
+      maxRPO: '6h',
+      alertOnExceed: true,
+    });
+    const omitted = await server.api.PUT('/api/v1/tests/{name}', { params: { path: { name: 'rpo-set' } }, body });
+    expect(omitted.data).toMatchObject({ rtoTarget: '', rpoTarget: '', alertOnExceed: false });
+    expect(server.cluster.getTest('rehearsal-system', 'rpo-set')!.spec.sla).toBeUndefined();
   });
 
   it('retries a resourceVersion conflict against the fresh object, and gives up with 409', async () => {

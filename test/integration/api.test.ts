@@ -101,13 +101,17 @@ describe('tests', () => {
     });
     expect(missing.response.status).toBe(404);
     const name = uniqueName('replaced', 30);
-    await api.POST('/api/v1/tests', { body: input(name, { maxRTO: '15m' }) as never });
+    // The RPO target as the API writes it is what the real CRD (pattern, CEL rule) stores.
+    const created = await api.POST('/api/v1/tests', { body: input(name, { maxRTO: '15m', maxRPO: '24h' }) as never });
+    expect(created.response.status).toBe(201);
+    expect(created.data).toMatchObject({ rtoTarget: '15m', rpoTarget: '24h' });
     const replaced = await api.PUT('/api/v1/tests/{name}', {
       params: { path: { name }, query: { namespace: fixture.testNamespace } },
       body: input(name, { cron: '@hourly' }) as never,
     });
     expect(replaced.response.status).toBe(200);
-    expect(replaced.data).toMatchObject({ schedule: '@hourly', rtoTarget: '' }); // omitted maxRTO → default (none)
+    // omitted maxRTO and maxRPO → default (none), decision 0003
+    expect(replaced.data).toMatchObject({ schedule: '@hourly', rtoTarget: '', rpoTarget: '' });
   });
 
   it('triggers a run (200, Running), refuses a second trigger (409), and serves its reports', async () => {

@@ -285,7 +285,7 @@ describe('the dashboard in Chromium', () => {
         schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin', suspend: true },
         sandbox: { namespacePrefix: 'edit', ttl: '2h', networkIsolation: 'none' },
         healthCheckPolicy: 'shop-policy',
-        sla: { maxRTO: '12m', alertOnExceed: true },
+        sla: { maxRTO: '12m', maxRPO: '24h', alertOnExceed: true },
         historyLimit: 25,
       }),
     );
@@ -302,6 +302,7 @@ describe('the dashboard in Chromium', () => {
     expect(await page.inputValue('#field-timezone')).toBe('Europe/Berlin');
     expect(await page.inputValue('#field-historyLimit')).toBe('25');
     expect(await page.isChecked('#field-alertOnExceed')).toBe(true);
+    expect(await page.inputValue('#field-maxRPO')).toBe('24h');
     await page.fill('#field-cron', '30 4 * * *');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(new RegExp(`#/tests/.+/${name}$`));

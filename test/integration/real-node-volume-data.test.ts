@@ -177,6 +177,8 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     ]);
     const [volume] = report.spec.volumes!;
     expect(volume!.bytes).toBeGreaterThan(1_000_000);
+    // The claim is back with its data: completeness counts it (decision 0004).
+    expect(report.spec.completeness).toContainEqual({ kind: 'PersistentVolumeClaim', backedUp: 1, restored: 1 });
     console.log(`[measure] file-system restore of the volume: ${volume!.bytes} bytes in ${volume!.durationSeconds} s; RTO ${report.spec.rto.measured}`);
   });
 
@@ -238,6 +240,8 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     expect(failed.spec.volumes).toEqual([
       expect.objectContaining({ namespace: sandbox, pod: 'pg-0', volume: 'data', method: 'file-system', phase: 'Failed', dataRestored: false, message: expect.any(String) }),
     ]);
+    // The claim object is back, its data is not: completeness does not count it (decision 0004).
+    expect(failed.spec.completeness).toContainEqual({ kind: 'PersistentVolumeClaim', backedUp: 1, restored: 0 });
   });
 
   it('Rehearsal wrote only to its sandbox; Velero wrote to production only to run its backup hook (audit log)', () => {

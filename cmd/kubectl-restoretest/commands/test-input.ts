@@ -67,6 +67,7 @@ export function testInputOptions<T>(yargs: Argv<T>) {
       describe: 'HealthCheckPolicy in the test\'s namespace (default: built-in checks)',
     })
     .option('max-rto', { type: 'string', requiresArg: true, group, describe: 'RTO target, e.g. 15m (default: no SLA)' })
+    .option('max-rpo', { type: 'string', requiresArg: true, group, describe: 'RPO target, e.g. 24h (default: none)' })
     .option('alert-on-exceed', { type: 'boolean', group, describe: `alert when the RTO exceeds --max-rto (default ${String(DEFAULTS.alertOnExceed)})` })
     .option('history-limit', { type: 'string', requiresArg: true, group, describe: `reports to keep, ${HISTORY_MIN}-${HISTORY_MAX} (default ${DEFAULTS.historyLimit})` })
     .option('pod-security', {
@@ -90,6 +91,7 @@ export type TestInputArgs = {
   'network-isolation'?: NetworkIsolation;
   'health-check-policy'?: string;
   'max-rto'?: string;
+  'max-rpo'?: string;
   'alert-on-exceed'?: boolean;
   'history-limit'?: string;
   'pod-security'?: PodSecurityLevel;
@@ -156,6 +158,7 @@ export async function buildTestInput(
   set('networkIsolation', args['network-isolation']);
   set('healthCheckPolicy', args['health-check-policy']);
   set('maxRTO', args['max-rto']);
+  set('maxRPO', args['max-rpo']);
   set('alertOnExceed', args['alert-on-exceed']);
   if (args['history-limit'] !== undefined) input.historyLimit = checkInteger(args['history-limit'], '--history-limit', HISTORY_MIN, HISTORY_MAX);
   if (args['pod-security'] !== undefined) {
@@ -200,6 +203,7 @@ export async function buildTestInput(
   if (input.namespacePrefix !== undefined) checkName(text(input.namespacePrefix, '--namespace-prefix'), '--namespace-prefix');
   if (input.ttl !== undefined) checkDuration(text(input.ttl, '--ttl'), '--ttl');
   if (input.maxRTO !== undefined) checkDuration(text(input.maxRTO, '--max-rto'), '--max-rto');
+  if (input.maxRPO !== undefined) checkDuration(text(input.maxRPO, '--max-rpo'), '--max-rpo');
   if (input.networkIsolation !== undefined && !NETWORK_ISOLATION_MODES.includes(input.networkIsolation as NetworkIsolation)) {
     throw new UsageError(`invalid network isolation "${String(input.networkIsolation)}": use one of ${NETWORK_ISOLATION_MODES.join(', ')}`);
   }

@@ -53,7 +53,7 @@ export const testPrinter: Printer<TestResponse> = {
       'RESULT',
       'LAST RUN',
       'NEXT RUN',
-      ...(options.wide ? ['SOURCES', 'RTO TARGET'] : []),
+      ...(options.wide ? ['SOURCES', 'RTO TARGET', 'RPO TARGET'] : []),
     ]),
   row: (test, options) =>
     withNamespace(options, test.namespace, [
@@ -65,7 +65,9 @@ export const testPrinter: Printer<TestResponse> = {
       test.lastResult ? paintResult(test.lastResult, options.color) : NONE,
       age(test.lastRunAt, options.now),
       until(test.nextRunAt, options.now),
-      ...(options.wide ? [orNone(test.sourceNamespaces.join(',')), orNone(test.rtoTarget)] : []),
+      ...(options.wide
+        ? [orNone(test.sourceNamespaces.join(',')), orNone(test.rtoTarget), orNone(test.rpoTarget ?? '')]
+        : []),
     ]),
 };
 

@@ -6,7 +6,13 @@
 // most of the PDF's memory peak at 90,000 runs.
 import type { IndexedRun, ReportIndex } from '../../domain/read-models/report-index.js';
 import { reportEvidenceDigest, type ReportSummary } from '../../domain/read-models/report-summary.js';
-import { measuredRtoSeconds, rtoVerdict } from '../../domain/read-models/run-facts.js';
+import {
+  measuredRpoSeconds,
+  measuredRtoSeconds,
+  rpoTargetSeconds,
+  rpoVerdict,
+  rtoVerdict,
+} from '../../domain/read-models/run-facts.js';
 import type { RunsFileRow } from '../../pdf/runs-file.js';
 
 export interface PeriodRuns {
@@ -60,6 +66,9 @@ export function* runsFileRows(period: PeriodRuns): Generator<RunsFileRow> {
       ...(period.verify ? { evidenceVerified: period.verify(run.report) } : {}),
       ...(digest ? { evidenceDigest: digest } : {}),
       ...(spec.failure ? { failureReason: spec.failure.reason } : {}),
+      rpoSeconds: measuredRpoSeconds(run.report),
+      rpoTargetSeconds: rpoTargetSeconds(run.report),
+      rpoVerdict: rpoVerdict(run.report),
     };
   }
 }

@@ -163,6 +163,7 @@ export function testResponse(test: RestoreTest): TestResponse {
     ttl: test.spec.sandbox?.ttl || TEST_INPUT_DEFAULTS.ttl,
     networkIsolation: test.spec.sandbox?.networkIsolation || TEST_INPUT_DEFAULTS.networkIsolation,
     healthCheckPolicy: test.spec.healthCheckPolicy ?? '',
+    rpoTarget: test.spec.sla?.maxRPO ?? '',
     alertOnExceed: test.spec.sla?.maxRTO ? (test.spec.sla.alertOnExceed ?? TEST_INPUT_DEFAULTS.alertOnExceed) : false,
     historyLimit: test.spec.historyLimit ?? TEST_INPUT_DEFAULTS.historyLimit,
     ...(test.spec.restore ? { restore: test.spec.restore } : {}),

@@ -36,6 +36,41 @@ export function rtoVerdict(report: ReportSummary): RtoVerdict {
   return measured <= target ? 'met' : 'breached';
 }
 
+/** The measured RPO (spec.rpo, issue 27); null when no freshness check found a time. */
+export function measuredRpoSeconds(report: ReportSummary): number | null {
+  const seconds = report.spec.rpo?.measuredSeconds;
+  return typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : null;
+}
+
+/**
+ * The RPO target the run was measured against, as recorded in its report. The report records the
+ * target only beside a measurement (spec.rpo), so a run that measured no RPO has none here.
+ */
+export function rpoTargetSeconds(report: ReportSummary): number | null {
+  const target = report.spec.rpo?.target;
+  return target ? parseDuration(target) : null;
+}
+
+/**
+ * met / breached: the measured RPO against the run's own target. no-target: measured, but the test
+ * had no maxRPO. unmeasured: no freshness check found a time, so there is no RPO (and the report
+ * records no target) — never "met".
+ */
+export type RpoVerdict = 'met' | 'breached' | 'no-target' | 'unmeasured';
+
+export function rpoVerdict(report: ReportSummary): RpoVerdict {
+  const rpo = report.spec.rpo;
+  if (!rpo) return 'unmeasured';
+  if (!rpo.target) return 'no-target';
+  const target = rpoTargetSeconds(report);
+  const measured = measuredRpoSeconds(report);
+  if (target === null || measured === null) {
+    // Numbers it cannot read: the engine's own verdict is the fallback, as for the RTO.
+    return rpo.withinSLA === true ? 'met' : rpo.withinSLA === false ? 'breached' : 'unmeasured';
+  }
+  return measured <= target ? 'met' : 'breached';
+}
+
 /**
  * A run that ended before any restore was requested (no spec.restore, with a failure): e.g. no
  * backup found, or the sandbox could not be created. It is part of the complete population of runs

@@ -38,6 +38,8 @@ export interface TestResponse {
   networkIsolation?: string;
   /** Name of the HealthCheckPolicy; empty for the built-in checks. */
   healthCheckPolicy?: string;
+  /** spec.sla.maxRPO, or empty when no RPO target is configured. */
+  rpoTarget?: string;
   /** Whether an RTO over rtoTarget raises an alert (false without an SLA). */
   alertOnExceed?: boolean;
   /**

@@ -1,7 +1,9 @@
 // Completeness per kind (decision 0004: "restored vs. backed-up objects per kind"): what the backup
 // holds of each kind in each source namespace against what its sandbox holds now. Pure: the
 // engine reads both sides (the tool's resource list, the sandbox through the sandbox reader).
+// A PersistentVolumeClaim counts only with its data (issue 27, claim-data.ts).
 import type { KindCompleteness } from '../resources/resources.js';
+import { claimKey } from './claim-data.js';
 
 export interface ExpectedObjects {
   apiVersion: string;
@@ -27,6 +29,8 @@ export interface PresentObjects {
  */
 const REPLACED_BY_CONTROLLERS = new Set(['v1/Pod', 'discovery.k8s.io/v1/EndpointSlice']);
 
+const CLAIM = 'v1/PersistentVolumeClaim';
+
 function typeKey(entry: { apiVersion: string; kind: string }): string {
   return `${entry.apiVersion}/${entry.kind}`;
 }
@@ -48,15 +52,24 @@ function labels(kinds: readonly { apiVersion: string; kind: string }[]): Map<str
   return result;
 }
 
+/**
+ * Restored against backed-up objects per kind. `claimsWithoutData` ("sandbox/claim", from
+ * claim-data.ts): claims that are there but whose volume data the tool did not restore; they do
+ * not count as restored.
+ */
 export function compareKinds(
   expected: readonly ExpectedObjects[],
   present: readonly PresentObjects[],
+  claimsWithoutData: ReadonlySet<string> = new Set(),
 ): KindCompleteness[] {
   const presentBy = new Map(present.map((entry) => [`${typeKey(entry)} ${entry.sandbox}`, entry.names]));
   const totals = new Map<string, { backedUp: number; restored: number }>();
   for (const entry of expected) {
     const backedUp = new Set(entry.names);
-    const there = presentBy.get(`${typeKey(entry)} ${entry.sandbox}`) ?? [];
+    const isClaim = typeKey(entry) === CLAIM;
+    const there = (presentBy.get(`${typeKey(entry)} ${entry.sandbox}`) ?? []).filter(
+      (name) => !isClaim || !claimsWithoutData.has(claimKey(entry.sandbox, name)),
+    );
     const restored = REPLACED_BY_CONTROLLERS.has(typeKey(entry))
       ? Math.min(backedUp.size, new Set(there).size)
       : new Set(there.filter((name) => backedUp.has(name))).size;

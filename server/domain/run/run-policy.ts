@@ -13,7 +13,7 @@
 // decided here, never by the action.
 import { formatDuration, parseDuration } from '../common/duration.js';
 import { claimVerdict } from './claim-binding.js';
-import { failedVolumes, volumeDataFailure } from './volume-data.js';
+import { failedVolumes, VOLUME_DATA_NOT_RESTORED, volumeDataFailure } from './volume-data.js';
 import type { Condition, CurrentRun, RestoreTestStatus } from '../resources/resources.js';
 import type { BackupChoice, PreparationObservation, ReportObservation, RunBounds, RunObservations } from './run-observations.js';
 
@@ -309,7 +309,7 @@ function restoring(run: CurrentRun, observed: RunObservations, now: Date): RunSt
       // Issue 27: a volume whose data did not come back keeps its restored Pod waiting for it
       // (Velero's restore helper) until the pod timeout; say which one, and why, now.
       const failed = failedVolumes(restore.volumes);
-      if (failed.length > 0) return fail(run, 'VolumeDataNotRestored', volumeDataFailure(failed), { restorePhase: restore.phase });
+      if (failed.length > 0) return fail(run, VOLUME_DATA_NOT_RESTORED, volumeDataFailure(failed), { restorePhase: restore.phase });
       return {
         action: 'update',
         reason: 'RestoreDone',

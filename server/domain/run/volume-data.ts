@@ -5,6 +5,9 @@
 // naming the volume and the tool's reason. Pure.
 import type { VolumeRestoreReport } from '../resources/resources.js';
 
+/** The failure reason of a run whose volume data did not come back. */
+export const VOLUME_DATA_NOT_RESTORED = 'VolumeDataNotRestored';
+
 /** "rehearsal-shop-k3m9x2/db-0 volume data", or "rehearsal-shop-k3m9x2/data-db-0 (claim)". */
 export function describeVolume(volume: VolumeRestoreReport): string {
   if (volume.pod) return `${volume.namespace}/${volume.pod} volume ${volume.volume ?? '?'}`;

@@ -52,6 +52,8 @@ export interface ValidTestInput {
   healthCheckPolicy?: string;
   /** Absent = no SLA. */
   maxRTO?: string;
+  /** Absent = no RPO target. */
+  maxRPO?: string;
   alertOnExceed: boolean;
   historyLimit: number;
   /** Absent = the default restore transforms only. */
@@ -199,6 +201,9 @@ export function validateTestInput(
   const maxRTO = optionalString('maxRTO');
   duration('maxRTO', maxRTO);
 
+  const maxRPO = optionalString('maxRPO');
+  duration('maxRPO', maxRPO);
+
   let alertOnExceed: boolean = TEST_INPUT_DEFAULTS.alertOnExceed;
   if (present('alertOnExceed')) {
     if (typeof body.alertOnExceed !== 'boolean') fail('alertOnExceed', 'must be a boolean');
@@ -245,6 +250,7 @@ export function validateTestInput(
         (networkIsolation as NetworkIsolation | undefined) ?? TEST_INPUT_DEFAULTS.networkIsolation,
       ...(healthCheckPolicy !== undefined ? { healthCheckPolicy } : {}),
       ...(maxRTO !== undefined ? { maxRTO } : {}),
+      ...(maxRPO !== undefined ? { maxRPO } : {}),
       alertOnExceed,
       historyLimit,
       ...(restore.spec ? { restore: restore.spec } : {}),
@@ -268,7 +274,14 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
     },
     historyLimit: input.historyLimit,
   };
-  if (input.maxRTO !== undefined) spec.sla = { maxRTO: input.maxRTO, alertOnExceed: input.alertOnExceed };
+  // alertOnExceed is about the RTO (it requires maxRTO); it is written out whenever there is an SLA.
+  if (input.maxRTO !== undefined || input.maxRPO !== undefined) {
+    spec.sla = {
+      ...(input.maxRTO !== undefined ? { maxRTO: input.maxRTO } : {}),
+      ...(input.maxRPO !== undefined ? { maxRPO: input.maxRPO } : {}),
+      alertOnExceed: input.alertOnExceed,
+    };
+  }
   if (input.healthCheckPolicy !== undefined) spec.healthCheckPolicy = input.healthCheckPolicy;
   if (input.restore !== undefined) spec.restore = input.restore;
   return spec;
@@ -276,9 +289,10 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
 
 /**
  * PUT semantics (decision 0003): every field CreateTestInput can express is replaced, an omitted
- * optional field returning to its default; what it cannot express is kept from the existing spec
- * (inline health checks, notifications, sandbox quota and limit range, schedule.suspend, the
- * provider namespace, sla.maxRPO), so a PUT from the dashboard never erases settings made with kubectl.
+ * optional field returning to its default (an omitted maxRPO, like maxRTO, removes the target);
+ * what it cannot express is kept from the existing spec (inline health checks, notifications,
+ * sandbox quota and limit range, schedule.suspend, the provider namespace), so a PUT from the
+ * dashboard never erases settings made with kubectl.
  */
 export function specForUpdate(existing: RestoreTestSpec, input: ValidTestInput): RestoreTestSpec {
   const spec = inputToSpec(input);
@@ -291,7 +305,5 @@ export function specForUpdate(existing: RestoreTestSpec, input: ValidTestInput):
   if (existing.sandbox?.limitRange !== undefined) spec.sandbox!.limitRange = existing.sandbox.limitRange;
   if (existing.healthChecks !== undefined) spec.healthChecks = existing.healthChecks;
   if (existing.notifications !== undefined) spec.notifications = existing.notifications;
-  // The RPO target (issue 27) is set with kubectl only so far: kept.
-  if (existing.sla?.maxRPO !== undefined) spec.sla = { ...spec.sla, maxRPO: existing.sla.maxRPO };
   return spec;
 }

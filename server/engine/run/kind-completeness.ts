@@ -3,13 +3,17 @@
 // namespace mapping applied). Anything that goes wrong degrades to the tool's totals with a reason
 // in the report, never a failed run: completeness is one level of the score, not the restore.
 // Objects of a type a restore transform excludes are left out of it (they are not restored on
-// purpose) and handed back, for the report's list of what the transforms did.
+// purpose) and handed back, for the report's list of what the transforms did. A claim whose volume
+// data the tool did not restore is not counted (issue 27): the Pods of the sandboxes whose
+// file-system volume restores lack data are read to learn which claim each such volume is.
+import { claimsWithoutData, needsPodClaims, type PodClaims } from '../../domain/run/claim-data.js';
 import { compareKinds, type ExpectedObjects, type PresentObjects } from '../../domain/run/completeness.js';
 import { exclusionOf, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
 import type { ExcludedObject } from '../../domain/run/transforms-report.js';
 import type { RunObservations } from '../../domain/run/report-builder.js';
-import type { CurrentRun, RestoreTest } from '../../domain/resources/resources.js';
+import type { CurrentRun, RestoreTest, VolumeRestoreReport } from '../../domain/resources/resources.js';
 import type { BackupProvider } from '../../providers/provider.js';
+import type { SandboxReader } from '../../checks/sandbox-reader.js';
 
 export interface KindLister {
   listNames(apiVersion: string, kind: string, namespace: string): Promise<string[]>;
@@ -36,12 +40,24 @@ function shortReason(error: unknown): string {
   return text.length > MAX_REASON ? `${text.slice(0, MAX_REASON - 1)}…` : text;
 }
 
+/** Which claim each volume of the Pods of these sandboxes mounts. */
+async function readPodClaims(reader: Pick<SandboxReader, 'listPods'>, sandboxes: Iterable<string>): Promise<PodClaims> {
+  const claims = new Map<string, Map<string, string>>();
+  for (const sandbox of sandboxes) {
+    for (const pod of await reader.listPods(sandbox)) {
+      if (pod.claims) claims.set(`${sandbox}/${pod.name}`, new Map(Object.entries(pod.claims)));
+    }
+  }
+  return claims;
+}
+
 export async function observeKinds(
   provider: BackupProvider,
-  reader: KindLister,
+  reader: KindLister & Pick<SandboxReader, 'listPods'>,
   test: RestoreTest,
   run: CurrentRun,
   transforms: RestoreTransforms,
+  volumes: readonly VolumeRestoreReport[] = [],
 ): Promise<KindObservation> {
   if (!provider.backedUpObjects || !run.backup?.name) return { kinds: undefined };
   const sandboxOf = new Map((run.sandboxNamespaces ?? []).map((entry) => [entry.source, entry.sandbox]));
@@ -67,7 +83,8 @@ export async function observeKinds(
       const names = await reader.listNames(entry.apiVersion, entry.kind, entry.sandbox);
       present.push({ apiVersion: entry.apiVersion, kind: entry.kind, sandbox: entry.sandbox, names });
     }
-    return { kinds: { completeness: compareKinds(expected, present) }, excluded };
+    const podClaims = await readPodClaims(reader, new Set(volumes.filter(needsPodClaims).map((volume) => volume.namespace)));
+    return { kinds: { completeness: compareKinds(expected, present, claimsWithoutData(volumes, podClaims)) }, excluded };
   } catch (error) {
     return { kinds: { unavailable: shortReason(error) } };
   }

@@ -18,7 +18,7 @@ import { observeKinds, type KindLister, type KindObservation } from './kind-comp
 import { observeTransforms } from './transform-observation.js';
 import type { RestoreTransforms } from '../../domain/run/restore-transforms.js';
 import type { ExcludedObject } from '../../domain/run/transforms-report.js';
-import type { PodSecurityReport, RestoreTransformsReport } from '../../domain/resources/resources.js';
+import type { PodSecurityReport, RestoreTransformsReport, VolumeRestoreReport } from '../../domain/resources/resources.js';
 import type { PodSecurityPlanner } from '../sandbox/pod-security.js';
 import { readReportChain, type ReportChainDeps } from './report-chain.js';
 import type { ReportChain, RestoreRead, RunReads } from './run-gatherer.js';
@@ -171,9 +171,9 @@ export class KubeRunReads implements RunReads {
     }
   }
 
-  async kinds(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms): Promise<KindObservation> {
+  async kinds(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms, volumes?: readonly VolumeRestoreReport[]): Promise<KindObservation> {
     const provider = this.deps.providers[test.spec.provider];
-    return provider ? observeKinds(provider, this.deps.reader, test, run, transforms) : { kinds: undefined };
+    return provider ? observeKinds(provider, this.deps.reader, test, run, transforms, volumes) : { kinds: undefined };
   }
 
   async transforms(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms, excluded: ExcludedObject[] | undefined): Promise<RestoreTransformsReport | undefined> {

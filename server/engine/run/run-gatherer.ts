@@ -19,8 +19,9 @@ import type {
   RunBounds,
   RunObservations,
 } from '../../domain/run/run-observations.js';
-import type { CurrentRun, HealthCheck, PodSecurityReport, RestoreReport, RestoreTest, RestoreTransformsReport } from '../../domain/resources/resources.js';
+import type { CurrentRun, HealthCheck, PodSecurityReport, RestoreReport, RestoreTest, RestoreTransformsReport, VolumeRestoreReport } from '../../domain/resources/resources.js';
 import { resolveTransforms, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import { VOLUME_DATA_NOT_RESTORED } from '../../domain/run/volume-data.js';
 import type { ExcludedObject } from '../../domain/run/transforms-report.js';
 import type { KindObservation } from './kind-completeness.js';
 import type { RunPermission } from '../../domain/permissions/run-permission.js';
@@ -71,7 +72,8 @@ export interface RunReads {
   /** Validating/Finalizing: the run's report, if it exists. */
   findReport(test: RestoreTest, run: CurrentRun): Promise<RestoreReport | undefined>;
   /** The report of a restored run: backed-up vs restored objects per kind, and what transforms kept out. */
-  kinds(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms): Promise<KindObservation>;
+  /** Completeness per kind; `volumes`: the tool's volume data restores (a claim counts only with its data). */
+  kinds(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms, volumes?: readonly VolumeRestoreReport[]): Promise<KindObservation>;
   /** The report of a restored run: what the restore transforms changed. */
   transforms(test: RestoreTest, run: CurrentRun, transforms: RestoreTransforms, excluded: ExcludedObject[] | undefined): Promise<RestoreTransformsReport | undefined>;
   /** The report: the Pod Security level each sandbox enforced. */
@@ -215,7 +217,8 @@ export class RunGatherer {
    * dependencies are read only for a restore that succeeded (a failed run has nothing to count);
    * pods counted by this step's gather are not counted again. A run that failed after its restore
    * succeeded (VolumeNotBound, TTLExceeded while validating) still counts its pods: the report
-   * would otherwise say no pods were expected.
+   * would otherwise say no pods were expected. A run that failed because volume data did not come
+   * back also counts its kinds: completeness then shows which claims lack their data (issue 27).
    */
   async reportInputs(test: RestoreTest, run: CurrentRun, gathered: Gathered, sandboxExpiresAt: Date): Promise<ReportInputs> {
     const { reads } = this;
@@ -223,7 +226,8 @@ export class RunGatherer {
     const restored = restore?.succeeded === true && run.failure === undefined;
     const pods = restore?.succeeded === true ? (gathered.observations.pods ?? (await reads.countPods(run))) : undefined;
     const transforms = resolveTransforms(test.spec.restore);
-    const observedKinds = restored ? await reads.kinds(test, run, transforms) : undefined;
+    const countKinds = restored || (restore?.succeeded === true && run.failure?.reason === VOLUME_DATA_NOT_RESTORED);
+    const observedKinds = countKinds ? await reads.kinds(test, run, transforms, restore?.volumes) : undefined;
     const kinds = observedKinds?.kinds;
     const transformed = restored ? await reads.transforms(test, run, transforms, observedKinds?.excluded) : undefined;
     const podSecurity = await reads.podSecurity(test, run);

@@ -168,9 +168,10 @@ describe('compliance PDF rows at 1,000 RestoreTests', () => {
     const path = writePdf(pdf, 'rows-1000-runs');
     const text = pdftotext(path, '-layout').replace(/\s+/g, ' ');
     expect(text).toContain(`attached to this PDF as ${RUNS_FILE_NAME}`);
+    expect(text).toContain("the report's evidence digest, failure reason, measured RPO, RPO target, RPO verdict)");
     expect(text).toContain(runs.info.digest);
     const csv = gunzipSync(pdfdetach(path, 2)).toString('utf8').trimEnd().split('\n');
-    expect(csv[0]).toMatch(/^report,testNamespace,test,completedAt,result,/);
+    expect(csv[0]).toMatch(/^report,testNamespace,test,completedAt,result,.*,failureReason,rpoSeconds,rpoTargetSeconds,rpoVerdict$/);
     expect(csv).toHaveLength(capped.population.runs + 1);
     const results = csv.slice(1).map((line) => line.split(',')[4]);
     expect(results.filter((result) => result === 'fail')).toHaveLength(capped.population.fail);

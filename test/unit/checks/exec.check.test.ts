@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from '@jest/globals';
 import { runExecCheck } from '../../../server/checks/exec.check.js';
-import { SandboxReadError } from '../../../server/checks/sandbox-reader.js';
+import { EXEC_STDOUT_LIMIT, SandboxReadError } from '../../../server/checks/sandbox-reader.js';
 import type { ExecCheck, HealthCheck } from '../../../server/domain/resources/resources.js';
 import { checkContext, FakeSandboxReader, pod, type FakeCluster } from './fake-sandbox-reader.js';
 
@@ -61,6 +61,27 @@ describe('exec check (fake reader only: KWOK pods cannot exec)', () => {
     });
     // Without freshness the output is not looked at.
     expect(await runExecCheck(check({}), at('card 4242 4242'))).not.toHaveProperty('newestData');
+  });
+
+  it('freshness: output longer than the 4 KiB kept fails, naming only its size, never its content', async () => {
+    const where = `"pg_isready" (+2 arguments) in ${NS}/db-1 container postgres exited 0`;
+    const overLong = `but its output is longer than ${EXEC_STDOUT_LIMIT} bytes, not a timestamp or Unix time: no RPO measured`;
+    // As the real reader hands it over: a timestamp first, then more, cut at the limit.
+    const cut = `2026-11-28 14:05:03+00\n${'secret-row '.repeat(400)}`.slice(0, 4000);
+    const truncated = setup(async () => ({ exitCode: 0, stdout: cut, stdoutTruncated: true })).context;
+    expect(await runExecCheck(check({ freshness: true }), truncated)).toEqual({ status: 'fail', message: `${where}, ${overLong}` });
+    // A reader that does not cut: over the limit in bytes, not characters (4096 characters, 4097 bytes: "é" is 2).
+    const long = setup(async () => ({ exitCode: 0, stdout: `${'1'.repeat(4095)}é` })).context;
+    const outcome = await runExecCheck(check({ freshness: true }), long);
+    expect(outcome).toEqual({ status: 'fail', message: `${where}, ${overLong}` });
+    expect(outcome.message).not.toMatch(/secret|1111|é/);
+    // At the limit exactly, the value is judged as usual (here: not a time, so its size is named).
+    const atLimit = setup(async () => ({ exitCode: 0, stdout: 'z'.repeat(EXEC_STDOUT_LIMIT) })).context;
+    expect((await runExecCheck(check({ freshness: true }), atLimit)).message).toBe(
+      `${where}, but its value (${EXEC_STDOUT_LIMIT} bytes) is not a timestamp or Unix time: no RPO measured`,
+    );
+    // Without freshness a long output is not looked at.
+    expect((await runExecCheck(check({}), truncated)).status).toBe('pass');
   });
 
   it('fails on another exit code, and honours expectedExitCode', async () => {

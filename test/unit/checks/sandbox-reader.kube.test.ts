@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { SandboxReadError } from '../../../server/checks/sandbox-reader.js';
+import { EXEC_STDOUT_LIMIT, SandboxReadError } from '../../../server/checks/sandbox-reader.js';
 import { exitCodeFromStatus, KubeSandboxReader } from '../../../server/checks/sandbox-reader.kube.js';
 
 const NS = 'rehearsal-shop-abc12';
@@ -22,10 +22,10 @@ function status(code: number, reason: string, message: string) {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
 }
 
-function podJson(name: string, ready: boolean, extra: Record<string, unknown> = {}) {
+function podJson(name: string, ready: boolean, extra: Record<string, unknown> = {}, volumes?: unknown[]) {
   return {
     metadata: { name, namespace: NS, ...extra },
-    spec: { containers: [{ name: 'app' }, { name: 'sidecar' }] },
+    spec: { containers: [{ name: 'app' }, { name: 'sidecar' }], ...(volumes ? { volumes } : {}) },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
   };
 }
@@ -38,7 +38,12 @@ const routes: Record<string, (url: URL) => [number, unknown]> = {
           {
             kind: 'PodList',
             metadata: {},
-            items: [podJson('web-2', false, { deletionTimestamp: '2026-01-01T00:00:00Z' })],
+            items: [
+              podJson('web-2', false, { deletionTimestamp: '2026-01-01T00:00:00Z' }, [
+                { name: 'data', persistentVolumeClaim: { claimName: 'data-web-2' } },
+                { name: 'tmp', emptyDir: {} },
+              ]),
+            ],
           },
         ]
       : [
@@ -175,6 +180,21 @@ function upgrade(request: IncomingMessage, socket: Socket): void {
     socket.end();
     return;
   }
+  // Output longer than the exec check keeps, in frames of their own: 'chatty' puts a 3-byte "€"
+  // across the 4096-byte limit and goes on; 'exact' ends with it on the limit's last byte.
+  const out = (text: string) => socket.write(frame(0x2, Buffer.concat([Buffer.from([1]), Buffer.from(text)])));
+  if (pod === 'chatty' || pod === 'exact') {
+    if (pod === 'chatty') {
+      out('x'.repeat(4000));
+      out(`${'x'.repeat(94)}€${'y'.repeat(1000)}`);
+    } else {
+      out(`${'x'.repeat(4093)}€`);
+    }
+    socket.write(frame(0x2, Buffer.concat([Buffer.from([3]), Buffer.from(JSON.stringify({ metadata: {}, status: 'Success' }))])));
+    socket.write(frame(0x8, Buffer.from([0x03, 0xe8])));
+    socket.end();
+    return;
+  }
   const exit = Number(command.at(-1));
   const execStatus =
     pod === 'no-container'
@@ -234,7 +254,8 @@ describe('KubeSandboxReader (real client-node against a loopback API stand-in)',
         containers: ['app', 'sidecar'],
         defaultContainer: 'sidecar',
       },
-      { name: 'web-2', phase: 'Running', ready: false, terminating: true, containers: ['app', 'sidecar'] },
+      // The claims it mounts, by volume name (issue 27: which claim a file-system restore filled).
+      { name: 'web-2', phase: 'Running', ready: false, terminating: true, containers: ['app', 'sidecar'], claims: { data: 'data-web-2' } },
     ]);
     const podRequests = requests.filter((line) => line.includes('/pods'));
     expect(podRequests).toEqual([
@@ -314,6 +335,17 @@ describe('KubeSandboxReader (real client-node against a loopback API stand-in)',
     expect(url?.searchParams.get('container')).toBe('postgres');
     expect(url?.searchParams.getAll('command')).toEqual(['sh', '-c', 'exit', '3']);
     expect(url?.searchParams.get('stdout')).toBe('true');
+  });
+
+  it('keeps the first 4 KiB of the output: a character cut at the limit is dropped whole, and the cut is said', async () => {
+    expect(EXEC_STDOUT_LIMIT).toBe(4096);
+    // 4094 + 3 ("€") + 1000 bytes: the kept text ends before the "€", valid UTF-8, no U+FFFD.
+    const chatty = await reader.exec(NS, 'chatty', 'app', ['dump']);
+    expect(chatty).toEqual({ exitCode: 0, stdout: 'x'.repeat(4094), stdoutTruncated: true });
+    // Exactly 4096 bytes, ending in the "€": all kept, nothing cut.
+    const exact = await reader.exec(NS, 'exact', 'app', ['dump']);
+    expect(exact).toEqual({ exitCode: 0, stdout: `${'x'.repeat(4093)}€` });
+    expect(Buffer.byteLength(exact.stdout!)).toBe(EXEC_STDOUT_LIMIT);
   });
 
   it('rejects when the command cannot start, the stream ends without a status, or the handshake fails', async () => {

@@ -402,6 +402,7 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       ttl: '1h',
       networkIsolation: 'strict',
       healthCheckPolicy: '',
+      rpoTarget: '',
       alertOnExceed: false,
       historyLimit: 90,
     });
@@ -419,12 +420,14 @@ describe('testResponse (the API mapping of decision 0005)', () => {
         sandbox: { namespacePrefix: 'rt', ttl: '3h', networkIsolation: 'none' },
         healthCheckPolicy: 'orders-checks',
         historyLimit: 30,
+        sla: { maxRTO: '20m', maxRPO: '24h', alertOnExceed: true },
       },
     });
     expect(testResponse(test)).toMatchObject({
       provider: 'kasten',
       schedule: '@daily',
       rtoTarget: '20m',
+      rpoTarget: '24h',
       backupName: 'orders-weekly',
       timezone: 'Europe/Berlin',
       namespacePrefix: 'rt',
@@ -455,6 +458,7 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       ttl: '1h',
       networkIsolation: 'strict',
       healthCheckPolicy: '',
+      rpoTarget: '',
       alertOnExceed: false,
       historyLimit: 90,
     });

@@ -62,3 +62,30 @@ describe('compareKinds', () => {
     expect(kinds.map((entry) => entry.kind)).toEqual(['Deployment.apps', 'Deployment.example.com', 'Service']);
   });
 });
+
+describe('compareKinds: a claim counts only with its data (issue 27)', () => {
+  const claims = (names: string[], where = sandbox) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', sandbox: where, names });
+  const cases: [string, ReturnType<typeof claims>[], ReturnType<typeof claims>[], string[], number][] = [
+    // [what, backed up, present, claims without data ("sandbox/claim"), restored]
+    ['every claim there, all with their data (or none to restore)', [claims(['data-db-0', 'data-db-1'])], [claims(['data-db-0', 'data-db-1'])], [], 2],
+    ['one claim there without its data', [claims(['data-db-0', 'data-db-1'])], [claims(['data-db-0', 'data-db-1'])], [`${sandbox}/data-db-1`], 1],
+    ['a claim without data that is also missing counts once', [claims(['data-db-0'])], [], [`${sandbox}/data-db-0`], 0],
+    ['the same claim name in another sandbox keeps its count', [claims(['data-db-0']), claims(['data-db-0'], 'sb-2')], [claims(['data-db-0']), claims(['data-db-0'], 'sb-2')], ['sb-2/data-db-0'], 1],
+  ];
+  it.each(cases)('%s', (_what, expected, present, without, restored) => {
+    expect(compareKinds(expected, present, new Set(without))).toEqual([{ kind: 'PersistentVolumeClaim', backedUp: expected.reduce((sum, entry) => sum + entry.names.length, 0), restored }]);
+  });
+
+  it('leaves every other kind alone, even of the same name', () => {
+    expect(
+      compareKinds(
+        [{ apiVersion: 'v1', kind: 'ConfigMap', sandbox, names: ['data-db-0'] }, claims(['data-db-0'])],
+        [{ apiVersion: 'v1', kind: 'ConfigMap', sandbox, names: ['data-db-0'] }, claims(['data-db-0'])],
+        new Set([`${sandbox}/data-db-0`]),
+      ),
+    ).toEqual([
+      { kind: 'ConfigMap', backedUp: 1, restored: 1 },
+      { kind: 'PersistentVolumeClaim', backedUp: 1, restored: 0 },
+    ]);
+  });
+});

@@ -248,6 +248,23 @@ describe('completeness per kind', () => {
     );
   });
 
+  it('a run failed for its volume data shows the claim without data as not restored, and fails', () => {
+    const spec = buildReportSpec(
+      observe({
+        restore: {
+          phase: 'Completed', succeeded: true, partiallyFailed: false, warnings: 0, errors: 0, itemsRestored: 40, totalItems: 40,
+          volumes: [{ namespace: 'sb', claim: 'data-db-0', method: 'csi-data-mover', phase: 'Failed', dataRestored: false }],
+        },
+        kinds: { completeness: [{ kind: 'ConfigMap', backedUp: 2, restored: 2 }, { kind: 'PersistentVolumeClaim', backedUp: 1, restored: 0 }] },
+        failure: { reason: 'VolumeDataNotRestored', message: 'the data of 1 volume was not restored' },
+      }),
+      'velero',
+    );
+    expect(spec.completeness).toContainEqual({ kind: 'PersistentVolumeClaim', backedUp: 1, restored: 0 });
+    expect(level(spec).detail).toBe('1/2 kinds complete; incomplete: PersistentVolumeClaim 0/1');
+    expect(spec.result).toBe('fail');
+  });
+
   it('a failed restore has no completeness, whatever the kinds say', () => {
     const spec = buildReportSpec(
       observe({

@@ -67,6 +67,8 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     expect(properties.ttl!.default).toBe(TEST_INPUT_DEFAULTS.ttl);
     expect(properties.alertOnExceed!.default).toBe(TEST_INPUT_DEFAULTS.alertOnExceed);
     expect(properties.cron).toMatchObject({ minLength: 1, maxLength: MAX_CRON_LENGTH, pattern: CRON_SYNTAX.source });
+    // The two SLA targets are durations of one format (decision 0003).
+    expect(properties.maxRPO!.pattern).toBe(properties.maxRTO!.pattern);
   });
 
   it('accepts no more than the RestoreTest CRD stores (the apiserver would answer 400 otherwise)', () => {
@@ -90,6 +92,13 @@ describe('CreateTestInput: schema and server state the same limits', () => {
       backupName: true, sourceNamespaces: true, cron: true, timezone: true, namespacePrefix: true,
       healthCheckPolicy: true, historyLimit: true,
     });
+    // The SLA targets have no maxLength in the API: their pattern bounds them (9 digits per unit).
+    const longest = '999999999h999999999m999999999s';
+    for (const field of ['maxRTO', 'maxRPO'] as const) {
+      const pattern = new RegExp(properties[field]!.pattern!);
+      expect([field, pattern.test(longest), pattern.test(`9${longest}`)]).toEqual([field, true, false]);
+      expect([field, longest.length <= at('sla', field).maxLength!]).toEqual([field, true]);
+    }
   });
 
   it('accepts no more restore transforms than the CRD stores', () => {
@@ -121,10 +130,11 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['the minimal body', {}],
     ['every optional field', {
       namespace: 'team-a', backupName: 'nightly-2026.03.01', timezone: 'Europe/Berlin', namespacePrefix: 'rt',
-      ttl: '2h30m', networkIsolation: 'none', healthCheckPolicy: 'web', maxRTO: '15m', alertOnExceed: true, historyLimit: 1000,
+      ttl: '2h30m', networkIsolation: 'none', healthCheckPolicy: 'web', maxRTO: '15m', maxRPO: '24h', alertOnExceed: true, historyLimit: 1000,
     }],
     ['optional fields null', { namespace: null, backupName: null, ttl: null, historyLimit: null, alertOnExceed: null, networkIsolation: null }],
-    ['optional fields empty', { namespace: '', backupName: '', timezone: '', ttl: '', maxRTO: '', networkIsolation: '' }],
+    ['optional fields empty', { namespace: '', backupName: '', timezone: '', ttl: '', maxRTO: '', maxRPO: '', networkIsolation: '' }],
+    ['maxRPO null', { maxRPO: null }],
     ['a macro with blanks around', { cron: '  @daily ' }],
     ['cron with names, lists and steps', { cron: '*/15 1-5 1,15 jan-jun mon-fri' }],
     ['no name', { name: undefined }],
@@ -159,6 +169,11 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['an unknown isolation mode', { networkIsolation: 'loose' }],
     ['a policy name that is not a label', { healthCheckPolicy: 'Web Policy' }],
     ['maxRTO 00m', { maxRTO: '00m' }],
+    ['maxRPO 0s', { maxRPO: '0s' }],
+    ['maxRPO in days', { maxRPO: '1d' }],
+    ['maxRPO with units out of order', { maxRPO: '30m24h' }],
+    ['maxRPO as seconds in a number', { maxRPO: 86400 }],
+    ['maxRPO alone', { maxRPO: '1h30m' }],
     ['alertOnExceed as a string', { alertOnExceed: 'yes', maxRTO: '5m' }],
     ['historyLimit 0', { historyLimit: 0 }],
     ['historyLimit 1001', { historyLimit: 1001 }],
@@ -210,6 +225,7 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['a day that never comes', { cron: '0 0 30 2 *' }, 'cron'],
     ['a zone the runtime does not know', { timezone: 'Mars/Olympus' }, 'timezone'],
     ['alertOnExceed without maxRTO', { alertOnExceed: true }, 'alertOnExceed'],
+    ['alertOnExceed with only maxRPO', { alertOnExceed: true, maxRPO: '24h' }, 'alertOnExceed'],
     ...(() => {
       const target = { version: 'v1', kind: 'ConfigMap', resource: 'configmaps' };
       const patch = (extra: Record<string, unknown>) => ({ name: 'p', target, operations: [{ op: 'remove', path: '/a' }], ...extra });

@@ -55,6 +55,7 @@ describe('validateTestInput: valid bodies', () => {
       networkIsolation: 'none',
       healthCheckPolicy: 'shop-checks',
       maxRTO: '15m',
+      maxRPO: '24h',
       alertOnExceed: true,
       historyLimit: 1000,
     };
@@ -72,6 +73,7 @@ describe('validateTestInput: valid bodies', () => {
       networkIsolation: null,
       healthCheckPolicy: '',
       maxRTO: '',
+      maxRPO: null,
       alertOnExceed: null,
       historyLimit: null,
     });
@@ -149,6 +151,11 @@ describe('validateTestInput: invalid bodies', () => {
     ['networkIsolation unknown', { networkIsolation: 'open' }, 'networkIsolation', /one of strict, none/],
     ['healthCheckPolicy not a label', { healthCheckPolicy: 'My Policy' }, 'healthCheckPolicy', label],
     ['maxRTO fractional', { maxRTO: '1.5h' }, 'maxRTO', /units h, m, s/],
+    ['maxRPO in days', { maxRPO: '1d' }, 'maxRPO', /units h, m, s/],
+    ['maxRPO zero', { maxRPO: '0h0m' }, 'maxRPO', /longer than 0s/],
+    ['maxRPO a number', { maxRPO: 86400 }, 'maxRPO', /must be a string/],
+    ['alertOnExceed with maxRPO only (it is about the RTO)', { alertOnExceed: true, maxRPO: '24h' }, 'alertOnExceed', /requires maxRTO/],
+    ['an unknown field spelled like maxRPO', { maxRpo: '24h' }, 'maxRpo', /not a known field/],
     ['alertOnExceed a string', { alertOnExceed: 'true', maxRTO: '15m' }, 'alertOnExceed', /boolean/],
     ['alertOnExceed without maxRTO', { alertOnExceed: true }, 'alertOnExceed', /requires maxRTO/],
     ['historyLimit a string', { historyLimit: '90' }, 'historyLimit', /integer/],
@@ -183,6 +190,7 @@ describe('validateTestInput: invalid bodies', () => {
       networkIsolation: 'partial',
       healthCheckPolicy: 'a.b',
       maxRTO: '-1m',
+      maxRPO: '1w',
       alertOnExceed: 'yes',
       historyLimit: -1,
       extra: 1,
@@ -202,6 +210,7 @@ describe('validateTestInput: invalid bodies', () => {
       'networkIsolation',
       'healthCheckPolicy',
       'maxRTO',
+      'maxRPO',
       'alertOnExceed',
       'historyLimit',
       'extra',
@@ -234,6 +243,15 @@ describe('inputToSpec', () => {
     expect(spec.sla).toEqual({ maxRTO: '15m', alertOnExceed: true });
     expect(spec.healthCheckPolicy).toBe('web');
     expect(spec.backupSource.namespaces).toEqual([{ name: 'a' }, { name: 'b' }]);
+  });
+
+  it('maps an RPO target beside the RTO target, or alone (alertOnExceed written out, it is about the RTO)', () => {
+    expect(inputToSpec(valid({ ...minimal, maxRTO: '15m', maxRPO: '24h', alertOnExceed: true })).sla).toEqual({
+      maxRTO: '15m',
+      maxRPO: '24h',
+      alertOnExceed: true,
+    });
+    expect(inputToSpec(valid({ ...minimal, maxRPO: '6h' })).sla).toEqual({ maxRPO: '6h', alertOnExceed: false });
   });
 
   it('keeps a macro as written', () => {
@@ -290,10 +308,16 @@ describe('specForUpdate (PUT semantics)', () => {
     });
   });
 
-  it('keeps an RPO target set with kubectl (the API cannot express it yet), beside the RTO target or alone', () => {
+  it('replaces the RPO target as it replaces the RTO target: an omitted maxRPO removes it (decision 0003)', () => {
     const withRpo: RestoreTestSpec = { ...existing, sla: { maxRTO: '30m', maxRPO: '24h', alertOnExceed: true } };
-    expect(specForUpdate(withRpo, valid({ ...minimal, maxRTO: '10m' })).sla).toEqual({ maxRTO: '10m', maxRPO: '24h', alertOnExceed: false });
-    expect(specForUpdate(withRpo, valid(minimal)).sla).toEqual({ maxRPO: '24h' });
+    expect(specForUpdate(withRpo, valid({ ...minimal, maxRTO: '10m', maxRPO: '12h' })).sla).toEqual({
+      maxRTO: '10m',
+      maxRPO: '12h',
+      alertOnExceed: false,
+    });
+    expect(specForUpdate(withRpo, valid({ ...minimal, maxRTO: '10m' })).sla).toEqual({ maxRTO: '10m', alertOnExceed: false });
+    expect(specForUpdate(withRpo, valid({ ...minimal, maxRPO: '24h' })).sla).toEqual({ maxRPO: '24h', alertOnExceed: false });
+    expect(specForUpdate(withRpo, valid(minimal)).sla).toBeUndefined();
   });
 
   it('does not modify the existing spec', () => {

@@ -9,12 +9,13 @@ import { FakeSandboxReader } from '../checks/fake-sandbox-reader.js';
 import type { ReportInputs } from '../../../server/engine/run/report-writer.js';
 import type { RunActions } from '../../../server/engine/run/run-actions.js';
 import { RunGatherer, type ReportChain, type RestoreRead, type RunReads } from '../../../server/engine/run/run-gatherer.js';
+import type { KindObservation } from '../../../server/engine/run/kind-completeness.js';
 import type { Admission } from '../../../server/engine/run/run-slots.js';
 import { RunReconciler } from '../../../server/engine/run/run.reconciler.js';
 import type { EventType } from '../../../server/engine/events.js';
 import type { RunEnding } from '../../../server/domain/run/run-policy.js';
 import type { BackupObservation, ClaimObservation, PreparationObservation, RunBounds } from '../../../server/domain/run/run-observations.js';
-import type { CurrentRun, RestoreReport, RestoreTest, RestoreTestStatus } from '../../../server/domain/resources/resources.js';
+import type { CurrentRun, RestoreReport, RestoreTest, RestoreTestStatus, VolumeRestoreReport } from '../../../server/domain/resources/resources.js';
 
 const bounds: RunBounds = { ttlSeconds: 3600, podReadyTimeoutSeconds: 600, claimBindTimeoutSeconds: 120, providerUnavailableSeconds: 600, pollIntervalMs: 2000 };
 import type { RunPermission } from '../../../server/domain/permissions/run-permission.js';
@@ -85,9 +86,12 @@ class FakeActions implements RunReads, RunActions {
     this.calls.push('findReport');
     return this.report;
   }
-  async kinds() {
+  readonly kindsVolumes: (readonly VolumeRestoreReport[] | undefined)[] = [];
+  kindsObserved: KindObservation = { kinds: undefined };
+  async kinds(_test: RestoreTest, _run: CurrentRun, _transforms: unknown, volumes?: readonly VolumeRestoreReport[]) {
     this.calls.push('kinds');
-    return { kinds: undefined };
+    this.kindsVolumes.push(volumes);
+    return this.kindsObserved;
   }
   async transforms() {
     this.calls.push('transforms');
@@ -281,6 +285,30 @@ describe('RunReconciler', () => {
       failure: { reason: 'RestoreLost', message: 'gone' },
     });
     expect(actions.reportInputs[0]?.facts.pods).toBeUndefined();
+  });
+
+  // Issue 27: completeness counts a claim only with its data, so it is read for this failure too.
+  it('a run that failed because volume data did not come back: its kinds are read with the volumes, nothing else', async () => {
+    const actions = new FakeActions();
+    actions.kindsObserved = { kinds: { completeness: [{ kind: 'PersistentVolumeClaim', backedUp: 1, restored: 0 }] } };
+    const volumes: VolumeRestoreReport[] = [
+      { namespace: 'sb', claim: 'data', method: 'csi-data-mover', phase: 'Failed', dataRestored: false, message: 'snapshot gone' },
+    ];
+    actions.restore = { state: 'read', progress: { state: 'succeeded', phase: 'Completed', warnings: 0, errors: 0, volumes } };
+    const failure = { reason: 'VolumeDataNotRestored', message: 'the data of 1 volume was not restored' };
+    const finalizing = testWith({ stage: 'Finalizing', startedAt: NOW.toISOString(), restore: { namespace: 'velero', name: 'r' }, restorePhase: 'Completed', failure });
+    await reconciler(actions).reconcile(finalizing);
+    expect(actions.calls).toEqual(['findReport', 'restoreProgress', 'countPods', 'kinds', 'podSecurity', 'reportChain', 'writeReport', 'cleanUp', 'write:ended', 'forget:ns/shop']);
+    expect(actions.kindsVolumes).toEqual([volumes]);
+    expect(actions.reportInputs[0]?.facts).toMatchObject({ failure, kinds: { completeness: [{ kind: 'PersistentVolumeClaim', backedUp: 1, restored: 0 }] } });
+  });
+
+  it('another failure after a successful restore reads no kinds', async () => {
+    const actions = new FakeActions();
+    actions.restore = { state: 'read', progress: { state: 'succeeded', phase: 'Completed', warnings: 0, errors: 0 } };
+    const failure = { reason: 'TTLExceeded', message: 'the sandbox ttl passed' };
+    await reconciler(actions).reconcile(testWith({ stage: 'Finalizing', startedAt: NOW.toISOString(), restore: { namespace: 'velero', name: 'r' }, restorePhase: 'Completed', failure }));
+    expect(actions.calls).not.toContain('kinds');
   });
 
   // Issue 27: a restored claim that cannot bind fails the run while it waits for pods.

@@ -35,6 +35,7 @@ const EVERY_FLAG = [
   '--network-isolation', 'none',
   '--health-check-policy', 'payments-checks',
   '--max-rto', '15m',
+  '--max-rpo', '24h',
   '--alert-on-exceed',
   '--history-limit', '30',
   '--pod-security', 'restricted',
@@ -53,6 +54,7 @@ const EVERY_FIELD = {
   networkIsolation: 'none',
   healthCheckPolicy: 'payments-checks',
   maxRTO: '15m',
+  maxRPO: '24h',
   alertOnExceed: true,
   historyLimit: 30,
   restore: { podSecurity: 'restricted' },
@@ -111,7 +113,7 @@ describe('create', () => {
     writeFileSync(named, 'name: x\nprovider: velero\nsourceNamespaces: [a]\ncron: "@daily"\n');
     const cases: [string[], string][] = [
       [['create', '-f', manifest], `error: -f ${manifest} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`],
-      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, alertOnExceed, historyLimit, restore)`],
+      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, restore)`],
       [['create', 'other', '-f', named], `error: NAME "other" differs from the name "x" in -f ${named}`],
       [['create', '-f', path.join(dir, 'missing.yaml')], `error: cannot read -f ${path.join(dir, 'missing.yaml')}: ENOENT`],
       [['create', '-f', '-', '-n', 'team-b'], 'error: the namespace "team-a" in -f - differs from -n team-b'],
@@ -135,6 +137,12 @@ describe('update', () => {
     expect(result).toEqual({ code: 0, stdout: 'restoretest.rehearsal.dev/shop updated\n', stderr: '' });
     expect(fake.calls).toEqual(['PUT /api/v1/tests/shop?namespace=team-a']);
     expect(fake.requests[0]?.body).toEqual({ name: 'shop', namespace: 'team-a', provider: 'velero', sourceNamespaces: ['shop'], cron: '*/15 * * * *' });
+  });
+
+  it('sends --max-rpo (an omitted one removes the RPO target, as an omitted --max-rto removes the RTO target)', async () => {
+    const result = await runPlugin(['update', 'shop', '-n', 'team-a', '--provider', 'velero', '--source-namespace', 'shop', '--cron', '@daily', '--max-rpo', '6h', '--server', fake.url]);
+    expect(result.code).toBe(0);
+    expect(fake.requests[0]?.body).toEqual({ name: 'shop', namespace: 'team-a', provider: 'velero', sourceNamespaces: ['shop'], cron: '@daily', maxRPO: '6h' });
   });
 
   it('exits 1 with the API\'s words when the test does not exist', async () => {

@@ -38,6 +38,8 @@ const BAD_INPUT: readonly (readonly [string, readonly string[], string])[] = [
   ['bad cron (macro)', [...CREATE.slice(0, 6), '--cron', '@fortnightly'], 'error: invalid --cron "@fortnightly": unknown macro; use one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly'],
   ['bad duration (--ttl)', [...CREATE, '--ttl', '90 minutes'], 'error: invalid --ttl "90 minutes": expected a duration such as 90s, 15m or 1h30m'],
   ['bad duration (--max-rto)', [...CREATE, '--max-rto', '15'], 'error: invalid --max-rto "15": expected a duration such as 90s, 15m or 1h30m'],
+  ['bad duration (--max-rpo)', [...CREATE, '--max-rpo', '1d'], 'error: invalid --max-rpo "1d": expected a duration such as 90s, 15m or 1h30m'],
+  ['zero duration (--max-rpo)', [...CREATE, '--max-rpo', '0s'], 'error: invalid --max-rpo "0s": expected a duration such as 90s, 15m or 1h30m'],
   ['bad duration (--timeout)', ['trigger', 'payments', '--wait', '--timeout', '10 min'], 'error: invalid --timeout "10 min": expected a duration such as 90s, 10m or 1h'],
   ['bad duration (--request-timeout)', ['list', '--request-timeout', 'soon'], 'error: invalid --request-timeout "soon": expected a duration such as 30s or 1m, or 0'],
   ['bad time zone', [...CREATE, '--timezone', 'Mars/Olympus'], 'error: invalid --timezone "Mars/Olympus": expected an IANA time zone such as UTC or Europe/Berlin'],
@@ -97,7 +99,7 @@ describe('--help', () => {
   it('create --help documents a flag for every CreateTestInput field (golden)', async () => {
     const help = (await runPlugin(['create', '--help'])).stdout;
     for (const flag of ['--provider', '--backup', '--source-namespace', '--cron', '--timezone', '--namespace-prefix', '--ttl',
-      '--network-isolation', '--health-check-policy', '--max-rto', '--alert-on-exceed', '--history-limit', '--filename']) {
+      '--network-isolation', '--health-check-policy', '--max-rto', '--max-rpo', '--alert-on-exceed', '--history-limit', '--filename']) {
       expect(help).toContain(flag);
     }
     expectGolden('help-create', help);

@@ -25,6 +25,7 @@ const EMPTY: Values = {
   networkIsolation: '',
   healthCheckPolicy: '',
   maxRTO: '',
+  maxRPO: '',
   alertOnExceed: '',
   historyLimit: '',
   restore: '',
@@ -39,6 +40,7 @@ function fromTest(test: TestResponse): Values {
     sourceNamespaces: test.sourceNamespaces.join(', '),
     cron: test.schedule,
     maxRTO: test.rtoTarget,
+    maxRPO: test.rpoTarget ?? '',
     backupName: test.backupName ?? '',
     timezone: test.timezone ?? '',
     namespacePrefix: test.namespacePrefix ?? '',
@@ -68,6 +70,7 @@ function toInput(v: Values): Input {
     'ttl',
     'healthCheckPolicy',
     'maxRTO',
+    'maxRPO',
   ] as const) {
     const value = optional(v[key]);
     if (value !== undefined) input[key] = value;
@@ -123,6 +126,11 @@ const FIELDS: FieldSpec[] = [
     hint: 'HealthCheckPolicy name; empty: default checks',
   },
   { key: 'maxRTO', label: 'RTO target (SLA)', hint: 'e.g. 15m; empty: no SLA' },
+  {
+    key: 'maxRPO',
+    label: 'RPO target',
+    hint: 'e.g. 24h: most data a restore may lose, measured by a freshness check; empty: none',
+  },
   { key: 'historyLimit', label: 'Reports kept', hint: '1–1000, default 90' },
 ];
 

@@ -159,6 +159,7 @@ export class FakeApi {
       nextRunAt: '2026-03-16T02:00:00Z',
       sourceNamespaces: input.sourceNamespaces,
       rtoTarget: input.maxRTO ?? '',
+      rpoTarget: input.maxRPO ?? '',
       backupName: input.backupName || 'latest',
       timezone: input.timezone || 'UTC',
       namespacePrefix: input.namespacePrefix || 'rehearsal',
