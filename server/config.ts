@@ -7,7 +7,7 @@ import type { NotificationsSpec } from './domain/resources/resources.js';
 import { shippedLicenseKeyFile } from './license/shipped-license-key.js';
 import { DEFAULT_MAX_SANDBOX_TTL } from './domain/permissions/restore-permissions.js';
 import { DEFAULT_POD_SECURITY_FLOOR } from './domain/run/pod-security.js';
-import { DEFAULT_FILE_CHECK_IMAGE } from './checks/file-check-pod.js';
+import { DEFAULT_FILE_CHECK_IMAGE } from './domain/resources/resources.js';
 import { POD_SECURITY_LEVELS, type PodSecurityLevel } from './domain/resources/resources.js';
 import {
   DEFAULT_SANDBOX_CLAIM_QUOTA,

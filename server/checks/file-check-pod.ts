@@ -26,10 +26,10 @@
 // the output comes from a pod in a sandbox that restored data of unknown origin.
 
 import { createHash } from 'node:crypto';
-import type { FileCheck } from '../domain/resources/resources.js';
+import { DEFAULT_FILE_CHECK_IMAGE, type FileCheck } from '../domain/resources/resources.js';
 import type { ClaimUser, InheritedSecurity, ProbePodManifest } from './sandbox-reader.js';
 
-export const DEFAULT_FILE_CHECK_IMAGE = 'docker.io/library/busybox:1.37.0';
+export { DEFAULT_FILE_CHECK_IMAGE };
 /** Where the claim is mounted in the pod; a check's path is below it. */
 export const VOLUME_MOUNT = '/volume';
 /** Bytes of the file's beginning read for freshness from content (a timestamp is shorter). */

@@ -93,6 +93,9 @@ export interface FileCheck {
   freshnessSource?: FileFreshnessSource;
 }
 
+/** The image of the file checks' pods unless the server names another (REHEARSAL_FILE_CHECK_IMAGE). */
+export const DEFAULT_FILE_CHECK_IMAGE = 'docker.io/library/busybox:1.37.0';
+
 export type CheckKind = 'podsReady' | 'httpGet' | 'tcpSocket' | 'sqlQuery' | 'resourceExists' | 'exec' | 'file';
 export const CHECK_KINDS: readonly CheckKind[] = [
   'podsReady',
