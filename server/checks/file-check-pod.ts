@@ -206,7 +206,9 @@ function runsAsRoot(security: InheritedSecurity): boolean {
 export function inheritedPodSecurity(security: InheritedSecurity): Record<string, unknown> {
   const groups = [...new Set([...(security.supplementalGroups ?? []), ...(security.fsGroup !== undefined ? [security.fsGroup] : [])])];
   return {
-    ...(security.runAsUser !== undefined ? { runAsUser: security.runAsUser } : {}),
+    // The restored pod ran as root (no user, runAsNonRoot not set): so does this pod, whatever the
+    // image's own USER, with DAC_OVERRIDE alone to read the app's private files.
+    ...(security.runAsUser !== undefined ? { runAsUser: security.runAsUser } : runsAsRoot(security) ? { runAsUser: 0 } : {}),
     ...(security.runAsGroup !== undefined ? { runAsGroup: security.runAsGroup } : {}),
     ...(security.runAsNonRoot !== undefined ? { runAsNonRoot: security.runAsNonRoot } : security.runAsUser !== undefined && security.runAsUser !== 0 ? { runAsNonRoot: true } : {}),
     ...(groups.length > 0 ? { supplementalGroups: groups } : {}),

@@ -268,7 +268,8 @@ describe('pod manifest', () => {
 
   it('as root (the restored pod sets no user) it keeps DAC_OVERRIDE alone, to read the app\'s private files on the read-only mount', () => {
     const spec = specOf(build(user({ security: {} })));
-    expect(spec.securityContext).toEqual({ seccompProfile: { type: 'RuntimeDefault' } });
+    // Root explicitly: the check image's own USER (the test cluster's is 65532) must not decide.
+    expect(spec.securityContext).toEqual({ runAsUser: 0, seccompProfile: { type: 'RuntimeDefault' } });
     expect(spec.containers[0]!.securityContext!.capabilities).toEqual({ drop: ['ALL'], add: ['DAC_OVERRIDE'] });
     expect(specOf(build(user({ security: { runAsUser: 0 } }))).containers[0]!.securityContext!.capabilities!.add).toEqual(['DAC_OVERRIDE']);
     // runAsNonRoot without a user: the image's user must not be root; no capability is added.
@@ -284,10 +285,10 @@ describe('pod manifest', () => {
     expect(specOf(buildFileCheckPod({ namespace: 'n', checkName: 'c', check: { claim: 'c', path: '/' }, image: 'i', deadlineSeconds: 0 })).activeDeadlineSeconds).toBe(1);
   });
 
-  it('without a pod that mounts the claim: no node, no inherited user', () => {
+  it('without a pod that mounts the claim: no node, and root as for a restored pod without a user', () => {
     const spec = specOf(build(undefined));
     expect(spec.nodeName).toBeUndefined();
-    expect(spec.securityContext).toEqual({ seccompProfile: { type: 'RuntimeDefault' } });
+    expect(spec.securityContext).toEqual({ runAsUser: 0, seccompProfile: { type: 'RuntimeDefault' } });
   });
 });
 

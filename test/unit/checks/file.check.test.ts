@@ -137,11 +137,12 @@ describe('file check', () => {
     );
   });
 
-  it('no pod mounts the claim: the pod is scheduled freely, without an inherited user', async () => {
+  it('no pod mounts the claim: the pod is scheduled freely, as root (nothing to inherit)', async () => {
     const { reader, context } = setup(succeeded(aFile()), []);
     expect(await runFileCheck(check(), context)).toEqual({ status: 'pass', message: `${WHERE} exists` });
     const spec = specOf(reader.calls[1]!.args[0] as ProbePodManifest);
     expect(spec.nodeName).toBeUndefined();
+    expect(spec.securityContext?.runAsUser).toBe(0);
   });
 
   it('uses the default image when the server names none', async () => {
