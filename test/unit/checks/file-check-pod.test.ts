@@ -25,6 +25,7 @@ import {
   type FileFindings,
 } from '../../../server/checks/file-check-pod.js';
 import type { ClaimUser } from '../../../server/checks/sandbox-reader.js';
+import { ConfigError, loadConfig } from '../../../server/config.js';
 import { PROBE_LOG_LIMIT } from '../../../server/checks/sandbox-reader.js';
 
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
@@ -300,5 +301,19 @@ describe('the restored pod the check runs beside', () => {
     expect(pickClaimUser([user({ terminating: true }), user({ pod: 'x', phase: 'Succeeded' })])).toBeUndefined();
     const { nodeName: _node, ...unscheduled } = user();
     expect(pickClaimUser([unscheduled])).toBeUndefined();
+  });
+});
+
+describe('the image setting (REHEARSAL_FILE_CHECK_IMAGE)', () => {
+  it('defaults to busybox, and takes any image reference', () => {
+    expect(loadConfig({}).fileCheckImage).toBe('docker.io/library/busybox:1.37.0');
+    expect(loadConfig({ REHEARSAL_FILE_CHECK_IMAGE: ' registry.local/mirror/busybox@sha256:' + 'a'.repeat(64) + ' ' }).fileCheckImage).toBe(
+      `registry.local/mirror/busybox@sha256:${'a'.repeat(64)}`,
+    );
+  });
+
+  it.each(['', 'busy box'])('refuses %j, naming the variable', (image) => {
+    expect(() => loadConfig({ REHEARSAL_FILE_CHECK_IMAGE: image })).toThrow(ConfigError);
+    expect(() => loadConfig({ REHEARSAL_FILE_CHECK_IMAGE: image })).toThrow('REHEARSAL_FILE_CHECK_IMAGE');
   });
 });
