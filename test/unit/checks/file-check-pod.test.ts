@@ -26,6 +26,7 @@ import {
 } from '../../../server/checks/file-check-pod.js';
 import type { ClaimUser } from '../../../server/checks/sandbox-reader.js';
 import { ConfigError, loadConfig } from '../../../server/config.js';
+import { describeCheck } from '../../../server/pdf/test-report.pdf.js';
 import { PROBE_LOG_LIMIT } from '../../../server/checks/sandbox-reader.js';
 
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
@@ -315,5 +316,16 @@ describe('the image setting (REHEARSAL_FILE_CHECK_IMAGE)', () => {
   it.each(['', 'busy box'])('refuses %j, naming the variable', (image) => {
     expect(() => loadConfig({ REHEARSAL_FILE_CHECK_IMAGE: image })).toThrow(ConfigError);
     expect(() => loadConfig({ REHEARSAL_FILE_CHECK_IMAGE: image })).toThrow('REHEARSAL_FILE_CHECK_IMAGE');
+  });
+});
+
+describe('the test report PDF describes a file check', () => {
+  it('by claim, path and what it expects', () => {
+    const base = { name: 's', kind: 'file' as const };
+    expect(describeCheck({ ...base, file: { claim: 'data-pg-0', path: '/rehearsal-sentinel', size: 11, sha256: 'ab'.repeat(32), contains: 'token', freshness: true } })).toBe(
+      `File /rehearsal-sentinel on restored claim data-pg-0 exists; 11 bytes, SHA-256 ${'ab'.repeat(6)}…, contains "token", newest data from its modification time.`,
+    );
+    expect(describeCheck({ ...base, file: { claim: 'c', path: '/x', exists: false } })).toBe('File /x on restored claim c does not exist.');
+    expect(describeCheck(base)).toBe('File (configuration missing).');
   });
 });
