@@ -27,6 +27,8 @@ let script: Record<string, unknown>[] = [];
 let log = '';
 let refuseCreate: Record<string, unknown> | undefined;
 let appPods: Record<string, unknown>[] = [];
+/** The bodies of the pods created, as the API server received them. */
+let createdBodies: Record<string, unknown>[] = [];
 let server: Server;
 let reader: KubeSandboxReader;
 
@@ -54,6 +56,7 @@ function answer(request: IncomingMessage, response: ServerResponse): void {
     if (request.method === 'POST') {
       if (refuseCreate) return send(response, 403, refuseCreate);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      createdBodies.push(body);
       const created = (body.metadata as { name: string }).name;
       pods.set(created, { body, statuses: script, reads: 0 });
       return send(response, 201, { ...body, status: { phase: 'Pending' } });
@@ -104,6 +107,7 @@ beforeEach(() => {
   log = '';
   refuseCreate = undefined;
   appPods = [];
+  createdBodies = [];
 });
 
 describe('KubeSandboxReader: the file check pod (real client-node against a stateful stand-in)', () => {
@@ -121,6 +125,20 @@ describe('KubeSandboxReader: the file check pod (real client-node against a stat
       `DELETE ${base}/${POD}?gracePeriodSeconds=0`,
     ]);
     expect(pods.has(POD)).toBe(false);
+  });
+
+  it('sends the manifest whole: the client\'s serializer drops no field of the read-only shape', async () => {
+    script = [terminated(0)];
+    const pod = buildFileCheckPod({
+      namespace: NS,
+      checkName: 'sentinel',
+      check: { claim: 'data-pg-0', path: '/pgdata/s', sha256: 'a'.repeat(64), contains: 'x' },
+      image: 'busybox',
+      deadlineSeconds: 10,
+      beside: { pod: 'pg-0', phase: 'Running', nodeName: 'node-a', terminating: false, security: { runAsUser: 999, runAsGroup: 999, fsGroup: 2000 } },
+    });
+    await reader.runProbePod(pod, new AbortController().signal);
+    expect(createdBodies).toEqual([JSON.parse(JSON.stringify(pod))]);
   });
 
   it('keeps at most the log limit of a huge log', async () => {
