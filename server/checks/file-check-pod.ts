@@ -39,6 +39,14 @@ export const FILE_CHECK_LABEL = 'rehearsal.dev/file-check';
 const NAME_PREFIX = 'rehearsal-file-';
 const HEADER = 'rehearsal-file-check 1';
 
+/**
+ * A file check's own pod (name and label): never part of the restored application, so the pod
+ * lists of podsReady, exec and the run's pod counts leave it out (one may run beside them).
+ */
+export function isFileCheckPod(metadata: { name?: string; labels?: Record<string, string> } | undefined): boolean {
+  return Boolean(metadata?.name?.startsWith(NAME_PREFIX) && metadata.labels?.['app.kubernetes.io/component'] === FILE_CHECK_COMPONENT);
+}
+
 /** The path rules the CRD states too: absolute, no "..", no NUL or newline, at most 1024 bytes. */
 export function pathProblem(path: string): string | undefined {
   if (typeof path !== 'string' || !path.startsWith('/')) return 'path must be absolute (start with "/")';

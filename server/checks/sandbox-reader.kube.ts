@@ -41,6 +41,7 @@ import {
   type ServiceSummary,
 } from './sandbox-reader.js';
 import { toKubeError, type KubeErrorKind } from '../kube/errors.js';
+import { isFileCheckPod } from './file-check-pod.js';
 import { JOB_HOLD_GATE } from '../domain/run/restore-transforms.js';
 
 const PAGE_SIZE = 500;
@@ -184,6 +185,7 @@ export class KubeSandboxReader implements SandboxReader {
           throw toSandboxReadError(thrown, `list pods in ${namespace}`);
         });
       for (const pod of page.items) {
+        if (isFileCheckPod(pod.metadata)) continue;
         const containers = (pod.spec?.containers ?? []).map((container) => container.name);
         const defaultContainer = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION];
         pods.push({
@@ -219,8 +221,10 @@ export class KubeSandboxReader implements SandboxReader {
       if (mapped.reason === 'NotFound') return [];
       throw mapped;
     }
+    const ownPod = (metadata: (typeof list.items)[number]['metadata']): boolean =>
+      apiVersion === 'v1' && kind === 'Pod' && isFileCheckPod(metadata);
     return list.items.flatMap((item) =>
-      item.metadata?.name && !item.metadata.deletionTimestamp ? [item.metadata.name] : [],
+      item.metadata?.name && !item.metadata.deletionTimestamp && !ownPod(item.metadata) ? [item.metadata.name] : [],
     );
   }
 
@@ -439,6 +443,7 @@ export class KubeSandboxReader implements SandboxReader {
     });
   }
 
+  /** The restored pods that mount the claim (a file check's own pods are never among them). */
   async claimUsers(namespace: string, claim: string): Promise<ClaimUser[]> {
     const users: ClaimUser[] = [];
     let token: string | undefined;
@@ -450,7 +455,7 @@ export class KubeSandboxReader implements SandboxReader {
         });
       for (const pod of page.items) {
         const volume = (pod.spec?.volumes ?? []).find((candidate) => candidate.persistentVolumeClaim?.claimName === claim);
-        if (!volume) continue;
+        if (!volume || isFileCheckPod(pod.metadata)) continue;
         users.push({
           pod: pod.metadata?.name ?? '',
           phase: pod.status?.phase ?? 'Unknown',

@@ -18,6 +18,7 @@ import {
   FILE_CHECK_SCRIPT,
   fileCheckCommand,
   fileCheckPodName,
+  isFileCheckPod,
   parseFileCheckOutput,
   pathProblem,
   pickClaimUser,
@@ -64,6 +65,17 @@ describe('pod name', () => {
       expect(podName).toMatch(/^rehearsal-file-[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
     }
     expect(fileCheckPodName(long)).not.toBe(fileCheckPodName(other));
+  });
+});
+
+describe('a file check\'s own pod', () => {
+  it('is known by its name and its label together', () => {
+    const labels = { 'app.kubernetes.io/component': 'rehearsal-file-check' };
+    expect(isFileCheckPod({ name: 'rehearsal-file-sentinel', labels })).toBe(true);
+    expect(isFileCheckPod({ name: 'web-0', labels })).toBe(false);
+    expect(isFileCheckPod({ name: 'rehearsal-file-sentinel', labels: { app: 'x' } })).toBe(false);
+    expect(isFileCheckPod({ name: 'rehearsal-file-sentinel' })).toBe(false);
+    expect(isFileCheckPod(undefined)).toBe(false);
   });
 });
 

@@ -195,6 +195,8 @@ describe('KubeSandboxReader: the file check pod (real client-node against a stat
         status: { phase: 'Running' },
       },
       { metadata: { name: 'web', namespace: NS }, spec: { containers: [{ name: 'web' }], volumes: [{ name: 'x', emptyDir: {} }] }, status: { phase: 'Running' } },
+      // Another file check's pod on the same claim, running as root: never the pod to run beside.
+      { ...(JSON.parse(JSON.stringify(manifest())) as Record<string, unknown>), status: { phase: 'Running' } },
     ];
     expect(await reader.claimUsers(NS, 'data-pg-0')).toEqual([
       {
@@ -206,5 +208,7 @@ describe('KubeSandboxReader: the file check pod (real client-node against a stat
       },
     ]);
     expect(await reader.claimUsers(NS, 'other')).toEqual([]);
+    // Nor is it a pod of the restored application for podsReady, exec and the run's pod counts.
+    expect((await reader.listPods(NS)).map((pod) => pod.name)).toEqual(['pg-0', 'web']);
   });
 });
