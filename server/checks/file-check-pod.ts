@@ -34,8 +34,8 @@ export { DEFAULT_FILE_CHECK_IMAGE };
 export const VOLUME_MOUNT = '/volume';
 /** Bytes of the file's beginning read for freshness from content (a timestamp is shorter). */
 export const CONTENT_BYTES = 64;
-export const FILE_CHECK_COMPONENT = 'rehearsal-file-check';
-export const FILE_CHECK_LABEL = 'rehearsal.dev/file-check';
+const FILE_CHECK_COMPONENT = 'rehearsal-file-check';
+const FILE_CHECK_LABEL = 'rehearsal.dev/file-check';
 const NAME_PREFIX = 'rehearsal-file-';
 const HEADER = 'rehearsal-file-check 1';
 
@@ -69,7 +69,7 @@ export function fileCheckPodName(checkName: string): string {
 }
 
 /** What the script reads besides existence and stat. */
-export interface ScriptRequest {
+interface ScriptRequest {
   sha256: boolean;
   /** The sentinel to look for (grep -F), if any. */
   contains?: string;
@@ -108,7 +108,7 @@ export function fileCheckCommand(path: string, request: ScriptRequest): string[]
   ];
 }
 
-export type FileType = 'file' | 'dir' | 'symlink' | 'other';
+type FileType = 'file' | 'dir' | 'symlink' | 'other';
 
 export type FileFindings =
   | { exists: false }
@@ -126,7 +126,7 @@ export type FileFindings =
       content?: Buffer | 'unreadable';
     };
 
-export type ParsedOutput = { ok: true; findings: FileFindings } | { ok: false; problem: string };
+type ParsedOutput = { ok: true; findings: FileFindings } | { ok: false; problem: string };
 
 const LINE_RULES: Record<string, RegExp> = {
   exists: /^(yes|no)$/,
@@ -195,7 +195,7 @@ export function pickClaimUser(users: readonly ClaimUser[]): ClaimUser | undefine
     .sort((a, b) => rank(a) - rank(b) || a.pod.localeCompare(b.pod))[0];
 }
 
-export interface FileCheckPodInput {
+interface FileCheckPodInput {
   namespace: string;
   checkName: string;
   check: FileCheck;
@@ -211,7 +211,7 @@ function runsAsRoot(security: InheritedSecurity): boolean {
 }
 
 /** The pod-level securityContext: the restored pod's user and groups, RuntimeDefault seccomp. */
-export function inheritedPodSecurity(security: InheritedSecurity): Record<string, unknown> {
+function inheritedPodSecurity(security: InheritedSecurity): Record<string, unknown> {
   const groups = [...new Set([...(security.supplementalGroups ?? []), ...(security.fsGroup !== undefined ? [security.fsGroup] : [])])];
   return {
     // The restored pod ran as root (no user, runAsNonRoot not set): so does this pod, whatever the

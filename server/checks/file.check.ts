@@ -47,7 +47,7 @@ function configurationProblem(spec: FileCheck): string | undefined {
 const shortHash = (hash: string): string => `${hash.slice(0, HASH_SHOWN)}…`;
 
 /** The findings against the expectation: pass, fail (naming what differed) or error. */
-export function judgeFindings(spec: FileCheck, findings: FileFindings, where: string): CheckOutcome {
+function judgeFindings(spec: FileCheck, findings: FileFindings, where: string): CheckOutcome {
   const expectAbsent = spec.exists === false;
   if (!findings.exists) return expectAbsent ? pass(`${where} does not exist, as expected`) : fail(`${where} does not exist`);
   if (expectAbsent) return fail(`${where} exists (a ${findings.type === 'dir' ? 'directory' : findings.type}), expected it not to`);

@@ -128,7 +128,7 @@ function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
 }
 
 /** The restored pod's user and groups: pod-level settings, overridden by the container's. */
-export function inheritedSecurity(pod: V1Pod, volumeName: string): InheritedSecurity {
+function inheritedSecurity(pod: V1Pod, volumeName: string): InheritedSecurity {
   const podLevel = pod.spec?.securityContext ?? {};
   const container = (pod.spec?.containers ?? []).find((candidate) =>
     (candidate.volumeMounts ?? []).some((mount) => mount.name === volumeName),
