@@ -31,7 +31,7 @@ import {
   waitForReports,
   type EngineFixture,
 } from '../helpers/engine-fixture.js';
-import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitForNamespacesGone } from '../helpers/kube.js';
+import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { startLocalVolumeProvisioner, type LocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
 import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
 import { announceSkip, execInPod, REAL_NODE_IMAGES, realNodeStatus } from '../helpers/real-node.js';
@@ -197,8 +197,11 @@ describeNode('file checks on a volume restored through Velero\'s node agent on t
 
   it('no check pod is left in the sandbox (kept for inspection: the run is partial)', async () => {
     const sandbox = report.spec.sandboxNamespaces[0]!;
-    const left = await core.listNamespacedPod({ namespace: sandbox, labelSelector: 'app.kubernetes.io/component=rehearsal-file-check' });
-    expect(left.items.map((pod) => pod.metadata?.name)).toEqual([]);
+    // Deleted with gracePeriodSeconds 0 once each check ended (before the report): at most a moment to settle.
+    await waitFor(
+      async () => (await core.listNamespacedPod({ namespace: sandbox, labelSelector: 'app.kubernetes.io/component=rehearsal-file-check' })).items.length === 0,
+      { timeoutMs: 30_000, intervalMs: 500, description: `no file check pod left in ${sandbox}` },
+    );
     // The restored application is still there: the sandbox itself was not what removed them.
     expect((await core.readNamespacedPod({ namespace: sandbox, name: 'pg-0' })).metadata?.name).toBe('pg-0');
   });
