@@ -7,6 +7,7 @@ import type { NotificationsSpec } from './domain/resources/resources.js';
 import { shippedLicenseKeyFile } from './license/shipped-license-key.js';
 import { DEFAULT_MAX_SANDBOX_TTL } from './domain/permissions/restore-permissions.js';
 import { DEFAULT_POD_SECURITY_FLOOR } from './domain/run/pod-security.js';
+import { DEFAULT_FILE_CHECK_IMAGE } from './domain/resources/resources.js';
 import { POD_SECURITY_LEVELS, type PodSecurityLevel } from './domain/resources/resources.js';
 import {
   DEFAULT_SANDBOX_CLAIM_QUOTA,
@@ -108,6 +109,11 @@ const schema = z.object({
     .default(String(DEFAULT_SANDBOX_CLAIM_QUOTA))
     .refine((text) => /^\d{1,9}$/.test(text.trim()), 'must be a whole number of claims such as 20')
     .transform((text) => Number(text.trim())),
+  /**
+   * The image of the file checks' short-lived pods (decision 0020): it needs sh, test, stat,
+   * sha256sum, grep, head, od and tr (busybox has them all). Mirror it for air-gapped clusters.
+   */
+  REHEARSAL_FILE_CHECK_IMAGE: z.string().trim().min(1).regex(/^\S+$/, 'an image reference without spaces').default(DEFAULT_FILE_CHECK_IMAGE),
   /** How often the janitor looks for expired or orphaned sandboxes. */
   REHEARSAL_JANITOR_INTERVAL_SECONDS: positiveInt(60),
   /**
@@ -273,6 +279,8 @@ export interface Config {
   podSecurityFloor: PodSecurityLevel;
   /** The ResourceQuota of every sandbox namespace (domain/run/storage-quota.ts). */
   sandboxStorageQuota: Readonly<SandboxStorageQuota>;
+  /** REHEARSAL_FILE_CHECK_IMAGE: the image of the file checks' pods. */
+  fileCheckImage: string;
   probeTargets: Record<string, string> | undefined;
   clusterDomain: string;
   /** The files of REHEARSAL_LICENSE_PUBLIC_KEYS (without any `kid=` prefix). */
@@ -458,6 +466,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
     podSecurityFloor: raw.REHEARSAL_POD_SECURITY_FLOOR,
     sandboxStorageQuota: Object.freeze({ storage: raw.REHEARSAL_SANDBOX_STORAGE_QUOTA, claims: raw.REHEARSAL_SANDBOX_CLAIM_QUOTA }),
+    fileCheckImage: raw.REHEARSAL_FILE_CHECK_IMAGE,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,
     licensePublicKeyFiles: licenseKeys.map((entry) => entry.file),

@@ -1011,7 +1011,7 @@ export interface components {
             detail: string;
         };
         /** @enum {string} */
-        CheckKind: "podsReady" | "httpGet" | "tcpSocket" | "sqlQuery" | "resourceExists" | "exec";
+        CheckKind: "podsReady" | "httpGet" | "tcpSocket" | "sqlQuery" | "resourceExists" | "exec" | "file";
         /** @enum {string} */
         CheckStatus: "pass" | "fail" | "skip" | "error";
         CheckResult: {

@@ -111,6 +111,7 @@ export function createEngine(deps: EngineDeps): Engine {
     ),
     log: log.child({ component: 'checks' }),
     now,
+    fileCheckImage: config.fileCheckImage,
     onDone: enqueue,
   });
   const bounds = (test: RestoreTest): RunBounds => ({

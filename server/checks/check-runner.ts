@@ -20,6 +20,7 @@ import { describeError, error, truncate } from './check.js';
 import { runServiceEndpointsCheck } from './default-checks.js';
 import { describeDuration, formatCheckDuration, parseDuration } from '../domain/common/duration.js';
 import { runExecCheck } from './exec.check.js';
+import { runFileCheck } from './file.check.js';
 import { runHttpGetCheck } from './http-get.check.js';
 import { runPodsReadyCheck } from './pods-ready.check.js';
 import { runResourceExistsCheck } from './resource-exists.check.js';
@@ -45,6 +46,7 @@ export const EXECUTORS: Readonly<Record<ExecutorKey, CheckExecutor>> = {
   sqlQuery: runSqlQueryCheck,
   resourceExists: runResourceExistsCheck,
   exec: runExecCheck,
+  file: runFileCheck,
   serviceEndpoints: runServiceEndpointsCheck,
 };
 
@@ -61,6 +63,8 @@ export interface RunChecksOptions {
   signal?: AbortSignal;
   /** Monotonic clock in milliseconds, for durations; default performance.now. */
   clock?: () => number;
+  /** The image of the file checks' pods (config REHEARSAL_FILE_CHECK_IMAGE). */
+  fileCheckImage?: string;
   /** Replaces executors by kind; a test seam, production uses the built-in ones. */
   executors?: Partial<Record<ExecutorKey, CheckExecutor>>;
 }
@@ -183,6 +187,7 @@ export async function runCheck(check: RunnableCheck, options: RunChecksOptions):
           namespace: mapping.sandbox,
           sourceNamespace: mapping.source,
           timeoutMs,
+          ...(options.fileCheckImage ? { fileCheckImage: options.fileCheckImage } : {}),
         },
         options.signal,
       );

@@ -45,6 +45,8 @@ export interface CheckContext {
   timeoutMs: number;
   /** Aborted when the check's timeout elapses or the run is cancelled; executors stop I/O then. */
   signal: AbortSignal;
+  /** The image of the file checks' pods (REHEARSAL_FILE_CHECK_IMAGE); default file-check-pod.ts's. */
+  fileCheckImage?: string;
 }
 
 export interface CheckOutcome {
@@ -74,7 +76,7 @@ export const skip = (message: string): CheckOutcome => ({ status: 'skip', messag
 
 /** The kind-specific block of a check, or an `error` outcome naming the missing block. */
 export function requireBlock<
-  K extends 'podsReady' | 'httpGet' | 'tcpSocket' | 'sqlQuery' | 'resourceExists' | 'exec',
+  K extends 'podsReady' | 'httpGet' | 'tcpSocket' | 'sqlQuery' | 'resourceExists' | 'exec' | 'file',
 >(check: HealthCheck, key: K): NonNullable<HealthCheck[K]> | CheckOutcome {
   const block = check[key];
   if (block === undefined || block === null)

@@ -19,10 +19,16 @@ import {
   KubernetesObjectApi,
   type KubeConfig,
   type V1APIResource,
+  type V1Pod,
   type V1Status,
 } from '@kubernetes/client-node';
 import {
   EXEC_STDOUT_LIMIT,
+  PROBE_LOG_LIMIT,
+  type ClaimUser,
+  type InheritedSecurity,
+  type ProbePodManifest,
+  type ProbePodOutcome,
   SandboxReadError,
   toLabelSelector,
   type EndpointSliceSummary,
@@ -36,6 +42,7 @@ import {
   type ServiceSummary,
 } from './sandbox-reader.js';
 import { toKubeError, type KubeErrorKind } from '../kube/errors.js';
+import { isFileCheckPod } from './file-check-pod.js';
 import { JOB_HOLD_GATE } from '../domain/run/restore-transforms.js';
 
 const PAGE_SIZE = 500;
@@ -111,6 +118,48 @@ function boundedCollector(limit: number): { stream: Writable; text(): string; tr
   return { stream, text, truncated: () => cut };
 }
 
+/** Waiting reasons after which a probe pod will not start by itself. */
+const STUCK_REASONS = new Set([
+  'ImagePullBackOff',
+  'ErrImageNeverPull',
+  'InvalidImageName',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+]);
+const PROBE_POLL_MS = 500;
+
+function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, milliseconds);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The restored pod's user and groups: pod-level settings, overridden by the container's. */
+function inheritedSecurity(pod: V1Pod, volumeName: string): InheritedSecurity {
+  const podLevel = pod.spec?.securityContext ?? {};
+  const container = (pod.spec?.containers ?? []).find((candidate) =>
+    (candidate.volumeMounts ?? []).some((mount) => mount.name === volumeName),
+  );
+  const own = container?.securityContext ?? {};
+  const runAsUser = own.runAsUser ?? podLevel.runAsUser;
+  const runAsGroup = own.runAsGroup ?? podLevel.runAsGroup;
+  const runAsNonRoot = own.runAsNonRoot ?? podLevel.runAsNonRoot;
+  return {
+    ...(runAsUser !== undefined ? { runAsUser } : {}),
+    ...(runAsGroup !== undefined ? { runAsGroup } : {}),
+    ...(runAsNonRoot !== undefined ? { runAsNonRoot } : {}),
+    ...(podLevel.fsGroup !== undefined ? { fsGroup: podLevel.fsGroup } : {}),
+    ...(podLevel.supplementalGroups?.length ? { supplementalGroups: [...podLevel.supplementalGroups] } : {}),
+  };
+}
+
 function discard(): Writable {
   return new Writable({
     write(_chunk, _encoding, callback) {
@@ -150,6 +199,7 @@ export class KubeSandboxReader implements SandboxReader {
           throw toSandboxReadError(thrown, `list pods in ${namespace}`);
         });
       for (const pod of page.items) {
+        if (isFileCheckPod(pod.metadata)) continue;
         const containers = (pod.spec?.containers ?? []).map((container) => container.name);
         const defaultContainer = pod.metadata?.annotations?.[DEFAULT_CONTAINER_ANNOTATION];
         const claims = Object.fromEntries(
@@ -191,8 +241,10 @@ export class KubeSandboxReader implements SandboxReader {
       if (mapped.reason === 'NotFound') return [];
       throw mapped;
     }
+    const ownPod = (metadata: (typeof list.items)[number]['metadata']): boolean =>
+      apiVersion === 'v1' && kind === 'Pod' && isFileCheckPod(metadata);
     return list.items.flatMap((item) =>
-      item.metadata?.name && !item.metadata.deletionTimestamp ? [item.metadata.name] : [],
+      item.metadata?.name && !item.metadata.deletionTimestamp && !ownPod(item.metadata) ? [item.metadata.name] : [],
     );
   }
 
@@ -411,5 +463,102 @@ export class KubeSandboxReader implements SandboxReader {
           (thrown: unknown) => settle(() => reject(toSandboxReadError(thrown, action))),
         );
     });
+  }
+
+  /** The restored pods that mount the claim (a file check's own pods are never among them). */
+  async claimUsers(namespace: string, claim: string): Promise<ClaimUser[]> {
+    const users: ClaimUser[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.core
+        .listNamespacedPod({ namespace, limit: PAGE_SIZE, ...(token ? { _continue: token } : {}) })
+        .catch((thrown: unknown) => {
+          throw toSandboxReadError(thrown, `list pods in ${namespace}`);
+        });
+      for (const pod of page.items) {
+        const volume = (pod.spec?.volumes ?? []).find((candidate) => candidate.persistentVolumeClaim?.claimName === claim);
+        if (!volume || isFileCheckPod(pod.metadata)) continue;
+        users.push({
+          pod: pod.metadata?.name ?? '',
+          phase: pod.status?.phase ?? 'Unknown',
+          ...(pod.spec?.nodeName ? { nodeName: pod.spec.nodeName } : {}),
+          terminating: Boolean(pod.metadata?.deletionTimestamp),
+          security: inheritedSecurity(pod, volume.name),
+        });
+      }
+      token = page.metadata?._continue || undefined;
+    } while (token);
+    return users;
+  }
+
+  async runProbePod(manifest: ProbePodManifest, signal: AbortSignal): Promise<ProbePodOutcome> {
+    const { namespace, name } = manifest.metadata;
+    const action = `pod ${namespace}/${name}`;
+    // A pod of this name left by an earlier attempt (the server restarted mid-check): gone first.
+    if (await this.deletePod(namespace, name)) {
+      while (!signal.aborted) {
+        const left = await this.core.readNamespacedPod({ namespace, name }).catch((thrown: unknown) => {
+          const mapped = toSandboxReadError(thrown, `read ${action}`);
+          if (mapped.reason === 'NotFound') return undefined;
+          throw mapped;
+        });
+        if (!left) break;
+        await sleep(PROBE_POLL_MS, signal);
+      }
+    }
+    if (signal.aborted) throw new SandboxReadError('Timeout', `${action}: aborted`);
+    await this.core.createNamespacedPod({ namespace, body: manifest as unknown as V1Pod }).catch((thrown: unknown) => {
+      throw toSandboxReadError(thrown, `create ${action}`);
+    });
+    try {
+      for (;;) {
+        if (signal.aborted) throw new SandboxReadError('Timeout', `${action}: aborted`);
+        const pod = await this.core.readNamespacedPod({ namespace, name }).catch((thrown: unknown) => {
+          throw toSandboxReadError(thrown, `read ${action}`);
+        });
+        const phase = pod.status?.phase;
+        const state = pod.status?.containerStatuses?.[0]?.state;
+        if (phase === 'Succeeded' || phase === 'Failed') {
+          const terminated = state?.terminated;
+          const reason = pod.status?.reason ?? terminated?.reason;
+          return {
+            phase,
+            ...(terminated ? { exitCode: terminated.exitCode } : {}),
+            ...(reason ? { reason } : {}),
+            log: await this.probeLog(namespace, name, pod.spec?.containers?.[0]?.name ?? ''),
+          };
+        }
+        const waiting = state?.waiting;
+        if (waiting?.reason && STUCK_REASONS.has(waiting.reason)) {
+          const detail = (waiting.message ?? '').slice(0, 200);
+          return { phase: 'Stuck', reason: detail ? `${waiting.reason}: ${detail}` : waiting.reason, log: '' };
+        }
+        await sleep(PROBE_POLL_MS, signal);
+      }
+    } finally {
+      await this.deletePod(namespace, name).catch(() => false);
+    }
+  }
+
+  /** The first PROBE_LOG_LIMIT bytes of a finished probe pod's log ('' when there is none). */
+  private async probeLog(namespace: string, name: string, container: string): Promise<string> {
+    const log = await this.core
+      .readNamespacedPodLog({ namespace, name, container, limitBytes: PROBE_LOG_LIMIT })
+      .catch((thrown: unknown) => {
+        throw toSandboxReadError(thrown, `read the log of pod ${namespace}/${name}`);
+      });
+    return Buffer.from(String(log ?? ''), 'utf8').subarray(0, PROBE_LOG_LIMIT).toString('utf8');
+  }
+
+  /** Deletes a pod at once; false when there was none. */
+  private async deletePod(namespace: string, name: string): Promise<boolean> {
+    try {
+      await this.core.deleteNamespacedPod({ namespace, name, gracePeriodSeconds: 0 });
+      return true;
+    } catch (thrown) {
+      const mapped = toSandboxReadError(thrown, `delete pod ${namespace}/${name}`);
+      if (mapped.reason === 'NotFound') return false;
+      throw mapped;
+    }
   }
 }

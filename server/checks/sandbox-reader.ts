@@ -111,6 +111,53 @@ export interface ExecOutcome {
 /** How much of a command's standard output an exec check keeps (a freshness check reads a timestamp). */
 export const EXEC_STDOUT_LIMIT = 4096;
 
+/** The security settings a file check's pod inherits from the restored pod that mounts the claim. */
+export interface InheritedSecurity {
+  runAsUser?: number;
+  runAsGroup?: number;
+  runAsNonRoot?: boolean;
+  /** The restored pod's fsGroup (the file check pod gets it as a supplemental group, no fsGroup). */
+  fsGroup?: number;
+  supplementalGroups?: number[];
+}
+
+/** A restored pod that mounts a claim (the file check runs beside it, decision 0020). */
+export interface ClaimUser {
+  pod: string;
+  phase: string;
+  /** spec.nodeName; absent while the pod is not scheduled. */
+  nodeName?: string;
+  terminating: boolean;
+  /** Pod-level settings, overridden by those of the first container that mounts the claim. */
+  security: InheritedSecurity;
+}
+
+/**
+ * A short-lived pod as the file check builds it: a plain Pod manifest (apiVersion v1, kind Pod)
+ * that the real reader sends as is. Kept as data so that the checks stay free of client types.
+ */
+export interface ProbePodManifest {
+  apiVersion: 'v1';
+  kind: 'Pod';
+  metadata: { name: string; namespace: string; labels: Record<string, string> };
+  spec: Record<string, unknown>;
+}
+
+/** How a probe pod ended. */
+export interface ProbePodOutcome {
+  /** Succeeded or Failed: the pod ran; Stuck: it could not start (image, config, scheduling). */
+  phase: 'Succeeded' | 'Failed' | 'Stuck';
+  /** The container's exit code, when it terminated. */
+  exitCode?: number;
+  /** Why it failed or is stuck (DeadlineExceeded, ErrImagePull, CreateContainerConfigError, ...). */
+  reason?: string;
+  /** Its log (standard output and error), at most PROBE_LOG_LIMIT bytes. */
+  log: string;
+}
+
+/** How much of a probe pod's log is read (pods/log limitBytes): the file check's output is a few lines. */
+export const PROBE_LOG_LIMIT = 4096;
+
 export interface SandboxReader {
   /** Pods in a namespace, optionally filtered by a matchLabels selector. */
   listPods(namespace: string, selector?: Record<string, string>): Promise<PodSummary[]>;
@@ -134,6 +181,14 @@ export interface SandboxReader {
     command: readonly string[],
     signal?: AbortSignal,
   ): Promise<ExecOutcome>;
+  /** The pods in a namespace whose volumes name the claim (optional: file checks need it). */
+  claimUsers?(namespace: string, claim: string): Promise<ClaimUser[]>;
+  /**
+   * Runs a short-lived pod to its end and returns how it ended and its log. A pod of the same name
+   * left from an earlier attempt (a server restart) is deleted first; the pod is deleted afterwards
+   * in every case (also on abort or error). Throws SandboxReadError when it cannot be created.
+   */
+  runProbePod?(pod: ProbePodManifest, signal: AbortSignal): Promise<ProbePodOutcome>;
 }
 
 /** A matchLabels selector as a Kubernetes label selector string ("a=b,c=d"); "" selects all. */

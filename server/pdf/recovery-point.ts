@@ -29,7 +29,7 @@ export function renderRecoveryPoint(writer: PdfWriter, data: TestReportData): vo
   const latest = data.runs[data.runs.length - 1];
   if (measured.length === 0) {
     writer.paragraph(
-      'No run in the period measured an RPO: no freshness check (a sqlQuery or exec check with freshness: true) found the time of the newest restored data.' +
+      'No run in the period measured an RPO: no freshness check (a sqlQuery, exec or file check with freshness: true) found the time of the newest restored data.' +
         (data.test.sla.maxRPO ? ` The RPO target is ${data.test.sla.maxRPO}.` : ''),
     );
     return;

@@ -80,6 +80,18 @@ export function describeCheck(check: HealthCheck): string {
       if (!c) return 'Exec (configuration missing).';
       return `Run ${JSON.stringify(c.command)} in pods ${selector(c.selector)}${c.container ? `, container ${c.container}` : ''}; expects exit code ${c.expectedExitCode ?? 0}.`;
     }
+    case 'file': {
+      const c = check.file;
+      if (!c) return 'File (configuration missing).';
+      if (c.exists === false) return `File ${c.path} on restored claim ${c.claim} does not exist.`;
+      const expects = [
+        ...(c.size !== undefined ? [`${plural(c.size, 'byte')}`] : []),
+        ...(c.sha256 !== undefined ? [`SHA-256 ${c.sha256.slice(0, 12)}…`] : []),
+        ...(c.contains !== undefined ? [`contains "${c.contains}"`] : []),
+        ...(c.freshness ? [`newest data from its ${c.freshnessSource === 'content' ? 'content' : 'modification time'}`] : []),
+      ];
+      return `File ${c.path} on restored claim ${c.claim} exists${expects.length > 0 ? `; ${expects.join(', ')}` : ''}.`;
+    }
   }
 }
 

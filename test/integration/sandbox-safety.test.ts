@@ -6,11 +6,14 @@
 //  - the server's ServiceAccount reads no Secret outside sandboxes, and may not delete a namespace,
 //    bind a role or have Velero restore into one outside its labelled sandboxes, nor create a
 //    ConfigMap but its own (diagnoses included) or a run's resource modifiers owned by its sandbox;
+//  - it may create and delete pods only in sandboxes and only of the file check's read-only shape
+//    (decision 0020);
 //  - no user but the server (and cluster administrators) may put the sandbox label on a namespace
 //    or take it off (deploy/base/sandbox-label-admission.yaml).
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { buildFileCheckPod } from '../../server/checks/file-check-pod.js';
 import { sandboxNamespaceName } from '../../server/domain/run/sandbox-names.js';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import {
@@ -378,6 +381,80 @@ describe("the server's ServiceAccount (least privilege)", () => {
       // The one shape the engine uses passes the policy (no tool runs here to act on it).
       expect(await attempt(sandbox, sandbox, tool)).toBe('allowed');
     }
+  });
+
+  it('may create and delete pods only in sandboxes, and only file check pods (decision 0020)', async () => {
+    const core = server.makeApiClient(CoreV1Api);
+    const admin = fixture.admin.makeApiClient(CoreV1Api);
+    const victim = uniqueName('team-p', 30);
+    const sandbox = `${uniqueName('rehearsal-fake', 40)}-abcde`;
+    foreign.push(victim, sandbox);
+    await admin.createNamespace({ body: { metadata: { name: victim } } });
+    await admin.createNamespace({
+      body: { metadata: { name: sandbox, labels: { 'rehearsal.dev/managed-by': 'rehearsal', 'rehearsal.dev/run': 'abcde' } } },
+    });
+    // The per-sandbox binding the engine creates, here made by the administrator in both namespaces:
+    // RBAC then allows the pod everywhere, and only the policy tells them apart.
+    for (const namespace of [victim, sandbox]) {
+      await fixture.admin.makeApiClient(RbacAuthorizationV1Api).createNamespacedRoleBinding({
+        namespace,
+        body: {
+          metadata: { name: 'rehearsal-sandbox-reader' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rehearsal-sandbox-reader' },
+          subjects: [{ kind: 'ServiceAccount', name: 'rehearsal', namespace: 'rehearsal-system' }],
+        },
+      });
+    }
+    const filePod = (namespace: string) =>
+      buildFileCheckPod({ namespace, checkName: 'sentinel', check: { claim: 'data-pg-0', path: '/s', sha256: 'a'.repeat(64) }, image: 'busybox', deadlineSeconds: 30 });
+    const create = async (namespace: string, change: (pod: V1Pod) => void = () => undefined): Promise<string> => {
+      const pod = filePod(namespace) as unknown as V1Pod;
+      change(pod);
+      try {
+        await core.createNamespacedPod({ namespace, body: pod, dryRun: 'All' });
+        return 'allowed';
+      } catch (error) {
+        return `${apiStatusCode(error)} ${String((error as { body?: string }).body ?? '')}`;
+      }
+    };
+    // Without the binding (a team's namespace that never was a sandbox): RBAC refuses any pod.
+    expect(await create(fixture.source)).toMatch(/^403 /);
+    // With a binding, outside a sandbox: the policy refuses it.
+    expect(await create(victim)).toMatch(/^403 .*rehearsal-server-sandboxes-only.*only in Rehearsal sandbox namespaces/);
+    // In a sandbox: the file check's shape passes; anything looser is refused.
+    expect(await create(sandbox)).toBe('allowed');
+    const container = (pod: V1Pod) => pod.spec!.containers[0]!;
+    const looser: [string, (pod: V1Pod) => void][] = [
+      ['another name', (pod) => (pod.metadata!.name = 'miner')],
+      ['a token', (pod) => (pod.spec!.automountServiceAccountToken = true)],
+      ['a writable claim', (pod) => (pod.spec!.volumes![0]!.persistentVolumeClaim!.readOnly = false)],
+      ['a writable mount', (pod) => (container(pod).volumeMounts![0]!.readOnly = false)],
+      ['a writable root filesystem', (pod) => (container(pod).securityContext!.readOnlyRootFilesystem = false)],
+      ['a host path', (pod) => pod.spec!.volumes!.push({ name: 'host', hostPath: { path: '/' } })],
+      ['SYS_ADMIN', (pod) => (container(pod).securityContext!.capabilities!.add = ['SYS_ADMIN'])],
+      ['privileged', (pod) => (container(pod).securityContext!.privileged = true)],
+      ['the host network', (pod) => (pod.spec!.hostNetwork = true)],
+      ['no deadline', (pod) => delete pod.spec!.activeDeadlineSeconds],
+      ['a second container', (pod) => pod.spec!.containers.push({ ...container(pod), name: 'second' })],
+      ['environment from a Secret', (pod) => (container(pod).envFrom = [{ secretRef: { name: 'db' } }])],
+    ];
+    for (const [what, change] of looser) {
+      expect([what, await create(sandbox, change)]).toEqual([what, expect.stringMatching(/^403 .*may create only file check pods/)]);
+    }
+    // It may delete only its own check pods, and only in sandboxes.
+    const other = { metadata: { name: 'app' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } };
+    await admin.createNamespacedPod({ namespace: sandbox, body: other });
+    await admin.createNamespacedPod({ namespace: sandbox, body: filePod(sandbox) as unknown as V1Pod });
+    const remove = async (namespace: string, name: string): Promise<string> => {
+      try {
+        await core.deleteNamespacedPod({ namespace, name, dryRun: 'All' });
+        return 'allowed';
+      } catch (error) {
+        return `${apiStatusCode(error)} ${String((error as { body?: string }).body ?? '')}`;
+      }
+    };
+    expect(await remove(sandbox, 'app')).toMatch(/^403 .*may delete only its file check pods/);
+    expect(await remove(sandbox, 'rehearsal-file-sentinel')).toBe('allowed');
   });
 });
 

@@ -16,6 +16,7 @@ import { parse } from 'yaml';
 import {
   API_VERSION,
   CHECK_KINDS,
+  FILE_FRESHNESS_SOURCES,
   GROUP,
   PROVIDERS,
   VERSION,
@@ -363,6 +364,16 @@ const exhaustiveCheck: Exhaustive<HealthCheck> = {
   },
   resourceExists: { apiVersion: 'v1', kind: 'Secret', name: 'tls', sourceNamespace: 'shop' },
   exec: { selector: { app: 'web' }, container: 'web', command: ['true'], expectedExitCode: 0, freshness: false },
+  file: {
+    claim: 'data-db-0',
+    path: '/pgdata/rehearsal-sentinel',
+    exists: true,
+    size: 33,
+    sha256: 'a'.repeat(64),
+    contains: 'sentinel-2026',
+    freshness: true,
+    freshnessSource: 'content',
+  },
 };
 
 const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
@@ -602,6 +613,7 @@ const checkEnums = (prefix: string): Record<string, readonly string[]> => ({
   [`${prefix}.kind`]: CHECK_KINDS,
   [`${prefix}.httpGet.scheme`]: SCHEMES,
   [`${prefix}.sqlQuery.engine`]: ENGINES,
+  [`${prefix}.file.freshnessSource`]: FILE_FRESHNESS_SOURCES,
 });
 const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
   RestoreTest: {

@@ -437,7 +437,7 @@ const models: TsoaRoute.Models = {
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CheckKind": {
         "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["podsReady"]},{"dataType":"enum","enums":["httpGet"]},{"dataType":"enum","enums":["tcpSocket"]},{"dataType":"enum","enums":["sqlQuery"]},{"dataType":"enum","enums":["resourceExists"]},{"dataType":"enum","enums":["exec"]}],"validators":{}},
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["podsReady"]},{"dataType":"enum","enums":["httpGet"]},{"dataType":"enum","enums":["tcpSocket"]},{"dataType":"enum","enums":["sqlQuery"]},{"dataType":"enum","enums":["resourceExists"]},{"dataType":"enum","enums":["exec"]},{"dataType":"enum","enums":["file"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CheckStatus": {

@@ -64,7 +64,39 @@ export interface ExecCheck {
   freshness?: boolean;
 }
 
-export type CheckKind = 'podsReady' | 'httpGet' | 'tcpSocket' | 'sqlQuery' | 'resourceExists' | 'exec';
+/** Where a file check's freshness reads the time of the newest data (issue 27). */
+export type FileFreshnessSource = 'modificationTime' | 'content';
+export const FILE_FRESHNESS_SOURCES: readonly FileFreshnessSource[] = ['modificationTime', 'content'];
+
+/**
+ * A file on a restored claim, read by a short-lived read-only pod in the sandbox (decision 0020):
+ * it exists (or, with `exists: false`, does not), and has the size, SHA-256 and sentinel given.
+ */
+export interface FileCheck {
+  /** The PersistentVolumeClaim (its name in the source namespace, the same in the sandbox). */
+  claim: string;
+  /** Absolute path inside the volume ("/" is the volume's root), without "..". */
+  path: string;
+  /** Default true; false: the check passes when the path does not exist. */
+  exists?: boolean;
+  /** The file's size in bytes. */
+  size?: number;
+  /** The file's SHA-256, 64 lowercase hex digits. */
+  sha256?: string;
+  /** A string the file contains (a sentinel written before the backup). */
+  contains?: string;
+  /**
+   * The file holds the newest data of the restored copy: its modification time (default), or
+   * its content (a timestamp or Unix seconds), is the newest-data time the RPO is measured from.
+   */
+  freshness?: boolean;
+  freshnessSource?: FileFreshnessSource;
+}
+
+/** The image of the file checks' pods unless the server names another (REHEARSAL_FILE_CHECK_IMAGE). */
+export const DEFAULT_FILE_CHECK_IMAGE = 'docker.io/library/busybox:1.37.0';
+
+export type CheckKind = 'podsReady' | 'httpGet' | 'tcpSocket' | 'sqlQuery' | 'resourceExists' | 'exec' | 'file';
 export const CHECK_KINDS: readonly CheckKind[] = [
   'podsReady',
   'httpGet',
@@ -72,6 +104,7 @@ export const CHECK_KINDS: readonly CheckKind[] = [
   'sqlQuery',
   'resourceExists',
   'exec',
+  'file',
 ];
 
 export interface HealthCheck {
@@ -89,6 +122,7 @@ export interface HealthCheck {
   sqlQuery?: SqlQueryCheck;
   resourceExists?: ResourceExistsCheck;
   exec?: ExecCheck;
+  file?: FileCheck;
 }
 
 export interface HealthCheckPolicySpec {

@@ -1,5 +1,5 @@
 // The measured RPO (issue 27): how much data a restore from this backup would lose, measured from
-// the restored data itself. A freshness check (sqlQuery or exec with `freshness: true`) returns the
+// the restored data itself. A freshness check (sqlQuery, exec or file with `freshness: true`) returns the
 // time of the newest data in the restored copy; the RPO is the restore request time minus it (the
 // data written since then is what the restore does not bring back). Against spec.sla.maxRPO.
 // Pure.

@@ -50,6 +50,8 @@ export interface CheckTasksDeps {
   targets: TargetResolver;
   log: Logger;
   now: () => Date;
+  /** The image of the file checks' pods (config REHEARSAL_FILE_CHECK_IMAGE). */
+  fileCheckImage?: string;
   /** Called when a task ends, so the run's next step is taken at once. */
   onDone: (key: string) => void;
   /** Replaces runChecks (unit tests). */
@@ -86,6 +88,7 @@ export class CheckTasks {
       targets: this.deps.targets,
       namespaces,
       signal: controller.signal,
+      ...(this.deps.fileCheckImage ? { fileCheckImage: this.deps.fileCheckImage } : {}),
     })
       .catch((error: unknown) => {
         this.deps.log.error({ err: error, test: key }, 'check runner failed');

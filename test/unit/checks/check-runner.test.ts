@@ -115,7 +115,7 @@ describe('runChecks', () => {
       'timeout "1.5s" is not a positive duration like 30s or 1m30s',
       'timeout "0s" is not a positive duration like 30s or 1m30s',
       'timeout "11m" exceeds the maximum of 10m',
-      'unknown check kind "grpc" (known: podsReady, httpGet, tcpSocket, sqlQuery, resourceExists, exec)',
+      'unknown check kind "grpc" (known: podsReady, httpGet, tcpSocket, sqlQuery, resourceExists, exec, file)',
     ]);
     expect(results.every((result) => result.status === 'error')).toBe(true);
     const [none] = await runChecks([exec('x')], options({ namespaces: [] }));

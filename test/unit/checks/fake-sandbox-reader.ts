@@ -2,7 +2,10 @@
 // is recorded so tests can assert which namespace a check looked at.
 
 import type {
+  ClaimUser,
   EndpointSliceSummary,
+  ProbePodManifest,
+  ProbePodOutcome,
   ExecOutcome,
   PodCreateFailure,
   PodSummary,
@@ -36,6 +39,10 @@ export interface FakeCluster {
     command: readonly string[];
     signal?: AbortSignal;
   }) => Promise<ExecOutcome>;
+  /** The pods that mount each claim, keyed by "namespace/claim". */
+  claimUsers?: Record<string, ClaimUser[]>;
+  /** Runs a probe pod (file checks). */
+  probe?: (pod: ProbePodManifest, signal: AbortSignal) => Promise<ProbePodOutcome>;
   /** Makes the named method throw this error. */
   failures?: Partial<Record<keyof SandboxReader, Error>>;
 }
@@ -119,6 +126,17 @@ export class FakeSandboxReader implements SandboxReader {
     if (!this.cluster.exec) throw new Error('exec not configured in the fake');
     return this.cluster.exec({ namespace, pod, container, command, ...(signal ? { signal } : {}) });
   }
+
+  async claimUsers(namespace: string, claim: string): Promise<ClaimUser[]> {
+    this.record('claimUsers', namespace, claim);
+    return this.cluster.claimUsers?.[`${namespace}/${claim}`] ?? [];
+  }
+
+  async runProbePod(pod: ProbePodManifest, signal: AbortSignal): Promise<ProbePodOutcome> {
+    this.record('runProbePod', pod.metadata.namespace, pod);
+    if (!this.cluster.probe) throw new Error('probe not configured in the fake');
+    return this.cluster.probe(pod, signal);
+  }
 }
 
 export function pod(namespace: string, name: string, overrides: Partial<FakePod> = {}): FakePod {
@@ -146,5 +164,6 @@ export function checkContext(
     sourceNamespace: overrides.sourceNamespace ?? 'shop',
     timeoutMs: overrides.timeoutMs ?? 5_000,
     signal: overrides.signal ?? new AbortController().signal,
+    ...(overrides.fileCheckImage ? { fileCheckImage: overrides.fileCheckImage } : {}),
   };
 }
