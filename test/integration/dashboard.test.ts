@@ -34,7 +34,7 @@ import { closedLoopbackPort, deleteNamespaces, testKubeconfigPath, waitFor } fro
 import { REHEARSAL_NAMESPACE, rehearsalKubeconfig, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { startInProcess, startProcess } from '../helpers/rehearsal-server.js';
 import { SHOP_DB, shopChecks } from '../helpers/sample-app.js';
-import { createBackup } from '../velero/simulator.js';
+import { createBackup, SIMULATOR_POD_VOLUMES } from '../velero/simulator.js';
 
 const LICENSE_SECRET = 'rehearsal-license';
 const vendor = vendorKey('vendor-dashboard');
@@ -49,6 +49,10 @@ const sandboxes = new Set<string>();
 const PASSING = 'shop-daily';
 const FAILING = 'shop-broken';
 const LEGACY = 'ledger-weekly';
+// The passing test's backup holds the file-system data of one Pod volume: the simulator then plays
+// Velero's node agent (a Completed PodVolumeRestore per restore), the Velero provider lists it, and
+// the report's volume table shows it (issue 27). 25690112 bytes are 24.5 MiB.
+const POD_VOLUME = { pod: 'db-0', volume: 'data', bytes: 25_690_112 };
 
 async function runOnce(name: string, count: number): Promise<RestoreReport> {
   await trigger(fixture, name);
@@ -162,6 +166,13 @@ async function startDashboardProxy(kubeconfig: string): Promise<{ url: string; s
 beforeAll(async () => {
   fixture = await createEngineFixture('dash');
   const brokenBackup = `${fixture.backup}-broken`;
+  const volumesBackup = `${fixture.backup}-volumes`;
+  await createBackup(fixture.admin, {
+    name: volumesBackup,
+    namespaces: [fixture.source],
+    veleroNamespace: fixture.veleroNamespace,
+    annotations: { [SIMULATOR_POD_VOLUMES]: `${fixture.source}/${POD_VOLUME.pod}/${POD_VOLUME.volume}=${POD_VOLUME.bytes}` },
+  });
   await createBackup(fixture.admin, {
     name: brokenBackup,
     namespaces: [fixture.source],
@@ -192,7 +203,7 @@ beforeAll(async () => {
   await createRestoreTest(
     fixture,
     restoreTestBody(fixture, PASSING, {
-      backupSource: { backupName: fixture.backup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+      backupSource: { backupName: volumesBackup, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
       healthChecks: {
         checks: [
           ...shopChecks(),
@@ -350,6 +361,32 @@ describe('the dashboard in Chromium', () => {
       expect(latest.spec.rpo).toMatchObject({ check: 'orders-freshness', target: '24h', withinSLA: true });
       expect(await page.textContent('[data-testid="rpo"] h3')).toBe(`RPO ${latest.spec.rpo!.measured}`);
       expect(await page.textContent('[data-testid="rpo"]')).toContain('24h');
+      // The volume whose data the restore brought back, as the real provider read it from the
+      // restore's PodVolumeRestore: the Pod in this run's sandbox, and the same row on the page.
+      const [volume, ...otherVolumes] = latest.spec.volumes ?? [];
+      expect(otherVolumes).toEqual([]);
+      expect(volume).toEqual({
+        namespace: expect.any(String),
+        pod: POD_VOLUME.pod,
+        volume: POD_VOLUME.volume,
+        method: 'file-system',
+        phase: 'Completed',
+        dataRestored: true,
+        bytes: POD_VOLUME.bytes,
+        durationSeconds: expect.any(Number),
+      });
+      expect(latest.spec.sandboxNamespaces).toContain(volume!.namespace);
+      const rows = page.locator('[data-testid="volumes"] tbody tr');
+      expect(await rows.count()).toBe(1);
+      expect((await rows.first().locator('td').allTextContents()).map((cell) => cell.trim())).toEqual([
+        `${volume!.namespace}/${POD_VOLUME.pod}`,
+        POD_VOLUME.volume,
+        'file-system',
+        'Completed',
+        '24.5 MiB',
+        `${volume!.durationSeconds}s`,
+      ]);
+      expect(await page.locator('[data-testid="volumes"] tbody tr td .badge.ok').textContent()).toBe('Completed');
       await expectAccessible(page);
       await page.context().close();
     }

@@ -59,7 +59,19 @@ export class VeleroObjects {
     }
   }
 
-  /** Velero's Backup and Restore CRDs have no status subresource: status is merged into the object. */
+  /** Creates a velero.io object in the namespace (with metadata.generateName: Velero's per-volume objects); its name. */
+  async create(plural: string, body: Record<string, unknown>): Promise<string> {
+    const created = (await this.custom.createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace: this.namespace,
+      plural,
+      body,
+    })) as { metadata: { name: string } };
+    return created.metadata.name;
+  }
+
+  /** Velero's v1 CRDs (Backup, Restore, PodVolumeRestore, ...) have no status subresource: status is merged into the object. */
   async patchStatus(plural: string, name: string, status: Record<string, unknown>): Promise<void> {
     await this.custom.patchNamespacedCustomObject(
       { group: GROUP, version: VERSION, namespace: this.namespace, plural, name, body: { status } },

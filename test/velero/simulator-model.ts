@@ -8,6 +8,8 @@ export const SIMULATOR_RESTORE_OUTCOME = 'simulator.rehearsal.dev/restore-outcom
 export const SIMULATOR_OMIT_KINDS = 'simulator.rehearsal.dev/omit-kinds';
 export const SIMULATOR_RESTORE_DELAY_MS = 'simulator.rehearsal.dev/restore-delay-ms';
 export const SIMULATOR_BACKUP_OUTCOME = 'simulator.rehearsal.dev/backup-outcome';
+/** Pod volumes whose data a restore brings back through the node agent: "<namespace>/<pod>/<volume>=<bytes>,...". */
+export const SIMULATOR_POD_VOLUMES = 'simulator.rehearsal.dev/pod-volumes';
 export const SIMULATOR_TRIPWIRE_PREFIX = 'simulator tripwire:';
 
 export const SNAPSHOT_SECRET_PREFIX = 'velero-sim-backup-';
@@ -98,6 +100,86 @@ export interface DownloadObject extends SimObject {
   spec?: { target?: { kind?: string; name?: string } };
 }
 
+// ------------------------------------------------------------------ pod volume data (issue 27)
+
+/** One Pod volume of the backup whose data a restore brings back (SIMULATOR_POD_VOLUMES). */
+export interface SimulatedPodVolume {
+  /** The Pod's namespace in the backup (a restore maps it to its target). */
+  namespace: string;
+  pod: string;
+  volume: string;
+  bytes: number;
+}
+
+/**
+ * The entries of SIMULATOR_POD_VOLUMES ("<namespace>/<pod>/<volume>=<bytes>", comma-separated);
+ * `unreadable` lists the entries that are not in that form (the restore then fails, loudly).
+ */
+export function parsePodVolumes(value: string | undefined): { volumes: SimulatedPodVolume[]; unreadable: string[] } {
+  const volumes: SimulatedPodVolume[] = [];
+  const unreadable: string[] = [];
+  for (const entry of (value ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+    const match = /^([^/=\s]+)\/([^/=\s]+)\/([^/=\s]+)=(\d+)$/.exec(entry);
+    if (!match) unreadable.push(entry);
+    else volumes.push({ namespace: match[1]!, pod: match[2]!, volume: match[3]!, bytes: Number(match[4]) });
+  }
+  return { volumes, unreadable };
+}
+
+/**
+ * The PodVolumeRestore (velero.io/v1) Velero's restore makes for one restored Pod volume, as
+ * pkg/podvolume/restorer.go does: in the Velero namespace, named after the restore, owned by it,
+ * labelled velero.io/restore-name and -uid; spec.pod is the Pod in the TARGET namespace. Created
+ * InProgress (the node agent's part); completedPodVolumeStatus() ends it. The simulator keeps no
+ * volume data: the repository and snapshot ID name nothing, and no Pod is looked up.
+ */
+export function podVolumeRestoreFor(
+  restore: RestoreObject,
+  volume: SimulatedPodVolume,
+  targetNamespace: string,
+  started: Date,
+): Record<string, unknown> {
+  const { name, uid } = restore.metadata;
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: 'PodVolumeRestore',
+    metadata: {
+      generateName: `${name}-`,
+      labels: {
+        [LABEL_RESTORE_NAME]: labelValue(name),
+        ...(uid ? { 'velero.io/restore-uid': uid } : {}),
+        'app.kubernetes.io/managed-by': MANAGED_BY,
+      },
+      ...(uid
+        ? { ownerReferences: [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'Restore', name, uid, controller: true }] }
+        : {}),
+    },
+    spec: {
+      pod: { kind: 'Pod', namespace: targetNamespace, name: volume.pod },
+      volume: volume.volume,
+      sourceNamespace: volume.namespace,
+      backupStorageLocation: 'default',
+      repoIdentifier: `velero-simulator:${volume.namespace}`,
+      snapshotID: `simulated-${volume.pod}-${volume.volume}`,
+      snapshotSize: volume.bytes,
+      uploaderType: 'kopia',
+    },
+    status: {
+      phase: 'InProgress',
+      startTimestamp: kubeTimestamp(started),
+      progress: { totalBytes: volume.bytes, bytesDone: 0 },
+    },
+  };
+}
+
+/** The status a PodVolumeRestore ends with once the node agent has written all its bytes. */
+export function completedPodVolumeStatus(volume: SimulatedPodVolume, completed: Date): Record<string, unknown> {
+  return {
+    phase: 'Completed',
+    completionTimestamp: kubeTimestamp(completed),
+    progress: { totalBytes: volume.bytes, bytesDone: volume.bytes },
+  };
+}
 
 export const TERMINAL = new Set(['Completed', 'PartiallyFailed', 'Failed', 'FailedValidation', 'Deleting', 'Processed']);
 /** Velero's DownloadURLTTL. */

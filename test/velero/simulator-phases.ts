@@ -16,12 +16,16 @@ import {
   prepareForRestore,
   SIMULATOR_BACKUP_OUTCOME,
   SIMULATOR_OMIT_KINDS,
+  SIMULATOR_POD_VOLUMES,
   SIMULATOR_RESTORE_DELAY_MS,
   SIMULATOR_RESTORE_OUTCOME,
   SNAPSHOT_KINDS,
   groupResourceOf,
   snapshotSecretName,
   statusCode,
+  completedPodVolumeStatus,
+  parsePodVolumes,
+  podVolumeRestoreFor,
   validateRestore,
   type BackupObject,
   type DownloadObject,
@@ -152,6 +156,13 @@ export async function processRestore(context: PhaseContext, restore: RestoreObje
     );
   }
 
+  const podVolumes = parsePodVolumes(annotations[SIMULATOR_POD_VOLUMES]);
+  if (podVolumes.unreadable.length > 0) {
+    return failWith(
+      `simulator: annotation ${SIMULATOR_POD_VOLUMES} on backup ${backupName} has entries not of the form <namespace>/<pod>/<volume>=<bytes>: ${podVolumes.unreadable.join(', ')}`,
+    );
+  }
+
   const mapping = spec.namespaceMapping ?? {};
   const included = new Set(spec.includedNamespaces ?? []);
   const omitted = new Set(
@@ -211,8 +222,26 @@ export async function processRestore(context: PhaseContext, restore: RestoreObje
     }
     await kube.patchStatus('restores', name, { progress: { totalItems: total, itemsRestored: restored } });
   }
+  // The Pod volumes' data (SIMULATOR_POD_VOLUMES), as Velero's node agent restores it once the Pods
+  // are back: one PodVolumeRestore each, InProgress now and Completed after a pause, before the
+  // Restore ends (Velero waits for them). One it cannot create is a restore error, as in Velero.
+  const volumeRestores: { name: string; volume: (typeof podVolumes.volumes)[number] }[] = [];
+  for (const volume of podVolumes.volumes.filter((entry) => included.has(entry.namespace))) {
+    const target = mapping[volume.namespace] as string;
+    try {
+      const created = await kube.create('podvolumerestores', podVolumeRestoreFor(restore, volume, target, new Date()));
+      volumeRestores.push({ name: created, volume });
+    } catch (error) {
+      errors += 1;
+      context.log(`restore ${name}: could not create the PodVolumeRestore of ${target}/${volume.pod} volume ${volume.volume}: ${describeError(error)}`);
+    }
+  }
   if (annotations[SIMULATOR_RESTORE_OUTCOME] === 'PartiallyFailed' && errors === 0) errors = 1;
   await context.pause();
+  for (const { name: volumeRestore, volume } of volumeRestores) {
+    await kube.patchStatus('podvolumerestores', volumeRestore, completedPodVolumeStatus(volume, new Date()));
+    context.log(`restore ${name}: PodVolumeRestore ${volumeRestore} Completed (${volume.bytes} bytes)`);
+  }
   const phase = errors > 0 ? 'PartiallyFailed' : 'Completed';
   await kube.patchStatus('restores', name, {
     phase,

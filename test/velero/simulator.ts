@@ -50,6 +50,18 @@
 //    simulator.rehearsal.dev/backup-outcome: Failed | PartiallyFailed
 //        the backup itself ends in that phase (Failed stores no data).
 //
+//  POD VOLUME DATA — annotation on the BACKUP (read when a restore of it runs):
+//    simulator.rehearsal.dev/pod-volumes: <namespace>/<pod>/<volume>=<bytes>,...
+//        the backup holds the file-system data of these Pod volumes (<namespace>: the Pod's
+//        namespace in the backup). A restore that includes the namespace plays Velero's node agent
+//        for each: a PodVolumeRestore in the Velero namespace, owned by the Restore, labelled
+//        velero.io/restore-name, spec.pod = the Pod in the MAPPED namespace, spec.volume, created
+//        InProgress after the restore's objects and Completed (progress.bytesDone = totalBytes =
+//        <bytes>) before the Restore ends — what Rehearsal's Velero provider lists for the
+//        report's volume table (issue 27). It moves no data and does not check that the Pod exists
+//        (the simulator restores no Pods: a workload's Pods come from its controller). An entry not
+//        of that form fails the restore.
+//
 //  Files: simulator.ts (the server loop), simulator-phases.ts (each object's run through its
 //  phases), simulator-kube.ts (reads and patches of the velero.io objects), simulator-model.ts
 //  (annotations, snapshot shape, restore validation), simulator-snapshots.ts (where backups are
