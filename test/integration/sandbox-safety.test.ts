@@ -432,7 +432,8 @@ describe("the server's ServiceAccount (least privilege)", () => {
       ['a writable root filesystem', (pod) => (container(pod).securityContext!.readOnlyRootFilesystem = false)],
       ['a host path', (pod) => pod.spec!.volumes!.push({ name: 'host', hostPath: { path: '/' } })],
       ['SYS_ADMIN', (pod) => (container(pod).securityContext!.capabilities!.add = ['SYS_ADMIN'])],
-      ['privileged', (pod) => (container(pod).securityContext!.privileged = true)],
+      // (privileged needs allowPrivilegeEscalation: the apiserver's own validation refuses the pair otherwise)
+      ['privileged', (pod) => Object.assign(container(pod).securityContext!, { privileged: true, allowPrivilegeEscalation: true })],
       ['the host network', (pod) => (pod.spec!.hostNetwork = true)],
       ['no deadline', (pod) => delete pod.spec!.activeDeadlineSeconds],
       ['a second container', (pod) => pod.spec!.containers.push({ ...container(pod), name: 'second' })],
