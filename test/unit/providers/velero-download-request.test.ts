@@ -78,7 +78,8 @@ const target = { kind: 'BackupResourceList' as const, name: 'nightly' };
 describe('downloadVeleroFile', () => {
   it('waits for Velero’s signed URL, fetches and inflates the file, then deletes the request', async () => {
     const { api, calls } = fakeVelero(`${base}/ok?X-Amz-Signature=s`, 3);
-    const file = await downloadVeleroFile(api, 'velero.io', 'velero', target, limits);
+    // A generous fetch bound here: on a loaded machine 500 ms can pass before the first byte.
+    const file = await downloadVeleroFile(api, 'velero.io', 'velero', target, { ...limits, fetchTimeoutMs: 10_000 });
     expect(JSON.parse(file.toString('utf8'))).toEqual({ 'v1/Secret': ['shop/db-credentials'] });
     expect(calls).toEqual([
       'create {"target":{"kind":"BackupResourceList","name":"nightly"}}',
