@@ -25,8 +25,8 @@ import { isLatest, selectVeleroBackup } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { parseResourceList } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
-import { fromRestoreVolumeInfo, listVolumeRestores, parseRestoreVolumeInfo } from './volume-restores.js';
-import { DEFAULT_DOWNLOAD_LIMITS, DownloadError, downloadVeleroFile, type DownloadLimits } from './download-request.js';
+import { listSnapshotRestores, listVolumeRestores } from './volume-restores.js';
+import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
 import type { VeleroConfigMapApi, VeleroCustomObjectsApi } from './velero-types.js';
 import { transformsConfigMapName } from '../../domain/run/sandbox-names.js';
 import { orderVolumes } from '../../domain/run/volume-data.js';
@@ -195,30 +195,11 @@ export class VeleroProvider implements BackupProvider {
     return listVolumeRestores(ref, this.group, (what, request) => this.call(what, () => request(this.api)));
   }
 
-  /**
-   * The claims an ended restore provisioned from CSI snapshots (volume-restores.ts), from its
-   * RestoreVolumeInfo file: read only when its backup took CSI snapshots, so restores without any
-   * cost no download. A file Velero cannot give (an older Velero, an unreachable store): none.
-   */
-  private async snapshotRestores(ref: RestoreRef, restore: VeleroRestore): Promise<VolumeRestoreReport[]> {
-    const backupName = restore.spec?.backupName;
-    if (!backupName) return [];
-    const backup = await this.getOptional<VeleroBackup>(BACKUPS, ref.namespace, backupName).catch(() => undefined);
-    if (!backup?.status?.csiVolumeSnapshotsCompleted) return [];
-    try {
-      const file = await this.call(`reading the volume information of Restore ${ref.namespace}/${ref.name}`, () =>
-        downloadVeleroFile(this.api, this.group, ref.namespace, { kind: 'RestoreVolumeInfo', name: ref.name }, this.downloadLimits).catch(
-          (error: unknown) => {
-            if (error instanceof DownloadError) return undefined; // not there to give: no rows, not an outage
-            throw error;
-          },
-        ),
-      );
-      return file ? fromRestoreVolumeInfo(parseRestoreVolumeInfo(file.toString('utf8'))) : [];
-    } catch (error) {
-      if (isKind(error, 'NotFound') || isKind(error, 'Forbidden')) return [];
-      throw error;
-    }
+  /** The claims an ended restore provisioned from CSI snapshots (volume-restores.ts). */
+  private snapshotRestores(ref: RestoreRef, restore: VeleroRestore): Promise<VolumeRestoreReport[]> {
+    return listSnapshotRestores(ref, restore.spec?.backupName, this.group, this.downloadLimits, (what, request) =>
+      this.call(what, () => request(this.api)),
+    );
   }
 
   async deleteRestore(ref: RestoreRef): Promise<void> {

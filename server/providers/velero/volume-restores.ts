@@ -16,7 +16,8 @@ import type { VolumeRestoreReport } from '../../domain/resources/resources.js';
 import { orderVolumes, volumeMessage } from '../../domain/run/volume-data.js';
 import { isKind } from '../../kube/errors.js';
 import type { RestoreRef } from '../provider.js';
-import { VELERO_VERSION, type VeleroCustomObjectsApi, type VeleroList } from './velero-types.js';
+import { DownloadError, downloadVeleroFile, type DownloadLimits } from './download-request.js';
+import { BACKUPS, VELERO_VERSION, type VeleroBackup, type VeleroCustomObjectsApi, type VeleroList } from './velero-types.js';
 
 export const VOLUME_RESTORE_LABEL = 'velero.io/restore-name';
 
@@ -154,4 +155,35 @@ export async function listVolumeRestores(ref: RestoreRef, group: string, call: V
     list<VeleroDataDownload>('v2alpha1', 'datadownloads'),
   ]);
   return orderVolumes([...podVolumes.map(fromPodVolumeRestore), ...dataDownloads.map(fromDataDownload)]);
+}
+
+/**
+ * The claims an ended restore provisioned from CSI snapshots, from its RestoreVolumeInfo file: read
+ * only when its backup took CSI snapshots, so restores without any cost no download. A backup or
+ * file Velero cannot give (an older Velero, an unreachable store, no right to read): no rows.
+ */
+export async function listSnapshotRestores(
+  ref: RestoreRef,
+  backupName: string | undefined,
+  group: string,
+  limits: DownloadLimits,
+  call: VeleroCall,
+): Promise<VolumeRestoreReport[]> {
+  if (!backupName) return [];
+  try {
+    const backup = (await call(`reading Backup ${ref.namespace}/${backupName}`, (api) =>
+      api.getNamespacedCustomObject({ group, version: VELERO_VERSION, namespace: ref.namespace, plural: BACKUPS, name: backupName }),
+    )) as VeleroBackup;
+    if (!backup.status?.csiVolumeSnapshotsCompleted) return [];
+    const file = await call(`reading the volume information of Restore ${ref.namespace}/${ref.name}`, (api) =>
+      downloadVeleroFile(api, group, ref.namespace, { kind: 'RestoreVolumeInfo', name: ref.name }, limits).catch((error: unknown) => {
+        if (error instanceof DownloadError) return undefined; // not there to give: no rows, not an outage
+        throw error;
+      }),
+    );
+    return file ? fromRestoreVolumeInfo(parseRestoreVolumeInfo(file.toString('utf8'))) : [];
+  } catch (error) {
+    if (isKind(error, 'NotFound') || isKind(error, 'Forbidden')) return [];
+    throw error;
+  }
 }
