@@ -14,6 +14,9 @@
 //   - the in-cluster engine also starts a run from the test's schedule by itself;
 //   - restore safety on this path: the audit log shows the pod's ServiceAccount writing nothing
 //     outside its sandboxes and reading no Secret outside them;
+//   - a data-level check from where a user runs it: the REAL Velero (its node agent on the node)
+//     backs a PostgreSQL StatefulSet's claim up, and the in-cluster server's sqlQuery check dials
+//     the restored database through cluster DNS and finds exactly the rows written before the backup;
 //   - Prometheus's path: the ServiceMonitor the chart installs is followed to the pod's endpoint
 //     (its Service port, path, bearer token), the scrape with the ServiceAccount the chart bound
 //     to rehearsal-metrics-reader sees the per-test series, and `promtool check metrics` accepts
@@ -53,7 +56,11 @@ import {
   waitFor,
   waitForNamespacesGone,
 } from '../helpers/kube.js';
+import { startLocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
+import { ORDERS_ROWS, sqlIn, writeOrdersAfterBackup, writeOrdersBeforeBackup } from '../helpers/orders-database.js';
+import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
 import { REAL_NODE_LABEL, announceSkip, importImageIntoNode, realNodeStatus } from '../helpers/real-node.js';
+import { startRealVelero } from '../helpers/real-velero.js';
 import { REHEARSAL_NAMESPACE, REHEARSAL_USER, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { createShopApp } from '../helpers/sample-app.js';
 import { createBackup, VeleroSimulator } from '../velero/simulator.js';
@@ -476,6 +483,108 @@ describeNode('Rehearsal installed with Helm, running on the real node', () => {
     for (const finding of findings)
       expect(finding).toMatch(/^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/);
   });
+
+  // Issue 27/35: the data-level check from where a user runs it. The in-cluster server's sqlQuery
+  // check dials the restored PostgreSQL through cluster DNS (`pg.<sandbox>.svc`, CoreDNS, the
+  // sandbox's NetworkPolicy, kube-router) — no probe targets, no host relay. The data comes back
+  // through the REAL Velero (in the installation's namespace `velero`, with its node agent on the
+  // real node, the simulator stopped first): a file-system backup of a StatefulSet's claim.
+  test('the in-cluster server queries a restored PostgreSQL through cluster DNS: the rows written before the backup, and its RPO', async () => {
+    if (!node.available) throw new Error(node.reason);
+    await simulator?.stop();
+    simulator = undefined;
+    const velero = await startRealVelero(kubeConfig, {
+      namespace: VELERO_NAMESPACE,
+      serverArgs: ['--backup-sync-period', '1h'],
+      nodeAgent: { nodeName: node.nodeName },
+    });
+    const provisioner = await startLocalVolumeProvisioner(kubeConfig, { nodeName: node.nodeName, root: path.join(tmp, 'volumes') });
+    const app = uniqueName('incluster-pg');
+    const dataTest = uniqueName('incluster-sql', 30);
+    const dataBackup = uniqueName('incluster-pg-fs');
+    try {
+      await createNamespace(kubeConfig, app);
+      await core.createNamespacedSecret({ namespace: app, body: { metadata: { name: 'pg-app' }, stringData: { username: 'app', password: 'rehearsal-test' } } });
+      await core.createNamespacedService({
+        namespace: app,
+        body: { metadata: { name: 'pg' }, spec: { selector: { app: 'pg' }, ports: [{ name: 'postgres', port: 5432, targetPort: 5432 as never }] } },
+      });
+      await addRealNodePostgres(kubeConfig, app, 'pg', provisioner.storageClass);
+      await readyPodOf(kubeConfig, app, 'pg', 180_000);
+      const sql = sqlIn(kubeConfig, app);
+      const newest = await writeOrdersBeforeBackup(sql);
+      await createBackup(kubeConfig, { name: dataBackup, namespaces: [app], veleroNamespace: VELERO_NAMESPACE, defaultVolumesToFsBackup: true, timeoutMs: 240_000 });
+      await writeOrdersAfterBackup(sql); // must not come back
+
+      const query = (name: string, statement: string, extra: Record<string, unknown>) => ({
+        name,
+        kind: 'sqlQuery',
+        sqlQuery: {
+          engine: 'postgres',
+          service: 'pg',
+          port: 5432,
+          database: 'shop',
+          credentialsSecret: { name: 'pg-app', usernameKey: 'username', passwordKey: 'password' },
+          query: statement,
+          ...extra,
+        },
+      });
+      const body = {
+        apiVersion: API_VERSION,
+        kind: 'RestoreTest',
+        metadata: { name: dataTest, namespace: tests },
+        spec: {
+          provider: 'velero',
+          backupSource: { backupName: dataBackup, namespaces: [{ name: app }], providerNamespace: VELERO_NAMESPACE },
+          schedule: { cron: '0 0 1 1 *', timezone: 'UTC' },
+          healthChecks: {
+            checks: [
+              { ...query('rows-up-to-the-backup', ORDERS_ROWS, { expectedValue: '1,2,3' }), critical: true },
+              query('orders-freshness', 'select max(placed_at) from orders', { freshness: true }),
+            ],
+          },
+          sla: { maxRPO: '1h' },
+        },
+      } as unknown as RestoreTest;
+      await custom.createNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restoretests', body: await authoredBy(kubeConfig, body) });
+      const started = performance.now();
+      const triggered = await kubectlAs(kubeconfigs.editor, ['restoretest', 'trigger', dataTest, '-n', tests, '--wait', '--timeout', '190s']);
+      timings.sqlRunSeconds = (performance.now() - started) / 1000;
+      const reports = (await custom.listNamespacedCustomObject({
+        group: 'rehearsal.dev',
+        version: 'v1alpha1',
+        namespace: tests,
+        plural: 'restorereports',
+        labelSelector: `rehearsal.dev/test=${dataTest}`,
+      })) as { items: Parameters<typeof expandReport>[0][] };
+      const report = reports.items.map((item) => expandReport(item)).at(-1);
+      if (triggered.code !== 0) console.error(`[in-cluster] sql run: ${triggered.stderr}\n${JSON.stringify(report?.spec, null, 1)}\n${velero.log().slice(-40).join('\n')}\n${await describeServer()}`);
+      expect(triggered.code).toBe(0);
+      sandboxes.push(...(report?.spec.sandboxNamespaces ?? []));
+      const checks = Object.fromEntries((report?.spec.checks ?? []).map((check) => [check.name, check.status]));
+      expect(checks).toEqual({ 'rows-up-to-the-backup': 'pass', 'orders-freshness': 'pass' });
+      expect(report?.spec.rpo).toMatchObject({ check: 'orders-freshness', newestData: newest.toISOString(), withinSLA: true });
+      expect(report?.spec.volumes).toEqual([expect.objectContaining({ pod: 'pg-0', volume: 'data', method: 'file-system', dataRestored: true })]);
+      // Production still has every row.
+      expect(await sql(ORDERS_ROWS)).toBe('1,2,3,4,5');
+      console.log(`[in-cluster] sqlQuery through cluster DNS: run ${timings.sqlRunSeconds.toFixed(1)} s, RTO ${report?.spec.rto.measured}, RPO ${report?.spec.rpo?.measured}`);
+    } finally {
+      await custom
+        .deleteNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restoretests', name: dataTest })
+        .catch(() => undefined);
+      for (const plural of ['restores', 'backups', 'podvolumebackups', 'podvolumerestores']) {
+        const list = (await custom
+          .listNamespacedCustomObject({ group: 'velero.io', version: 'v1', namespace: VELERO_NAMESPACE, plural })
+          .catch(() => ({ items: [] }))) as { items: { metadata: { name: string } }[] };
+        for (const item of list.items)
+          await custom.deleteNamespacedCustomObject({ group: 'velero.io', version: 'v1', namespace: VELERO_NAMESPACE, plural, name: item.metadata.name }).catch(() => undefined);
+      }
+      await velero.stop();
+      await deleteNamespaces(kubeConfig, [app]);
+      await waitForNamespacesGone(kubeConfig, [app], 120_000);
+      await provisioner.stop();
+    }
+  }, 600_000);
 });
 
 // Keeps the file from being "a suite with no tests" when skipped, and says why in the results.

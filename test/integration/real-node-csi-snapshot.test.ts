@@ -23,8 +23,9 @@ import {
   type EngineFixture,
 } from '../helpers/engine-fixture.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
-import { addRealNodePostgres, psqlCommand, readyPodOf } from '../helpers/real-node-app.js';
-import { announceSkip, execInPod, realNodeStatus } from '../helpers/real-node.js';
+import { ORDERS_ROWS, ordersChecks, productionVolumeOf, sqlIn, writeOrdersAfterBackup, writeOrdersBeforeBackup } from '../helpers/orders-database.js';
+import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
+import { announceSkip, realNodeStatus } from '../helpers/real-node.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
@@ -35,8 +36,6 @@ const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
 if (!node.available && !node.failed) announceSkip('test/integration/real-node-csi-snapshot.test.ts', node.reason);
 const describeNode = node.available || node.failed ? describe : describe.skip;
-
-const ROWS = `select string_agg(id::text, ',' order by id) from orders`;
 
 interface VeleroBackupStatus {
   status?: { phase?: string; csiVolumeSnapshotsAttempted?: number; csiVolumeSnapshotsCompleted?: number; volumeSnapshotsAttempted?: number };
@@ -53,16 +52,11 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
   let rehearsal: Rehearsal;
   let report: RestoreReport;
   let backupName: string;
-  let productionVolume: string;
-  let productionVersion: string;
-  let newestInBackup: string;
+  let production: { name: string; resourceVersion: string };
+  let newestInBackup: Date;
   const timings: Record<string, number> = {};
 
-  const sql = async (namespace: string, pod: string, statement: string): Promise<string> => {
-    const result = await execInPod(kubeConfig, namespace, pod, 'postgres', psqlCommand(statement));
-    if (result.exitCode !== 0) throw new Error(`psql in ${namespace}/${pod} exited ${result.exitCode}: ${result.stderr}`);
-    return result.stdout.trim();
-  };
+  const sql = sqlIn(kubeConfig, app);
 
   beforeAll(async () => {
     if (!node.available) throw new Error(`the real node should be running and is not: ${node.reason}`);
@@ -77,12 +71,8 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
     await createNamespace(kubeConfig, app);
     await addRealNodePostgres(kubeConfig, app, 'pg', csi.storageClass);
     await readyPodOf(kubeConfig, app, 'pg', 180_000);
-    await sql(app, 'pg-0', 'create table orders (id int primary key, placed_at timestamptz not null default now())');
-    await sql(app, 'pg-0', 'insert into orders (id) values (1), (2), (3)');
-    newestInBackup = await sql(app, 'pg-0', 'select extract(epoch from placed_at) from orders where id = 3');
-    const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: app, name: 'data-pg-0' });
-    productionVolume = claim.spec!.volumeName!;
-    productionVersion = (await core.readPersistentVolume({ name: productionVolume })).metadata!.resourceVersion!;
+    newestInBackup = await writeOrdersBeforeBackup(sql);
+    production = await productionVolumeOf(kubeConfig, app);
 
     backupName = uniqueName('pg-csi');
     started = Date.now();
@@ -100,32 +90,17 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
       throw error;
     });
     timings.backup = Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    await sql(app, 'pg-0', 'insert into orders (id) values (4), (5)');
+    await writeOrdersAfterBackup(sql);
 
     rehearsal = await startInProcess(
       { kubeconfigPath: await rehearsalKubeconfig('real-node-csi-snapshot.kubeconfig'), veleroNamespace: fixture.veleroNamespace },
       { podReadyTimeoutSeconds: 300 },
     );
-    const inDatabase = (statement: string, expected: string) => ({
-      kind: 'exec' as const,
-      exec: { selector: { app: 'pg' }, container: 'postgres', command: ['sh', '-c', `test "$(psql -h /run/postgresql -U app -d shop -tAc "${statement}")" = '${expected}'`] },
-    });
     await createRestoreTest(
       fixture,
       restoreTestBody(fixture, testName, {
         backupSource: { backupName, namespaces: [{ name: app }], providerNamespace: fixture.veleroNamespace },
-        healthChecks: {
-          checks: [
-            { name: 'rows-up-to-the-backup', critical: true, ...inDatabase(ROWS, '1,2,3') },
-            { name: 'no-rows-after-the-backup', critical: true, ...inDatabase('select count(*) from orders where id > 3', '0') },
-            {
-              name: 'orders-freshness',
-              kind: 'exec',
-              exec: { selector: { app: 'pg' }, container: 'postgres', command: psqlCommand('select extract(epoch from max(placed_at)) from orders'), freshness: true },
-            },
-          ],
-        },
+        healthChecks: { checks: ordersChecks() },
         sla: { maxRPO: '1h' },
       }),
     );
@@ -170,8 +145,7 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
     expect(checks).toMatchObject({ 'rows-up-to-the-backup': 'pass', 'no-rows-after-the-backup': 'pass', 'orders-freshness': 'pass' });
     expect(report.spec.restore).toMatchObject({ phase: 'Completed', errors: 0 });
     expect(report.spec.result).toBe('pass');
-    const newest = new Date(Number(newestInBackup) * 1000);
-    expect(report.spec.rpo).toMatchObject({ newestData: newest.toISOString(), withinSLA: true });
+    expect(report.spec.rpo).toMatchObject({ newestData: newestInBackup.toISOString(), withinSLA: true });
     console.log(`[measure] CSI snapshot restore: RTO ${report.spec.rto.measured}, RPO ${report.spec.rpo?.measured}`);
   });
 
@@ -194,13 +168,13 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
     // The sandbox may be gone by now (its run ended); the PersistentVolume events of the provisioner
     // are not kept, so what is checked is production's side and, while it lasts, the sandbox's claim.
     const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: app, name: 'data-pg-0' });
-    expect(claim.spec?.volumeName).toBe(productionVolume);
-    expect((await core.readPersistentVolume({ name: productionVolume })).metadata?.resourceVersion).toBe(productionVersion);
-    expect(await sql(app, 'pg-0', ROWS)).toBe('1,2,3,4,5');
+    expect(claim.spec?.volumeName).toBe(production.name);
+    expect((await core.readPersistentVolume({ name: production.name })).metadata?.resourceVersion).toBe(production.resourceVersion);
+    expect(await sql(ORDERS_ROWS)).toBe('1,2,3,4,5');
     const restoredClaim = await core.readNamespacedPersistentVolumeClaim({ namespace: sandbox, name: 'data-pg-0' }).catch(() => undefined);
     if (restoredClaim) {
       expect(restoredClaim.spec?.dataSource).toMatchObject({ apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot' });
-      expect(restoredClaim.spec?.volumeName).not.toBe(productionVolume);
+      expect(restoredClaim.spec?.volumeName).not.toBe(production.name);
     }
   });
 

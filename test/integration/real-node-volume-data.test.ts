@@ -26,8 +26,9 @@ import {
 } from '../helpers/engine-fixture.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { startLocalVolumeProvisioner, type LocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
-import { addRealNodePostgres, psqlCommand, readyPodOf } from '../helpers/real-node-app.js';
-import { announceSkip, execInPod, realNodeStatus } from '../helpers/real-node.js';
+import { ORDERS_ROWS, ordersChecks, productionVolumeOf, sqlIn, writeOrdersAfterBackup, writeOrdersBeforeBackup } from '../helpers/orders-database.js';
+import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
+import { announceSkip, realNodeStatus } from '../helpers/real-node.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
@@ -38,8 +39,6 @@ const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
 if (!node.available && !node.failed) announceSkip('test/integration/real-node-volume-data.test.ts', node.reason);
 const describeNode = node.available || node.failed ? describe : describe.skip;
-
-const ROWS = `select string_agg(id::text, ',' order by id) from orders`;
 
 describeNode('volume data restored through Velero\'s node agent (file-system backup) on the real node', () => {
   const core = kubeConfig.makeApiClient(CoreV1Api);
@@ -52,17 +51,12 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
   let rehearsal: Rehearsal;
   let report: RestoreReport;
   let backupName: string;
-  let productionVolume: string;
-  let productionVersion: string;
-  /** When the newest row in the backup (id 3) was written, from production (epoch seconds, as text). */
-  let newestInBackup: string;
+  let production: { name: string; resourceVersion: string };
+  /** When the newest row in the backup (id 3) was written, in production. */
+  let newestInBackup: Date;
   const timings: Record<string, number> = {};
 
-  const sql = async (namespace: string, pod: string, statement: string): Promise<string> => {
-    const result = await execInPod(kubeConfig, namespace, pod, 'postgres', psqlCommand(statement));
-    if (result.exitCode !== 0) throw new Error(`psql in ${namespace}/${pod} exited ${result.exitCode}: ${result.stderr}`);
-    return result.stdout.trim();
-  };
+  const sql = sqlIn(kubeConfig, app);
 
   beforeAll(async () => {
     if (!node.available) throw new Error(`the real node should be running and is not: ${node.reason}`);
@@ -76,12 +70,8 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     await createNamespace(kubeConfig, app);
     await addRealNodePostgres(kubeConfig, app, 'pg', provisioner.storageClass);
     await readyPodOf(kubeConfig, app, 'pg', 180_000);
-    await sql(app, 'pg-0', 'create table orders (id int primary key, placed_at timestamptz not null default now())');
-    await sql(app, 'pg-0', 'insert into orders (id) values (1), (2), (3)');
-    newestInBackup = await sql(app, 'pg-0', 'select extract(epoch from placed_at) from orders where id = 3');
-    const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: app, name: 'data-pg-0' });
-    productionVolume = claim.spec!.volumeName!;
-    productionVersion = (await core.readPersistentVolume({ name: productionVolume })).metadata!.resourceVersion!;
+    newestInBackup = await writeOrdersBeforeBackup(sql);
+    production = await productionVolumeOf(kubeConfig, app);
 
     backupName = uniqueName('pg-fs');
     started = Date.now();
@@ -93,33 +83,16 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
       timeoutMs: 240_000,
     });
     timings.backup = Date.now() - started;
-    // Written after the backup: a restore of it must not have these.
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // their time is clearly later
-    await sql(app, 'pg-0', 'insert into orders (id) values (4), (5)');
-
+    await writeOrdersAfterBackup(sql); // a restore of the backup must not have these
     rehearsal = await startInProcess(
       { kubeconfigPath: await rehearsalKubeconfig('real-node-volume-data.kubeconfig'), veleroNamespace: fixture.veleroNamespace },
       { podReadyTimeoutSeconds: 300 },
     );
-    const inDatabase = (statement: string, expected: string) => ({
-      kind: 'exec' as const,
-      exec: { selector: { app: 'pg' }, container: 'postgres', command: ['sh', '-c', `test "$(psql -h /run/postgresql -U app -d shop -tAc "${statement}")" = '${expected}'`] },
-    });
     await createRestoreTest(
       fixture,
       restoreTestBody(fixture, testName, {
         backupSource: { backupName, namespaces: [{ name: app }], providerNamespace: fixture.veleroNamespace },
-        healthChecks: {
-          checks: [
-            { name: 'rows-up-to-the-backup', critical: true, ...inDatabase(ROWS, '1,2,3') },
-            { name: 'no-rows-after-the-backup', critical: true, ...inDatabase('select count(*) from orders where id > 3', '0') },
-            {
-              name: 'orders-freshness',
-              kind: 'exec',
-              exec: { selector: { app: 'pg' }, container: 'postgres', command: psqlCommand('select extract(epoch from max(placed_at)) from orders'), freshness: true },
-            },
-          ],
-        },
+        healthChecks: { checks: ordersChecks() },
         sla: { maxRPO: '1h' },
       }),
     );
@@ -183,7 +156,7 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
   });
 
   it('the measured RPO: the restore request minus the newest restored row, the one written last before the backup', () => {
-    const newest = new Date(Number(newestInBackup) * 1000);
+    const newest = newestInBackup;
     const requested = Date.parse(report.spec.rto.phases.restoreRequestedAt!);
     expect(report.spec.checks.find((check) => check.name === 'orders-freshness')).toMatchObject({ status: 'pass', newestData: newest.toISOString() });
     expect(report.spec.rpo).toEqual({
@@ -201,11 +174,11 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     const sandbox = report.spec.sandboxNamespaces[0]!;
     const sandboxVolume = provisioner.provisioned().find((entry) => entry.claim === `${sandbox}/data-pg-0`);
     expect(sandboxVolume).toBeDefined();
-    expect(sandboxVolume!.volume).not.toBe(productionVolume);
+    expect(sandboxVolume!.volume).not.toBe(production.name);
     const claim = await core.readNamespacedPersistentVolumeClaim({ namespace: app, name: 'data-pg-0' });
-    expect(claim.spec?.volumeName).toBe(productionVolume);
-    expect((await core.readPersistentVolume({ name: productionVolume })).metadata?.resourceVersion).toBe(productionVersion);
-    expect(await sql(app, 'pg-0', ROWS)).toBe('1,2,3,4,5');
+    expect(claim.spec?.volumeName).toBe(production.name);
+    expect((await core.readPersistentVolume({ name: production.name })).metadata?.resourceVersion).toBe(production.resourceVersion);
+    expect(await sql(ORDERS_ROWS)).toBe('1,2,3,4,5');
   });
 
   it('the sandbox\'s volume goes with the sandbox', async () => {
