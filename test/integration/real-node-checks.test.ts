@@ -11,7 +11,7 @@
 //     container's real log tail (from the kubelet) and the kubelet's reason and Back-off event.
 // Where this host cannot run a node the suite is skipped with the reason printed; where the node
 // should have started and did not, it fails.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import type { RunDiagnosis } from '../../server/domain/diagnosis/diagnosis.js';
@@ -27,7 +27,7 @@ import {
 } from '../helpers/engine-fixture.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { addRealNodeWorkload, readyPodOf } from '../helpers/real-node-app.js';
-import { announceSkip, execInPod, realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode, execInPod, realNodeStatus } from '../helpers/real-node.js';
 import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
@@ -36,15 +36,13 @@ jest.setTimeout(300_000);
 
 const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
-if (!node.available && !node.failed) announceSkip('test/integration/real-node-checks.test.ts', node.reason);
-const describeNode = node.available || node.failed ? describe : describe.skip;
 
 /** What the crashing worker says before it exits 3, on stdout and stderr. */
 const CRASH_LINES = ['worker starting: loading the ledger', 'fatal: cannot open the ledger: connection refused'];
 /** The failing exec check's command: a GET of the restored server's /broken, which answers 500. */
 const GET_BROKEN = `printf 'GET /broken HTTP/1.0\\r\\n\\r\\n' | nc -w 3 127.0.0.1 8080`;
 
-describeNode('checks and diagnoses of a run restored onto the real node', () => {
+describeOnRealNode('test/integration/real-node-checks.test.ts', node, 'checks and diagnoses of a run restored onto the real node', () => {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const healthy = uniqueName('rn-ledger');
   const crashing = uniqueName('rn-worker');
@@ -179,10 +177,3 @@ describeNode('checks and diagnoses of a run restored onto the real node', () => 
     expect(status?.lastState?.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
   });
 });
-
-// Keeps the file from being "a suite with no tests" when skipped, and says why in the results.
-if (!node.available && !node.failed) {
-  describe('checks and diagnoses of a run restored onto the real node', () => {
-    it.skip(`skipped: ${node.reason}`, () => undefined);
-  });
-}

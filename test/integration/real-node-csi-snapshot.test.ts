@@ -7,7 +7,7 @@
 // FROM the snapshot as a NEW volume, and exec checks in the restored database find exactly the rows
 // written before the backup. Production's database, claim and volume are unchanged; the sandbox's
 // volume is deleted with the sandbox; Rehearsal wrote nothing outside its sandbox (audit log).
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import type { RestoreReport } from '../../server/domain/resources/resources.js';
@@ -25,7 +25,7 @@ import {
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { ORDERS_ROWS, ordersChecks, productionVolumeOf, sqlIn, writeOrdersAfterBackup, writeOrdersBeforeBackup } from '../helpers/orders-database.js';
 import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
-import { announceSkip, realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode, realNodeStatus } from '../helpers/real-node.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
@@ -34,14 +34,12 @@ jest.setTimeout(600_000);
 
 const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
-if (!node.available && !node.failed) announceSkip('test/integration/real-node-csi-snapshot.test.ts', node.reason);
-const describeNode = node.available || node.failed ? describe : describe.skip;
 
 interface VeleroBackupStatus {
   status?: { phase?: string; csiVolumeSnapshotsAttempted?: number; csiVolumeSnapshotsCompleted?: number; volumeSnapshotsAttempted?: number };
 }
 
-describeNode('volume data restored from a CSI volume snapshot on the real node', () => {
+describeOnRealNode('test/integration/real-node-csi-snapshot.test.ts', node, 'volume data restored from a CSI volume snapshot on the real node', () => {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const app = uniqueName('rn-csi');
   const cleanup: string[] = [app];
@@ -217,9 +215,3 @@ describeNode('volume data restored from a CSI volume snapshot on the real node',
     ]);
   });
 });
-
-if (!node.available && !node.failed) {
-  describe('volume data restored from a CSI volume snapshot on the real node', () => {
-    it.skip(`skipped: ${node.reason}`, () => undefined);
-  });
-}

@@ -16,7 +16,7 @@
 // the sandbox; production's sentinel, claim and volume are unchanged.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import type { RestoreReport } from '../../server/domain/resources/resources.js';
@@ -34,7 +34,7 @@ import {
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { startLocalVolumeProvisioner, type LocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
 import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
-import { announceSkip, execInPod, REAL_NODE_IMAGES, realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode, execInPod, REAL_NODE_IMAGES, realNodeStatus } from '../helpers/real-node.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
@@ -43,15 +43,13 @@ jest.setTimeout(600_000);
 
 const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
-if (!node.available && !node.failed) announceSkip('test/integration/real-node-file-check.test.ts', node.reason);
-const describeNode = node.available || node.failed ? describe : describe.skip;
 
 /** The data volume is mounted here in the PostgreSQL container (PGDATA is its pgdata/ below). */
 const MOUNT = '/var/lib/postgresql/data';
 const SENTINEL_PATH = '/rehearsal-sentinel';
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-describeNode('file checks on a volume restored through Velero\'s node agent on the real node', () => {
+describeOnRealNode('test/integration/real-node-file-check.test.ts', node, 'file checks on a volume restored through Velero\'s node agent on the real node', () => {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const app = uniqueName('rn-file');
   const cleanup: string[] = [app];
@@ -230,10 +228,3 @@ describeNode('file checks on a volume restored through Velero\'s node agent on t
     for (const event of created) expect(deleted.has(event.objectRef?.name)).toBe(true);
   });
 });
-
-// Keeps the file from being "a suite with no tests" when skipped, and says why in the results.
-if (!node.available && !node.failed) {
-  describe('file checks on a volume restored through Velero\'s node agent on the real node', () => {
-    it.skip(`skipped: ${node.reason}`, () => undefined);
-  });
-}

@@ -23,7 +23,7 @@
 //     pods, as it must for the kubelet's probes: so the prober's identity is played by a pod.)
 // Where this host cannot run a node the suite is skipped with the reason printed; where the node
 // should have started and did not, it fails.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { AppsV1Api, BatchV1Api, CoreV1Api, NetworkingV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import { LABEL_SOURCE_NAMESPACE, type RestoreReport } from '../../server/domain/resources/resources.js';
@@ -40,7 +40,7 @@ import {
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitForNamespacesGone } from '../helpers/kube.js';
 import { addEveryMinuteCronJob, addRealNodeWorkload, readyPodOf } from '../helpers/real-node-app.js';
 import { dialerOf, expectedTable, settledReachability, type Connection, type Dialer } from '../helpers/real-node-reachability.js';
-import { announceSkip, realNodeStatus, REAL_NODE_IMAGES, onRealNode, waitForPodReady } from '../helpers/real-node.js';
+import { describeOnRealNode, onRealNode, REAL_NODE_IMAGES, realNodeStatus, waitForPodReady } from '../helpers/real-node.js';
 import { REHEARSAL_NAMESPACE, REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
@@ -49,8 +49,6 @@ jest.setTimeout(420_000);
 
 const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
-if (!node.available && !node.failed) announceSkip('test/integration/real-node-sandbox.test.ts', node.reason);
-const describeNode = node.available || node.failed ? describe : describe.skip;
 
 /** How long the engine waits for pods: the run lasts at least this long after its restore. */
 const POD_READY_TIMEOUT_SECONDS = 150;
@@ -76,7 +74,7 @@ function dialerPod(name: string, labels: Record<string, string>): V1Pod {
   };
 }
 
-describeNode('a sandbox on the real node: no side effects, strict isolation enforced', () => {
+describeOnRealNode('test/integration/real-node-sandbox.test.ts', node, 'a sandbox on the real node: no side effects, strict isolation enforced', () => {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const app = uniqueName('rn-app');
   const peer = uniqueName('rn-peer');
@@ -271,10 +269,3 @@ describeNode('a sandbox on the real node: no side effects, strict isolation enfo
     expect(created).toEqual(expect.arrayContaining(report.spec.sandboxNamespaces));
   });
 });
-
-// Keeps the file from being "a suite with no tests" when skipped, and says why in the results.
-if (!node.available && !node.failed) {
-  describe('a sandbox on the real node: no side effects, strict isolation enforced', () => {
-    it.skip(`skipped: ${node.reason}`, () => undefined);
-  });
-}

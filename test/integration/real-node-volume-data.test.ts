@@ -9,7 +9,7 @@
 // with the sandbox; Rehearsal wrote nothing outside its sandbox (audit log).
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import type { RestoreReport } from '../../server/domain/resources/resources.js';
@@ -28,7 +28,7 @@ import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor,
 import { startLocalVolumeProvisioner, type LocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
 import { ORDERS_ROWS, ordersChecks, productionVolumeOf, sqlIn, writeOrdersAfterBackup, writeOrdersBeforeBackup } from '../helpers/orders-database.js';
 import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
-import { announceSkip, realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode, realNodeStatus } from '../helpers/real-node.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
@@ -37,10 +37,8 @@ jest.setTimeout(600_000);
 
 const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
-if (!node.available && !node.failed) announceSkip('test/integration/real-node-volume-data.test.ts', node.reason);
-const describeNode = node.available || node.failed ? describe : describe.skip;
 
-describeNode('volume data restored through Velero\'s node agent (file-system backup) on the real node', () => {
+describeOnRealNode('test/integration/real-node-volume-data.test.ts', node, 'volume data restored through Velero\'s node agent (file-system backup) on the real node', () => {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const app = uniqueName('rn-pg');
   const cleanup: string[] = [app];
@@ -231,10 +229,3 @@ describeNode('volume data restored through Velero\'s node agent (file-system bac
     ]);
   });
 });
-
-// Keeps the file from being "a suite with no tests" when skipped, and says why in the results.
-if (!node.available && !node.failed) {
-  describe('volume data restored through Velero\'s node agent (file-system backup) on the real node', () => {
-    it.skip(`skipped: ${node.reason}`, () => undefined);
-  });
-}

@@ -11,24 +11,14 @@
 //     both outcomes, so without an enforcer (or with one that blocks everything) the test fails.
 // Where this host cannot run a node the suite is skipped with the reason printed; where the node
 // should have started and did not, it fails.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { CoreV1Api, NetworkingV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import pg from 'pg';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
-import {
-  announceSkip,
-  execInPod,
-  httpGetFromPod,
-  onRealNode,
-  realNodeStatus,
-  REAL_NODE_IMAGES,
-  waitForPodReady,
-} from '../helpers/real-node.js';
+import { describeOnRealNode, execInPod, httpGetFromPod, onRealNode, REAL_NODE_IMAGES, realNodeStatus, waitForPodReady } from '../helpers/real-node.js';
 
 const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
-if (!node.available && !node.failed) announceSkip('test/integration/real-node.test.ts', node.reason);
-const describeNode = node.available || node.failed ? describe : describe.skip;
 
 /** A shop pod (the image's HTTP server on 8080) whose readiness probe GETs `probePath`. */
 function shopPod(name: string, labels: Record<string, string>, probePath = '/healthz'): V1Pod {
@@ -53,7 +43,7 @@ function shopPod(name: string, labels: Record<string, string>, probePath = '/hea
   };
 }
 
-describeNode('a real node with real containers', () => {
+describeOnRealNode('test/integration/real-node.test.ts', node, 'a real node with real containers', () => {
   const core = kubeConfig.makeApiClient(CoreV1Api);
   const networking = kubeConfig.makeApiClient(NetworkingV1Api);
   const server = uniqueName('node-server');
@@ -301,10 +291,3 @@ describeNode('a real node with real containers', () => {
     await settles({ [client]: true, [outsider]: false }, 'the egress allow rule to let the client out again');
   });
 });
-
-// Keeps the file from being "a suite with no tests" when skipped, and says why in the results.
-if (!node.available && !node.failed) {
-  describe('a real node with real containers', () => {
-    test.skip(`skipped: ${node.reason}`, () => undefined);
-  });
-}
