@@ -20,7 +20,7 @@ import { expandReport } from '../../server/report-codec/report-encoding.js';
 import { createBackup, VeleroSimulator } from '../velero/simulator.js';
 import { authoredBy } from './author.js';
 import { createNamespace, testKubeConfig, uniqueName, waitFor } from './kube.js';
-import { startRealVelero, type RealVelero } from './real-velero.js';
+import { startRealVelero, type NodeAgentOptions, type RealVelero } from './real-velero.js';
 import { createShopApp, startShopEndpoints, type ShopEndpoints } from './sample-app.js';
 
 export interface EngineFixture {
@@ -62,7 +62,7 @@ async function bindVeleroRole(admin: KubeConfig, veleroNamespace: string): Promi
 
 export interface EngineFixtureOptions {
   /** With the real Velero: run its node agent on this real node (volume data). */
-  nodeAgent?: { nodeName: string };
+  nodeAgent?: NodeAgentOptions;
   /** With the real Velero: its CSI support on (--features=EnableCSI), for CSI volume snapshots. */
   csi?: boolean;
 }

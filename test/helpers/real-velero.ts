@@ -96,7 +96,16 @@ export interface StartRealVeleroOptions {
   /** The admin kubeconfig file (default: the integration tests' cluster). */
   kubeconfigPath?: string;
   /** Run Velero's node agent on this real node (file-system backups of volume data). */
-  nodeAgent?: { nodeName: string };
+  nodeAgent?: NodeAgentOptions;
+}
+
+export interface NodeAgentOptions {
+  nodeName: string;
+  /**
+   * Velero's data-mover pods (CSI data mover) go only to nodes with these labels: the node agent's
+   * ConfigMap `loadAffinity` (`--node-agent-configmap`). Without it the scheduler may pick any node.
+   */
+  loadAffinity?: Record<string, string>;
 }
 
 /** Runs a create; an object that already exists (an earlier demo run) is fine. */
@@ -244,13 +253,21 @@ async function nodeInternalIp(admin: KubeConfig, nodeName: string): Promise<stri
  * Pinned to the real node. Velero 1.18 moves each volume's data in a pod of its own that it makes
  * from this pod's spec (image, env, volumes) with the node's name set.
  */
-async function startNodeAgent(admin: KubeConfig, namespace: string, nodeName: string, image: string, credentials: string): Promise<void> {
+async function startNodeAgent(admin: KubeConfig, namespace: string, agent: NodeAgentOptions, image: string, credentials: string): Promise<void> {
+  const { nodeName } = agent;
   const core = admin.makeApiClient(CoreV1Api);
   const { workDir } = readClusterInfo();
   if (!workDir) throw new Error('the node agent needs the local real node (cluster.json names no workDir)');
   await ensure(() =>
     core.createNamespacedSecret({ namespace, body: { metadata: { name: 'cloud-credentials' }, stringData: { cloud: credentials } } }),
   );
+  if (agent.loadAffinity) {
+    // Velero reads the one key of this ConfigMap as JSON (pkg/nodeagent GetConfigs).
+    const config = { loadAffinity: [{ nodeSelector: { matchLabels: agent.loadAffinity } }] };
+    await ensure(() =>
+      core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'node-agent-config' }, data: { 'node-agent-config.json': JSON.stringify(config) } } }),
+    );
+  }
   const labels = { name: 'node-agent', role: 'node-agent', component: 'velero' };
   await ensure(() =>
     admin.makeApiClient(AppsV1Api).createNamespacedDaemonSet({
@@ -271,7 +288,7 @@ async function startNodeAgent(admin: KubeConfig, namespace: string, nodeName: st
                   image,
                   imagePullPolicy: 'Never',
                   command: ['/velero'],
-                  args: ['node-agent', 'server', '--log-level', 'info'],
+                  args: ['node-agent', 'server', '--log-level', 'info', ...(agent.loadAffinity ? ['--node-agent-configmap=node-agent-config'] : [])],
                   env: [
                     { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
                     { name: 'VELERO_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
@@ -437,7 +454,7 @@ export async function startRealVelero(
     // create it with no replicas: nothing runs from it. With a node agent the image is the node's
     // own Velero image, so the restore helper it adds to restored pods can start.
     const nodeImage = options.nodeAgent ? veleroNodeImage() : undefined;
-    if (options.nodeAgent) await startNodeAgent(admin, namespace, options.nodeAgent.nodeName, nodeImage!, readFileSync(credentials, 'utf8'));
+    if (options.nodeAgent) await startNodeAgent(admin, namespace, options.nodeAgent, nodeImage!, readFileSync(credentials, 'utf8'));
     await ensure(() =>
       admin.makeApiClient(AppsV1Api).createNamespacedDeployment({
         namespace,
