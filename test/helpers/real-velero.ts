@@ -427,6 +427,12 @@ export async function startRealVelero(
     const core = admin.makeApiClient(CoreV1Api);
     await ensure(() => core.createNamespace({ body: { metadata: { name: namespace } } }));
     const kubeconfig = await veleroKubeconfig(admin, namespace, path.join(work, 'velero.kubeconfig'));
+    // A location left by an earlier Velero in this namespace names that one's store (its port is
+    // gone): this store replaces it.
+    await admin
+      .makeApiClient(CustomObjectsApi)
+      .deleteNamespacedCustomObject({ group: 'velero.io', version: 'v1', namespace, plural: 'backupstoragelocations', name: 'default' })
+      .catch(() => undefined);
     await ensure(() =>
       admin.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
         group: 'velero.io',

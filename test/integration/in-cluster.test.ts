@@ -548,14 +548,11 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
       const started = performance.now();
       const triggered = await kubectlAs(kubeconfigs.editor, ['restoretest', 'trigger', dataTest, '-n', tests, '--wait', '--timeout', '190s']);
       timings.sqlRunSeconds = (performance.now() - started) / 1000;
-      const reports = (await custom.listNamespacedCustomObject({
-        group: 'rehearsal.dev',
-        version: 'v1alpha1',
-        namespace: tests,
-        plural: 'restorereports',
-        labelSelector: `rehearsal.dev/test=${dataTest}`,
-      })) as { items: Parameters<typeof expandReport>[0][] };
-      const report = reports.items.map((item) => expandReport(item)).at(-1);
+      const reports = (await custom.listNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restorereports' })) as {
+        items: Parameters<typeof expandReport>[0][];
+      };
+      const report = reports.items.map((item) => expandReport(item)).find((candidate) => candidate.spec.testRef.name === dataTest);
+      expect(report).toBeDefined();
       if (triggered.code !== 0) console.error(`[in-cluster] sql run: ${triggered.stderr}\n${JSON.stringify(report?.spec, null, 1)}\n${velero.log().slice(-40).join('\n')}\n${await describeServer()}`);
       expect(triggered.code).toBe(0);
       sandboxes.push(...(report?.spec.sandboxNamespaces ?? []));
@@ -563,8 +560,16 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
       expect(checks).toEqual({ 'rows-up-to-the-backup': 'pass', 'orders-freshness': 'pass' });
       expect(report?.spec.rpo).toMatchObject({ check: 'orders-freshness', newestData: newest.toISOString(), withinSLA: true });
       expect(report?.spec.volumes).toEqual([expect.objectContaining({ pod: 'pg-0', volume: 'data', method: 'file-system', dataRestored: true })]);
-      // Production still has every row.
+      // Production still has every row; the server pod wrote only in its sandboxes and read the
+      // database's Secret only there (audit log).
       expect(await sql(ORDERS_ROWS)).toBe('1,2,3,4,5');
+      const logPath = auditLogPath();
+      if (logPath) {
+        const events = readAuditEvents(logPath, suiteStarted).filter((event) => event.user.username === REHEARSAL_USER);
+        const scope = { isSource: (namespace: string) => namespace === app, isSandbox: (namespace: string) => sandboxes.includes(namespace), ownNamespace: REHEARSAL_NAMESPACE };
+        expect(unsafeWrites(writesIn(events), scope)).toEqual([]);
+        expect(secretReadsOutsideSandboxes(events, scope)).toEqual([]);
+      }
       console.log(`[in-cluster] sqlQuery through cluster DNS: run ${timings.sqlRunSeconds.toFixed(1)} s, RTO ${report?.spec.rto.measured}, RPO ${report?.spec.rpo?.measured}`);
     } finally {
       await custom
