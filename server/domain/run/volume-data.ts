@@ -29,15 +29,50 @@ export function failedVolumes(volumes: readonly VolumeRestoreReport[] | undefine
 /** At most this many volumes go into a report (the CRD's bound; failed ones come first). */
 export const MAX_REPORTED_VOLUMES = 20;
 
-/** Failed ones first (what a reader looks for), then by namespace, pod/claim and volume; at most MAX_REPORTED_VOLUMES. */
+/** A string cut to the CRD's maxLength, marked as cut. */
+function fit(text: string, maxLength: number): string {
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}
+
+/**
+ * The entry within the CRD's bounds. Its words come from the tools' objects and from files in the
+ * backup's bucket (Velero's RestoreVolumeInfo), which whoever writes there chooses: a value over a
+ * bound would make the apiserver refuse the whole report.
+ */
+function withinBounds(volume: VolumeRestoreReport): VolumeRestoreReport {
+  const count = (value: number | undefined) => (value !== undefined && Number.isSafeInteger(value) && value >= 0 ? value : undefined);
+  const bytes = count(volume.bytes);
+  const durationSeconds = count(volume.durationSeconds);
+  return {
+    namespace: fit(volume.namespace, 63),
+    ...(volume.pod !== undefined ? { pod: fit(volume.pod, 253) } : {}),
+    ...(volume.volume !== undefined ? { volume: fit(volume.volume, 63) } : {}),
+    ...(volume.claim !== undefined ? { claim: fit(volume.claim, 253) } : {}),
+    method: volume.method,
+    phase: fit(volume.phase, 32),
+    dataRestored: volume.dataRestored,
+    ...(bytes !== undefined ? { bytes } : {}),
+    ...(durationSeconds !== undefined ? { durationSeconds } : {}),
+    ...(volume.message !== undefined ? { message: volumeMessage(volume.message) } : {}),
+  };
+}
+
+/**
+ * The volumes as a report keeps them, whichever tool reported them: failed ones first (what a
+ * reader looks for), then by namespace, pod/claim and volume; at most MAX_REPORTED_VOLUMES; each
+ * within the CRD's bounds.
+ */
 export function orderVolumes(volumes: readonly VolumeRestoreReport[]): VolumeRestoreReport[] {
   const key = (v: VolumeRestoreReport) => `${v.dataRestored ? 1 : 0}/${v.namespace}/${v.pod ?? v.claim ?? ''}/${v.volume ?? ''}`;
-  return [...volumes].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).slice(0, MAX_REPORTED_VOLUMES);
+  return [...volumes]
+    .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+    .slice(0, MAX_REPORTED_VOLUMES)
+    .map(withinBounds);
 }
 
 /** A tool's message as the report keeps it (the CRD's bound: 256 characters). */
 export function volumeMessage(message: string): string {
-  return message.length > 256 ? `${message.slice(0, 255)}…` : message;
+  return fit(message, 256);
 }
 
 /** The failure message of a run whose volume data did not come back (at most three named). */
