@@ -15,7 +15,7 @@ import {
 import type { ScannedObject, ServiceState } from '../domain/run/dependencies.js';
 import { toKubeError } from '../kube/errors.js';
 import type { DependencyReader } from './dependency-reader.js';
-import { toSandboxReadError } from './sandbox-reader.kube.js';
+import { toSandboxReadError } from './sandbox-read-error.kube.js';
 
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 

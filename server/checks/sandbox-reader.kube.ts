@@ -24,7 +24,6 @@ import {
 } from '@kubernetes/client-node';
 import {
   EXEC_STDOUT_LIMIT,
-  PROBE_LOG_LIMIT,
   type ClaimUser,
   type InheritedSecurity,
   type ProbePodManifest,
@@ -37,12 +36,12 @@ import {
   type PodSummary,
   type ResourceLookup,
   type SandboxReader,
-  type SandboxReadFailure,
   type SecretSummary,
   type ServiceSummary,
 } from './sandbox-reader.js';
-import { toKubeError, type KubeErrorKind } from '../kube/errors.js';
 import { isFileCheckPod } from './file-check-pod.js';
+import { toSandboxReadError } from './sandbox-read-error.kube.js';
+import { runProbePod } from './probe-pod.kube.js';
 import { JOB_HOLD_GATE } from '../domain/run/restore-transforms.js';
 
 const PAGE_SIZE = 500;
@@ -54,29 +53,6 @@ class DiscoveringObjectApi extends KubernetesObjectApi {
   findResource(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
     return this.resource(apiVersion, kind);
   }
-}
-
-const FAILURE_BY_KIND: Record<KubeErrorKind, SandboxReadFailure> = {
-  NotFound: 'NotFound',
-  AlreadyExists: 'Conflict',
-  Conflict: 'Conflict',
-  Invalid: 'Invalid',
-  Forbidden: 'Forbidden',
-  Unauthorized: 'Unauthorized',
-  Gone: 'Gone',
-  Unavailable: 'Unavailable',
-  Other: 'Other',
-};
-
-/** Any failure from the client as a SandboxReadError, classified by server/kube/errors.ts. */
-export function toSandboxReadError(thrown: unknown, action: string): SandboxReadError {
-  if (thrown instanceof SandboxReadError) return thrown;
-  const kubeError = toKubeError(thrown);
-  return new SandboxReadError(
-    FAILURE_BY_KIND[kubeError.kind],
-    `${action}: ${kubeError.message}`,
-    kubeError.status > 0 ? kubeError.status : undefined,
-  );
 }
 
 /** The exit code in an exec Status: Success → 0; NonZeroExitCode → causes[reason=ExitCode]. */
@@ -118,28 +94,6 @@ function boundedCollector(limit: number): { stream: Writable; text(): string; tr
   return { stream, text, truncated: () => cut };
 }
 
-/** Waiting reasons after which a probe pod will not start by itself. */
-const STUCK_REASONS = new Set([
-  'ImagePullBackOff',
-  'ErrImageNeverPull',
-  'InvalidImageName',
-  'CreateContainerConfigError',
-  'CreateContainerError',
-  'RunContainerError',
-]);
-const PROBE_POLL_MS = 500;
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, milliseconds);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** The restored pod's user and groups: pod-level settings, overridden by the container's. */
 function inheritedSecurity(pod: V1Pod, volumeName: string): InheritedSecurity {
@@ -492,73 +446,6 @@ export class KubeSandboxReader implements SandboxReader {
   }
 
   async runProbePod(manifest: ProbePodManifest, signal: AbortSignal): Promise<ProbePodOutcome> {
-    const { namespace, name } = manifest.metadata;
-    const action = `pod ${namespace}/${name}`;
-    // A pod of this name left by an earlier attempt (the server restarted mid-check): gone first.
-    if (await this.deletePod(namespace, name)) {
-      while (!signal.aborted) {
-        const left = await this.core.readNamespacedPod({ namespace, name }).catch((thrown: unknown) => {
-          const mapped = toSandboxReadError(thrown, `read ${action}`);
-          if (mapped.reason === 'NotFound') return undefined;
-          throw mapped;
-        });
-        if (!left) break;
-        await sleep(PROBE_POLL_MS, signal);
-      }
-    }
-    if (signal.aborted) throw new SandboxReadError('Timeout', `${action}: aborted`);
-    await this.core.createNamespacedPod({ namespace, body: manifest as unknown as V1Pod }).catch((thrown: unknown) => {
-      throw toSandboxReadError(thrown, `create ${action}`);
-    });
-    try {
-      for (;;) {
-        if (signal.aborted) throw new SandboxReadError('Timeout', `${action}: aborted`);
-        const pod = await this.core.readNamespacedPod({ namespace, name }).catch((thrown: unknown) => {
-          throw toSandboxReadError(thrown, `read ${action}`);
-        });
-        const phase = pod.status?.phase;
-        const state = pod.status?.containerStatuses?.[0]?.state;
-        if (phase === 'Succeeded' || phase === 'Failed') {
-          const terminated = state?.terminated;
-          const reason = pod.status?.reason ?? terminated?.reason;
-          return {
-            phase,
-            ...(terminated ? { exitCode: terminated.exitCode } : {}),
-            ...(reason ? { reason } : {}),
-            log: await this.probeLog(namespace, name, pod.spec?.containers?.[0]?.name ?? ''),
-          };
-        }
-        const waiting = state?.waiting;
-        if (waiting?.reason && STUCK_REASONS.has(waiting.reason)) {
-          const detail = (waiting.message ?? '').slice(0, 200);
-          return { phase: 'Stuck', reason: detail ? `${waiting.reason}: ${detail}` : waiting.reason, log: '' };
-        }
-        await sleep(PROBE_POLL_MS, signal);
-      }
-    } finally {
-      await this.deletePod(namespace, name).catch(() => false);
-    }
-  }
-
-  /** The first PROBE_LOG_LIMIT bytes of a finished probe pod's log ('' when there is none). */
-  private async probeLog(namespace: string, name: string, container: string): Promise<string> {
-    const log = await this.core
-      .readNamespacedPodLog({ namespace, name, container, limitBytes: PROBE_LOG_LIMIT })
-      .catch((thrown: unknown) => {
-        throw toSandboxReadError(thrown, `read the log of pod ${namespace}/${name}`);
-      });
-    return Buffer.from(String(log ?? ''), 'utf8').subarray(0, PROBE_LOG_LIMIT).toString('utf8');
-  }
-
-  /** Deletes a pod at once; false when there was none. */
-  private async deletePod(namespace: string, name: string): Promise<boolean> {
-    try {
-      await this.core.deleteNamespacedPod({ namespace, name, gracePeriodSeconds: 0 });
-      return true;
-    } catch (thrown) {
-      const mapped = toSandboxReadError(thrown, `delete pod ${namespace}/${name}`);
-      if (mapped.reason === 'NotFound') return false;
-      throw mapped;
-    }
+    return runProbePod(this.core, manifest, signal);
   }
 }
