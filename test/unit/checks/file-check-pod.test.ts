@@ -27,7 +27,7 @@ import {
 } from '../../../server/checks/file-check-pod.js';
 import type { ClaimUser } from '../../../server/checks/sandbox-reader.js';
 import { ConfigError, loadConfig } from '../../../server/config.js';
-import { describeCheck } from '../../../server/pdf/test-report.pdf.js';
+import { describeCheck } from '../../../server/pdf/check-description.js';
 import { PROBE_LOG_LIMIT } from '../../../server/checks/sandbox-reader.js';
 
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
