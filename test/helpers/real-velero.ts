@@ -1,16 +1,17 @@
 // Starts and stops the REAL Velero server (built from its Go module by test/cluster/build-velero.sh)
 // next to the test cluster: s3s-fs (a real S3 server, from crates.io) on 127.0.0.1 keeps the backups
-// in a local directory, `velero server` runs out of cluster with the AWS object-store plugin from a
-// local plugin directory and a BackupStorageLocation pointing at that store. No node agent and no
-// volume data by default: Velero backs up and restores resource manifests through the Kubernetes API.
-// With `nodeAgent` (the real node only) it also runs Velero's node agent as the DaemonSet
-// `velero install --use-node-agent` makes, from the image of test/cluster/images/velero.sh, so
-// file-system backups (kopia) carry the volumes' data; see startNodeAgent below.
+// in a local directory, and a BackupStorageLocation points at that store. By default `velero server`
+// runs out of cluster with the AWS object-store plugin from a local plugin directory, with no node
+// agent and no volume data: Velero backs up and restores resource manifests through the Kubernetes
+// API. With `nodeAgent` (the real node only) it also runs Velero's node agent as a DaemonSet, so
+// file-system backups (kopia) carry the volumes' data; with `inCluster` the server itself runs as
+// the Deployment `velero` on the real node, as a user's cluster runs it (velero-in-cluster.ts).
 //
-// Every listener of `velero server` is on 127.0.0.1: --metrics-address and --profiler-address below
-// (free loopback ports), its plugins talk gRPC over unix sockets, and the controller-runtime manager's
-// own metrics listener (":8080" on all interfaces in upstream Velero, no flag for it) is switched off
-// in our build (see patch_velero_metrics in build-velero.sh). real-velero.test.ts checks it.
+// Every listener of an out-of-cluster `velero server` is on 127.0.0.1: --metrics-address and
+// --profiler-address below (free loopback ports), its plugins talk gRPC over unix sockets, and the
+// controller-runtime manager's own metrics listener (":8080" on all interfaces in upstream Velero, no
+// flag for it) is switched off in our build (see patch_velero_metrics in build-velero.sh).
+// real-velero.test.ts checks it.
 //
 // Velero runs under its own identity, the ServiceAccount `velero` of its namespace bound to
 // cluster-admin (what `velero install` grants), so the apiserver's audit log tells its writes apart
@@ -26,10 +27,21 @@ import {
   RbacAuthorizationV1Api,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { readClusterInfo, repoRoot } from './cluster-info.js';
+import { repoRoot } from './cluster-info.js';
 import { kubectl } from './install-crds.js';
 import { testKubeconfigPath, waitFor } from './kube.js';
-import { importImageIntoNode, onRealNode } from './real-node.js';
+import {
+  ensure,
+  ensureCloudCredentials,
+  inClusterServerLog,
+  pinnedVersion,
+  startNodeAgent,
+  veleroDeployment,
+  veleroNodeImage,
+  type NodeAgentOptions,
+} from './velero-in-cluster.js';
+
+export type { NodeAgentOptions } from './velero-in-cluster.js';
 
 export interface VeleroBinaries {
   velero: string;
@@ -57,17 +69,6 @@ export function veleroBinaries(): VeleroBinaries {
   };
 }
 
-/** VELERO_VERSION of test/cluster/versions.env. */
-function veleroVersion(): string {
-  return execFileSync(
-    'bash',
-    ['-c', `source "${path.join(repoRoot, 'test/cluster/versions.env')}" && echo "$VELERO_VERSION"`],
-    {
-      encoding: 'utf8',
-    },
-  ).trim();
-}
-
 export interface RealVelero {
   namespace: string;
   /** The audit-log user Velero writes as. */
@@ -77,13 +78,14 @@ export interface RealVelero {
   bucket: string;
   /** Where the object store keeps the bucket's objects (backups/<name>/...). */
   bucketDir: string;
-  /** Velero's last log lines (for failure messages); all of them are in velero.log of the work directory. */
+  /**
+   * Velero's last log lines (for failure messages). Out of cluster all of them are in velero.log of
+   * the work directory; in the cluster, `kubectl logs deploy/velero`.
+   */
   log(): string[];
   workDir: string;
-  /** The `velero server` process, and the loopback ports of its metrics and profiler listeners. */
-  pid: number;
-  metricsPort: number;
-  profilerPort: number;
+  /** Out of cluster: the `velero server` process, and the loopback ports of its metrics and profiler listeners. */
+  hostProcess?: { pid: number; metricsPort: number; profilerPort: number };
   stop(): Promise<void>;
 }
 
@@ -97,24 +99,8 @@ export interface StartRealVeleroOptions {
   kubeconfigPath?: string;
   /** Run Velero's node agent on this real node (file-system backups of volume data). */
   nodeAgent?: NodeAgentOptions;
-}
-
-export interface NodeAgentOptions {
-  nodeName: string;
-  /**
-   * Velero's data-mover pods (CSI data mover) go only to nodes with these labels: the node agent's
-   * ConfigMap `loadAffinity` (`--node-agent-configmap`). Without it the scheduler may pick any node.
-   */
-  loadAffinity?: Record<string, string>;
-}
-
-/** Runs a create; an object that already exists (an earlier demo run) is fine. */
-async function ensure(create: () => Promise<unknown>): Promise<void> {
-  try {
-    await create();
-  } catch (error) {
-    if ((error as { code?: number }).code !== 409) throw error;
-  }
+  /** Run the server too as pods on that node (the Deployment `velero`), not as a process of this host. */
+  inCluster?: boolean;
 }
 
 const ACCESS_KEY = 'rehearsal-test';
@@ -224,106 +210,11 @@ async function veleroKubeconfig(admin: KubeConfig, namespace: string, file: stri
   return file;
 }
 
-/** The image of test/cluster/images/velero.sh (the same Velero build), imported into the real node. */
-function veleroNodeImage(): string {
-  const archive = execFileSync('bash', [path.join(repoRoot, 'test/cluster/images/build-images.sh'), 'velero'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-    .trim()
-    .split('\n')
-    .at(-1)!;
-  if (!importImageIntoNode(archive)) throw new Error(`load ${archive} into your node: this is not the local real node`);
-  return `rehearsal.local/velero:${veleroVersion()}`;
-}
-
 async function nodeInternalIp(admin: KubeConfig, nodeName: string): Promise<string> {
   const node = await admin.makeApiClient(CoreV1Api).readNode({ name: nodeName });
   const address = node.status?.addresses?.find((entry) => entry.type === 'InternalIP')?.address;
   if (!address) throw new Error(`node ${nodeName} has no InternalIP`);
   return address;
-}
-
-/**
- * Velero's node agent as `velero install --use-node-agent` makes it: the DaemonSet `node-agent`
- * (pods labelled role=node-agent: Velero's server looks for one on the pod's node before it
- * backs a volume up), running as root with the kubelet's pods directory at /host_pods (the
- * DaemonSet's `host-pods` volume is also where Velero learns that directory's path on the host,
- * for the pods it starts per volume) and the object store's credentials at /credentials/cloud.
- * Pinned to the real node. Velero 1.18 moves each volume's data in a pod of its own that it makes
- * from this pod's spec (image, env, volumes) with the node's name set.
- */
-async function startNodeAgent(admin: KubeConfig, namespace: string, agent: NodeAgentOptions, image: string, credentials: string): Promise<void> {
-  const { nodeName } = agent;
-  const core = admin.makeApiClient(CoreV1Api);
-  const { workDir } = readClusterInfo();
-  if (!workDir) throw new Error('the node agent needs the local real node (cluster.json names no workDir)');
-  await ensure(() =>
-    core.createNamespacedSecret({ namespace, body: { metadata: { name: 'cloud-credentials' }, stringData: { cloud: credentials } } }),
-  );
-  if (agent.loadAffinity) {
-    // Velero reads the one key of this ConfigMap as JSON (pkg/nodeagent GetConfigs).
-    const config = { loadAffinity: [{ nodeSelector: { matchLabels: agent.loadAffinity } }] };
-    await ensure(() =>
-      core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'node-agent-config' }, data: { 'node-agent-config.json': JSON.stringify(config) } } }),
-    );
-  }
-  const labels = { name: 'node-agent', role: 'node-agent', component: 'velero' };
-  await ensure(() =>
-    admin.makeApiClient(AppsV1Api).createNamespacedDaemonSet({
-      namespace,
-      body: {
-        metadata: { name: 'node-agent', labels: { component: 'velero' } },
-        spec: {
-          selector: { matchLabels: { name: 'node-agent' } },
-          template: {
-            metadata: { labels },
-            spec: onRealNode({
-              serviceAccountName: 'velero',
-              securityContext: { runAsUser: 0 },
-              terminationGracePeriodSeconds: 5,
-              containers: [
-                {
-                  name: 'node-agent',
-                  image,
-                  imagePullPolicy: 'Never',
-                  command: ['/velero'],
-                  args: ['node-agent', 'server', '--log-level', 'info', ...(agent.loadAffinity ? ['--node-agent-configmap=node-agent-config'] : [])],
-                  env: [
-                    { name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
-                    { name: 'VELERO_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-                    { name: 'VELERO_SCRATCH_DIR', value: '/scratch' },
-                    { name: 'AWS_SHARED_CREDENTIALS_FILE', value: '/credentials/cloud' },
-                    { name: 'AWS_REQUEST_CHECKSUM_CALCULATION', value: 'when_required' },
-                    { name: 'AWS_RESPONSE_CHECKSUM_VALIDATION', value: 'when_required' },
-                  ],
-                  volumeMounts: [
-                    { name: 'host-pods', mountPath: '/host_pods', mountPropagation: 'HostToContainer' },
-                    { name: 'cloud-credentials', mountPath: '/credentials' },
-                    { name: 'scratch', mountPath: '/scratch' },
-                  ],
-                },
-              ],
-              volumes: [
-                { name: 'host-pods', hostPath: { path: path.join(workDir, 'node/kubelet/pods') } },
-                { name: 'cloud-credentials', secret: { secretName: 'cloud-credentials' } },
-                { name: 'scratch', emptyDir: {} },
-              ],
-            }),
-          },
-        },
-      },
-    }),
-  );
-  await waitFor(
-    async () => {
-      const pods = await core.listNamespacedPod({ namespace, labelSelector: 'role=node-agent' });
-      return pods.items.some(
-        (pod) => pod.spec?.nodeName === nodeName && (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
-      );
-    },
-    { timeoutMs: 90_000, intervalMs: 500, description: `Velero's node agent Ready on ${nodeName}` },
-  );
 }
 
 export async function startRealVelero(
@@ -361,6 +252,12 @@ export async function startRealVelero(
   let server: ChildProcess | undefined;
   const stop = async (): Promise<void> => {
     await stopProcess(server);
+    if (options.inCluster) {
+      await admin
+        .makeApiClient(AppsV1Api)
+        .deleteNamespacedDeployment({ namespace, name: 'velero' })
+        .catch(() => undefined);
+    }
     if (options.nodeAgent) {
       await admin
         .makeApiClient(AppsV1Api)
@@ -455,67 +352,70 @@ export async function startRealVelero(
       }),
     );
 
-    // Velero's restore reads its own Deployment (the pod-volume restore action takes the restore
-    // helper's image from it), as `velero install` creates it. Out of cluster there is none, so
-    // create it with no replicas: nothing runs from it. With a node agent the image is the node's
-    // own Velero image, so the restore helper it adds to restored pods can start.
+    if (options.inCluster && !options.nodeAgent) throw new Error('an in-cluster Velero runs on the real node: give nodeAgent');
     const nodeImage = options.nodeAgent ? veleroNodeImage() : undefined;
-    if (options.nodeAgent) await startNodeAgent(admin, namespace, options.nodeAgent, nodeImage!, readFileSync(credentials, 'utf8'));
-    await ensure(() =>
-      admin.makeApiClient(AppsV1Api).createNamespacedDeployment({
-        namespace,
-        body: {
-          metadata: { name: 'velero', labels: { component: 'velero' } },
-          spec: {
-            replicas: 0,
-            selector: { matchLabels: { deploy: 'velero' } },
-            template: {
-              metadata: { labels: { deploy: 'velero' } },
-              spec: { containers: [{ name: 'velero', image: nodeImage ?? `velero/velero:${veleroVersion()}` }] },
-            },
-          },
-        },
-      }),
-    );
+    if (options.nodeAgent) {
+      await ensureCloudCredentials(admin, namespace, readFileSync(credentials, 'utf8'));
+      await startNodeAgent(admin, namespace, options.nodeAgent, nodeImage!);
+    }
+    // The Deployment `velero`, replaced: one left by an earlier start may run a server (or name
+    // another image). Out of cluster it has no replicas and exists only because Velero's restore
+    // reads it; with a node agent its image is the node's own Velero image, so the restore helper
+    // Velero adds to restored pods can start.
+    const apps = admin.makeApiClient(AppsV1Api);
+    await apps.deleteNamespacedDeployment({ namespace, name: 'velero' }).catch(() => undefined);
+    await waitFor(async () => !(await apps.readNamespacedDeployment({ namespace, name: 'velero' }).catch(() => undefined)), {
+      timeoutMs: 30_000,
+      description: 'an earlier Deployment velero to go',
+    });
+    const commonArgs = ['--log-level', 'info', '--store-validation-frequency', '10s', ...(options.serverArgs ?? [])];
+    await apps.createNamespacedDeployment({
+      namespace,
+      body: veleroDeployment(nodeImage ?? `velero/velero:${pinnedVersion('VELERO_VERSION')}`, options.inCluster ? commonArgs : undefined),
+    });
 
-    const metricsPort = await freeLoopbackPort();
-    const profilerPort = await freeLoopbackPort();
-    server = startProcess(
-      bins.velero,
-      [
-        'server',
-        '--kubeconfig',
-        kubeconfig,
-        '--namespace',
-        namespace,
-        '--plugin-dir',
-        pluginDir,
-        '--metrics-address',
-        `127.0.0.1:${metricsPort}`,
-        '--profiler-address',
-        `127.0.0.1:${profilerPort}`,
-        '--log-level',
-        'info',
-        '--store-validation-frequency',
-        '10s',
-        ...(options.serverArgs ?? []),
-      ],
-      {
-        PATH: process.env.PATH,
-        HOME: work,
-        AWS_SHARED_CREDENTIALS_FILE: credentials,
-        // The AWS SDK's default adds checksums to every request; only where S3 requires them.
-        AWS_REQUEST_CHECKSUM_CALCULATION: 'when_required',
-        AWS_RESPONSE_CHECKSUM_VALIDATION: 'when_required',
-        VELERO_NAMESPACE: namespace,
-      },
-      veleroLines,
-      path.join(work, 'velero.log'),
-    );
+    let hostProcess: RealVelero['hostProcess'];
+    if (!options.inCluster) {
+      const metricsPort = await freeLoopbackPort();
+      const profilerPort = await freeLoopbackPort();
+      server = startProcess(
+        bins.velero,
+        [
+          'server',
+          '--kubeconfig',
+          kubeconfig,
+          '--namespace',
+          namespace,
+          '--plugin-dir',
+          pluginDir,
+          '--metrics-address',
+          `127.0.0.1:${metricsPort}`,
+          '--profiler-address',
+          `127.0.0.1:${profilerPort}`,
+          ...commonArgs,
+        ],
+        {
+          PATH: process.env.PATH,
+          HOME: work,
+          AWS_SHARED_CREDENTIALS_FILE: credentials,
+          // The AWS SDK's default adds checksums to every request; only where S3 requires them.
+          AWS_REQUEST_CHECKSUM_CALCULATION: 'when_required',
+          AWS_RESPONSE_CHECKSUM_VALIDATION: 'when_required',
+          VELERO_NAMESPACE: namespace,
+        },
+        veleroLines,
+        path.join(work, 'velero.log'),
+      );
+      hostProcess = { pid: server.pid!, metricsPort, profilerPort };
+    }
     const custom = admin.makeApiClient(CustomObjectsApi);
     const ready = await waitFor(
       async () => {
-        if (server?.exitCode !== null) return 'exited';
+        if (server && server.exitCode !== null) return 'exited';
+        if (options.inCluster) {
+          const deployment = await apps.readNamespacedDeployment({ namespace, name: 'velero' });
+          if ((deployment.status?.readyReplicas ?? 0) < 1) return false;
+        }
         const bsl = (await custom.getNamespacedCustomObject({
           group: 'velero.io',
           version: 'v1',
@@ -525,7 +425,7 @@ export async function startRealVelero(
         })) as { status?: { phase?: string } };
         return bsl.status?.phase === 'Available' && 'available';
       },
-      { timeoutMs: 90_000, intervalMs: 500, description: 'the BackupStorageLocation to become Available' },
+      { timeoutMs: 120_000, intervalMs: 500, description: 'Velero up and the BackupStorageLocation Available' },
     );
     if (ready === 'exited') throw new Error(`velero server exited with ${server?.exitCode}`);
     return {
@@ -534,15 +434,14 @@ export async function startRealVelero(
       s3Url,
       bucket: BUCKET,
       bucketDir,
-      log: () => [...veleroLines],
+      log: () => (options.inCluster ? inClusterServerLog(namespace, LOG_LINES) : [...veleroLines]),
       workDir: work,
-      pid: server.pid!,
-      metricsPort,
-      profilerPort,
+      ...(hostProcess ? { hostProcess } : {}),
       stop,
     };
   } catch (error) {
-    const tail = [...veleroLines.slice(-15), ...s3Lines.slice(-5)].join('\n');
+    const serverLines = options.inCluster ? inClusterServerLog(namespace, 15) : veleroLines.slice(-15);
+    const tail = [...serverLines, ...s3Lines.slice(-5)].join('\n');
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${tail}`);
   }

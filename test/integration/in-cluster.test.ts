@@ -14,9 +14,12 @@
 //   - the in-cluster engine also starts a run from the test's schedule by itself;
 //   - restore safety on this path: the audit log shows the pod's ServiceAccount writing nothing
 //     outside its sandboxes and reading no Secret outside them;
-//   - a data-level check from where a user runs it: the REAL Velero (its node agent on the node)
-//     backs a PostgreSQL StatefulSet's claim up, and the in-cluster server's sqlQuery check dials
-//     the restored database through cluster DNS and finds exactly the rows written before the backup;
+//   - a data-level check from where a user runs it: the REAL Velero, installed in the cluster as
+//     `velero install --use-node-agent` installs it (its server a Deployment, its node agent a
+//     DaemonSet, both pods of the real node), backs a PostgreSQL StatefulSet's claim up, and the
+//     in-cluster server's sqlQuery check dials the restored database through cluster DNS and finds
+//     exactly the rows written before the backup; neither Rehearsal's nor Velero's ServiceAccount
+//     wrote in production but the backup hook's exec (audit log);
 //   - Prometheus's path: the ServiceMonitor the chart installs is followed to the pod's endpoint
 //     (its Service port, path, bearer token), the scrape with the ServiceAccount the chart bound
 //     to rehearsal-metrics-reader sees the per-test series, and `promtool check metrics` accepts
@@ -485,17 +488,26 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
   // Issue 27/35: the data-level check from where a user runs it. The in-cluster server's sqlQuery
   // check dials the restored PostgreSQL through cluster DNS (`pg.<sandbox>.svc`, CoreDNS, the
   // sandbox's NetworkPolicy, kube-router) — no probe targets, no host relay. The data comes back
-  // through the REAL Velero (in the installation's namespace `velero`, with its node agent on the
-  // real node, the simulator stopped first): a file-system backup of a StatefulSet's claim.
+  // through the REAL Velero (in the installation's namespace `velero`, its server and node agent
+  // pods of the real node, the simulator stopped first): a file-system backup of a StatefulSet's claim.
   test('the in-cluster server queries a restored PostgreSQL through cluster DNS: the rows written before the backup, and its RPO', async () => {
     if (!node.available) throw new Error(node.reason);
     await simulator?.stop();
     simulator = undefined;
+    const veleroStarted = performance.now();
     const velero = await startRealVelero(kubeConfig, {
       namespace: VELERO_NAMESPACE,
       serverArgs: ['--backup-sync-period', '1h'],
       nodeAgent: { nodeName: node.nodeName },
+      inCluster: true,
     });
+    timings.veleroUpSeconds = (performance.now() - veleroStarted) / 1000;
+    // Velero's server runs as a pod of the real node, not as a process of this host.
+    const veleroPods = await core.listNamespacedPod({ namespace: VELERO_NAMESPACE, labelSelector: 'deploy=velero' });
+    expect(veleroPods.items.map((pod) => ({ node: pod.spec?.nodeName, ready: pod.status?.conditions?.find((c) => c.type === 'Ready')?.status }))).toEqual([
+      { node: node.nodeName, ready: 'True' },
+    ]);
+    expect(velero.hostProcess).toBeUndefined();
     const provisioner = await startLocalVolumeProvisioner(kubeConfig, { nodeName: node.nodeName, root: path.join(tmp, 'volumes') });
     const app = uniqueName('incluster-pg');
     const dataTest = uniqueName('incluster-sql', 30);
@@ -569,7 +581,17 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
         const scope = { isSource: (namespace: string) => namespace === app, isSandbox: (namespace: string) => sandboxes.includes(namespace), ownNamespace: REHEARSAL_NAMESPACE };
         expect(unsafeWrites(writesIn(events), scope)).toEqual([]);
         expect(secretReadsOutsideSandboxes(events, scope)).toEqual([]);
+        // Velero's pods (server and node agent, one ServiceAccount) wrote to production only to run
+        // the database's backup hook (pods/exec); everything else it wrote went to the sandbox or
+        // its own namespace.
+        const veleroWrites = writesIn(readAuditEvents(logPath, suiteStarted)).filter((event) => event.user.username === velero.user);
+        expect(veleroWrites.some((event) => sandboxes.includes(event.objectRef?.namespace ?? ''))).toBe(true); // it restored there
+        const veleroInProduction = veleroWrites.filter((event) => event.objectRef?.namespace === app);
+        expect([...new Set(veleroInProduction.map((event) => `${event.verb} ${event.objectRef?.resource}/${event.objectRef?.subresource ?? ''}`))]).toEqual([
+          'create pods/exec',
+        ]);
       }
+      console.log(`[in-cluster] Velero in the cluster up in ${timings.veleroUpSeconds.toFixed(1)} s`);
       console.log(`[in-cluster] sqlQuery through cluster DNS: run ${timings.sqlRunSeconds.toFixed(1)} s, RTO ${report?.spec.rto.measured}, RPO ${report?.spec.rpo?.measured}`);
     } finally {
       await custom

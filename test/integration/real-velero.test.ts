@@ -93,7 +93,7 @@ function restoreSeconds(report: RestoreReport): number {
 describe('Rehearsal with the real Velero server', () => {
   it('Velero and its plugins listen on 127.0.0.1 only, and never on 8080', () => {
     const velero = fixture.realVelero!;
-    const tree = processTree(velero.pid);
+    const tree = processTree(velero.hostProcess!.pid);
     const listeners = tcpListeners(tree);
     console.log(
       `[observe] velero server (${tree.length} processes) listens on ` +
@@ -105,7 +105,7 @@ describe('Rehearsal with the real Velero server', () => {
     expect(listeners.map((entry) => entry.port)).not.toContain(8080);
     // The two listeners it is told to open are seen (so this check can see them at all).
     expect(listeners.map((entry) => entry.port)).toEqual(
-      expect.arrayContaining([velero.metricsPort, velero.profilerPort]),
+      expect.arrayContaining([velero.hostProcess!.metricsPort, velero.hostProcess!.profilerPort]),
     );
   });
 
