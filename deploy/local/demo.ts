@@ -1,11 +1,17 @@
 // `npm run demo`: Rehearsal on this machine with nothing else installed.
 //
-// What is real: a Kubernetes control plane (etcd, kube-apiserver, controller-manager, scheduler
-// and KWOK fake nodes, all on 127.0.0.1), Rehearsal's CRDs, a sample "shop" application in the
-// namespace `shop`, the Rehearsal server with its engine and API on http://localhost:8080, the
-// aggregated API api.rehearsal.dev/v1 (an APIService served by the same process on 127.0.0.1:8443,
-// so `kubectl restoretest` needs only the kubeconfig), and the shop's HTTP endpoint and PostgreSQL
-// database that the health checks query.
+// Where this host can run the test cluster's real node (test/cluster/node-up.sh: root, containerd,
+// the node's binaries built by test/setup.sh), the demo is the real thing (real-node-demo.ts): the
+// shop and its PostgreSQL as real containers, Velero and Rehearsal installed in the cluster, the
+// restored copies checked through cluster DNS. Where it cannot, it says why and falls back to the
+// demo below (KWOK fake nodes), which this comment describes.
+//
+// What is real in the fallback: a Kubernetes control plane (etcd, kube-apiserver,
+// controller-manager, scheduler and KWOK fake nodes, all on 127.0.0.1), Rehearsal's CRDs, a sample
+// "shop" application in the namespace `shop`, the Rehearsal server with its engine and API on
+// http://localhost:8080, the aggregated API api.rehearsal.dev/v1 (an APIService served by the same
+// process on 127.0.0.1:8443, so `kubectl restoretest` needs only the kubeconfig), and the shop's
+// HTTP endpoint and PostgreSQL database that the health checks query.
 // Velero is real too: the Velero server and its AWS plugin (built from their Go modules by
 // test/cluster/build-velero.sh) run out of cluster against s3s-fs, a real S3 server on 127.0.0.1
 // that keeps the backups in .k8s/demo/velero/s3 (test/helpers/real-velero.ts). Only resource
@@ -13,6 +19,7 @@
 // checks reach the shop's endpoints on 127.0.0.1 through the probe target map instead of the
 // sandbox Services.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
@@ -25,6 +32,7 @@ import { authoredBy } from '../../test/helpers/author.js';
 import { startRealVelero } from '../../test/helpers/real-velero.js';
 import { createShopApp, shopChecks, startShopEndpoints } from '../../test/helpers/sample-app.js';
 import { createBackup } from '../../test/velero/simulator.js';
+import { DEMO_TESTS, startRealNodeDemo } from './real-node-demo.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const workDir = path.join(repoRoot, '.k8s/demo');
@@ -54,9 +62,27 @@ function restoreTest(name: string, spec: Partial<RestoreTest['spec']>): RestoreT
   };
 }
 
+/** The real node's state after up.sh: "ready: node NAME", "unavailable: why" or "failed: ...". */
+function nodeStatus(): { ready: true; nodeName: string } | { ready: false; reason: string } {
+  let status = '';
+  try {
+    status = readFileSync(path.join(workDir, 'node-status'), 'utf8').split('\n')[0]!;
+  } catch {
+    return { ready: false, reason: 'up.sh recorded no node status' };
+  }
+  const ready = /^ready: node (\S+)/.exec(status);
+  return ready ? { ready: true, nodeName: ready[1]! } : { ready: false, reason: status };
+}
+
 async function main(): Promise<void> {
-  say('starting a local Kubernetes control plane (first run builds it from Go modules: ~10 min)');
-  const kubeconfigPath = run('bash', ['test/cluster/up.sh', workDir]);
+  say('starting a local Kubernetes control plane and, where this host can, a real node (first run builds them: see README)');
+  const kubeconfigPath = run('bash', ['test/cluster/up.sh', workDir, ...(process.env.REHEARSAL_REAL_NODE === '0' ? [] : ['--with-node'])]);
+  const node = nodeStatus();
+  if (node.ready) {
+    await realNodeMain(kubeconfigPath, node.nodeName);
+    return;
+  }
+  say(`no real node (${node.reason}): the demo runs on KWOK fake nodes, and its checks reach the shop's endpoints on 127.0.0.1`);
   const kubectl = (...args: string[]) => run('kubectl', ['--kubeconfig', kubeconfigPath, ...args]);
   kubectl('apply', '--server-side', '--force-conflicts', '-k', 'crds');
   kubectl('apply', '--server-side', '--force-conflicts', '-f', 'test/fixtures/velero/crds');
@@ -189,6 +215,41 @@ async function main(): Promise<void> {
     await bounded(rehearsal.stop());
     await bounded(velero.stop());
     await bounded(endpoints.stop());
+    run('bash', ['test/cluster/down.sh', workDir]);
+    say('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+/** The demo on the real node: everything in the cluster, the dashboard through the plugin's proxy. */
+async function realNodeMain(kubeconfigPath: string, nodeName: string): Promise<void> {
+  say(`real node ${nodeName} is up: the shop, Velero and Rehearsal run in real containers`);
+  const demo = await startRealNodeDemo({ kubeconfigPath, workDir, nodeName, dashboardPort: port, say });
+  const relative = path.relative(repoRoot, kubeconfigPath);
+  console.log(`
+  Rehearsal is running in the cluster (namespace rehearsal-system), installed by helm from its image.
+    Dashboard     ${demo.dashboardUrl}   (kubectl restoretest dashboard: your kubeconfig's credentials)
+    kubectl       kubectl --kubeconfig ${relative} get rtest,rrep -A
+    plugin        export KUBECONFIG=$PWD/${relative} PATH=$PWD/cmd/kubectl-restoretest/bin:$PATH
+                  kubectl restoretest list -A
+                  kubectl restoretest trigger shop-broken-orders -n rehearsal-system --wait
+
+  ${DEMO_TESTS.join(', ')} restore Velero's backup ${demo.backupName} of the shop (its database
+  volume included) every five minutes; shop-daily runs now. shop-broken-orders expects an order the
+  backup does not hold, so it fails.
+  Press Ctrl-C to stop (the node and the control plane stop too; their state stays in .k8s/demo).
+`);
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) {
+      run('bash', ['test/cluster/down.sh', workDir]);
+      process.exit(1);
+    }
+    stopping = true;
+    say('stopping (Ctrl-C again to force)');
+    await Promise.race([demo.stop(), new Promise((resolve) => setTimeout(resolve, 15_000).unref())]);
     run('bash', ['test/cluster/down.sh', workDir]);
     say('stopped');
     process.exit(0);
