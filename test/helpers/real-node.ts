@@ -12,7 +12,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { describe, it } from '@jest/globals';
 import { CoreV1Api, Exec, type KubeConfig, type V1PodSpec, type V1Status } from '@kubernetes/client-node';
 import { clusterInfoFile, readClusterInfo } from './cluster-info.js';
 import { waitFor } from './kube.js';
@@ -67,31 +66,6 @@ export async function realNodeStatus(kubeConfig: KubeConfig): Promise<RealNodeSt
         failed: false,
         reason: `no Ready node labelled ${REAL_NODE_LABEL}=true in this cluster (label one and load the images of test/cluster/images/build-images.sh)`,
       };
-}
-
-/** A banner no one scrolls past: the real-node tests are not running, and why. */
-export function announceSkip(suite: string, reason: string): void {
-  const line = '!'.repeat(100);
-  console.warn(
-    `\n${line}\n!! SKIPPED: ${suite} needs a real node, and this run has none:\n!!   ${reason}\n${line}\n`,
-  );
-}
-
-/**
- * describe() for a suite that needs the real node: it runs when the node is up, and also when the
- * node should have started and did not (its tests then fail, saying why). Where this host cannot
- * run a node, the suite is skipped with the banner above and one skipped test naming the reason,
- * so the results say so and the file is not "a suite with no tests".
- */
-export function describeOnRealNode(file: string, node: RealNodeStatus, title: string, body: () => void): void {
-  if (node.available || node.failed) {
-    describe(title, body);
-    return;
-  }
-  announceSkip(file, node.reason);
-  describe(title, () => {
-    it.skip(`skipped: ${node.reason}`, () => undefined);
-  });
 }
 
 /** Pins a pod to the real node: selects its label and tolerates its taint. */

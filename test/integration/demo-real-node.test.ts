@@ -14,7 +14,8 @@ import { expandReport } from '../../server/report-codec/report-encoding.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import { uninstallChart } from '../helpers/helm-install.js';
 import { deleteNamespaces, testKubeConfig, testKubeconfigPath, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
-import { describeOnRealNode, realNodeStatus } from '../helpers/real-node.js';
+import { realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode } from '../helpers/real-node-suite.js';
 import { REHEARSAL_NAMESPACE } from '../helpers/rehearsal-identity.js';
 
 jest.setTimeout(600_000);

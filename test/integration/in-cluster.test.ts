@@ -62,7 +62,8 @@ import {
 import { startLocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
 import { ORDERS_ROWS, sqlIn, writeOrdersAfterBackup, writeOrdersBeforeBackup } from '../helpers/orders-database.js';
 import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
-import { describeOnRealNode, importImageIntoNode, REAL_NODE_LABEL, realNodeStatus } from '../helpers/real-node.js';
+import { importImageIntoNode, REAL_NODE_LABEL, realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode } from '../helpers/real-node-suite.js';
 import { startRealVelero } from '../helpers/real-velero.js';
 import { REHEARSAL_NAMESPACE, REHEARSAL_USER, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { createShopApp } from '../helpers/sample-app.js';

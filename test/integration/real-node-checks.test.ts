@@ -27,7 +27,8 @@ import {
 } from '../helpers/engine-fixture.js';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { addRealNodeWorkload, readyPodOf } from '../helpers/real-node-app.js';
-import { describeOnRealNode, execInPod, realNodeStatus } from '../helpers/real-node.js';
+import { execInPod, realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode } from '../helpers/real-node-suite.js';
 import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';

@@ -28,7 +28,8 @@ import {
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitForNamespacesGone } from '../helpers/kube.js';
 import { ORDERS_ROWS, ordersChecks, productionVolumeOf, sqlIn, writeOrdersAfterBackup, writeOrdersBeforeBackup } from '../helpers/orders-database.js';
 import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
-import { describeOnRealNode, REAL_NODE_LABEL, realNodeStatus } from '../helpers/real-node.js';
+import { REAL_NODE_LABEL, realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode } from '../helpers/real-node-suite.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';

@@ -34,7 +34,8 @@ import {
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor, waitForNamespacesGone } from '../helpers/kube.js';
 import { startLocalVolumeProvisioner, type LocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
 import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
-import { describeOnRealNode, execInPod, REAL_NODE_IMAGES, realNodeStatus } from '../helpers/real-node.js';
+import { execInPod, REAL_NODE_IMAGES, realNodeStatus } from '../helpers/real-node.js';
+import { describeOnRealNode } from '../helpers/real-node-suite.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';

@@ -40,7 +40,8 @@ import {
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitForNamespacesGone } from '../helpers/kube.js';
 import { addEveryMinuteCronJob, addRealNodeWorkload, readyPodOf } from '../helpers/real-node-app.js';
 import { dialerOf, expectedTable, settledReachability, type Connection, type Dialer } from '../helpers/real-node-reachability.js';
-import { describeOnRealNode, onRealNode, REAL_NODE_IMAGES, realNodeStatus, waitForPodReady } from '../helpers/real-node.js';
+import { onRealNode, REAL_NODE_IMAGES, realNodeStatus, waitForPodReady } from '../helpers/real-node.js';
+import { describeOnRealNode } from '../helpers/real-node-suite.js';
 import { REHEARSAL_NAMESPACE, REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';

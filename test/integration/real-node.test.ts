@@ -15,7 +15,8 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { CoreV1Api, NetworkingV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import pg from 'pg';
 import { createNamespace, deleteNamespaces, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
-import { describeOnRealNode, execInPod, httpGetFromPod, onRealNode, REAL_NODE_IMAGES, realNodeStatus, waitForPodReady } from '../helpers/real-node.js';
+import { execInPod, httpGetFromPod, onRealNode, REAL_NODE_IMAGES, realNodeStatus, waitForPodReady } from '../helpers/real-node.js';
+import { describeOnRealNode } from '../helpers/real-node-suite.js';
 
 const kubeConfig: KubeConfig = testKubeConfig();
 const node = await realNodeStatus(kubeConfig);
