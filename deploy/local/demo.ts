@@ -19,7 +19,7 @@
 // checks reach the shop's endpoints on 127.0.0.1 through the probe target map instead of the
 // sandbox Services.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
@@ -226,6 +226,11 @@ async function main(): Promise<void> {
 /** The demo on the real node: everything in the cluster, the dashboard through the plugin's proxy. */
 async function realNodeMain(kubeconfigPath: string, nodeName: string): Promise<void> {
   say(`real node ${nodeName} is up: the shop, Velero and Rehearsal run in real containers`);
+  // The helpers that reach the node (its image import, the kubelet's directories) find the cluster
+  // through this file, as the tests find theirs.
+  const clusterFile = path.join(workDir, 'cluster.json');
+  writeFileSync(clusterFile, JSON.stringify({ source: 'local-binaries', kubeconfigPath, workDir, auditLogPath: path.join(workDir, 'audit.log') }));
+  process.env.REHEARSAL_TEST_CLUSTER_FILE = clusterFile;
   const demo = await startRealNodeDemo({ kubeconfigPath, workDir, nodeName, dashboardPort: port, say });
   const relative = path.relative(repoRoot, kubeconfigPath);
   console.log(`

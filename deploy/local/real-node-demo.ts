@@ -176,6 +176,7 @@ export async function startRealNodeDemo(options: RealNodeDemoOptions): Promise<R
     const apiServerPort = new URL(admin.getCurrentCluster()!.server).port;
     const installStarted = performance.now();
     installChart(kubeconfigPath, [
+      '--create-namespace', // a fresh demo cluster has none (the tests' global setup made it there)
       // The shipped NetworkPolicy allows the API on 443 and 6443; this control plane's port is random.
       '--set-json', `networkPolicy.extraEgress=[{"ports":[{"protocol":"TCP","port":${apiServerPort}}]}]`,
       '--set', 'replicaCount=1',

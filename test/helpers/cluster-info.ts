@@ -3,8 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Written by the integration global setup; REHEARSAL_TEST_CLUSTER_FILE keeps concurrent runs apart. */
-export const clusterInfoFile = process.env.REHEARSAL_TEST_CLUSTER_FILE ?? path.join(repoRoot, 'test/.tmp/cluster.json');
+/**
+ * Written by the integration global setup; REHEARSAL_TEST_CLUSTER_FILE keeps concurrent runs apart
+ * (and points the demo, deploy/local, at its own cluster). Read on each call: the demo sets it once
+ * its cluster is up.
+ */
+export function clusterInfoFile(): string {
+  return process.env.REHEARSAL_TEST_CLUSTER_FILE ?? path.join(repoRoot, 'test/.tmp/cluster.json');
+}
 
 export interface TestClusterInfo {
   source: 'kubeconfig' | 'k3s' | 'local-binaries';
@@ -16,5 +22,5 @@ export interface TestClusterInfo {
 }
 
 export function readClusterInfo(): TestClusterInfo {
-  return JSON.parse(readFileSync(clusterInfoFile, 'utf8')) as TestClusterInfo;
+  return JSON.parse(readFileSync(clusterInfoFile(), 'utf8')) as TestClusterInfo;
 }

@@ -39,7 +39,7 @@ interface RecordedNode {
  * node" (the tests skip, saying why) from "it should have started and did not" (the tests fail).
  */
 export async function realNodeStatus(kubeConfig: KubeConfig): Promise<RealNodeStatus> {
-  const recorded = (JSON.parse(readFileSync(clusterInfoFile, 'utf8')) as { node?: RecordedNode }).node;
+  const recorded = (JSON.parse(readFileSync(clusterInfoFile(), 'utf8')) as { node?: RecordedNode }).node;
   if (recorded && recorded.status !== 'ready') {
     return {
       available: false,
