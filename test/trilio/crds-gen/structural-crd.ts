@@ -16,11 +16,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 
-export const SOURCE_REPOSITORY = 'github.com/trilioData/lightspeed-rag-content';
-export const SOURCE_COMMIT = '8b0feb61fc092197c6aabbf0ed310281bc9ea038';
-export const SOURCE_FOLDER = 'validation-framework/validator/crds';
+const SOURCE_REPOSITORY = 'github.com/trilioData/lightspeed-rag-content';
+const SOURCE_COMMIT = '8b0feb61fc092197c6aabbf0ed310281bc9ea038';
+const SOURCE_FOLDER = 'validation-framework/validator/crds';
 /** The Trilio kinds Rehearsal reads or writes (trilio-types.ts): nothing else is installed. */
-export const PLURALS = ['restores', 'backups'] as const;
+const PLURALS = ['restores', 'backups'] as const;
 
 const PROSE = new Set(['description', 'example', 'externalDocs', 'title']);
 

@@ -30,6 +30,7 @@ import {
 } from '../../helpers/structural-schema.js';
 import { DEFAULT_TRANSFORMS_ONLY, NO_TRANSFORMS } from '../../helpers/transforms.js';
 import type { VolumeDataOutcome } from '../../providers/namespaced-tool-simulator.js';
+import { withoutProse } from '../../trilio/crds-gen/structural-crd.js';
 import { TrilioSimulator } from '../../trilio/simulator.js';
 import type { SnapshotItem } from '../../velero/simulator.js';
 
@@ -147,6 +148,32 @@ describe('the structural-schema walker itself', () => {
     expect(schemaProblems(nullValue, RESTORE)).toEqual([
       expect.stringMatching(/^spec\.transformComponents\.custom\[0\]\.jsonPatches\[0\]\.value: null/),
     ]);
+  });
+});
+
+describe('test/trilio/crds, generated from the vendor files', () => {
+  it('the generator drops prose only: a field named "description" and every rule stay', () => {
+    const vendor = {
+      type: 'object',
+      description: 'prose',
+      properties: {
+        description: { type: 'string', description: 'a field of that name', maxLength: 5 },
+        size: { 'x-kubernetes-int-or-string': true, pattern: '^[0-9]+$', example: '1' },
+      },
+    };
+    expect(withoutProse(vendor)).toEqual({
+      type: 'object',
+      properties: {
+        description: { type: 'string', maxLength: 5 },
+        size: { 'x-kubernetes-int-or-string': true, pattern: '^[0-9]+$' },
+      },
+    });
+  });
+
+  it('the committed CRDs keep the vendor's rules: no unknown field kept in a Restore spec, the required fields', () => {
+    expect(RESTORE.properties!.spec!['x-kubernetes-preserve-unknown-fields']).toBeUndefined();
+    expect(RESTORE.properties!.spec!.required).toEqual(['source']);
+    expect(BACKUP.properties!.spec!.required).toEqual(expect.arrayContaining(['backupPlan', 'type']));
   });
 });
 
