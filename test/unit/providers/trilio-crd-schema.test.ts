@@ -170,7 +170,7 @@ describe('test/trilio/crds, generated from the vendor files', () => {
     });
   });
 
-  it('the committed CRDs keep the vendor's rules: no unknown field kept in a Restore spec, the required fields', () => {
+  it('the committed CRDs keep the vendor’s rules: no unknown field kept in a Restore spec, the required fields', () => {
     expect(RESTORE.properties!.spec!['x-kubernetes-preserve-unknown-fields']).toBeUndefined();
     expect(RESTORE.properties!.spec!.required).toEqual(['source']);
     expect(BACKUP.properties!.spec!.required).toEqual(expect.arrayContaining(['backupPlan', 'type']));
