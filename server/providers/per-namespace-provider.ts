@@ -1,7 +1,8 @@
 // The provider shape shared by tools that keep their backups in the application's own namespace and
 // restore one application per restore object into a target namespace: Kasten (RestorePoint →
-// RestoreAction with targetNamespace) and Trilio (Backup → Restore with restoreNamespace). Each tool
-// supplies the translations (PerNamespaceTool); the rules live here once:
+// RestoreAction with targetNamespace) and Trilio (Backup → Restore, which restores into the
+// namespace it is created in). Each tool supplies the translations (PerNamespaceTool); the rules
+// live here once:
 // - one restore object per source namespace (the tools restore one application per request), each
 //   in its own sandbox, all with the run's name; the run tracks them together (RestoreRef.namespaces)
 //   and the restore is done when every one is, failed when any one failed;
@@ -9,8 +10,9 @@
 //   be usable, in every source namespace. The chosen names are recorded in source order, joined by
 //   commas (a name never holds one), as the run's one backup name;
 // - each restore object is created IN ITS SANDBOX (the target), never in a source namespace, and
-//   its target is the sandbox of the checked mapping; an existing object of the same name is adopted
-//   only when it asks for exactly the same thing;
+//   its target (Kasten's targetNamespace; Trilio's own namespace) is the sandbox of the checked
+//   mapping; an existing object of the same name is adopted only when it asks for exactly the
+//   same thing;
 // - each carries the run's restore transforms in the tool's own terms (kasten-transforms.ts,
 //   trilio-transforms.ts).
 import type { Provider } from '../domain/resources/resources.js';

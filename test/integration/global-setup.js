@@ -58,7 +58,8 @@ function startLocalBinaries() {
 function installCrds(kubeconfigPath) {
   const kubectl = (args) =>
     execFileSync('kubectl', ['--kubeconfig', kubeconfigPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  // Kasten's and Trilio's CRDs are ours, written from their documentation (see the files).
+  // Kasten's CRDs are ours, written from its documentation; Trilio's are TVK's own without their
+  // descriptions (test/trilio/crds-gen), so the apiserver prunes a Restore as TVK's would.
   const dirs = ['crds', 'test/fixtures/velero/crds', 'test/kasten/crds', 'test/trilio/crds'];
   for (const dir of dirs.map((entry) => path.join(repoRoot, entry))) {
     // crds/ is a kustomization (deploy/ builds on it); Velero's CRDs are plain files.

@@ -361,7 +361,8 @@ describe("the server's ServiceAccount (least privilege)", () => {
                 apiVersion: 'triliovault.trilio.io/v1',
                 kind: 'Restore',
                 metadata,
-                spec: { source: { type: 'Backup', backup: { name: 'nightly', namespace: fixture.source } }, restoreNamespace: target },
+                // TVK restores into the Restore's own namespace: its CRD has no target field.
+                spec: { source: { type: 'Backup', backup: { name: 'nightly', namespace: fixture.source } } },
               },
             };
       try {
@@ -375,12 +376,47 @@ describe("the server's ServiceAccount (least privilege)", () => {
       // Into a team's namespace, created there (the source-namespace write Rehearsal never makes).
       expect(await attempt(victim, victim, tool)).toMatch(/^403 .*rehearsal-server-sandboxes-only.*only in Rehearsal sandbox namespaces/);
       expect(await attempt(fixture.source, fixture.source, tool)).toMatch(/^403 .*rehearsal-server-sandboxes-only/);
-      // From a sandbox, aimed at another namespace, or labelled with another run.
-      expect(await attempt(sandbox, victim, tool)).toMatch(/^403 .*restoring into that sandbox/);
+      // From a sandbox, labelled with another run.
       expect(await attempt(sandbox, sandbox, tool, 'zzzzz')).toMatch(/^403 .*restoring into that sandbox/);
       // The one shape the engine uses passes the policy (no tool runs here to act on it).
       expect(await attempt(sandbox, sandbox, tool)).toBe('allowed');
     }
+    // From a sandbox, aimed at another namespace: Kasten names its target, and it must be the sandbox.
+    expect(await attempt(sandbox, victim, 'kasten')).toMatch(/^403 .*restoring into that sandbox/);
+  });
+
+  it('a Trilio Restore can name no other target: TVK’s CRD prunes one before admission, and keeps restoreFlags', async () => {
+    // test/trilio/crds is TVK's own Restore CRD (descriptions removed): this is its structural
+    // schema at work, as on a cluster with TVK. Rehearsal once wrote spec.restoreNamespace and
+    // spec.skipIfAlreadyExists; both would vanish, so the Restore restores into its own namespace.
+    const custom = server.makeApiClient(CustomObjectsApi);
+    const victim = uniqueName('team-t', 30); // named only: nothing may ever restore into it
+    const sandbox = `${uniqueName('rehearsal-fake', 40)}-abcde`;
+    foreign.push(sandbox);
+    await fixture.admin.makeApiClient(CoreV1Api).createNamespace({
+      body: { metadata: { name: sandbox, labels: { 'rehearsal.dev/managed-by': 'rehearsal', 'rehearsal.dev/run': 'abcde' } } },
+    });
+    const where = { group: 'triliovault.trilio.io', version: 'v1', plural: 'restores', namespace: sandbox };
+    const name = uniqueName('stray-target', 30);
+    await custom.createNamespacedCustomObject({
+      ...where,
+      body: {
+        apiVersion: 'triliovault.trilio.io/v1',
+        kind: 'Restore',
+        metadata: { name, labels: { 'rehearsal.dev/run': 'abcde' } },
+        spec: {
+          source: { type: 'Backup', backup: { name: 'nightly', namespace: fixture.source } },
+          restoreNamespace: victim,
+          skipIfAlreadyExists: true,
+          restoreFlags: { skipIfAlreadyExists: true },
+        },
+      },
+    });
+    const stored = (await custom.getNamespacedCustomObject({ ...where, name })) as { spec: Record<string, unknown> };
+    expect(stored.spec).toEqual({
+      source: { type: 'Backup', backup: { name: 'nightly', namespace: fixture.source } },
+      restoreFlags: { skipIfAlreadyExists: true },
+    });
   });
 
   it('may create and delete pods only in sandboxes, and only file check pods (decision 0020)', async () => {

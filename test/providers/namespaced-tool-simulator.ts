@@ -2,8 +2,9 @@
 //  SHARED PART OF THE KASTEN AND TRILIO SIMULATORS — for Rehearsal's tests only. NOT A VENDOR TOOL.
 // ============================================================================================
 // Kasten and Trilio cannot run here. Their simulators (test/kasten/simulator.ts,
-// test/trilio/simulator.ts) play the tool's part through the Kubernetes API, on CRDs Rehearsal's
-// developers wrote from the vendors' documentation (test/kasten/crds, test/trilio/crds):
+// test/trilio/simulator.ts) play the tool's part through the Kubernetes API, on Kasten CRDs
+// Rehearsal's developers wrote from its documentation (test/kasten/crds) and Trilio's own CRDs
+// without their descriptions (test/trilio/crds):
 //  - takeBackup(): reads the application namespace's objects of common kinds (the Velero
 //    simulator's SNAPSHOT_KINDS), keeps them gzip+base64 in a Secret of the simulator's own data
 //    namespace, and creates the tool's backup object (Kasten RestorePoint, Trilio Backup) in the

@@ -1,8 +1,11 @@
 // ============================================================================================
 //  TRILIO SIMULATOR — for Rehearsal's tests only. THIS IS NOT TRILIO FOR KUBERNETES.
 // ============================================================================================
-// Plays TVK's part on the CRDs in test/trilio/crds (written by Rehearsal's developers from Trilio's
-// CRD documentation, not Trilio's own CRDs): takeBackup() makes an Available Backup
+// Plays TVK's part on the CRDs in test/trilio/crds (Trilio's own Restore and Backup CRDs, their
+// descriptions removed: test/trilio/crds-gen), so the apiserver keeps of a Restore only what TVK's
+// would: the simulator reads the request at the paths the vendor CRD declares (the backup in
+// spec.source.backup; the target is the Restore's own namespace, as with TVK — the CRD has no
+// field for another one). takeBackup() makes an Available Backup
 // (triliovault.trilio.io/v1) in the application's namespace; each new Restore goes InProgress →
 // Completed (status.status, phase, percentageCompletion, completionTimestamp, and the item lists of
 // status.restoreApplication.custom as TVK's API types declare them) or Failed (with a
@@ -22,9 +25,9 @@ import { kubeTimestamp, type SnapshotItem } from '../velero/simulator.js';
 import { applyTrilioTransforms, trilioExcludes } from '../providers/restore-transforms-sim.js';
 
 interface TrilioRestoreObject {
+  metadata: { namespace: string };
   spec?: {
     source?: { backup?: { name?: string; namespace?: string } };
-    restoreNamespace?: string;
     excludeResourceSelector?: Parameters<typeof trilioExcludes>[0];
     transformComponents?: Parameters<typeof applyTrilioTransforms>[1];
   };
@@ -55,9 +58,10 @@ export class TrilioSimulator extends NamespacedToolSimulator {
 
   protected readRestore(restore: TrilioRestoreObject): ToolRestoreRequest | undefined {
     const backup = restore.spec?.source?.backup;
-    const target = restore.spec?.restoreNamespace;
-    if (!backup?.name || !backup.namespace || !target) return undefined;
-    return { backupName: backup.name, backupNamespace: backup.namespace, target };
+    if (!backup?.name || !backup.namespace) return undefined;
+    // TVK restores into the namespace the Restore is in; the shared tripwire still refuses the
+    // backup's own namespace.
+    return { backupName: backup.name, backupNamespace: backup.namespace, target: restore.metadata.namespace };
   }
 
   // spec.excludeResourceSelector leaves objects out; spec.transformComponents.custom changes the rest.
@@ -67,7 +71,7 @@ export class TrilioSimulator extends NamespacedToolSimulator {
   }
 
   protected isNew(restore: TrilioRestoreObject): boolean {
-    return !restore.status?.status || restore.status.status === 'New';
+    return !restore.status?.status || restore.status.status === 'Pending';
   }
 
   protected runningStatus() {

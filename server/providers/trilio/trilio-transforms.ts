@@ -11,6 +11,12 @@
 // "remove if present": a field is cleared with `add <path> null` where its parent always exists
 // (spec), and what would need more (external-dns annotations, node ports by index) is not done —
 // docs/restore-transforms.md says so. The test's own patches come first. Pure.
+//
+// A null `value` is never written: the CRD declares jsonPatches[].value without `nullable`, so the
+// apiserver drops `value: null` before TVK sees it, and a Restore read back would then differ from
+// the one Rehearsal asked for (adoption compares them). Written without it, an `add`/`replace`
+// arrives exactly as TVK would have received it anyway; ASSUMED (not in the CRD): TVK applies
+// patches the way Go's evanphx/json-patch (Kubernetes' own) does, where a missing value is null.
 import type { DefaultTransformId, RestorePatch } from '../../domain/resources/resources.js';
 import {
   CRONJOB,
@@ -86,7 +92,8 @@ const DEFAULTS: Readonly<Record<DefaultTransformId, (entry: DefaultTransform) =>
       jsonPatches: [
         { op: 'test' as const, path: '/spec/type', value: serviceType },
         { op: 'replace' as const, path: '/spec/type', value: 'ClusterIP' },
-        ...EXPOSED_SERVICE_FIELDS.map((field) => ({ op: 'add' as const, path: `/spec/${field}`, value: null })),
+        // `add` without a value: null (see the header).
+        ...EXPOSED_SERVICE_FIELDS.map((field) => ({ op: 'add' as const, path: `/spec/${field}` })),
       ],
     })),
   }),
@@ -108,12 +115,17 @@ function patchTransform(patch: RestorePatch): TrilioCustomTransform {
       ...(patch.target.name ? { objects: [patch.target.name] } : {}),
     },
     jsonPatches: [
-      ...(patch.when ?? []).map((condition) => ({ op: 'test' as const, path: condition.path, value: condition.value })),
+      ...(patch.when ?? []).map((condition) => ({
+        op: 'test' as const,
+        path: condition.path,
+        ...(condition.value != null ? { value: condition.value } : {}),
+      })),
       ...patch.operations.map((operation) => ({
         op: operation.op,
         path: operation.path,
         ...(operation.from !== undefined ? { from: operation.from } : {}),
-        ...(operation.op === 'add' || operation.op === 'replace' ? { value: operation.value ?? null } : {}),
+        // A null value is left out (see the header): for add and replace that still means null.
+        ...((operation.op === 'add' || operation.op === 'replace') && operation.value != null ? { value: operation.value } : {}),
       })),
     ],
   };

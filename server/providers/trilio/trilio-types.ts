@@ -1,11 +1,14 @@
 // The parts of Trilio for Kubernetes (TVK)'s public API (triliovault.trilio.io/v1) that Rehearsal
-// reads and writes, as Trilio's CRD documentation describes them (docs.trilio.io, "Custom Resource
-// Definitions - Application": Backup, Restore; the Restore's item lists as TVK's API types declare
-// them: RestoreStatus.restoreApplication.{custom, helmCharts[], operators[]}, each with the
-// snapshot's resources and a ComponentStatus of failed/skipped/excluded resources, a resource
-// being {groupVersionKind, objects: names}). Wire shapes for the provider only. Not checked
-// against a running TVK: Trilio cannot run here, so the provider is tested against
-// test/trilio/simulator.ts (docs/operations.md, "Backup tools").
+// reads and writes, at the paths of the vendor's own CRDs (controller-gen output of TVK's API
+// types, published in github.com/trilioData/lightspeed-rag-content,
+// validation-framework/validator/crds/triliovault.trilio.io_{restores,backups}.yaml; the test
+// cluster installs them, descriptions removed: test/trilio/crds). Worth knowing, because a
+// field that is not in the schema is silently dropped by the apiserver: a Restore has no target
+// namespace field (it restores into the namespace it is created in), its flags live under
+// spec.restoreFlags, and status.status is one of InProgress, Pending, Error, Completed, Failed.
+// test/unit/providers/trilio-crd-schema.test.ts checks every object Rehearsal writes against
+// that schema. Not checked against a running TVK: Trilio cannot run here, so the provider is
+// tested against test/trilio/simulator.ts (docs/operations.md, "Backup tools").
 
 import type { TrilioTransforms } from './trilio-transforms.js';
 
@@ -30,24 +33,29 @@ export interface TrilioMetadata {
   labels?: Record<string, string>;
 }
 
-/** Backup and Restore status.status values. */
-export type TrilioStatus =
-  | 'New'
+/** A Restore's status.status (the CRD's enum). */
+export type TrilioRestoreStatus = 'InProgress' | 'Pending' | 'Error' | 'Completed' | 'Failed';
+
+/** A Backup's status.status (the CRD's enum); only Available can be restored. */
+export type TrilioBackupStatus =
+  | 'Queued'
   | 'InProgress'
-  | 'Available'
+  | 'Pending'
+  | 'Error'
   | 'Completed'
   | 'Failed'
-  | 'Error'
+  | 'Available'
   | 'Coalescing'
   | 'Canceling'
-  | 'Canceled';
+  | 'Canceled'
+  | 'Degraded';
 
 export interface TrilioBackup {
   apiVersion?: string;
   kind?: string;
   metadata: TrilioMetadata;
-  spec?: { type?: 'Full' | 'Incremental'; backupPlan?: { name?: string; namespace?: string } };
-  status?: { status?: TrilioStatus; completionTimestamp?: string; stats?: { backupSize?: number } };
+  spec?: { type?: 'Full' | 'Incremental' | 'Mixed'; backupPlan?: { name?: string; namespace?: string } };
+  status?: { status?: TrilioBackupStatus; completionTimestamp?: string };
 }
 
 export interface TrilioRestore {
@@ -55,17 +63,16 @@ export interface TrilioRestore {
   kind?: string;
   metadata: TrilioMetadata;
   spec?: {
-    source?: { type?: 'Backup' | 'Location'; backup?: { name?: string; namespace?: string } };
-    /** The namespace the backup is restored into (a sandbox, for Rehearsal). */
-    restoreNamespace?: string;
-    skipIfAlreadyExists?: boolean;
+    // No target namespace here: TVK restores into the Restore's own namespace (a sandbox, for Rehearsal).
+    source?: { type?: 'Backup' | 'Snapshot' | 'Location' | 'BackupPlan' | 'ConsistentSet' | 'ContinuousRestorePlan'; backup?: { name?: string; namespace?: string } };
+    restoreFlags?: { skipIfAlreadyExists?: boolean };
     /** Resource types (and Pods of Jobs, by label) not restored (trilio-transforms.ts). */
     excludeResourceSelector?: TrilioTransforms['excludeResourceSelector'];
     /** Changes to restored objects (trilio-transforms.ts). */
     transformComponents?: TrilioTransforms['transformComponents'];
   };
   status?: {
-    status?: TrilioStatus;
+    status?: TrilioRestoreStatus;
     phase?: string;
     phaseStatus?: string;
     percentageCompletion?: number;

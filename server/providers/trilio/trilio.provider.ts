@@ -1,7 +1,8 @@
 // Trilio for Kubernetes through its Kubernetes API only (decision 0002): Backups
-// (triliovault.trilio.io/v1) of the source namespace are read; a Restore of the chosen Backup with
-// restoreNamespace = the sandbox is created in the sandbox. A Backup is usable once its status is
-// Available (Trilio's word for a finished backup); a Restore ends Completed or Failed/Error.
+// (triliovault.trilio.io/v1) of the source namespace are read; a Restore of the chosen Backup is
+// created in the sandbox, which is where TVK restores it (trilio-restore-request.ts). A Backup is
+// usable once its status is Available (Trilio's word for a finished backup); a Restore is Pending,
+// then InProgress, and ends Completed, or Failed or Error.
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { CustomResources, type ProviderCustomObjectsApi } from '../custom-resources.js';
 import { PerNamespaceProvider, type PerNamespaceTool } from '../per-namespace-provider.js';
@@ -14,23 +15,23 @@ import {
   type TrilioRestore,
   type TrilioRestoreComponent,
 } from './trilio-types.js';
-import { TRILIO_TRANSFORMS_NOT_DONE, trilioTransforms } from './trilio-transforms.js';
+import { sameTrilioRequest, trilioRestoreBody } from './trilio-restore-request.js';
+import { TRILIO_TRANSFORMS_NOT_DONE } from './trilio-transforms.js';
 import { trilioVolumes } from './trilio-volume-restores.js';
 
 export function trilioStateOf(status: string | undefined): RestoreState {
   switch (status) {
     case undefined:
     case '':
-    case 'New':
+    case 'Pending':
       return 'pending';
     case 'Completed':
       return 'succeeded';
     case 'Failed':
     case 'Error':
-    case 'Canceled':
       return 'failed';
     default:
-      return 'running'; // InProgress, Canceling, or a status this version does not know
+      return 'running'; // InProgress, or a status this version does not know
   }
 }
 
@@ -76,7 +77,7 @@ export function trilioProgress(restore: TrilioRestore): RestoreProgress {
   const partial = state === 'succeeded' && items !== undefined && items.failed > 0;
   const progress: RestoreProgress = {
     state: partial ? 'partiallyFailed' : state,
-    phase: status.status || 'New',
+    phase: status.status || 'Pending',
     warnings: items?.skipped ?? 0,
     errors: items?.failed || (state === 'failed' ? 1 : 0),
   };
@@ -111,26 +112,12 @@ export const trilioTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<Tril
   completedAt: (backup) => backup.status?.completionTimestamp,
   unusable: (backup) => {
     if (backup.metadata.deletionTimestamp) return 'is being deleted';
-    const status = backup.status?.status ?? 'New';
-    return status === 'Available' ? undefined : `is ${status}; a restore needs an Available backup`;
+    const status = backup.status?.status;
+    if (status === 'Available') return undefined;
+    return `is ${status ?? 'without a status yet'}; a restore needs an Available backup`;
   },
-  restoreBody: ({ name, labels, backup, source, sandbox, transforms }) => ({
-    apiVersion: `${TRILIO_RESTORES.group}/${TRILIO_RESTORES.version}`,
-    kind: 'Restore',
-    metadata: { name, namespace: sandbox, labels: { ...labels } },
-    spec: {
-      source: { type: 'Backup', backup: { name: backup, namespace: source } },
-      restoreNamespace: sandbox,
-      skipIfAlreadyExists: true,
-      ...trilioTransforms(transforms),
-    },
-  }),
-  sameRequest: (existing, wanted) =>
-    existing.spec?.source?.backup?.name === wanted.spec?.source?.backup?.name &&
-    existing.spec?.source?.backup?.namespace === wanted.spec?.source?.backup?.namespace &&
-    existing.spec?.restoreNamespace === wanted.spec?.restoreNamespace &&
-    JSON.stringify([existing.spec?.excludeResourceSelector ?? null, existing.spec?.transformComponents ?? null]) ===
-      JSON.stringify([wanted.spec?.excludeResourceSelector ?? null, wanted.spec?.transformComponents ?? null]),
+  restoreBody: trilioRestoreBody,
+  sameRequest: sameTrilioRequest,
   progress: trilioProgress,
 });
 

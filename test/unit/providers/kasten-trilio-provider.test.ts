@@ -173,20 +173,38 @@ describe('Trilio provider', () => {
     );
   });
 
-  it('creates the Restore in the sandbox with restoreNamespace = the sandbox', async () => {
+  it('creates the Restore in the sandbox, which is where TVK restores it, with skipIfAlreadyExists under restoreFlags', async () => {
     const { api, calls } = fakeApi({ 'create restores': {} });
     await new TrilioProvider(api).startRestore(request('b1'));
     const create = calls.find((call) => call.method === 'create')!;
     expect(create.param.namespace).toBe('rehearsal-rt-run1');
-    expect((create.param.body as { spec: unknown }).spec).toEqual({
+    const body = create.param.body as { metadata: { namespace: string }; spec: unknown };
+    expect(body.metadata.namespace).toBe('rehearsal-rt-run1');
+    // The vendor CRD has no spec.restoreNamespace, and its flags live under spec.restoreFlags.
+    expect(body.spec).toEqual({
       source: { type: 'Backup', backup: { name: 'b1', namespace: 'shop' } },
-      restoreNamespace: 'rehearsal-rt-run1',
-      skipIfAlreadyExists: true,
+      restoreFlags: { skipIfAlreadyExists: true },
     });
+  });
+
+  it('adopts a Restore of the same request as the apiserver gives it back, and not another one', async () => {
+    const stored = (backup: string) => ({
+      apiVersion: 'triliovault.trilio.io/v1',
+      kind: 'Restore',
+      metadata: { name: 'rt-run1', namespace: 'rehearsal-rt-run1', uid: 'u1', labels: { 'rehearsal.dev/run': 'run1' } },
+      spec: { restoreFlags: { skipIfAlreadyExists: true }, source: { backup: { namespace: 'shop', name: backup }, type: 'Backup' } },
+      status: { status: 'InProgress' },
+    });
+    const exists = new ApiException(409, 'HTTP 409', JSON.stringify({ kind: 'Status', reason: 'AlreadyExists' }), {});
+    const same = fakeApi({ 'create restores': exists, 'get restores rt-run1': stored('b1') });
+    await expect(new TrilioProvider(same.api).startRestore(request('b1'))).resolves.toEqual({ namespace: 'rehearsal-rt-run1', name: 'rt-run1' });
+    const other = fakeApi({ 'create restores': exists, 'get restores rt-run1': stored('b0') });
+    await expect(new TrilioProvider(other.api).startRestore(request('b1'))).rejects.toThrow(/will not adopt/);
   });
 
   it.each([
     [undefined, 'pending'],
+    ['Pending', 'pending'],
     ['InProgress', 'running'],
     ['Completed', 'succeeded'],
     ['Failed', 'failed'],

@@ -211,6 +211,26 @@ describe('Kasten: filters.excludeResources and transforms', () => {
     });
   });
 
+  it('writes no null value for a patch of null (the apiserver would drop it) and keeps every other value', () => {
+    const nulls: RestorePatch = {
+      name: 'clear',
+      target: { version: 'v1', kind: 'Service', resource: 'services' },
+      when: [{ path: '/spec/sessionAffinityConfig', value: null }],
+      operations: [
+        { op: 'add', path: '/spec/loadBalancerClass', value: null },
+        { op: 'replace', path: '/spec/ports/0/name', value: '' },
+        { op: 'replace', path: '/spec/publishNotReadyAddresses', value: false },
+      ],
+    };
+    const custom = trilioTransforms(resolveTransforms({ patches: [nulls], removeDefaults: [...DEFAULT_TRANSFORM_IDS] })).transformComponents!.custom;
+    expect(custom[0]!.jsonPatches).toEqual([
+      { op: 'test', path: '/spec/sessionAffinityConfig' },
+      { op: 'add', path: '/spec/loadBalancerClass' },
+      { op: 'replace', path: '/spec/ports/0/name', value: '' },
+      { op: 'replace', path: '/spec/publishNotReadyAddresses', value: false },
+    ]);
+  });
+
   it('asks for nothing when every default is removed', () => {
     expect(kastenTransforms(resolveTransforms({ removeDefaults: [...DEFAULT_TRANSFORM_IDS] }))).toEqual({});
   });
@@ -240,8 +260,11 @@ describe('Trilio: excludeResourceSelector and transformComponents', () => {
     expect(loadBalancer.jsonPatches.slice(0, 3)).toEqual([
       { op: 'test', path: '/spec/type', value: 'LoadBalancer' },
       { op: 'replace', path: '/spec/type', value: 'ClusterIP' },
-      { op: 'add', path: '/spec/externalIPs', value: null },
+      // Cleared by an add without a value: the CRD's value is not nullable, so the apiserver would
+      // drop `value: null` anyway (trilio-transforms.ts).
+      { op: 'add', path: '/spec/externalIPs' },
     ]);
+    expect(JSON.stringify(custom)).not.toContain('null');
     // No "remove if present" in plain JSON Patch: the external-dns default is not expressed.
     expect(custom.some((entry) => entry.transformName.startsWith('drop-external-dns'))).toBe(false);
     // Nor are claims unbound (volumeName removed with bind-completed kept would make a claim Lost).
@@ -260,6 +283,26 @@ describe('Trilio: excludeResourceSelector and transformComponents', () => {
         { op: 'remove', path: '/spec/paused' },
       ],
     });
+  });
+
+  it('writes no null value for a patch of null (the apiserver would drop it) and keeps every other value', () => {
+    const nulls: RestorePatch = {
+      name: 'clear',
+      target: { version: 'v1', kind: 'Service', resource: 'services' },
+      when: [{ path: '/spec/sessionAffinityConfig', value: null }],
+      operations: [
+        { op: 'add', path: '/spec/loadBalancerClass', value: null },
+        { op: 'replace', path: '/spec/ports/0/name', value: '' },
+        { op: 'replace', path: '/spec/publishNotReadyAddresses', value: false },
+      ],
+    };
+    const custom = trilioTransforms(resolveTransforms({ patches: [nulls], removeDefaults: [...DEFAULT_TRANSFORM_IDS] })).transformComponents!.custom;
+    expect(custom[0]!.jsonPatches).toEqual([
+      { op: 'test', path: '/spec/sessionAffinityConfig' },
+      { op: 'add', path: '/spec/loadBalancerClass' },
+      { op: 'replace', path: '/spec/ports/0/name', value: '' },
+      { op: 'replace', path: '/spec/publishNotReadyAddresses', value: false },
+    ]);
   });
 
   it('asks for nothing when every default is removed (no empty lists: the CRD wants at least one item)', () => {
