@@ -40,6 +40,7 @@ import type {
   TestWriter,
   CoverageSource,
   DiagnosisSource,
+  WorkloadSource,
 } from './ports.js';
 import { jsonBody, refuseBodyOnBodilessMethods, requireJsonWhenBody } from './request-body.js';
 import { ResponseCache } from './responses/response-cache.js';
@@ -54,6 +55,7 @@ import { ReportsService } from './services/reports.service.js';
 import { SandboxesService } from './services/sandboxes.service.js';
 import { SchedulesService } from './services/schedules.service.js';
 import { TestsService } from './services/tests.service.js';
+import { TestDraftsService } from './services/test-drafts.service.js';
 import { TriggerWatch } from './services/trigger-watch.js';
 
 export interface HttpDeps {
@@ -73,6 +75,8 @@ export interface HttpDeps {
   sandboxes?: SandboxAdmin;
   /** Backup coverage (the Velero provider's inventory); absent → /api/v1/coverage answers 503. */
   coverage?: CoverageSource;
+  /** Source namespaces' workloads, for test drafts; absent (or no coverage) → /api/v1/test-drafts answers 503. */
+  workloads?: WorkloadSource;
   /** Diagnoses of failed runs (ConfigMaps beside the reports); absent → diagnosis answers 404. */
   diagnoses?: DiagnosisSource;
   /** Evidence signature check for compliance; absent → signatures are not checked. */
@@ -175,6 +179,13 @@ export function createApp(deps: HttpDeps): express.Express {
     schedules: new SchedulesService(deps.schedules),
     sandboxes: new SandboxesService(deps.sandboxes),
     coverage,
+    drafts: new TestDraftsService({
+      cache: deps.cache,
+      coverage: deps.coverage,
+      workloads: deps.workloads,
+      reviewer,
+      now: deps.now,
+    }),
     runs: new RunDetailsService(
       deps.cache,
       deps.config.namespace,

@@ -987,6 +987,8 @@ describe('the contract itself', () => {
       // Sandboxes too (sandboxes.contract.test.ts).
       'listSandboxes',
       'removeOrphanedSandbox',
+      // Test drafts too (test-drafts.contract.test.ts).
+      'draftTests',
     ];
     const missing = contract.operationIds.filter(
       (id) => !contract.exercised.has(id) && !elsewhere.includes(id),
