@@ -115,6 +115,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test-drafts/{sourceNamespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the drafted test of a namespace
+         * @description Creates the test draftTests drafts for one source namespace, as createTest creates a test: the
+         *     caller needs `create restoretests` in the test's namespace and the restore rights of decision
+         *     0009 in the source namespace (else 403 naming them), and is recorded as its author. The draft's
+         *     checks are the server's own, never a request body's; a sqlQuery skeleton fails until its query
+         *     is written (edit the test, or generate YAML instead and complete it before applying).
+         */
+        post: operations["createDraftedTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/schedules": {
         parameters: {
             query?: never;
@@ -2398,6 +2422,97 @@ export interface operations {
             };
             /** @description The caller lacks a permission; missingPermissions names it */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready), Velero not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createDraftedTest: {
+        parameters: {
+            query?: {
+                /** @description Namespace of the new RestoreTest; default: the server's namespace. */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The backed-up namespace the test restores. */
+                sourceNamespace: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Path of the new RestoreTest, e.g. /api/v1/tests/shop-restore?namespace=rehearsal-system */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description sourceNamespace or namespace is not an RFC 1123 label, or the test namespace does not exist */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No backup covers the source namespace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A RestoreTest of the drafted name already exists in the namespace */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -29,6 +29,7 @@ import { RegisterRoutes } from './generated/routes.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { loadOpenApiDocument, withoutSecurityRequirements, type OpenApiDocument } from './openapi-document.js';
 import { PRODUCT_VERSION } from '../product-version.js';
+import type { RestoreTest } from '../domain/resources/resources.js';
 import type {
   ApiCache,
   EvidenceKeySource,
@@ -164,15 +165,16 @@ export function createApp(deps: HttpDeps): express.Express {
     },
     reviewer,
   );
+  const tests = new TestsService({
+    cache: deps.cache,
+    writer: deps.client,
+    triggers: new TriggerWatch(deps.cache),
+    restoreAccess,
+    triggerWaitMs: deps.triggerWaitMs ?? DEFAULT_TRIGGER_WAIT_MS,
+  });
   const context: ApiContext = {
     health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
-    tests: new TestsService({
-      cache: deps.cache,
-      writer: deps.client,
-      triggers: new TriggerWatch(deps.cache),
-      restoreAccess,
-      triggerWaitMs: deps.triggerWaitMs ?? DEFAULT_TRIGGER_WAIT_MS,
-    }),
+    tests,
     reports: new ReportsService(deps.cache, deps.config.namespace, deps.now),
     dashboard: new DashboardService(deps.cache, deps.now, () => coverage.untestedCount()),
     compliance,
@@ -185,6 +187,7 @@ export function createApp(deps: HttpDeps): express.Express {
       workloads: deps.workloads,
       reviewer,
       now: deps.now,
+      createTest: (test, caller) => tests.createDrafted(test as RestoreTest, caller),
     }),
     runs: new RunDetailsService(
       deps.cache,

@@ -1,9 +1,24 @@
 // GET /api/v1/test-drafts: RestoreTests drafted for backed-up namespaces that no test restores
 // (issue 32), for `kubectl restoretest generate` and the coverage page. Writes nothing.
 import type { Request as ExpressRequest } from 'express';
-import { Controller, Extension, Get, OperationId, Query, Request, Response, Route, Security, Tags } from '@tsoa/runtime';
+import {
+  Controller,
+  Extension,
+  Get,
+  OperationId,
+  Path,
+  Post,
+  Query,
+  Request,
+  Response,
+  Route,
+  Security,
+  SuccessResponse,
+  Tags,
+} from '@tsoa/runtime';
+import type { TestResponse } from '../domain/read-models/views.js';
 import { reviewedCaller, type ApiUser } from './auth/authorizer.js';
-import { LIST_TESTS, LIST_VELERO_BACKUPS, LIST_VELERO_SCHEDULES, RBAC_EXTENSION } from './auth/permissions.js';
+import { CREATE_TEST, LIST_TESTS, LIST_VELERO_BACKUPS, LIST_VELERO_SCHEDULES, RBAC_EXTENSION } from './auth/permissions.js';
 import { requestNamespaceOf } from './auth/request-namespace.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';
@@ -59,5 +74,47 @@ export class TestDraftsController extends Controller {
       caller: reviewedCaller((request as ExpressRequest & { user?: ApiUser }).user),
       yaml,
     });
+  }
+
+  /**
+   * Creates the test draftTests drafts for one source namespace, as createTest creates a test: the
+   * caller needs `create restoretests` in the test's namespace and the restore rights of decision
+   * 0009 in the source namespace (else 403 naming them), and is recorded as its author. The draft's
+   * checks are the server's own, never a request body's; a sqlQuery skeleton fails until its query
+   * is written (edit the test, or generate YAML instead and complete it before applying).
+   * @summary Create the drafted test of a namespace
+   * @param sourceNamespace The backed-up namespace the test restores.
+   * @param namespace Namespace of the new RestoreTest; default: the server's namespace.
+   * @pattern sourceNamespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength sourceNamespace 63 must be at most 63 characters
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
+   */
+  @Post('test-drafts/{sourceNamespace}')
+  @OperationId('createDraftedTest')
+  @Extension(RBAC_EXTENSION, [CREATE_TEST, LIST_VELERO_SCHEDULES, LIST_VELERO_BACKUPS])
+  @SuccessResponse<{
+    /** Path of the new RestoreTest, e.g. /api/v1/tests/shop-restore?namespace=rehearsal-system */
+    Location: string;
+  }>(201, 'Created')
+  @Response<ProblemDetails>(400, 'sourceNamespace or namespace is not an RFC 1123 label, or the test namespace does not exist')
+  @Response<ProblemDetails>(404, 'No backup covers the source namespace')
+  @Response<ProblemDetails>(409, 'A RestoreTest of the drafted name already exists in the namespace')
+  @Response<ProblemDetails>(503, 'Caches still loading (not-ready), Velero not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable')
+  public async createDraftedTest(
+    @Path() sourceNamespace: string,
+    @Request() request: ExpressRequest,
+    @Query() namespace?: string,
+  ): Promise<TestResponse> {
+    const testNamespace = requestNamespaceOf(request);
+    if (namespace && namespace !== testNamespace) throw new Error('the query namespace differs from the resolved namespace');
+    const created = await this.api.drafts.apply(
+      sourceNamespace,
+      testNamespace,
+      reviewedCaller((request as ExpressRequest & { user?: ApiUser }).user),
+    );
+    this.setStatus(201);
+    this.setHeader('Location', created.location);
+    return created.test;
   }
 }

@@ -989,6 +989,7 @@ describe('the contract itself', () => {
       'removeOrphanedSandbox',
       // Test drafts too (test-drafts.contract.test.ts).
       'draftTests',
+      'createDraftedTest',
     ];
     const missing = contract.operationIds.filter(
       (id) => !contract.exercised.has(id) && !elsewhere.includes(id),

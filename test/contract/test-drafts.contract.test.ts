@@ -164,17 +164,46 @@ describe('test drafts', () => {
   });
 });
 
+describe('applying a draft', () => {
+  it('creates the drafted test of a namespace, its checks included; 409 the second time, 404 when not backed up, 400 for a bad name', async () => {
+    const created = await server.api.POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace: 'ledger' } } });
+    expect(created.response.status).toBe(201);
+    expect(created.response.headers.get('location')).toBe('/api/v1/tests/ledger-restore?namespace=rehearsal-system');
+    expect(created.data).toMatchObject({ name: 'ledger-restore', namespace: 'rehearsal-system', sourceNamespaces: ['ledger'], schedule: '0 2 * * *' });
+    const stored = server.cluster.getTest('rehearsal-system', 'ledger-restore')!;
+    expect(stored.metadata.annotations).toEqual({ 'rehearsal.dev/generated-from': 'velero Schedule/nightly' });
+    // An empty namespace: no inline checks, the default ones apply.
+    expect(stored.spec.healthChecks).toBeUndefined();
+
+    const shop = await server.api.POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace: 'shop' }, query: { namespace: 'team-a' } } });
+    expect(shop.response.status).toBe(201);
+    expect(server.cluster.getTest('team-a', 'shop-restore')!.spec.healthChecks!.checks.map((check) => check.name)).toContain('db-data');
+
+    const again = await server.api.POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace: 'ledger' } } });
+    expectProblem(again.error, 409, 'already-exists');
+    const nowhere = await server.api.POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace: 'nowhere' } } });
+    expectProblem(nowhere.error, 404, 'not-found');
+    const bad = await server.api.POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace: 'Bad_Name' } } });
+    expect(expectProblem(bad.error, 400, 'invalid-request').errors).toEqual([{ field: 'sourceNamespace', message: expect.stringContaining('RFC 1123') }]);
+    // The default drafts no longer include what now has a test.
+    const { data } = await server.api.GET('/api/v1/test-drafts');
+    expect(data!.drafts.map((draft) => draft.namespace)).toEqual(['archive']);
+  });
+});
+
 describe('who sees what', () => {
-  // alice may read everything; bob may not list Deployments in shop; carol may not list Velero's schedules.
+  // alice may do everything; bob may not list Deployments in shop; carol may not list Velero's
+  // schedules; dave may not read Secrets (so may not restore anything).
   class Reviewer implements AccessReviewer {
     readonly reviews: { user: string; permission: PermissionDescriptor }[] = [];
     async reviewToken(token: string): Promise<ReviewedUser | null> {
-      return ({ alice: { username: 'alice', groups: [] }, bob: { username: 'bob', groups: [] }, carol: { username: 'carol', groups: [] } } as Record<string, ReviewedUser>)[token] ?? null;
+      return ({ alice: { username: 'alice', groups: [] }, bob: { username: 'bob', groups: [] }, carol: { username: 'carol', groups: [] }, dave: { username: 'dave', groups: [] } } as Record<string, ReviewedUser>)[token] ?? null;
     }
     async reviewAccess(user: ReviewedUser, permission: PermissionDescriptor): Promise<{ allowed: boolean }> {
       this.reviews.push({ user: user.username, permission });
       if (user.username === 'bob') return { allowed: !(permission.namespace === 'shop' && permission.resource === 'deployments') };
       if (user.username === 'carol') return { allowed: permission.resource !== 'schedules' };
+      if (user.username === 'dave') return { allowed: permission.resource !== 'secrets' };
       return { allowed: true };
     }
   }
@@ -204,6 +233,17 @@ describe('who sees what', () => {
       ]);
       expect(secured.workloads.reads).not.toContain('shop');
 
+      // Applying: bob may not read shop's workloads, dave may not read its Secrets (the restore right).
+      expectProblem((await as('bob').POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace: 'shop' } } })).error, 403, 'forbidden');
+      const forDave = await as('dave').POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace: 'shop' } } });
+      expect(expectProblem(forDave.error, 403, 'forbidden').missingPermissions).toContainEqual(
+        expect.objectContaining({ verb: 'get', resource: 'secrets', namespace: 'shop' }),
+      );
+      expect(secured.cluster.getTest('rehearsal-system', 'shop-restore')).toBeUndefined();
+      const byAlice = await as('alice').POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace: 'shop' } } });
+      expect(byAlice.response.status).toBe(201);
+      expect(secured.cluster.getTest('rehearsal-system', 'shop-restore')!.metadata.annotations).toMatchObject({ 'rehearsal.dev/author': 'alice' });
+
       const forCarol = await as('carol').GET('/api/v1/test-drafts');
       const problem = expectProblem(forCarol.error, 403, 'forbidden');
       expect(problem.missingPermissions).toEqual([{ verb: 'list', group: 'velero.io', resource: 'schedules', namespace: 'velero' }]);
@@ -213,7 +253,7 @@ describe('who sees what', () => {
   });
 
   it('was exercised with success and error answers', () => {
-    const statuses = [...(contract.exercised.get('draftTests') ?? [])];
-    expect(statuses).toEqual(expect.arrayContaining([200, 400, 403, 503]));
+    expect([...(contract.exercised.get('draftTests') ?? [])]).toEqual(expect.arrayContaining([200, 400, 403, 503]));
+    expect([...(contract.exercised.get('createDraftedTest') ?? [])]).toEqual(expect.arrayContaining([201, 400, 403, 404, 409]));
   });
 });

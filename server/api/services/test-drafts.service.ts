@@ -17,7 +17,8 @@ import { KubeError } from '../../kube/errors.js';
 import type { ApiUser } from '../auth/authorizer.js';
 import type { AccessReviewer } from '../auth/access-review.js';
 import { BackupToolUnavailableError, type ApiCache, type CoverageSource, type WorkloadSource } from '../ports.js';
-import { describePermission, invalidRequest, type FieldProblem, type PermissionDescriptor } from '../problem.js';
+import { ProblemError, describePermission, invalidRequest, type FieldProblem, type PermissionDescriptor } from '../problem.js';
+import type { CreatedTest } from './tests.service.js';
 import { requireSynced } from './readiness.js';
 
 /** Namespaces one request may name (a platform team drafts in batches; the default is unbounded). */
@@ -93,6 +94,8 @@ export interface TestDraftsDeps {
   /** Absent: no caller can be reviewed, and only an unreviewed caller (auth mode none) reads anything. */
   reviewer: AccessReviewer | undefined;
   now: () => Date;
+  /** Creates a drafted test under createTest's rule (TestsService.createDrafted). */
+  createTest: (test: DraftedRestoreTest, caller: ApiUser | undefined) => Promise<CreatedTest>;
 }
 
 export function draftYaml(draft: Pick<TestDraft, 'notes' | 'todo'> & { test: unknown }): string {
@@ -138,6 +141,34 @@ export class TestDraftsService {
       drafts: outcomes.flatMap((outcome) => ('test' in outcome ? [outcome] : [])),
       skipped: outcomes.flatMap((outcome) => ('reason' in outcome ? [outcome] : [])),
     };
+  }
+
+  /**
+   * Drafts the test of one source namespace and creates it, as createTest would (the caller's
+   * restore rights, recorded as its author): `kubectl restoretest generate --apply`. What the
+   * drafting skips is an error here: 404 not backed up, 403 not readable by the caller.
+   */
+  async apply(sourceNamespace: string, testNamespace: string, caller: ApiUser | undefined): Promise<CreatedTest> {
+    requireSynced(this.deps.cache);
+    const { coverage, workloads } = this.deps;
+    if (!coverage || !workloads) {
+      throw new BackupToolUnavailableError('No backup tool that lists its backups (Velero) is configured on this server.');
+    }
+    const now = this.deps.now();
+    const { inventory, coverage: covered } = await coverage.withInventory();
+    const entries = new Map(covered.namespaces.map((entry) => [entry.namespace, entry]));
+    const outcome = await this.draftOne(sourceNamespace, entries, inventory, { sourceNamespaces: [sourceNamespace], testNamespace, caller, yaml: false }, now);
+    if ('reason' in outcome) {
+      switch (outcome.reason) {
+        case 'not-backed-up':
+          throw new ProblemError('not-found', outcome.message);
+        case 'forbidden':
+          throw new ProblemError('forbidden', outcome.message, { missingPermissions: outcome.missingPermissions ?? [] });
+        default:
+          throw new ProblemError('internal-error', outcome.message);
+      }
+    }
+    return this.deps.createTest(outcome.test, caller);
   }
 
   private async draftOne(
