@@ -15,6 +15,7 @@
 //    with a note.
 //
 // The result is a plain 5-field cron in UTC, so the user can read and change it.
+import { formatDuration } from '../common/duration.js';
 import { MILLISECONDS_PER_DAY } from '../common/utc-days.js';
 import { nextRunAfter, validateCron } from '../run/schedule.js';
 
@@ -67,7 +68,7 @@ export function draftCadence(
   const minuteOfDay = Math.min(...shifted.map((ms) => Math.floor((ms % MILLISECONDS_PER_DAY) / 60_000)));
   const time = `${minuteOfDay % 60} ${Math.floor(minuteOfDay / 60)}`;
   const at = `${String(Math.floor(minuteOfDay / 60)).padStart(2, '0')}:${String(minuteOfDay % 60).padStart(2, '0')} UTC`;
-  const after = `${Math.round(delaySeconds / 60)} min after the backup`;
+  const after = `${formatDuration(delaySeconds)} after the backup`;
 
   // The window: WINDOW_DAYS whole days from the first shifted fire's day (a sub-daily backup hits
   // MAX_FIRES before the end, so the window ends at the last fire's day then).

@@ -2,7 +2,7 @@
 // from the tool's schedule, the cron from its cadence (cadence.ts), the checks from the namespace's
 // workloads and Services (draft-checks.ts). A draft is a proposal: nothing here writes, and what
 // the user must complete is in the rehearsal.dev/generated-todo annotation, not hidden.
-import { API_VERSION, type Provider, type RestoreTest } from '../resources/resources.js';
+import { ANNOTATION_AUTHOR, API_VERSION, type Provider, type RestoreTest } from '../resources/resources.js';
 import { draftCadence } from './cadence.js';
 import { draftChecks } from './draft-checks.js';
 import { labelName } from './draft-names.js';
@@ -47,7 +47,7 @@ export function draftRestoreTest(facts: NamespaceFacts, source: DraftBackupSourc
   const notes = [
     source.schedule
       ? `backed up by ${source.provider} Schedule ${source.schedule.name} (${source.schedule.cron}); runs ${cadence.reason}`
-      : `runs ${cadence.reason}`,
+      : cadence.reason,
     ...drafted.notes,
   ];
   const annotations: Record<string, string> = {
@@ -74,5 +74,11 @@ export function draftRestoreTest(facts: NamespaceFacts, source: DraftBackupSourc
     },
   };
   if (drafted.checks.length === 0) notes.push('no workload or Service to check: the default checks apply');
+  if (options.testNamespace !== facts.namespace) {
+    // Decision 0018: a test restoring another namespace runs only for a recorded author.
+    notes.push(
+      `applied with kubectl or a GitOps tool, set the annotation ${ANNOTATION_AUTHOR} to the user (or ServiceAccount) that applies it, who needs get secrets in ${facts.namespace}; the API (generate --apply) records it itself`,
+    );
+  }
   return { namespace: facts.namespace, test, notes, todo: drafted.todo };
 }
