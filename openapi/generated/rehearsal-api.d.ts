@@ -2383,7 +2383,7 @@ export interface operations {
                 /** @description Namespace the drafted tests would live in; default: the server's namespace. */
                 namespace?: string;
                 /** @description Source namespaces to draft tests for (repeat the parameter); default: every backed-up namespace without a test. */
-                sourceNamespace?: string[];
+                sourceNamespace?: components["schemas"]["NamespaceName"][];
                 /** @description Add each draft as a YAML document, its notes as comments. */
                 yaml?: boolean;
             };

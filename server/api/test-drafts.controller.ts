@@ -23,6 +23,7 @@ import { requestNamespaceOf } from './auth/request-namespace.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';
 import type { TestDraftsResponse } from './services/test-drafts.service.js';
+import type { NamespaceName } from '../../protocol/test-input.js';
 
 @Route('api/v1')
 @Tags('Coverage')
@@ -54,6 +55,7 @@ export class TestDraftsController extends Controller {
    * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
    * @maxLength namespace 63 must be at most 63 characters
    * @isBoolean yaml must be true or false
+   * @maxItems sourceNamespace 100 must name at most 100 namespaces
    */
   @Get('test-drafts')
   @OperationId('draftTests')
@@ -63,7 +65,7 @@ export class TestDraftsController extends Controller {
   public async draftTests(
     @Request() request: ExpressRequest,
     @Query() namespace?: string,
-    @Query() sourceNamespace?: string[],
+    @Query() sourceNamespace?: NamespaceName[],
     @Query() yaml: boolean = false,
   ): Promise<TestDraftsResponse> {
     const testNamespace = requestNamespaceOf(request);

@@ -191,7 +191,7 @@ const models: TsoaRoute.Models = {
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "NamespaceName": {
         "dataType": "refAlias",
-        "type": {"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+        "type": {"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreateTestInput": {
@@ -1279,7 +1279,7 @@ export function RegisterRoutes(app: Router) {
         const argsTestDraftsController_draftTests: Record<string, TsoaRoute.ParameterSchema> = {
                 request: {"in":"request","name":"request","required":true,"dataType":"object"},
                 namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
-                sourceNamespace: {"in":"query","name":"sourceNamespace","dataType":"array","array":{"dataType":"string"}},
+                sourceNamespace: {"in":"query","name":"sourceNamespace","dataType":"array","array":{"dataType":"refAlias","ref":"NamespaceName"},"validators":{"maxItems":{"errorMsg":"must name at most 100 namespaces","value":100}}},
                 yaml: {"default":false,"in":"query","name":"yaml","dataType":"boolean","validators":{"isBoolean":{"errorMsg":"must be true or false"}}},
         };
         app.get('/api/v1/test-drafts',
