@@ -106,17 +106,24 @@ export function namespacesOf(
 }
 
 /**
+ * Seconds between a schedule's backups; null when its cron has no two future instants or is one
+ * Rehearsal does not read (Velero also takes `@every 6h` and `CRON_TZ=` prefixes): such a schedule
+ * still backs its namespaces up, it only gives them no window of its own.
+ */
+function intervalOf(schedule: BackupScheduleFacts, now: Date): number | null {
+  try {
+    return scheduleIntervalSeconds(schedule.cron, 'UTC', now);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The unpaused schedules that back `namespace` up, most frequent first, then by name (a test
  * drafted for it follows the first, issue 32). A cron that cannot be read sorts last.
  */
 export function schedulesBacking(inventory: BackupInventory, namespace: string, now: Date): BackupScheduleFacts[] {
-  const interval = (schedule: BackupScheduleFacts): number => {
-    try {
-      return scheduleIntervalSeconds(schedule.cron, 'UTC', now) ?? Number.POSITIVE_INFINITY;
-    } catch {
-      return Number.POSITIVE_INFINITY;
-    }
-  };
+  const interval = (schedule: BackupScheduleFacts): number => intervalOf(schedule, now) ?? Number.POSITIVE_INFINITY;
   return inventory.schedules
     .filter((schedule) => !schedule.paused)
     .filter((schedule) =>
@@ -150,7 +157,7 @@ function backingOf(inventory: BackupInventory, now: Date): Map<string, Backing> 
   };
   for (const schedule of inventory.schedules) {
     if (schedule.paused) continue; // a paused schedule backs nothing up any more
-    const interval = scheduleIntervalSeconds(schedule.cron, 'UTC', now);
+    const interval = intervalOf(schedule, now);
     for (const namespace of namespacesOf(schedule.includedNamespaces, schedule.excludedNamespaces, inventory.clusterNamespaces)) {
       const found = entry(namespace);
       found.by.add(`Schedule/${schedule.name}`);
