@@ -97,7 +97,7 @@ describe('test drafts', () => {
     expect(shop.test.spec.healthChecks!.checks.map((check) => `${check.kind}/${check.name}`)).toEqual([
       'podsReady/web-pods',
       'podsReady/db-pods',
-      'httpGet/web-80-http',
+      'httpGet/web-80-ready',
       'sqlQuery/db-data',
       'tcpSocket/db-5432-tcp',
       'tcpSocket/web-80-tcp',

@@ -194,12 +194,13 @@ describe('generate', () => {
     expect(orders.test.spec.healthChecks!.checks.map((check) => `${check.kind}/${check.name}`)).toEqual([
       'podsReady/api-pods',
       'podsReady/pg-pods',
-      'httpGet/api-80-http',
+      'httpGet/api-80-ready',
+      'httpGet/api-80-live',
       'sqlQuery/pg-data',
       'tcpSocket/api-80-tcp',
       'tcpSocket/pg-5432-tcp',
     ]);
-    expect(orders.test.spec.healthChecks!.checks.filter((check) => check.kind === 'httpGet').map((check) => check.httpGet!.path)).toEqual(['/ready']);
+    expect(orders.test.spec.healthChecks!.checks.filter((check) => check.kind === 'httpGet').map((check) => check.httpGet!.path)).toEqual(['/ready', '/live']);
     expect(orders.test.metadata.annotations!['rehearsal.dev/generated-todo']).toContain('pg-data');
     // Drafting wrote nothing.
     await expect(getRestoreTest(fixture, shop.test.metadata.name)).rejects.toThrow();

@@ -6,7 +6,8 @@
 // - podsReady per Deployment, StatefulSet and DaemonSet with pods: its selector, and minReady its
 //   replicas (1 for a DaemonSet), so a copy with no pods fails instead of passing on nothing.
 // - httpGet per distinct readiness/liveness httpGet probe of a container, through a Service whose
-//   selector picks the pod and which has a port leading to the probe's container port.
+//   selector picks the pod and which has a port leading to the probe's container port; named
+//   <service>-<port>-ready or -live after the probe (one check when both probe the same path).
 // - tcpSocket per TCP port of every Service with a selector (ExternalName and selector-less
 //   Services have no restored endpoints to dial).
 // - sqlQuery per container running a known database image (postgres, postgresql, mysql, mariadb),
@@ -218,7 +219,7 @@ export function draftChecks(facts: NamespaceFacts): DraftedChecks {
         if (probed.has(key) || path.length > MAX_PATH_LENGTH) continue;
         probed.add(key);
         http.push({
-          name: uniqueName(labelName([target.service, target.port, 'http']), taken),
+          name: uniqueName(labelName([target.service, target.port, probe.probe === 'readiness' ? 'ready' : 'live']), taken),
           kind: 'httpGet',
           httpGet: { service: target.service, port: target.port, path, ...(scheme === 'https' ? { scheme } : {}) },
         });

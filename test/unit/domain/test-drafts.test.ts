@@ -151,8 +151,8 @@ describe('draftChecks', () => {
       ],
     });
     expect(drafted.checks.filter((check) => check.kind === 'httpGet')).toEqual([
-      { name: 'web-80-http', kind: 'httpGet', httpGet: { service: 'web', port: 80, path: '/ready' } },
-      { name: 'web-admin-9443-http', kind: 'httpGet', httpGet: { service: 'web-admin', port: 9443, path: '/live', scheme: 'https' } },
+      { name: 'web-80-ready', kind: 'httpGet', httpGet: { service: 'web', port: 80, path: '/ready' } },
+      { name: 'web-admin-9443-live', kind: 'httpGet', httpGet: { service: 'web-admin', port: 9443, path: '/live', scheme: 'https' } },
     ]);
     expect(drafted.notes).toContainEqual(expect.stringContaining('names port "missing"'));
   });
@@ -314,7 +314,7 @@ describe('draftRestoreTest', () => {
         healthChecks: {
           checks: [
             { name: 'web-pods', kind: 'podsReady', podsReady: { selector: { app: 'web' }, minReady: 2 } },
-            { name: 'web-80-http', kind: 'httpGet', httpGet: { service: 'web', port: 80, path: '/healthz' } },
+            { name: 'web-80-ready', kind: 'httpGet', httpGet: { service: 'web', port: 80, path: '/healthz' } },
             { name: 'web-80-tcp', kind: 'tcpSocket', tcpSocket: { service: 'web', port: 80 } },
           ],
         },
