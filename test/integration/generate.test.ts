@@ -37,6 +37,8 @@ let rehearsal: Rehearsal;
 let second: string;
 let base: string;
 const tokens: Record<string, string> = {};
+/** Cluster-scoped, so not deleted with the namespaces: removed in afterAll. */
+const clusterRoleBindings: string[] = [];
 jest.setTimeout(200_000);
 
 async function bind(admin: KubeConfig, who: string, role: string, namespaces: string[] | 'cluster'): Promise<void> {
@@ -44,7 +46,9 @@ async function bind(admin: KubeConfig, who: string, role: string, namespaces: st
   const subjects = [{ kind: 'ServiceAccount', name: who, namespace: fixture.testNamespace }];
   const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role };
   if (namespaces === 'cluster') {
-    await rbac.createClusterRoleBinding({ body: { metadata: { name: uniqueName(`${who}-${role}`) }, roleRef, subjects } });
+    const name = uniqueName(`${who}-${role}`);
+    await rbac.createClusterRoleBinding({ body: { metadata: { name }, roleRef, subjects } });
+    clusterRoleBindings.push(name);
     return;
   }
   for (const namespace of namespaces) {
@@ -170,6 +174,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await rehearsal?.stop();
   await fixture?.stop();
+  const rbac = fixture.admin.makeApiClient(RbacAuthorizationV1Api);
+  for (const name of clusterRoleBindings) await rbac.deleteClusterRoleBinding({ name }).catch(() => undefined);
   await deleteNamespaces(fixture.admin, [fixture.source, second, fixture.testNamespace, fixture.veleroNamespace]);
 });
 
