@@ -33,6 +33,8 @@ export const FENCES = {
   'domain/diagnosis': ['domain/common', 'domain/resources', 'domain/run'],
   'domain/permissions': ['domain/common', 'domain/resources', 'domain/run'],
   'domain/retention': ['domain/common', 'domain/resources', 'domain/read-models'],
+  // RestoreTests drafted from what a namespace runs and how it is backed up (issue 32).
+  'domain/test-drafts': ['domain/common', 'domain/resources', 'domain/run'],
   domain: ['domain/common', 'domain/resources', 'domain/read-models', 'protocol'],
   // Plumbing: how reports are stored, the Kubernetes client and caches, metrics.
   'report-codec': ['domain', 'protocol'],

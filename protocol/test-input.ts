@@ -253,8 +253,8 @@ export interface RestorePatchOperationInput {
 
 /**
  * A namespace name: an RFC 1123 label.
- * @pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$
- * @maxLength 63
+ * @pattern ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+ * @maxLength 63 must be at most 63 characters
  */
 export type NamespaceName = string;
 

@@ -22,6 +22,7 @@ export type FrameworkId = components['schemas']['FrameworkId'];
 export type LicenseResponse = components['schemas']['LicenseResponse'];
 export type EvidencePublicKey = components['schemas']['EvidencePublicKey'];
 export type SandboxInfo = components['schemas']['SandboxInfo'];
+export type TestDraftsResponse = components['schemas']['TestDraftsResponse'];
 export const FRAMEWORKS: readonly FrameworkId[] = ['soc2', 'iso27001', 'hipaa', 'dora', 'pcidss'];
 
 export interface TriggerOutcome {
@@ -145,6 +146,22 @@ export class RehearsalApi {
   async diagnosis(name: string, namespace: string | undefined, run: string | undefined): Promise<components['schemas']['RunDiagnosis']> {
     return this.data('GET', () =>
       this.client.GET('/api/v1/tests/{name}/diagnosis', { params: { path: { name }, query: { namespace, run } } }),
+    );
+  }
+
+  /** Drafted tests (issue 32): of the named source namespaces, else of every untested backed-up one. */
+  async draftTests(sourceNamespaces: readonly string[], namespace: string | undefined): Promise<TestDraftsResponse> {
+    return this.data('GET', () =>
+      this.client.GET('/api/v1/test-drafts', {
+        params: { query: { namespace, yaml: true, ...(sourceNamespaces.length > 0 ? { sourceNamespace: [...sourceNamespaces] } : {}) } },
+      }),
+    );
+  }
+
+  /** Creates the server's draft of one source namespace, under createTest's permission rule. */
+  async createDraftedTest(sourceNamespace: string, namespace: string | undefined): Promise<TestResponse> {
+    return this.data('POST', () =>
+      this.client.POST('/api/v1/test-drafts/{sourceNamespace}', { params: { path: { sourceNamespace }, query: { namespace } } }),
     );
   }
 

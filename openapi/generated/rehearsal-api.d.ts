@@ -85,6 +85,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test-drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Draft RestoreTests for untested, backed-up namespaces
+         * @description Drafts a RestoreTest per backed-up namespace: by default every namespace a backup covers that
+         *     no RestoreTest restores, else the `sourceNamespace`s named. Per namespace: the provider and
+         *     `latest` backup of the backup tool; a UTC cron one hour after the most frequent backup
+         *     schedule's time, at most once a day (daily at 04:00 without a schedule); a podsReady check per
+         *     Deployment, StatefulSet and DaemonSet; an httpGet check per readiness or liveness httpGet
+         *     probe, through the Service that reaches its port; a tcpSocket check per Service port; and, for
+         *     postgres, mysql and mariadb images, a critical sqlQuery skeleton that fails until its query is
+         *     written (annotation rehearsal.dev/generated-todo says what to complete). A namespace's
+         *     workloads are read only if the caller may list Deployments, StatefulSets, DaemonSets and
+         *     Services there; otherwise it is listed under `skipped` with the missing permissions. Nothing
+         *     is written: create a draft with createTest or kubectl.
+         */
+        get: operations["draftTests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/test-drafts/{sourceNamespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the drafted test of a namespace
+         * @description Creates the test draftTests drafts for one source namespace, as createTest creates a test: the
+         *     caller needs `create restoretests` in the test's namespace and the restore rights of decision
+         *     0009 in the source namespace (else 403 naming them), and is recorded as its author. The draft's
+         *     checks are the server's own, never a request body's; a sqlQuery skeleton fails until its query
+         *     is written (edit the test, or generate YAML instead and complete it before applying).
+         */
+        post: operations["createDraftedTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/schedules": {
         parameters: {
             query?: never;
@@ -767,6 +821,298 @@ export interface components {
              */
             restore?: components["schemas"]["RestoreInput"];
         };
+        /** @description Construct a type with a set of properties K of type T */
+        "Record_string.string_": {
+            [key: string]: string;
+        };
+        /** @enum {string} */
+        NetworkIsolation: "strict" | "none";
+        /** @description Construct a type with a set of properties K of type T */
+        "Record_string.unknown_": {
+            [key: string]: unknown;
+        };
+        /** @enum {string} */
+        CheckKind: "podsReady" | "httpGet" | "tcpSocket" | "sqlQuery" | "resourceExists" | "exec" | "file";
+        PodsReadyCheck: {
+            /** @description Label selector (matchLabels) within the sandbox; empty = every pod. */
+            selector?: components["schemas"]["Record_string.string_"];
+            /**
+             * Format: double
+             * @description Minimum number of Ready pods; default: every selected pod must be Ready.
+             */
+            minReady?: number;
+        };
+        HttpGetCheck: {
+            service: string;
+            /** Format: double */
+            port: number;
+            path?: string;
+            /** @enum {string} */
+            scheme?: "http" | "https";
+            /** Format: double */
+            expectedStatus?: number;
+            /** @description Regular expression the response body must match. */
+            bodyMatch?: string;
+        };
+        TcpSocketCheck: {
+            service: string;
+            /** Format: double */
+            port: number;
+        };
+        SqlQueryCheck: {
+            /** @enum {string} */
+            engine: "postgres" | "mysql";
+            service: string;
+            /** Format: double */
+            port?: number;
+            database: string;
+            /** @description Credentials come from a Secret restored into the sandbox. */
+            credentialsSecret: {
+                passwordKey?: string;
+                usernameKey?: string;
+                name: string;
+            };
+            query: string;
+            /**
+             * Format: double
+             * @description At least this many rows (default 1).
+             */
+            expectedMinRows?: number;
+            /** @description The first column of the first row, as a string, must equal this. */
+            expectedValue?: string;
+            /**
+             * @description The first column of the first row is the time of the newest data in the restored copy
+             *     (timestamp, or Unix seconds): the run's measured RPO comes from it (issue 27).
+             */
+            freshness?: boolean;
+        };
+        ResourceExistsCheck: {
+            apiVersion: string;
+            kind: string;
+            name: string;
+            /** @description Which source namespace's sandbox to look in; default: the first. */
+            sourceNamespace?: string;
+        };
+        ExecCheck: {
+            selector?: components["schemas"]["Record_string.string_"];
+            container?: string;
+            command: string[];
+            /** Format: double */
+            expectedExitCode?: number;
+            /**
+             * @description The command's standard output is the time of the newest data in the restored copy
+             *     (timestamp, or Unix seconds): the run's measured RPO comes from it (issue 27).
+             */
+            freshness?: boolean;
+        };
+        /**
+         * @description Where a file check's freshness reads the time of the newest data (issue 27).
+         * @enum {string}
+         */
+        FileFreshnessSource: "modificationTime" | "content";
+        /**
+         * @description A file on a restored claim, read by a short-lived read-only pod in the sandbox (decision 0020):
+         *     it exists (or, with `exists: false`, does not), and has the size, SHA-256 and sentinel given.
+         */
+        FileCheck: {
+            /** @description The PersistentVolumeClaim (its name in the source namespace, the same in the sandbox). */
+            claim: string;
+            /** @description Absolute path inside the volume ("/" is the volume's root), without "..". */
+            path: string;
+            /** @description Default true; false: the check passes when the path does not exist. */
+            exists?: boolean;
+            /**
+             * Format: double
+             * @description The file's size in bytes.
+             */
+            size?: number;
+            /** @description The file's SHA-256, 64 lowercase hex digits. */
+            sha256?: string;
+            /** @description A string the file contains (a sentinel written before the backup). */
+            contains?: string;
+            /**
+             * @description The file holds the newest data of the restored copy: its modification time (default), or
+             *     its content (a timestamp or Unix seconds), is the newest-data time the RPO is measured from.
+             */
+            freshness?: boolean;
+            freshnessSource?: components["schemas"]["FileFreshnessSource"];
+        };
+        HealthCheck: {
+            name: string;
+            kind: components["schemas"]["CheckKind"];
+            /** @description Duration string, default 30s. */
+            timeout?: string;
+            /** @description Which source namespace's sandbox the check targets; default: the first. */
+            sourceNamespace?: string;
+            /** @description A failing critical check makes the run fail; any other failing check caps it at partial. */
+            critical?: boolean;
+            podsReady?: components["schemas"]["PodsReadyCheck"];
+            httpGet?: components["schemas"]["HttpGetCheck"];
+            tcpSocket?: components["schemas"]["TcpSocketCheck"];
+            sqlQuery?: components["schemas"]["SqlQueryCheck"];
+            resourceExists?: components["schemas"]["ResourceExistsCheck"];
+            exec?: components["schemas"]["ExecCheck"];
+            file?: components["schemas"]["FileCheck"];
+        };
+        /** @description A resource type as the backup tools select it. */
+        ResourceTypeRef: {
+            /** @description API group; absent or "" for the core group. */
+            group?: string;
+            /** @description API version (Trilio's selectors name one), e.g. v1. */
+            version: string;
+            kind: string;
+            /** @description Plural resource name, e.g. ingresses (Velero and Kasten select by it). */
+            resource: string;
+        };
+        /** @description A JSON Patch operation (RFC 6902) on a restored object. */
+        RestorePatchOperation: {
+            /** @enum {string} */
+            op: "add" | "replace" | "remove" | "copy" | "move";
+            /** @description JSON Pointer (RFC 6901). */
+            path: string;
+            /** @description Source of copy and move. */
+            from?: string;
+            /** @description Any JSON value (add, replace). */
+            value?: unknown;
+        };
+        /** @description JSON patches applied to the restored objects of one kind (all of them, or one by name). */
+        RestorePatch: {
+            /** @description Unique within the test: the report and the tool's transform name it. */
+            name: string;
+            target: components["schemas"]["ResourceTypeRef"] & {
+                name?: string;
+            };
+            /** @description Only objects where every path holds exactly this value (a JSON Patch test). */
+            when?: {
+                value: unknown;
+                path: string;
+            }[];
+            operations: components["schemas"]["RestorePatchOperation"][];
+        };
+        /**
+         * @description The test's changes to the default restore transforms: additions anyone who may write the test
+         *     may make; removing a default or lowering the Pod Security floor needs the administer verb.
+         */
+        RestoreSpec: {
+            /** @description More resource types not to restore. */
+            exclude?: components["schemas"]["ResourceTypeRef"][];
+            /** @description JSON patches, applied before the defaults (so a patch cannot undo one). */
+            patches?: components["schemas"]["RestorePatch"][];
+            /** @description Default transforms this test does without (administer). */
+            removeDefaults?: components["schemas"]["DefaultTransformId"][];
+            /** @description Pod Security floor of this test's sandboxes (below the installation's: administer). */
+            podSecurity?: components["schemas"]["PodSecurityLevel"];
+        };
+        /** @enum {string} */
+        NotificationChannelType: "slack" | "webhook" | "cloudevents";
+        SecretKeySelector: {
+            name: string;
+            key: string;
+        };
+        NotificationChannel: {
+            name: string;
+            type: components["schemas"]["NotificationChannelType"];
+            /** @description Secret key with the URL (in the test's namespace; the server's for the global default). */
+            urlSecretRef: components["schemas"]["SecretKeySelector"];
+            /** @description HMAC-SHA256 key of webhook channels. */
+            signingKeySecretRef?: components["schemas"]["SecretKeySelector"];
+        };
+        NotificationsSpec: {
+            onFailure?: boolean;
+            onPartial?: boolean;
+            onSuccess?: boolean;
+            onSLAExceeded?: boolean;
+            onRegression?: boolean;
+            channels: components["schemas"]["NotificationChannel"][];
+        };
+        RestoreTestSpec: {
+            provider: components["schemas"]["Provider"];
+            backupSource: {
+                /** @description Namespace of the provider's own objects (e.g. Velero's); default from server config. */
+                providerNamespace?: string;
+                namespaces: {
+                    name: string;
+                }[];
+                /** @description A backup name, or "latest" (default) = newest completed backup covering the sources. */
+                backupName?: string;
+            };
+            schedule: {
+                suspend?: boolean;
+                timezone?: string;
+                cron: string;
+            };
+            sandbox?: {
+                limitRange?: {
+                    limits: components["schemas"]["Record_string.unknown_"][];
+                };
+                resourceQuota?: {
+                    hard: components["schemas"]["Record_string.string_"];
+                };
+                networkIsolation?: components["schemas"]["NetworkIsolation"];
+                ttl?: string;
+                namespacePrefix?: string;
+            };
+            sla?: {
+                alertOnExceed?: boolean;
+                /**
+                 * @description RPO target (duration string): the most data a restore may lose, measured by a freshness
+                 *     check as the restore request time minus the newest restored data (issue 27).
+                 */
+                maxRPO?: string;
+                maxRTO?: string;
+            };
+            /** @description Name of a HealthCheckPolicy in the test's namespace. */
+            healthCheckPolicy?: string;
+            healthChecks?: {
+                checks: components["schemas"]["HealthCheck"][];
+            };
+            /** @description How the backup is changed on its way into the sandbox (docs/restore-transforms.md). */
+            restore?: components["schemas"]["RestoreSpec"];
+            /** Format: double */
+            historyLimit?: number;
+            /** @description Replaces the server's default notifications for this test (issue 16). */
+            notifications?: components["schemas"]["NotificationsSpec"];
+        };
+        /** @description A drafted RestoreTest, as `kubectl create -f` takes it. */
+        DraftedRestoreTest: {
+            apiVersion: string;
+            kind: string;
+            metadata: {
+                /** @description rehearsal.dev/generated-from, and rehearsal.dev/generated-todo when the user must complete it. */
+                annotations: components["schemas"]["Record_string.string_"];
+                namespace: string;
+                name: string;
+            };
+            spec: components["schemas"]["RestoreTestSpec"];
+        };
+        TestDraftView: {
+            /** @description The source namespace the test restores. */
+            namespace: string;
+            test: components["schemas"]["DraftedRestoreTest"];
+            /** @description How the draft was derived and what was left out, one sentence each. */
+            notes: string[];
+            /** @description What the user must complete before the test can pass; empty when nothing. */
+            todo: string[];
+            /** @description The test as a YAML document, notes and todo as comments above it (only with yaml=true). */
+            yaml?: string;
+        };
+        /** @enum {string} */
+        SkipReason: "forbidden" | "not-backed-up" | "unreadable";
+        SkippedNamespace: {
+            namespace: string;
+            /** @description forbidden: the caller may not read its workloads; not-backed-up: no backup covers it; unreadable: the server could not list it. */
+            reason: components["schemas"]["SkipReason"];
+            message: string;
+            /** @description The permissions the caller lacks (forbidden only). */
+            missingPermissions?: components["schemas"]["PermissionDescriptor"][];
+        };
+        TestDraftsResponse: {
+            generatedAt: string;
+            /** @description The namespace the drafted tests would live in. */
+            testNamespace: string;
+            drafts: components["schemas"]["TestDraftView"][];
+            skipped: components["schemas"]["SkippedNamespace"][];
+        };
         ScheduleInfo: {
             name: string;
             cron: string;
@@ -965,10 +1311,6 @@ export interface components {
          * @enum {string}
          */
         RunEvent: "failed" | "partial" | "succeeded" | "slaexceeded" | "regressed";
-        /** @description Construct a type with a set of properties K of type T */
-        "Record_string.string_": {
-            [key: string]: string;
-        };
         OwnerReference: {
             apiVersion: string;
             kind: string;
@@ -1010,8 +1352,6 @@ export interface components {
             tested: boolean;
             detail: string;
         };
-        /** @enum {string} */
-        CheckKind: "podsReady" | "httpGet" | "tcpSocket" | "sqlQuery" | "resourceExists" | "exec" | "file";
         /** @enum {string} */
         CheckStatus: "pass" | "fail" | "skip" | "error";
         CheckResult: {
@@ -1434,6 +1774,33 @@ export type SchemaTestResponse = components['schemas']['TestResponse'];
 export type SchemaProvider = components['schemas']['Provider'];
 export type SchemaNamespaceName = components['schemas']['NamespaceName'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
+export type SchemaRecordStringString = components['schemas']['Record_string.string_'];
+export type SchemaNetworkIsolation = components['schemas']['NetworkIsolation'];
+export type SchemaRecordStringUnknown = components['schemas']['Record_string.unknown_'];
+export type SchemaCheckKind = components['schemas']['CheckKind'];
+export type SchemaPodsReadyCheck = components['schemas']['PodsReadyCheck'];
+export type SchemaHttpGetCheck = components['schemas']['HttpGetCheck'];
+export type SchemaTcpSocketCheck = components['schemas']['TcpSocketCheck'];
+export type SchemaSqlQueryCheck = components['schemas']['SqlQueryCheck'];
+export type SchemaResourceExistsCheck = components['schemas']['ResourceExistsCheck'];
+export type SchemaExecCheck = components['schemas']['ExecCheck'];
+export type SchemaFileFreshnessSource = components['schemas']['FileFreshnessSource'];
+export type SchemaFileCheck = components['schemas']['FileCheck'];
+export type SchemaHealthCheck = components['schemas']['HealthCheck'];
+export type SchemaResourceTypeRef = components['schemas']['ResourceTypeRef'];
+export type SchemaRestorePatchOperation = components['schemas']['RestorePatchOperation'];
+export type SchemaRestorePatch = components['schemas']['RestorePatch'];
+export type SchemaRestoreSpec = components['schemas']['RestoreSpec'];
+export type SchemaNotificationChannelType = components['schemas']['NotificationChannelType'];
+export type SchemaSecretKeySelector = components['schemas']['SecretKeySelector'];
+export type SchemaNotificationChannel = components['schemas']['NotificationChannel'];
+export type SchemaNotificationsSpec = components['schemas']['NotificationsSpec'];
+export type SchemaRestoreTestSpec = components['schemas']['RestoreTestSpec'];
+export type SchemaDraftedRestoreTest = components['schemas']['DraftedRestoreTest'];
+export type SchemaTestDraftView = components['schemas']['TestDraftView'];
+export type SchemaSkipReason = components['schemas']['SkipReason'];
+export type SchemaSkippedNamespace = components['schemas']['SkippedNamespace'];
+export type SchemaTestDraftsResponse = components['schemas']['TestDraftsResponse'];
 export type SchemaScheduleInfo = components['schemas']['ScheduleInfo'];
 export type SchemaSandboxState = components['schemas']['SandboxState'];
 export type SchemaSandboxInfo = components['schemas']['SandboxInfo'];
@@ -1448,14 +1815,12 @@ export type SchemaRunDiagnosis = components['schemas']['RunDiagnosis'];
 export type SchemaNotificationEvent = components['schemas']['NotificationEvent'];
 export type SchemaRunNotification = components['schemas']['RunNotification'];
 export type SchemaRunEvent = components['schemas']['RunEvent'];
-export type SchemaRecordStringString = components['schemas']['Record_string.string_'];
 export type SchemaOwnerReference = components['schemas']['OwnerReference'];
 export type SchemaObjectMeta = components['schemas']['ObjectMeta'];
 export type SchemaRunTrigger = components['schemas']['RunTrigger'];
 export type SchemaRunResult = components['schemas']['RunResult'];
 export type SchemaScoreLevelName = components['schemas']['ScoreLevelName'];
 export type SchemaScoreLevel = components['schemas']['ScoreLevel'];
-export type SchemaCheckKind = components['schemas']['CheckKind'];
 export type SchemaCheckStatus = components['schemas']['CheckStatus'];
 export type SchemaCheckResult = components['schemas']['CheckResult'];
 export type SchemaKindCompleteness = components['schemas']['KindCompleteness'];
@@ -2002,6 +2367,169 @@ export interface operations {
                 };
             };
             /** @description Caches still loading (not-ready) or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    draftTests: {
+        parameters: {
+            query?: {
+                /** @description Namespace the drafted tests would live in; default: the server's namespace. */
+                namespace?: string;
+                /** @description Source namespaces to draft tests for (repeat the parameter); default: every backed-up namespace without a test. */
+                sourceNamespace?: components["schemas"]["NamespaceName"][];
+                /** @description Add each draft as a YAML document, its notes as comments. */
+                yaml?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ok */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestDraftsResponse"];
+                };
+            };
+            /** @description A sourceNamespace is not an RFC 1123 label (errors names it, e.g. sourceNamespace[1]), more than 100 are named, or namespace or yaml is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready), Velero not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    createDraftedTest: {
+        parameters: {
+            query?: {
+                /** @description Namespace of the new RestoreTest; default: the server's namespace. */
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The backed-up namespace the test restores. */
+                sourceNamespace: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Path of the new RestoreTest, e.g. /api/v1/tests/shop-restore?namespace=rehearsal-system */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description sourceNamespace or namespace is not an RFC 1123 label, or the test namespace does not exist */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No bearer token, or the cluster rejected it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks a permission; missingPermissions names it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No backup covers the source namespace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description A RestoreTest of the drafted name already exists in the namespace */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unexpected server error (details are only logged) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Caches still loading (not-ready), Velero not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable */
             503: {
                 headers: {
                     [name: string]: unknown;

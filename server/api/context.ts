@@ -17,6 +17,7 @@ import type { ReportsService } from './services/reports.service.js';
 import type { SandboxesService } from './services/sandboxes.service.js';
 import type { SchedulesService } from './services/schedules.service.js';
 import type { TestsService } from './services/tests.service.js';
+import type { TestDraftsService } from './services/test-drafts.service.js';
 
 export interface HealthResponse {
   /** ok: caches loaded and serving; starting: still loading (read endpoints answer 503). */
@@ -32,6 +33,8 @@ export interface ApiContext {
   schedules: SchedulesService;
   sandboxes: SandboxesService;
   coverage: CoverageService;
+  /** RestoreTests drafted for untested, backed-up namespaces (issue 32). */
+  drafts: TestDraftsService;
   runs: RunDetailsService;
   license: LicenseService;
   evidence: EvidenceService;

@@ -8,9 +8,12 @@ import { KubeError } from '../kube/errors.js';
 import { BackupToolUnavailableError } from './ports.js';
 import { PROBLEM_CONTENT_TYPE, ProblemError, invalidRequest, type FieldProblem } from './problem.js';
 
-/** tsoa names body fields "body.x" (the parameter name); clients know them as "x". */
+/**
+ * tsoa names body fields "body.x" (the parameter name); clients know them as "x". It names array
+ * items "x.$1"; the API's own validation, and so every client, says "x[1]".
+ */
 function fieldName(key: string): string {
-  return key.replace(/^(body|requestBody)\./, '');
+  return key.replace(/^(body|requestBody)\./, '').replace(/\.\$([0-9]+)/g, '[$1]');
 }
 
 /** tsoa's messages quote the field ("'days' is required"); ours put the field first. */

@@ -29,6 +29,7 @@ import { RegisterRoutes } from './generated/routes.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { loadOpenApiDocument, withoutSecurityRequirements, type OpenApiDocument } from './openapi-document.js';
 import { PRODUCT_VERSION } from '../product-version.js';
+import type { RestoreTest } from '../domain/resources/resources.js';
 import type {
   ApiCache,
   EvidenceKeySource,
@@ -40,6 +41,7 @@ import type {
   TestWriter,
   CoverageSource,
   DiagnosisSource,
+  WorkloadSource,
 } from './ports.js';
 import { jsonBody, refuseBodyOnBodilessMethods, requireJsonWhenBody } from './request-body.js';
 import { ResponseCache } from './responses/response-cache.js';
@@ -54,6 +56,7 @@ import { ReportsService } from './services/reports.service.js';
 import { SandboxesService } from './services/sandboxes.service.js';
 import { SchedulesService } from './services/schedules.service.js';
 import { TestsService } from './services/tests.service.js';
+import { TestDraftsService } from './services/test-drafts.service.js';
 import { TriggerWatch } from './services/trigger-watch.js';
 
 export interface HttpDeps {
@@ -73,6 +76,8 @@ export interface HttpDeps {
   sandboxes?: SandboxAdmin;
   /** Backup coverage (the Velero provider's inventory); absent → /api/v1/coverage answers 503. */
   coverage?: CoverageSource;
+  /** Source namespaces' workloads, for test drafts; absent (or no coverage) → /api/v1/test-drafts answers 503. */
+  workloads?: WorkloadSource;
   /** Diagnoses of failed runs (ConfigMaps beside the reports); absent → diagnosis answers 404. */
   diagnoses?: DiagnosisSource;
   /** Evidence signature check for compliance; absent → signatures are not checked. */
@@ -160,21 +165,30 @@ export function createApp(deps: HttpDeps): express.Express {
     },
     reviewer,
   );
+  const tests = new TestsService({
+    cache: deps.cache,
+    writer: deps.client,
+    triggers: new TriggerWatch(deps.cache),
+    restoreAccess,
+    triggerWaitMs: deps.triggerWaitMs ?? DEFAULT_TRIGGER_WAIT_MS,
+  });
   const context: ApiContext = {
     health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
-    tests: new TestsService({
-      cache: deps.cache,
-      writer: deps.client,
-      triggers: new TriggerWatch(deps.cache),
-      restoreAccess,
-      triggerWaitMs: deps.triggerWaitMs ?? DEFAULT_TRIGGER_WAIT_MS,
-    }),
+    tests,
     reports: new ReportsService(deps.cache, deps.config.namespace, deps.now),
     dashboard: new DashboardService(deps.cache, deps.now, () => coverage.untestedCount()),
     compliance,
     schedules: new SchedulesService(deps.schedules),
     sandboxes: new SandboxesService(deps.sandboxes),
     coverage,
+    drafts: new TestDraftsService({
+      cache: deps.cache,
+      coverage: deps.coverage,
+      workloads: deps.workloads,
+      reviewer,
+      now: deps.now,
+      createTest: (test, caller) => tests.createDrafted(test as RestoreTest, caller),
+    }),
     runs: new RunDetailsService(
       deps.cache,
       deps.config.namespace,

@@ -7,7 +7,9 @@ import type { HealthCheckPolicy, RestoreReport, RestoreTest, RestoreTestSpec } f
 import type { ReportIndex } from '../domain/read-models/report-index.js';
 import type { ReportSummary } from '../domain/read-models/report-summary.js';
 import type { LicenseResponse, ScheduleInfo } from '../domain/read-models/views.js';
-import type { CoverageResponse } from '../domain/read-models/coverage.js';
+import type { BackupInventory, CoverageResponse } from '../domain/read-models/coverage.js';
+import type { NamespaceFacts } from '../domain/test-drafts/namespace-facts.js';
+import type { Provider } from '../domain/resources/resources.js';
 import type { RunDiagnosis } from '../domain/diagnosis/diagnosis.js';
 import type { InformerHandler } from '../kube/informer.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
@@ -65,6 +67,16 @@ export interface CoverageSource {
   coverage(): Promise<CoverageResponse>;
   /** From the last inventory read, without I/O; undefined before the first read. */
   latest(): CoverageResponse | undefined;
+  /** coverage() with the inventory it was computed from (the schedules test drafts follow). */
+  withInventory(): Promise<{ inventory: BackupInventory; coverage: CoverageResponse }>;
+}
+
+/** What a source namespace runs, read for test drafts (server/inventory/workloads.kube.ts). */
+export interface WorkloadSource {
+  /** The backup tool the drafts restore from (the one whose inventory coverage reads). */
+  readonly provider: Provider;
+  /** Throws KubeError when the namespace cannot be read. */
+  readNamespace(namespace: string): Promise<NamespaceFacts>;
 }
 
 /** Stored diagnoses of failed and partial runs (server/triage/diagnosis-store.ts). */

@@ -15,6 +15,7 @@ import { DiagnosisUnreadableError } from '../triage/diagnosis-store.js';
 import { SandboxInventory } from '../engine/sandbox/sandbox-inventory.js';
 import { SandboxVolumes } from '../engine/sandbox/sandbox-volumes.js';
 import { sandboxAdmin } from './sandbox-admin.js';
+import { readNamespaceFacts } from '../inventory/workloads.kube.js';
 
 export interface ListenerDeps extends RehearsalBasics {
   /** The provider whose schedules the API lists (Velero). */
@@ -83,6 +84,9 @@ export function createListeners(deps: ListenerDeps): Listeners {
       }),
     }),
     ...(coverage ? { coverage } : {}),
+    ...(deps.backupTool
+      ? { workloads: { provider: deps.backupTool.name, readNamespace: (namespace: string) => readNamespaceFacts(deps.kube, namespace) } }
+      : {}),
     // An unreadable stored diagnosis is answered as none (the collector replaces it).
     diagnoses: {
       load: (run) =>

@@ -43,18 +43,20 @@ export interface RunFollowUps {
 /** The coverage tracker as the API's port; "tool unavailable" becomes the API's 503 error. */
 function coverageSourceOf(tracker: CoverageTracker | undefined): CoverageSource | undefined {
   if (!tracker) return undefined;
+  const unavailableAsApiError = async <T>(read: () => Promise<T>): Promise<T> => {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') {
+        throw new BackupToolUnavailableError(error.message);
+      }
+      throw error;
+    }
+  };
   return {
     latest: () => tracker.latest(),
-    async coverage() {
-      try {
-        return await tracker.coverage();
-      } catch (error) {
-        if (error instanceof ProviderError && error.reason === 'ProviderUnavailable') {
-          throw new BackupToolUnavailableError(error.message);
-        }
-        throw error;
-      }
-    },
+    coverage: () => unavailableAsApiError(() => tracker.coverage()),
+    withInventory: () => unavailableAsApiError(() => tracker.withInventory()),
   };
 }
 

@@ -28,11 +28,16 @@ export class CoverageTracker {
 
   /** Coverage with an inventory no older than maxInventoryAgeMs (read from the tool if needed). */
   async coverage(): Promise<CoverageResponse> {
+    return (await this.withInventory()).coverage;
+  }
+
+  /** The same, with the inventory it was computed from (test drafts read its schedules, issue 32). */
+  async withInventory(): Promise<{ inventory: BackupInventory; coverage: CoverageResponse }> {
     const nowMs = this.deps.now().getTime();
     const known = this.inventory;
     const inventory =
       known && nowMs - known.readAtMs < this.deps.maxInventoryAgeMs ? known.value : await this.readInventory();
-    return this.compute(inventory);
+    return { inventory, coverage: this.compute(inventory) };
   }
 
   /** Coverage from the last inventory read, without I/O; undefined before the first read. */

@@ -2,6 +2,7 @@
 // in-cluster service account, else ~/.kube/config.
 import {
   CoordinationV1Api,
+  AppsV1Api,
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
@@ -42,6 +43,8 @@ export class KubeConfigWithTimeouts extends KubeConfig {
 export interface KubeClients {
   kubeConfig: KubeConfig;
   core: CoreV1Api;
+  /** Workloads of source namespaces, read to draft tests (issue 32). */
+  apps: AppsV1Api;
   customObjects: CustomObjectsApi;
   networking: NetworkingV1Api;
   coordination: CoordinationV1Api;
@@ -66,6 +69,7 @@ export function makeKubeClients(kubeConfig: KubeConfig): KubeClients {
   return {
     kubeConfig,
     core: kubeConfig.makeApiClient(CoreV1Api),
+    apps: kubeConfig.makeApiClient(AppsV1Api),
     rbac: kubeConfig.makeApiClient(RbacAuthorizationV1Api),
     customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
     networking: kubeConfig.makeApiClient(NetworkingV1Api),

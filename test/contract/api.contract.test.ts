@@ -987,6 +987,9 @@ describe('the contract itself', () => {
       // Sandboxes too (sandboxes.contract.test.ts).
       'listSandboxes',
       'removeOrphanedSandbox',
+      // Test drafts too (test-drafts.contract.test.ts).
+      'draftTests',
+      'createDraftedTest',
     ];
     const missing = contract.operationIds.filter(
       (id) => !contract.exercised.has(id) && !elsewhere.includes(id),

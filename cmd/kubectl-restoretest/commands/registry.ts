@@ -8,6 +8,7 @@ import { coverageCommand } from './coverage.js';
 import { createCommand } from './create.js';
 import { dailyCommand } from './daily.js';
 import { dashboardCommand } from './dashboard.js';
+import { generateCommand } from './generate.js';
 import { deleteCommand } from './delete.js';
 import { diagnoseCommand } from './diagnose.js';
 import { getCommand } from './get.js';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly PluginCommand[] = [
   upcomingCommand,
   schedulesCommand,
   coverageCommand,
+  generateCommand,
   sandboxesCommand,
   complianceCommand,
   verifyCommand,

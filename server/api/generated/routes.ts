@@ -6,6 +6,8 @@ import {  fetchMiddlewares, ExpressTemplateService } from '@tsoa/runtime';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { TestsController } from './../tests.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+import { TestDraftsController } from './../test-drafts.controller.js';
+// WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SchedulesController } from './../schedules.controller.js';
 // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
 import { SandboxesController } from './../sandboxes.controller.js';
@@ -189,7 +191,7 @@ const models: TsoaRoute.Models = {
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "NamespaceName": {
         "dataType": "refAlias",
-        "type": {"dataType":"string","validators":{"pattern":{"value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"value":63}}},
+        "type": {"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreateTestInput": {
@@ -211,6 +213,284 @@ const models: TsoaRoute.Models = {
             "alertOnExceed": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":false},
             "historyLimit": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"default":90,"validators":{"minimum":{"value":1},"maximum":{"value":1000}}},
             "restore": {"ref":"RestoreInput"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Record_string.string_": {
+        "dataType": "refAlias",
+        "type": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"string"},"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NetworkIsolation": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["strict"]},{"dataType":"enum","enums":["none"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "Record_string.unknown_": {
+        "dataType": "refAlias",
+        "type": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"any"},"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "CheckKind": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["podsReady"]},{"dataType":"enum","enums":["httpGet"]},{"dataType":"enum","enums":["tcpSocket"]},{"dataType":"enum","enums":["sqlQuery"]},{"dataType":"enum","enums":["resourceExists"]},{"dataType":"enum","enums":["exec"]},{"dataType":"enum","enums":["file"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PodsReadyCheck": {
+        "dataType": "refObject",
+        "properties": {
+            "selector": {"ref":"Record_string.string_"},
+            "minReady": {"dataType":"double"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "HttpGetCheck": {
+        "dataType": "refObject",
+        "properties": {
+            "service": {"dataType":"string","required":true},
+            "port": {"dataType":"double","required":true},
+            "path": {"dataType":"string"},
+            "scheme": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["http"]},{"dataType":"enum","enums":["https"]}]},
+            "expectedStatus": {"dataType":"double"},
+            "bodyMatch": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "TcpSocketCheck": {
+        "dataType": "refObject",
+        "properties": {
+            "service": {"dataType":"string","required":true},
+            "port": {"dataType":"double","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SqlQueryCheck": {
+        "dataType": "refObject",
+        "properties": {
+            "engine": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["postgres"]},{"dataType":"enum","enums":["mysql"]}],"required":true},
+            "service": {"dataType":"string","required":true},
+            "port": {"dataType":"double"},
+            "database": {"dataType":"string","required":true},
+            "credentialsSecret": {"dataType":"nestedObjectLiteral","nestedProperties":{"passwordKey":{"dataType":"string"},"usernameKey":{"dataType":"string"},"name":{"dataType":"string","required":true}},"required":true},
+            "query": {"dataType":"string","required":true},
+            "expectedMinRows": {"dataType":"double"},
+            "expectedValue": {"dataType":"string"},
+            "freshness": {"dataType":"boolean"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ResourceExistsCheck": {
+        "dataType": "refObject",
+        "properties": {
+            "apiVersion": {"dataType":"string","required":true},
+            "kind": {"dataType":"string","required":true},
+            "name": {"dataType":"string","required":true},
+            "sourceNamespace": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ExecCheck": {
+        "dataType": "refObject",
+        "properties": {
+            "selector": {"ref":"Record_string.string_"},
+            "container": {"dataType":"string"},
+            "command": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "expectedExitCode": {"dataType":"double"},
+            "freshness": {"dataType":"boolean"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "FileFreshnessSource": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["modificationTime"]},{"dataType":"enum","enums":["content"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "FileCheck": {
+        "dataType": "refObject",
+        "properties": {
+            "claim": {"dataType":"string","required":true},
+            "path": {"dataType":"string","required":true},
+            "exists": {"dataType":"boolean"},
+            "size": {"dataType":"double"},
+            "sha256": {"dataType":"string"},
+            "contains": {"dataType":"string"},
+            "freshness": {"dataType":"boolean"},
+            "freshnessSource": {"ref":"FileFreshnessSource"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "HealthCheck": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "kind": {"ref":"CheckKind","required":true},
+            "timeout": {"dataType":"string"},
+            "sourceNamespace": {"dataType":"string"},
+            "critical": {"dataType":"boolean"},
+            "podsReady": {"ref":"PodsReadyCheck"},
+            "httpGet": {"ref":"HttpGetCheck"},
+            "tcpSocket": {"ref":"TcpSocketCheck"},
+            "sqlQuery": {"ref":"SqlQueryCheck"},
+            "resourceExists": {"ref":"ResourceExistsCheck"},
+            "exec": {"ref":"ExecCheck"},
+            "file": {"ref":"FileCheck"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ResourceTypeRef": {
+        "dataType": "refObject",
+        "properties": {
+            "group": {"dataType":"string"},
+            "version": {"dataType":"string","required":true},
+            "kind": {"dataType":"string","required":true},
+            "resource": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestorePatchOperation": {
+        "dataType": "refObject",
+        "properties": {
+            "op": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["add"]},{"dataType":"enum","enums":["replace"]},{"dataType":"enum","enums":["remove"]},{"dataType":"enum","enums":["copy"]},{"dataType":"enum","enums":["move"]}],"required":true},
+            "path": {"dataType":"string","required":true},
+            "from": {"dataType":"string"},
+            "value": {"dataType":"any"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestorePatch": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "target": {"dataType":"intersection","subSchemas":[{"ref":"ResourceTypeRef"},{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string"}}}],"required":true},
+            "when": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"value":{"dataType":"any","required":true},"path":{"dataType":"string","required":true}}}},
+            "operations": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatchOperation"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestoreSpec": {
+        "dataType": "refObject",
+        "properties": {
+            "exclude": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeRef"}},
+            "patches": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatch"}},
+            "removeDefaults": {"dataType":"array","array":{"dataType":"refAlias","ref":"DefaultTransformId"}},
+            "podSecurity": {"ref":"PodSecurityLevel"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NotificationChannelType": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["slack"]},{"dataType":"enum","enums":["webhook"]},{"dataType":"enum","enums":["cloudevents"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SecretKeySelector": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "key": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NotificationChannel": {
+        "dataType": "refObject",
+        "properties": {
+            "name": {"dataType":"string","required":true},
+            "type": {"ref":"NotificationChannelType","required":true},
+            "urlSecretRef": {"ref":"SecretKeySelector","required":true},
+            "signingKeySecretRef": {"ref":"SecretKeySelector"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "NotificationsSpec": {
+        "dataType": "refObject",
+        "properties": {
+            "onFailure": {"dataType":"boolean"},
+            "onPartial": {"dataType":"boolean"},
+            "onSuccess": {"dataType":"boolean"},
+            "onSLAExceeded": {"dataType":"boolean"},
+            "onRegression": {"dataType":"boolean"},
+            "channels": {"dataType":"array","array":{"dataType":"refObject","ref":"NotificationChannel"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "RestoreTestSpec": {
+        "dataType": "refObject",
+        "properties": {
+            "provider": {"ref":"Provider","required":true},
+            "backupSource": {"dataType":"nestedObjectLiteral","nestedProperties":{"providerNamespace":{"dataType":"string"},"namespaces":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string","required":true}}},"required":true},"backupName":{"dataType":"string"}},"required":true},
+            "schedule": {"dataType":"nestedObjectLiteral","nestedProperties":{"suspend":{"dataType":"boolean"},"timezone":{"dataType":"string"},"cron":{"dataType":"string","required":true}},"required":true},
+            "sandbox": {"dataType":"nestedObjectLiteral","nestedProperties":{"limitRange":{"dataType":"nestedObjectLiteral","nestedProperties":{"limits":{"dataType":"array","array":{"dataType":"refAlias","ref":"Record_string.unknown_"},"required":true}}},"resourceQuota":{"dataType":"nestedObjectLiteral","nestedProperties":{"hard":{"ref":"Record_string.string_","required":true}}},"networkIsolation":{"ref":"NetworkIsolation"},"ttl":{"dataType":"string"},"namespacePrefix":{"dataType":"string"}}},
+            "sla": {"dataType":"nestedObjectLiteral","nestedProperties":{"alertOnExceed":{"dataType":"boolean"},"maxRPO":{"dataType":"string"},"maxRTO":{"dataType":"string"}}},
+            "healthCheckPolicy": {"dataType":"string"},
+            "healthChecks": {"dataType":"nestedObjectLiteral","nestedProperties":{"checks":{"dataType":"array","array":{"dataType":"refObject","ref":"HealthCheck"},"required":true}}},
+            "restore": {"ref":"RestoreSpec"},
+            "historyLimit": {"dataType":"double"},
+            "notifications": {"ref":"NotificationsSpec"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "DraftedRestoreTest": {
+        "dataType": "refObject",
+        "properties": {
+            "apiVersion": {"dataType":"string","required":true},
+            "kind": {"dataType":"string","required":true},
+            "metadata": {"dataType":"nestedObjectLiteral","nestedProperties":{"annotations":{"ref":"Record_string.string_","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}},"required":true},
+            "spec": {"ref":"RestoreTestSpec","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "TestDraftView": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "test": {"ref":"DraftedRestoreTest","required":true},
+            "notes": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "todo": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "yaml": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SkipReason": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["forbidden"]},{"dataType":"enum","enums":["not-backed-up"]},{"dataType":"enum","enums":["unreadable"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "SkippedNamespace": {
+        "dataType": "refObject",
+        "properties": {
+            "namespace": {"dataType":"string","required":true},
+            "reason": {"ref":"SkipReason","required":true},
+            "message": {"dataType":"string","required":true},
+            "missingPermissions": {"dataType":"array","array":{"dataType":"refObject","ref":"PermissionDescriptor"}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "TestDraftsResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "generatedAt": {"dataType":"string","required":true},
+            "testNamespace": {"dataType":"string","required":true},
+            "drafts": {"dataType":"array","array":{"dataType":"refObject","ref":"TestDraftView"},"required":true},
+            "skipped": {"dataType":"array","array":{"dataType":"refObject","ref":"SkippedNamespace"},"required":true},
         },
         "additionalProperties": false,
     },
@@ -372,11 +652,6 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["failed"]},{"dataType":"enum","enums":["partial"]},{"dataType":"enum","enums":["succeeded"]},{"dataType":"enum","enums":["slaexceeded"]},{"dataType":"enum","enums":["regressed"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "Record_string.string_": {
-        "dataType": "refAlias",
-        "type": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"string"},"validators":{}},
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "OwnerReference": {
         "dataType": "refObject",
         "properties": {
@@ -433,11 +708,6 @@ const models: TsoaRoute.Models = {
             "detail": {"dataType":"string","required":true},
         },
         "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "CheckKind": {
-        "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["podsReady"]},{"dataType":"enum","enums":["httpGet"]},{"dataType":"enum","enums":["tcpSocket"]},{"dataType":"enum","enums":["sqlQuery"]},{"dataType":"enum","enums":["resourceExists"]},{"dataType":"enum","enums":["exec"]},{"dataType":"enum","enums":["file"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CheckStatus": {
@@ -1000,6 +1270,83 @@ export function RegisterRoutes(app: Router) {
                 next,
                 validatedArgs,
                 successStatus: 200,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsTestDraftsController_draftTests: Record<string, TsoaRoute.ParameterSchema> = {
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                sourceNamespace: {"in":"query","name":"sourceNamespace","dataType":"array","array":{"dataType":"refAlias","ref":"NamespaceName"},"validators":{"maxItems":{"errorMsg":"must name at most 100 namespaces","value":100}}},
+                yaml: {"default":false,"in":"query","name":"yaml","dataType":"boolean","validators":{"isBoolean":{"errorMsg":"must be true or false"}}},
+        };
+        app.get('/api/v1/test-drafts',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(TestDraftsController)),
+            ...(fetchMiddlewares<RequestHandler>(TestDraftsController.prototype.draftTests)),
+
+            async function TestDraftsController_draftTests(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsTestDraftsController_draftTests, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<TestDraftsController>(TestDraftsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'draftTests',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: undefined,
+              });
+            } catch (err) {
+                return next(err);
+            }
+        });
+        // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+        const argsTestDraftsController_createDraftedTest: Record<string, TsoaRoute.ParameterSchema> = {
+                sourceNamespace: {"in":"path","name":"sourceNamespace","required":true,"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+                request: {"in":"request","name":"request","required":true,"dataType":"object"},
+                namespace: {"in":"query","name":"namespace","dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+        };
+        app.post('/api/v1/test-drafts/:sourceNamespace',
+            authenticateMiddleware([{"kubernetes":[]}]),
+            ...(fetchMiddlewares<RequestHandler>(TestDraftsController)),
+            ...(fetchMiddlewares<RequestHandler>(TestDraftsController.prototype.createDraftedTest)),
+
+            async function TestDraftsController_createDraftedTest(request: ExRequest, response: ExResponse, next: any) {
+
+            // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+
+            let validatedArgs: any[] = [];
+            try {
+                validatedArgs = templateService.getValidatedArgs({ args: argsTestDraftsController_createDraftedTest, request, response });
+
+                const container: IocContainer = typeof iocContainer === 'function' ? (iocContainer as IocContainerFactory)(request) : iocContainer;
+
+                const controller: any = await container.get<TestDraftsController>(TestDraftsController);
+                if (typeof controller['setStatus'] === 'function') {
+                controller.setStatus(undefined);
+                }
+
+              await templateService.apiHandler({
+                methodName: 'createDraftedTest',
+                controller,
+                response,
+                next,
+                validatedArgs,
+                successStatus: 201,
               });
             } catch (err) {
                 return next(err);

@@ -138,22 +138,31 @@ export class TestsService {
     const spec = inputToSpec(input);
     await this.deps.restoreAccess.check(user, namespace, spec);
     this.checkPolicyCoverage(namespace, spec);
-    const test: RestoreTest = {
-      apiVersion: API_VERSION,
-      kind: 'RestoreTest',
-      // The reviewed caller is the author the engine re-checks before each run (decision 0018).
-      metadata: { name: input.name, namespace, ...(user ? { annotations: authorAnnotations(user) } : {}) },
-      spec,
-    };
+    return this.write({ apiVersion: API_VERSION, kind: 'RestoreTest', metadata: { name: input.name, namespace }, spec }, user);
+  }
+
+  /**
+   * Creates a test the server drafted itself (issue 32: POST /api/v1/test-drafts/...), under the
+   * same rule as create: the caller's restore rights (decision 0009), recorded as its author. Its
+   * inline checks come from the server's own drafting, never from a request body.
+   */
+  async createDrafted(test: RestoreTest, user: ReviewedUser | undefined): Promise<CreatedTest> {
+    const namespace = test.metadata.namespace!;
+    const { invalid } = restoreRequirements(namespace, test.spec, this.deps.restoreAccess.settings);
+    if (invalid.length > 0) throw invalidRequest(invalid);
+    await this.deps.restoreAccess.check(user, namespace, test.spec);
+    return this.write(test, user);
+  }
+
+  private async write(test: RestoreTest, user: ReviewedUser | undefined): Promise<CreatedTest> {
+    const { name, namespace } = test.metadata as { name: string; namespace: string };
     let created: RestoreTest;
     try {
-      created = await this.deps.writer.createTest(test);
+      // The reviewed caller is the author the engine re-checks before each run (decision 0018).
+      created = await this.deps.writer.createTest(withAuthor(test, user));
     } catch (error) {
       if (isKind(error, 'AlreadyExists')) {
-        throw new ProblemError(
-          'already-exists',
-          `RestoreTest "${input.name}" already exists in namespace "${namespace}".`,
-        );
+        throw new ProblemError('already-exists', `RestoreTest "${name}" already exists in namespace "${namespace}".`);
       }
       // Creating in a namespace that does not exist: the body is what is wrong.
       if (isKind(error, 'NotFound')) {
@@ -161,7 +170,7 @@ export class TestsService {
       }
       throw error;
     }
-    return { test: testResponse(created), location: testLocation(namespace, input.name) };
+    return { test: testResponse(created), location: testLocation(namespace, name) };
   }
 
   /**

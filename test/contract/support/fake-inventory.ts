@@ -6,6 +6,24 @@ import { BackupToolUnavailableError, type CoverageSource } from '../../../server
 import { CoverageTracker } from '../../../server/inventory/coverage-tracker.js';
 import type { BackupInventory } from '../../../server/domain/read-models/coverage.js';
 import type { FakeCluster } from './fake-cluster.js';
+import type { WorkloadSource } from '../../../server/api/ports.js';
+import type { NamespaceFacts } from '../../../server/domain/test-drafts/namespace-facts.js';
+import { KubeError } from '../../../server/kube/errors.js';
+
+/** What each source namespace runs (GET /api/v1/test-drafts); a namespace not set reads as empty. */
+export class FakeWorkloads implements WorkloadSource {
+  readonly provider = 'velero' as const;
+  readonly facts = new Map<string, Omit<NamespaceFacts, 'namespace'>>();
+  /** Namespaces whose reads fail as the apiserver would refuse the server's own account. */
+  readonly forbidden = new Set<string>();
+  readonly reads: string[] = [];
+
+  async readNamespace(namespace: string): Promise<NamespaceFacts> {
+    this.reads.push(namespace);
+    if (this.forbidden.has(namespace)) throw new KubeError('Forbidden', 403, `deployments.apps is forbidden in ${namespace}`);
+    return { namespace, ...(this.facts.get(namespace) ?? { workloads: [], services: [] }) };
+  }
+}
 
 export class FakeInventory {
   available = true;
@@ -50,5 +68,5 @@ export function coverageSourceOver(cluster: FakeCluster, inventory: FakeInventor
     untestedGauge: new Gauge({ name: 'untested', help: 'x', labelNames: ['namespace'], registers: [new Registry()] }),
     log: pino({ level: 'silent' }),
   });
-  return { coverage: () => tracker.coverage(), latest: () => tracker.latest() };
+  return { coverage: () => tracker.coverage(), latest: () => tracker.latest(), withInventory: () => tracker.withInventory() };
 }

@@ -19,7 +19,7 @@ import {
 import { createRehearsalClient, type RehearsalApiClient } from '../../../openapi/client.js';
 import { ContractValidator, loadDocument } from './contract.js';
 import { FakeCluster, FakeSchedules, writerOf } from './fake-cluster.js';
-import { coverageSourceOver, FakeInventory } from './fake-inventory.js';
+import { coverageSourceOver, FakeInventory, FakeWorkloads } from './fake-inventory.js';
 import { FakeNamespaces, sandboxAdminOver } from './fake-namespaces.js';
 
 export const NOW = new Date('2026-03-15T12:00:00Z');
@@ -30,6 +30,8 @@ export interface TestServer {
   schedules: FakeSchedules;
   /** What the backup tool backs up (GET /api/v1/coverage). */
   inventory: FakeInventory;
+  /** What the source namespaces run (GET /api/v1/test-drafts). */
+  workloads: FakeWorkloads;
   /** Namespaces, sandboxes among them (GET /api/v1/sandboxes). */
   namespaces: FakeNamespaces;
   contract: ContractValidator;
@@ -116,6 +118,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const cluster = new FakeCluster();
   const schedules = new FakeSchedules();
   const inventory = new FakeInventory();
+  const workloads = new FakeWorkloads();
   const namespaces = new FakeNamespaces();
   const contract = options.contract ?? new ContractValidator(loadDocument());
   const config = loadConfig({
@@ -133,7 +136,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     triggerWaitMs: options.triggerWaitMs ?? 1_000,
     ...(options.withoutSchedules ? {} : { schedules }),
     sandboxes: sandboxAdminOver(cluster, namespaces, () => NOW),
-    ...(options.withoutCoverage ? {} : { coverage: coverageSourceOver(cluster, inventory, () => NOW) }),
+    ...(options.withoutCoverage ? {} : { coverage: coverageSourceOver(cluster, inventory, () => NOW), workloads }),
     ...(options.diagnoses ? { diagnoses: options.diagnoses } : {}),
     ...(options.reviewer ? { accessReviewer: options.reviewer } : {}),
     // A fake reviewer that also answers non-resource reviews stands in for /metrics too.
@@ -154,6 +157,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     cluster,
     schedules,
     inventory,
+    workloads,
     namespaces,
     contract,
     api: createRehearsalClient({

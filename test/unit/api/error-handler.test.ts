@@ -106,6 +106,18 @@ describe('fieldProblemsOf', () => {
       { field: 'x', message: 'excess' },
     ]);
   });
+
+  it('names array items as the API does, x[1], not as tsoa does, x.$1', () => {
+    expect(
+      fieldProblemsOf({
+        'sourceNamespace.$1': { message: "'sourceNamespace.$1' must be an RFC 1123 label" },
+        'body.a.$0.b.$12': { message: 'is required' },
+      }),
+    ).toEqual([
+      { field: 'sourceNamespace[1]', message: 'must be an RFC 1123 label' },
+      { field: 'a[0].b[12]', message: 'is required' },
+    ]);
+  });
 });
 
 describe('problem helpers', () => {

@@ -107,7 +107,7 @@ describe('PermissionTable', () => {
 
   it('has an RBAC declaration for every secured operation of the committed document', () => {
     const operations = table.operations();
-    expect(operations.length).toBe(24);
+    expect(operations.length).toBe(26);
     const undeclared = operations.filter((operation) => operation.secured && operation.rules.length === 0);
     expect(undeclared).toEqual([]);
     expect(

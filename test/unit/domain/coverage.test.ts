@@ -2,7 +2,7 @@
 // and when a namespace counts as restore-tested.
 import { describe, expect, it } from '@jest/globals';
 import { withCoverageGap } from '../../../server/domain/compliance/coverage-gap.js';
-import { computeCoverage, namespacesOf, type BackupInventory } from '../../../server/domain/read-models/coverage.js';
+import { computeCoverage, namespacesOf, schedulesBacking, type BackupInventory } from '../../../server/domain/read-models/coverage.js';
 import { ReportIndex } from '../../../server/domain/read-models/report-index.js';
 import { makeReport, makeTest } from './fixtures.js';
 
@@ -80,6 +80,15 @@ describe('computeCoverage', () => {
     expect(coverage.namespaces[0]).toMatchObject({ window: '168h', lastBackupAt: hoursAgo(50) });
   });
 
+  it("counts a schedule whose cron Rehearsal does not read (Velero's @every) as backing up, with no window of its own", () => {
+    const inv = inventory({
+      schedules: [{ name: 'every', cron: '@every 6h', paused: false, includedNamespaces: ['shop'], excludedNamespaces: [] }],
+    });
+    expect(run([], [], inv).namespaces).toEqual([
+      expect.objectContaining({ namespace: 'shop', status: 'untested', backedUpBy: ['Schedule/every'], window: '24h' }),
+    ]);
+  });
+
   it('counts a pass of a multi-namespace test for each namespace it restored', () => {
     const inv = inventory({ backups: [{ name: 'b', includedNamespaces: ['a', 'b', 'c'], excludedNamespaces: [] }] });
     const test = makeTest({ name: 'ab', sources: ['a', 'b'] });
@@ -103,5 +112,22 @@ describe('withCoverageGap', () => {
         'ns-00, ns-01, ns-02, ns-03, ns-04, ns-05, ns-06, ns-07, ns-08, ns-09 and 2 more.',
     );
     expect(withCoverageGap({ ...control, status: 'not_tested' }, ['a']).status).toBe('not_tested');
+  });
+});
+
+describe('schedulesBacking', () => {
+  it('lists the unpaused schedules of a namespace, most frequent first, unreadable crons last', () => {
+    const inv = inventory({
+      schedules: [
+        { name: 'weekly', cron: '0 3 * * 0', paused: false, includedNamespaces: ['*'], excludedNamespaces: [] },
+        { name: 'odd', cron: '@every 1h', paused: false, includedNamespaces: ['shop'], excludedNamespaces: [] },
+        { name: 'paused', cron: '* * * * *', paused: true, includedNamespaces: ['shop'], excludedNamespaces: [] },
+        { name: 'daily', cron: '0 3 * * *', paused: false, includedNamespaces: ['shop'], excludedNamespaces: [] },
+        { name: 'other', cron: '0 * * * *', paused: false, includedNamespaces: ['crm'], excludedNamespaces: [] },
+      ],
+      clusterNamespaces: ['shop', 'crm'],
+    });
+    expect(schedulesBacking(inv, 'shop', NOW).map((schedule) => schedule.name)).toEqual(['daily', 'weekly', 'odd']);
+    expect(schedulesBacking(inv, 'nowhere', NOW)).toEqual([]);
   });
 });
