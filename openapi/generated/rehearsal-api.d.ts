@@ -964,6 +964,17 @@ export interface components {
             /** @description Plural resource name, e.g. ingresses (Velero and Kasten select by it). */
             resource: string;
         };
+        /** @description The objects a restore patch changes: every object of the type, or the one named. */
+        PatchedObjects: {
+            /** @description API group; absent or "" for the core group. */
+            group?: string;
+            /** @description API version (Trilio's selectors name one), e.g. v1. */
+            version: string;
+            kind: string;
+            /** @description Plural resource name, e.g. ingresses (Velero and Kasten select by it). */
+            resource: string;
+            name?: string;
+        };
         /** @description A JSON Patch operation (RFC 6902) on a restored object. */
         RestorePatchOperation: {
             /** @enum {string} */
@@ -979,9 +990,7 @@ export interface components {
         RestorePatch: {
             /** @description Unique within the test: the report and the tool's transform name it. */
             name: string;
-            target: components["schemas"]["ResourceTypeRef"] & {
-                name?: string;
-            };
+            target: components["schemas"]["PatchedObjects"];
             /** @description Only objects where every path holds exactly this value (a JSON Patch test). */
             when?: {
                 value: unknown;
@@ -1788,6 +1797,7 @@ export type SchemaFileFreshnessSource = components['schemas']['FileFreshnessSour
 export type SchemaFileCheck = components['schemas']['FileCheck'];
 export type SchemaHealthCheck = components['schemas']['HealthCheck'];
 export type SchemaResourceTypeRef = components['schemas']['ResourceTypeRef'];
+export type SchemaPatchedObjects = components['schemas']['PatchedObjects'];
 export type SchemaRestorePatchOperation = components['schemas']['RestorePatchOperation'];
 export type SchemaRestorePatch = components['schemas']['RestorePatch'];
 export type SchemaRestoreSpec = components['schemas']['RestoreSpec'];

@@ -357,6 +357,18 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PatchedObjects": {
+        "dataType": "refObject",
+        "properties": {
+            "group": {"dataType":"string"},
+            "version": {"dataType":"string","required":true},
+            "kind": {"dataType":"string","required":true},
+            "resource": {"dataType":"string","required":true},
+            "name": {"dataType":"string"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RestorePatchOperation": {
         "dataType": "refObject",
         "properties": {
@@ -372,7 +384,7 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "name": {"dataType":"string","required":true},
-            "target": {"dataType":"intersection","subSchemas":[{"ref":"ResourceTypeRef"},{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string"}}}],"required":true},
+            "target": {"ref":"PatchedObjects","required":true},
             "when": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"value":{"dataType":"any","required":true},"path":{"dataType":"string","required":true}}}},
             "operations": {"dataType":"array","array":{"dataType":"refObject","ref":"RestorePatchOperation"},"required":true},
         },

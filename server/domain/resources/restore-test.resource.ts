@@ -64,6 +64,11 @@ export interface ResourceTypeRef {
   resource: string;
 }
 
+/** The objects a restore patch changes: every object of the type, or the one named. */
+export interface PatchedObjects extends ResourceTypeRef {
+  name?: string;
+}
+
 /** A JSON Patch operation (RFC 6902) on a restored object. */
 export interface RestorePatchOperation {
   op: 'add' | 'replace' | 'remove' | 'copy' | 'move';
@@ -79,7 +84,7 @@ export interface RestorePatchOperation {
 export interface RestorePatch {
   /** Unique within the test: the report and the tool's transform name it. */
   name: string;
-  target: ResourceTypeRef & { name?: string };
+  target: PatchedObjects;
   /** Only objects where every path holds exactly this value (a JSON Patch test). */
   when?: { path: string; value: unknown }[];
   operations: RestorePatchOperation[];
