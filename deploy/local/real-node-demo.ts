@@ -12,7 +12,7 @@
 // runs it against the test cluster.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { ApiregistrationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import type { HealthCheck } from '../../server/domain/resources/health-check-policy.resource.js';
 import { ANNOTATION_TRIGGER, API_VERSION, type RestoreTest } from '../../server/domain/resources/resources.js';
 import { authoredBy } from '../../test/helpers/author.js';
@@ -192,6 +192,16 @@ export async function startRealNodeDemo(options: RealNodeDemoOptions): Promise<R
           (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
         ),
       { timeoutMs: 180_000, intervalMs: 500, description: 'the Rehearsal pod to be Ready' },
+    );
+    // The plugin and the dashboard go through kube-apiserver: ready when it reaches the pod with the
+    // caBundle (the serving certificate was made after the install).
+    const registration = admin.makeApiClient(ApiregistrationV1Api);
+    await waitFor(
+      async () =>
+        ((await registration.readAPIService({ name: 'v1.api.rehearsal.dev' })).status?.conditions ?? []).some(
+          (condition) => condition.type === 'Available' && condition.status === 'True',
+        ),
+      { timeoutMs: 180_000, intervalMs: 500, description: 'APIService v1.api.rehearsal.dev to be Available' },
     );
     say(`Rehearsal installed by helm from its image (${(image.bytes / 1e6).toFixed(0)} MB): Ready in ${((performance.now() - installStarted) / 1000).toFixed(0)} s`);
 
