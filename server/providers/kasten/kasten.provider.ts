@@ -3,6 +3,7 @@
 // of the chosen RestorePoint with targetNamespace = the sandbox is created in the sandbox.
 // Kasten's documentation creates RestoreActions in the application's namespace; Rehearsal never
 // writes to a source namespace, so it creates the action in the target (sandbox) namespace instead.
+import canonicalize from 'canonicalize';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { CustomResources, type ProviderCustomObjectsApi } from '../custom-resources.js';
 import { PerNamespaceProvider, type PerNamespaceTool } from '../per-namespace-provider.js';
@@ -74,8 +75,9 @@ export const kastenTool = (
     existing.spec?.subject?.name === wanted.spec?.subject?.name &&
     existing.spec?.subject?.namespace === wanted.spec?.subject?.namespace &&
     existing.spec?.targetNamespace === wanted.spec?.targetNamespace &&
-    JSON.stringify([existing.spec?.filters ?? null, existing.spec?.transforms ?? null]) ===
-      JSON.stringify([wanted.spec?.filters ?? null, wanted.spec?.transforms ?? null]),
+    // Canonically: the apiserver gives an object's keys back in its own order, not Rehearsal's.
+    canonicalize([existing.spec?.filters ?? null, existing.spec?.transforms ?? null]) ===
+      canonicalize([wanted.spec?.filters ?? null, wanted.spec?.transforms ?? null]),
   progress: kastenProgress,
 });
 

@@ -20,7 +20,7 @@ import {
   trilioProgress,
   trilioStateOf,
 } from '../../../server/providers/trilio/trilio.provider.js';
-import { NO_TRANSFORMS } from '../../helpers/transforms.js';
+import { DEFAULT_TRANSFORMS_ONLY, NO_TRANSFORMS } from '../../helpers/transforms.js';
 
 type Call = { method: string; param: Record<string, unknown> };
 
@@ -103,6 +103,27 @@ describe('Kasten provider', () => {
       subject: { kind: 'RestorePoint', name: 'rp-new', namespace: 'shop' },
       targetNamespace: 'rehearsal-rt-run1',
     });
+  });
+
+  it('adopts a RestoreAction of the same request whose transforms come back with their keys in another order', async () => {
+    const withTransforms = { ...request('rp-new'), transforms: DEFAULT_TRANSFORMS_ONLY };
+    const created = fakeApi({ 'create restoreactions': {} });
+    await new KastenProvider(created.api).startRestore(withTransforms);
+    const body = created.calls.find((call) => call.method === 'create')!.param.body as { metadata: unknown; spec: Record<string, unknown> };
+    expect(body.spec.transforms).toBeDefined();
+    // Every object's keys reversed, as an apiserver may store and return them.
+    const reordered = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reordered)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).reverse().map(([key, inner]) => [key, reordered(inner)]))
+          : value;
+    const exists = new ApiException(409, 'HTTP 409', JSON.stringify({ kind: 'Status', reason: 'AlreadyExists' }), {});
+    const again = fakeApi({ 'create restoreactions': exists, 'get restoreactions rt-run1': { metadata: body.metadata, spec: reordered(body.spec) } });
+    await expect(new KastenProvider(again.api).startRestore(withTransforms)).resolves.toEqual({ namespace: 'rehearsal-rt-run1', name: 'rt-run1' });
+    // A different transform list is still refused.
+    const other = fakeApi({ 'create restoreactions': exists, 'get restoreactions rt-run1': { metadata: body.metadata, spec: { ...body.spec, transforms: [] } } });
+    await expect(new KastenProvider(other.api).startRestore(withTransforms)).rejects.toMatchObject({ reason: 'RestoreRejected' });
   });
 
   it('does not adopt an existing RestoreAction that asks for something else', async () => {
