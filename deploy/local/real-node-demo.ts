@@ -183,7 +183,7 @@ export async function startRealNodeDemo(options: RealNodeDemoOptions): Promise<R
       '--set', 'image.pullPolicy=Never', // loaded into the node above: there is no registry
       '--set-json', `nodeSelector={"${REAL_NODE_LABEL}":"true"}`,
       '--set-json', `tolerations=[{"key":"${REAL_NODE_LABEL}","operator":"Exists"}]`,
-    ]);
+    ], { upgrade: true }); // the cluster's state stays between demo runs, the release with it
     makeServingCertificate(kubeconfigPath);
     const core = admin.makeApiClient(CoreV1Api);
     await waitFor(

@@ -51,13 +51,14 @@ export function buildServerImage(output: string): BuiltImage {
  * another file may have left in the chart's way first: an APIService and an ExternalName Service
  * rehearsal-api pointing at a server on the host (test/helpers/aggregated-api.ts).
  */
-export function installChart(adminPath: string, valueArgs: string[]): void {
+export function installChart(adminPath: string, valueArgs: string[], options: { upgrade?: boolean } = {}): void {
   unregisterAggregatedApi(adminPath);
   // rbac.yaml binds Rehearsal's Velero role in the installation's backup namespace: Velero is
   // installed first (docs/install.md).
   kubectl(adminPath, ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'velero' } }));
   helm([
-    'install',
+    // upgrade --install: a release left by an earlier demo run is upgraded in place.
+    ...(options.upgrade ? ['upgrade', '--install'] : ['install']),
     RELEASE,
     chartDir,
     '--kubeconfig',
