@@ -134,6 +134,19 @@ export interface CreateTestInput {
    */
   historyLimit?: number | null;
   /**
+   * Restore only the objects whose labels match (spec.backupSource.labelSelector): for large
+   * namespaces where the test needs one application. Absent: every object. Each provider passes
+   * it to its tool (docs/decisions/0003-restore-test-input-and-defaults.md); a combination a tool
+   * cannot express is refused (400 naming the field), never widened to everything.
+   */
+  labelSelector?: LabelSelectorInput;
+  /**
+   * Restore only objects of these resource types (spec.backupSource.includedResources), e.g.
+   * deployments.apps; absent: every type.
+   * @maxItems 32
+   */
+  includedResources?: ResourceTypeInput[];
+  /**
    * Restore transforms beyond the defaults (docs/restore-transforms.md), as spec.restore of the
    * RestoreTest: exclusions and patches anyone may add; removeDefaults, a podSecurity below the
    * installation floor, or a patch on CronJobs, Services, Pods or RBAC objects need the
@@ -162,6 +175,41 @@ export interface RestoreInput {
   /** The least strict Pod Security profile of the sandboxes (below the installation floor: administer). */
   podSecurity?: PodSecurityLevel;
 }
+
+/** A Kubernetes label selector: every label and every requirement must hold. */
+export interface LabelSelectorInput {
+  /**
+   * Label key = value pairs an object must all carry (at most 16).
+   */
+  matchLabels?: { [key: string]: LabelValue };
+  /**
+   * Label requirements an object must all meet.
+   * @maxItems 16
+   */
+  matchExpressions?: LabelSelectorRequirementInput[];
+}
+
+/** One requirement: In and NotIn need values, Exists and DoesNotExist take none. */
+export interface LabelSelectorRequirementInput {
+  /**
+   * Label key: an optional DNS-subdomain prefix and "/", then a name of at most 63 characters.
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$
+   * @maxLength 317
+   */
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  /**
+   * @maxItems 16
+   */
+  values?: LabelValue[];
+}
+
+/**
+ * A label value: at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit (or empty).
+ * @pattern ^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$
+ * @maxLength 63
+ */
+export type LabelValue = string;
 
 /** A resource type as the backup tools select it. */
 export interface ResourceTypeInput {
@@ -275,6 +323,8 @@ export const TEST_INPUT_FIELDS = [
   'maxRPO',
   'alertOnExceed',
   'historyLimit',
+  'labelSelector',
+  'includedResources',
   'restore',
 ] as const satisfies readonly (keyof CreateTestInput)[];
 // A field added to CreateTestInput without being listed above fails to compile here.

@@ -31,6 +31,7 @@ import {
   type ObjectMeta,
   type Phase,
   POD_SECURITY_LEVELS,
+  LABEL_SELECTOR_OPERATORS,
   type RestorePatchOperation,
   type DefaultTransformId,
   type RestoreReport,
@@ -382,7 +383,13 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
   metadata: { name: 'shop' },
   spec: {
     provider: 'velero',
-    backupSource: { backupName: 'latest', namespaces: [{ name: 'shop' }], providerNamespace: 'velero' },
+    backupSource: {
+      backupName: 'latest',
+      namespaces: [{ name: 'shop' }],
+      providerNamespace: 'velero',
+      labelSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front'] }] },
+      includedResources: [{ group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' }],
+    },
     schedule: { cron: '0 2 * * *', timezone: 'UTC', suspend: false },
     sandbox: {
       namespacePrefix: 'rehearsal',
@@ -587,6 +594,7 @@ const MAP_PATHS: Record<KindName, ReadonlySet<string>> = {
     'spec.restore.patches[].operations[].value',
     'spec.sandbox.resourceQuota.hard',
     'spec.sandbox.limitRange.limits[]',
+    'spec.backupSource.labelSelector.matchLabels',
     ...checkMapPaths('spec.healthChecks.checks[]'),
   ]),
   RestoreReport: new Set(),
@@ -624,6 +632,7 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
     'spec.restore.patches[].operations[].op': valuesOf<RestorePatchOperation['op']>({ add: true, replace: true, remove: true, copy: true, move: true }),
     'spec.restore.removeDefaults[]': TRANSFORM_IDS,
     'spec.restore.podSecurity': POD_SECURITY_LEVELS,
+    'spec.backupSource.labelSelector.matchExpressions[].operator': LABEL_SELECTOR_OPERATORS,
     'status.phase': valuesOf<Phase>({ Idle: true, Running: true, Completed: true, Failed: true }),
     'status.conditions[].status': valuesOf<Condition['status']>({ True: true, False: true, Unknown: true }),
     'status.lastResult': RESULTS,
