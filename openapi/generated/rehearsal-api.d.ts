@@ -1547,6 +1547,8 @@ export interface components {
             };
             sandboxNamespaces: string[];
             restore?: {
+                /** @description The part of the backup restored (issue 32), e.g. "labels app=a; types deployments.apps"; absent = everything. */
+                subset?: string;
                 /** Format: int32 */
                 itemsRestored?: number;
                 /** Format: int32 */

@@ -504,6 +504,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
       warnings: 0,
       errors: 3,
       itemsRestored: 0,
+      subset: 'labels app=web; types deployments.apps',
     },
     score: 0,
     result: 'fail',

@@ -878,7 +878,7 @@ const models: TsoaRoute.Models = {
             "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "backup": {"dataType":"nestedObjectLiteral","nestedProperties":{"age":{"dataType":"string"},"completedAt":{"dataType":"string"},"name":{"dataType":"string","required":true},"provider":{"ref":"Provider","required":true}},"required":true},
             "sandboxNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"itemsRestored":{"dataType":"integer"},"errors":{"dataType":"integer","required":true},"warnings":{"dataType":"integer","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
+            "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"subset":{"dataType":"string"},"itemsRestored":{"dataType":"integer"},"errors":{"dataType":"integer","required":true},"warnings":{"dataType":"integer","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
             "score": {"dataType":"integer","required":true},
             "result": {"ref":"RunResult","required":true},
             "levels": {"dataType":"array","array":{"dataType":"refObject","ref":"ScoreLevel"},"required":true},
