@@ -48,17 +48,19 @@ export function validateSubsetInput(labelSelector: unknown, includedResources: u
     if (selector) subset.labelSelector = selector;
   }
   if (includedResources !== undefined && includedResources !== null) {
-    const types = (check.array('includedResources', includedResources, SUBSET_LIMITS.includedResources) ?? []).flatMap((entry, index) => {
+    // Each kept with its position in the body, so a repeat is named where the user wrote it.
+    const checked = (check.array('includedResources', includedResources, SUBSET_LIMITS.includedResources) ?? []).flatMap((entry, index) => {
       const type = check.resourceType(`includedResources[${index}]`, entry, false);
-      return type ? [type] : [];
+      return type ? [{ type, index }] : [];
     });
     const seen = new Map<string, number>();
-    types.forEach((type, index) => {
+    for (const { type, index } of checked) {
       const key = `${type.group ?? ''}/${type.resource}`;
       const first = seen.get(key);
       if (first !== undefined) check.fail(`includedResources[${index}]`, `duplicates includedResources[${first}]`);
       else seen.set(key, index);
-    });
+    }
+    const types = checked.map((entry) => entry.type);
     if (types.length > 0) subset.includedResources = types;
   }
   return check.errors.length > 0 ? { subset: {}, errors: check.errors } : { subset, errors: [] };
