@@ -33,7 +33,9 @@ export type DefaultTransformId =
  * naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
  * values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
  * requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
- * `when` value is not null, and on PUT a name or namespace in the body must equal the request's.
+ * `when` value is not null, labelSelector's In and NotIn have values and Exists and DoesNotExist
+ * none, an included resource type is listed once, provider trilio does not take labelSelector and
+ * includedResources together, and on PUT a name or namespace in the body must equal the request's.
  */
 export interface CreateTestInput {
   /**
