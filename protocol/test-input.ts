@@ -33,7 +33,9 @@ export type DefaultTransformId =
  * naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
  * values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
  * requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
- * `when` value is not null, and on PUT a name or namespace in the body must equal the request's.
+ * `when` value is not null, labelSelector's In and NotIn have values and Exists and DoesNotExist
+ * none, an included resource type is listed once, provider trilio does not take labelSelector and
+ * includedResources together, and on PUT a name or namespace in the body must equal the request's.
  */
 export interface CreateTestInput {
   /**
@@ -134,6 +136,19 @@ export interface CreateTestInput {
    */
   historyLimit?: number | null;
   /**
+   * Restore only the objects whose labels match (spec.backupSource.labelSelector): for large
+   * namespaces where the test needs one application. Absent: every object. Each provider passes
+   * it to its tool (docs/decisions/0003-restore-test-input-and-defaults.md); a combination a tool
+   * cannot express is refused (400 naming the field), never widened to everything.
+   */
+  labelSelector?: LabelSelectorInput;
+  /**
+   * Restore only objects of these resource types (spec.backupSource.includedResources), e.g.
+   * deployments.apps; absent: every type.
+   * @maxItems 32
+   */
+  includedResources?: ResourceTypeInput[];
+  /**
    * Restore transforms beyond the defaults (docs/restore-transforms.md), as spec.restore of the
    * RestoreTest: exclusions and patches anyone may add; removeDefaults, a podSecurity below the
    * installation floor, or a patch on CronJobs, Services, Pods or RBAC objects need the
@@ -162,6 +177,41 @@ export interface RestoreInput {
   /** The least strict Pod Security profile of the sandboxes (below the installation floor: administer). */
   podSecurity?: PodSecurityLevel;
 }
+
+/** A Kubernetes label selector: every label and every requirement must hold. */
+export interface LabelSelectorInput {
+  /**
+   * Label key = value pairs an object must all carry (at most 16).
+   */
+  matchLabels?: { [key: string]: LabelValue };
+  /**
+   * Label requirements an object must all meet.
+   * @maxItems 16
+   */
+  matchExpressions?: LabelSelectorRequirementInput[];
+}
+
+/** One requirement: In and NotIn need values, Exists and DoesNotExist take none. */
+export interface LabelSelectorRequirementInput {
+  /**
+   * Label key: an optional DNS-subdomain prefix and "/", then a name of at most 63 characters.
+   * @pattern ^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$
+   * @maxLength 317
+   */
+  key: string;
+  operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+  /**
+   * @maxItems 16
+   */
+  values?: LabelValue[];
+}
+
+/**
+ * A label value: at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit (or empty).
+ * @pattern ^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$
+ * @maxLength 63
+ */
+export type LabelValue = string;
 
 /** A resource type as the backup tools select it. */
 export interface ResourceTypeInput {
@@ -275,6 +325,8 @@ export const TEST_INPUT_FIELDS = [
   'maxRPO',
   'alertOnExceed',
   'historyLimit',
+  'labelSelector',
+  'includedResources',
   'restore',
 ] as const satisfies readonly (keyof CreateTestInput)[];
 // A field added to CreateTestInput without being listed above fails to compile here.

@@ -617,6 +617,25 @@ export interface components {
             /** @description The RBAC permissions the caller lacks (forbidden only). */
             missingPermissions?: components["schemas"]["PermissionDescriptor"][];
         };
+        /** @description A label value: at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit (or empty). */
+        LabelValue: string;
+        /** @description One requirement: In and NotIn need values, Exists and DoesNotExist take none. */
+        LabelSelectorRequirementInput: {
+            /** @description Label key: an optional DNS-subdomain prefix and "/", then a name of at most 63 characters. */
+            key: string;
+            /** @enum {string} */
+            operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+            values?: components["schemas"]["LabelValue"][];
+        };
+        /** @description A Kubernetes label selector: every label and every requirement must hold. */
+        LabelSelectorInput: {
+            /** @description Label key = value pairs an object must all carry (at most 16). */
+            matchLabels?: {
+                [key: string]: components["schemas"]["LabelValue"];
+            };
+            /** @description Label requirements an object must all meet. */
+            matchExpressions?: components["schemas"]["LabelSelectorRequirementInput"][];
+        };
         /** @description A resource type as the backup tools select it. */
         ResourceTypeInput: {
             /** @description API group; empty or absent for the core group. */
@@ -726,6 +745,10 @@ export interface components {
              * @description Reports kept.
              */
             historyLimit?: number;
+            /** @description spec.backupSource.labelSelector: only the matching objects are restored; absent = every object. */
+            labelSelector?: components["schemas"]["LabelSelectorInput"];
+            /** @description spec.backupSource.includedResources: only these types are restored; absent = every type. */
+            includedResources?: components["schemas"]["ResourceTypeInput"][];
             /** @description spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
             restore?: components["schemas"]["RestoreInput"];
         };
@@ -739,7 +762,9 @@ export interface components {
          *     naming the field): cron must be a valid schedule (no reversed ranges such as 5-3, no repeated
          *     values, a day that exists in the month), timezone a zone the server knows, alertOnExceed true
          *     requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
-         *     `when` value is not null, and on PUT a name or namespace in the body must equal the request's.
+         *     `when` value is not null, labelSelector's In and NotIn have values and Exists and DoesNotExist
+         *     none, an included resource type is listed once, provider trilio does not take labelSelector and
+         *     includedResources together, and on PUT a name or namespace in the body must equal the request's.
          */
         CreateTestInput: {
             /** @description Name of the RestoreTest: an RFC 1123 label. */
@@ -814,6 +839,18 @@ export interface components {
              */
             historyLimit?: number | null;
             /**
+             * @description Restore only the objects whose labels match (spec.backupSource.labelSelector): for large
+             *     namespaces where the test needs one application. Absent: every object. Each provider passes
+             *     it to its tool (docs/decisions/0003-restore-test-input-and-defaults.md); a combination a tool
+             *     cannot express is refused (400 naming the field), never widened to everything.
+             */
+            labelSelector?: components["schemas"]["LabelSelectorInput"];
+            /**
+             * @description Restore only objects of these resource types (spec.backupSource.includedResources), e.g.
+             *     deployments.apps; absent: every type.
+             */
+            includedResources?: components["schemas"]["ResourceTypeInput"][];
+            /**
              * @description Restore transforms beyond the defaults (docs/restore-transforms.md), as spec.restore of the
              *     RestoreTest: exclusions and patches anyone may add; removeDefaults, a podSecurity below the
              *     installation floor, or a patch on CronJobs, Services, Pods or RBAC objects need the
@@ -824,6 +861,30 @@ export interface components {
         /** @description Construct a type with a set of properties K of type T */
         "Record_string.string_": {
             [key: string]: string;
+        };
+        /**
+         * @description A label selector operator (Kubernetes' LabelSelectorRequirement).
+         * @enum {string}
+         */
+        LabelSelectorOperator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+        /** @description A Kubernetes label selector: every label and every requirement must hold. */
+        LabelSelector: {
+            matchLabels?: components["schemas"]["Record_string.string_"];
+            matchExpressions?: {
+                values?: string[];
+                operator: components["schemas"]["LabelSelectorOperator"];
+                key: string;
+            }[];
+        };
+        /** @description A resource type as the backup tools select it. */
+        ResourceTypeRef: {
+            /** @description API group; absent or "" for the core group. */
+            group?: string;
+            /** @description API version (Trilio's selectors name one), e.g. v1. */
+            version: string;
+            kind: string;
+            /** @description Plural resource name, e.g. ingresses (Velero and Kasten select by it). */
+            resource: string;
         };
         /** @enum {string} */
         NetworkIsolation: "strict" | "none";
@@ -954,16 +1015,6 @@ export interface components {
             exec?: components["schemas"]["ExecCheck"];
             file?: components["schemas"]["FileCheck"];
         };
-        /** @description A resource type as the backup tools select it. */
-        ResourceTypeRef: {
-            /** @description API group; absent or "" for the core group. */
-            group?: string;
-            /** @description API version (Trilio's selectors name one), e.g. v1. */
-            version: string;
-            kind: string;
-            /** @description Plural resource name, e.g. ingresses (Velero and Kasten select by it). */
-            resource: string;
-        };
         /** @description The objects a restore patch changes: every object of the type, or the one named. */
         PatchedObjects: {
             /** @description API group; absent or "" for the core group. */
@@ -1037,6 +1088,10 @@ export interface components {
         RestoreTestSpec: {
             provider: components["schemas"]["Provider"];
             backupSource: {
+                /** @description Restore only objects of these resource types (absent: every type). */
+                includedResources?: components["schemas"]["ResourceTypeRef"][];
+                /** @description Restore only the objects whose labels match (absent: every object). */
+                labelSelector?: components["schemas"]["LabelSelector"];
                 /** @description Namespace of the provider's own objects (e.g. Velero's); default from server config. */
                 providerNamespace?: string;
                 namespaces: {
@@ -1494,6 +1549,8 @@ export interface components {
             };
             sandboxNamespaces: string[];
             restore?: {
+                /** @description The part of the backup restored (issue 32), e.g. "labels app=a; types deployments.apps"; absent = everything. */
+                subset?: string;
                 /** Format: int32 */
                 itemsRestored?: number;
                 /** Format: int32 */
@@ -1771,6 +1828,9 @@ export interface components {
 export type SchemaFieldProblem = components['schemas']['FieldProblem'];
 export type SchemaPermissionDescriptor = components['schemas']['PermissionDescriptor'];
 export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
+export type SchemaLabelValue = components['schemas']['LabelValue'];
+export type SchemaLabelSelectorRequirementInput = components['schemas']['LabelSelectorRequirementInput'];
+export type SchemaLabelSelectorInput = components['schemas']['LabelSelectorInput'];
 export type SchemaResourceTypeInput = components['schemas']['ResourceTypeInput'];
 export type SchemaRestorePatchTarget = components['schemas']['RestorePatchTarget'];
 export type SchemaRestorePatchCondition = components['schemas']['RestorePatchCondition'];
@@ -1784,6 +1844,9 @@ export type SchemaProvider = components['schemas']['Provider'];
 export type SchemaNamespaceName = components['schemas']['NamespaceName'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
 export type SchemaRecordStringString = components['schemas']['Record_string.string_'];
+export type SchemaLabelSelectorOperator = components['schemas']['LabelSelectorOperator'];
+export type SchemaLabelSelector = components['schemas']['LabelSelector'];
+export type SchemaResourceTypeRef = components['schemas']['ResourceTypeRef'];
 export type SchemaNetworkIsolation = components['schemas']['NetworkIsolation'];
 export type SchemaRecordStringUnknown = components['schemas']['Record_string.unknown_'];
 export type SchemaCheckKind = components['schemas']['CheckKind'];
@@ -1796,7 +1859,6 @@ export type SchemaExecCheck = components['schemas']['ExecCheck'];
 export type SchemaFileFreshnessSource = components['schemas']['FileFreshnessSource'];
 export type SchemaFileCheck = components['schemas']['FileCheck'];
 export type SchemaHealthCheck = components['schemas']['HealthCheck'];
-export type SchemaResourceTypeRef = components['schemas']['ResourceTypeRef'];
 export type SchemaPatchedObjects = components['schemas']['PatchedObjects'];
 export type SchemaRestorePatchOperation = components['schemas']['RestorePatchOperation'];
 export type SchemaRestorePatch = components['schemas']['RestorePatch'];

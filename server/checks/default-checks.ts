@@ -10,8 +10,14 @@
 // One result per namespace and rule (not per pod or Service) keeps the RestoreReport small.
 // Services that cannot have selector-managed endpoints are not required to: type ExternalName,
 // and Services without a selector that have no EndpointSlice at all.
+//
+// A subset restore (issue 32, spec.backupSource.labelSelector / includedResources): the sandbox
+// holds only the subset, so both rules read only what was restored. A subset whose types make no
+// Pods (e.g. only Services and ConfigMaps) gets no service-endpoints check: its Services have no
+// endpoints by the test's choice, not because the backup is broken.
 
 import type { HealthCheck } from '../domain/resources/resources.js';
+import { subsetMayRunPods, type RestoreSubset } from '../domain/run/restore-subset.js';
 import type { CheckExecutor, NamespaceMapping, RunnableCheck } from './check.js';
 import { describeError, error, fail, pass, skip } from './check.js';
 import type { EndpointSliceSummary, ServiceSummary } from './sandbox-reader.js';
@@ -19,7 +25,8 @@ import type { EndpointSliceSummary, ServiceSummary } from './sandbox-reader.js';
 const LISTED_NAMES = 5;
 
 /** The default checks for a run, in namespace order: pods-ready then service-endpoints per sandbox. */
-export function defaultChecks(namespaces: readonly NamespaceMapping[]): RunnableCheck[] {
+export function defaultChecks(namespaces: readonly NamespaceMapping[], subset?: RestoreSubset): RunnableCheck[] {
+  const endpoints = subsetMayRunPods(subset);
   return namespaces.flatMap(({ source }): RunnableCheck[] => [
     {
       name: `default/pods-ready/${source}`,
@@ -28,13 +35,17 @@ export function defaultChecks(namespaces: readonly NamespaceMapping[]): Runnable
       origin: 'default',
       podsReady: {},
     },
-    {
-      name: `default/service-endpoints/${source}`,
-      kind: 'podsReady',
-      sourceNamespace: source,
-      origin: 'default',
-      serviceEndpoints: {},
-    },
+    ...(endpoints
+      ? [
+          {
+            name: `default/service-endpoints/${source}`,
+            kind: 'podsReady' as const,
+            sourceNamespace: source,
+            origin: 'default' as const,
+            serviceEndpoints: {},
+          },
+        ]
+      : []),
   ]);
 }
 
@@ -42,8 +53,9 @@ export function defaultChecks(namespaces: readonly NamespaceMapping[]): Runnable
 export function checksForRun(
   configured: readonly HealthCheck[] | undefined,
   namespaces: readonly NamespaceMapping[],
+  subset?: RestoreSubset,
 ): RunnableCheck[] {
-  return configured && configured.length > 0 ? [...configured] : defaultChecks(namespaces);
+  return configured && configured.length > 0 ? [...configured] : defaultChecks(namespaces, subset);
 }
 
 export const runServiceEndpointsCheck: CheckExecutor = async (_check, context) => {

@@ -29,6 +29,7 @@ import {
 } from './provider.js';
 import { isLatest } from './velero/backup-selection.js';
 import type { RestoreTransforms } from '../domain/run/restore-transforms.js';
+import type { RestoreSubset } from '../domain/run/restore-subset.js';
 import { orderVolumes } from '../domain/run/volume-data.js';
 
 export interface ToolObject {
@@ -53,10 +54,12 @@ export interface PerNamespaceTool<B extends ToolObject, R extends ToolObject> {
     source: string;
     sandbox: string;
     transforms: RestoreTransforms;
+    /** Only this part of the backup (issue 32); the tool throws RestoreRejected if it cannot say it exactly. */
+    subset?: RestoreSubset;
   }): R & {
     metadata: { name: string };
   };
-  /** Whether an existing restore object asks for the same backup, source, target and transforms. */
+  /** Whether an existing restore object asks for the same backup, source, target, transforms and subset. */
   sameRequest(existing: R, wanted: R): boolean;
   progress(restore: R): RestoreProgress;
 }
@@ -137,6 +140,7 @@ export class PerNamespaceProvider<B extends ToolObject, R extends ToolObject> im
         source,
         sandbox,
         transforms: request.transforms,
+        ...(request.subset ? { subset: request.subset } : {}),
       });
       const { created, object } = await this.tool.restores.create(sandbox, body);
       if (!created && !this.tool.sameRequest(object, body)) {

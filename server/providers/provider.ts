@@ -4,6 +4,7 @@ import type { DefaultTransformId, Provider, VolumeRestoreReport } from '../domai
 import type { ScheduleInfo } from '../domain/read-models/views.js';
 import type { BackupFacts, BackupScheduleFacts } from '../domain/read-models/coverage.js';
 import type { RestoreTransforms } from '../domain/run/restore-transforms.js';
+import type { RestoreSubset } from '../domain/run/restore-subset.js';
 
 /**
  * A restore target for every source namespace. The only way to build one is
@@ -94,6 +95,12 @@ export interface RestoreRequest {
   labels: Record<string, string>;
   /** The restore transforms (domain/run/restore-transforms.ts), in the tool's own terms. */
   transforms: RestoreTransforms;
+  /**
+   * Only this part of the backup (issue 32); absent = everything in the source namespaces. A
+   * provider whose tool cannot restore exactly this subset throws RestoreRejected rather than
+   * restore more.
+   */
+  subset?: RestoreSubset;
   /**
    * The run's first sandbox namespace: helper objects a tool needs outside the sandbox (Velero's
    * resource-modifier ConfigMap) are owned by it, so they go with the sandbox at the latest.

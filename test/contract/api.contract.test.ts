@@ -312,6 +312,42 @@ describe('tests: create', () => {
     expect(server.cluster.getTest('rehearsal-system', 'bad-rpo')).toBeUndefined();
   });
 
+  it('restores a subset: labelSelector and includedResources go to spec.backupSource and read back (issue 32)', async () => {
+    const labelSelector = { matchLabels: { app: 'a' }, matchExpressions: [{ key: 'tier', operator: 'In' as const, values: ['web'] }] };
+    const includedResources = [{ group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' }];
+    const { data, response } = await server.api.POST('/api/v1/tests', {
+      body: { ...minimal, name: 'subset', labelSelector, includedResources },
+    });
+    expect(response.status).toBe(201);
+    expect(data).toMatchObject({ name: 'subset', labelSelector, includedResources });
+    expect(server.cluster.getTest('rehearsal-system', 'subset')!.spec.backupSource).toMatchObject({ labelSelector, includedResources });
+    const read = await server.api.GET('/api/v1/tests/{name}', { params: { path: { name: 'subset' } } });
+    expect(read.data).toMatchObject({ labelSelector, includedResources });
+  });
+
+  it('refuses a bad selector with a 400 problem naming the field, and a subset Trilio cannot express', async () => {
+    const bad = await server.api.POST('/api/v1/tests', {
+      body: { ...minimal, name: 'bad-subset', labelSelector: { matchExpressions: [{ key: 'app', operator: 'Equals', values: ['a'] }] } } as never,
+    });
+    expect(expectProblem(bad.error, 400, 'invalid-request').errors).toEqual([
+      { field: 'labelSelector.matchExpressions[0].operator', message: 'must be one of In, NotIn, Exists, DoesNotExist' },
+    ]);
+    expect(bad.response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const trilio = await server.api.POST('/api/v1/tests', {
+      body: {
+        ...minimal,
+        name: 'bad-subset',
+        provider: 'trilio',
+        labelSelector: { matchLabels: { app: 'a' } },
+        includedResources: [{ group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' }],
+      },
+    });
+    expect(expectProblem(trilio.error, 400, 'invalid-request').errors).toEqual([
+      { field: 'includedResources', message: expect.stringContaining('cannot be combined with labelSelector for provider trilio') },
+    ]);
+    expect(server.cluster.getTest('rehearsal-system', 'bad-subset')).toBeUndefined();
+  });
+
   it('lists every offending field in one 400', async () => {
     const { error } = await server.api.POST('/api/v1/tests', {
       body: {

@@ -41,6 +41,28 @@ function headersWithNamespace(options: TableOptions, headers: string[]): string[
   return options.allNamespaces ? ['NAMESPACE', ...headers] : headers;
 }
 
+/** What a test restores when it restores a subset (issue 32): "app=web; deployments.apps,services". */
+function subsetCell(test: TestResponse): string {
+  const selector = test.labelSelector;
+  const labels = [
+    ...Object.entries(selector?.matchLabels ?? {}).map(([key, value]) => `${key}=${value}`),
+    ...(selector?.matchExpressions ?? []).map((requirement) => {
+      switch (requirement.operator) {
+        case 'In':
+          return `${requirement.key} in (${(requirement.values ?? []).join(',')})`;
+        case 'NotIn':
+          return `${requirement.key} notin (${(requirement.values ?? []).join(',')})`;
+        case 'Exists':
+          return requirement.key;
+        default:
+          return `!${requirement.key}`;
+      }
+    }),
+  ].join(',');
+  const types = (test.includedResources ?? []).map((type) => (type.group ? `${type.resource}.${type.group}` : type.resource)).join(',');
+  return [labels, types].filter(Boolean).join('; ');
+}
+
 export const testPrinter: Printer<TestResponse> = {
   resourceName: (test) => `${RESTORETEST}/${test.name}`,
   headers: (options) =>
@@ -53,7 +75,7 @@ export const testPrinter: Printer<TestResponse> = {
       'RESULT',
       'LAST RUN',
       'NEXT RUN',
-      ...(options.wide ? ['SOURCES', 'RTO TARGET', 'RPO TARGET'] : []),
+      ...(options.wide ? ['SOURCES', 'RTO TARGET', 'RPO TARGET', 'SUBSET'] : []),
     ]),
   row: (test, options) =>
     withNamespace(options, test.namespace, [
@@ -66,7 +88,7 @@ export const testPrinter: Printer<TestResponse> = {
       age(test.lastRunAt, options.now),
       until(test.nextRunAt, options.now),
       ...(options.wide
-        ? [orNone(test.sourceNamespaces.join(',')), orNone(test.rtoTarget), orNone(test.rpoTarget ?? '')]
+        ? [orNone(test.sourceNamespaces.join(',')), orNone(test.rtoTarget), orNone(test.rpoTarget ?? ''), orNone(subsetCell(test))]
         : []),
     ]),
 };

@@ -81,6 +81,30 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LabelValue": {
+        "dataType": "refAlias",
+        "type": {"dataType":"string","validators":{"pattern":{"value":"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"},"maxLength":{"value":63}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LabelSelectorRequirementInput": {
+        "dataType": "refObject",
+        "properties": {
+            "key": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"},"maxLength":{"value":317}}},
+            "operator": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["In"]},{"dataType":"enum","enums":["NotIn"]},{"dataType":"enum","enums":["Exists"]},{"dataType":"enum","enums":["DoesNotExist"]}],"required":true},
+            "values": {"dataType":"array","array":{"dataType":"refAlias","ref":"LabelValue"},"validators":{"maxItems":{"value":16}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LabelSelectorInput": {
+        "dataType": "refObject",
+        "properties": {
+            "matchLabels": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"ref":"LabelValue"}},
+            "matchExpressions": {"dataType":"array","array":{"dataType":"refObject","ref":"LabelSelectorRequirementInput"},"validators":{"maxItems":{"value":16}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "ResourceTypeInput": {
         "dataType": "refObject",
         "properties": {
@@ -179,6 +203,8 @@ const models: TsoaRoute.Models = {
             "rpoTarget": {"dataType":"string"},
             "alertOnExceed": {"dataType":"boolean"},
             "historyLimit": {"dataType":"integer"},
+            "labelSelector": {"ref":"LabelSelectorInput"},
+            "includedResources": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeInput"}},
             "restore": {"ref":"RestoreInput"},
         },
         "additionalProperties": false,
@@ -212,6 +238,8 @@ const models: TsoaRoute.Models = {
             "maxRPO": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$"}}},
             "alertOnExceed": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":false},
             "historyLimit": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"default":90,"validators":{"minimum":{"value":1},"maximum":{"value":1000}}},
+            "labelSelector": {"ref":"LabelSelectorInput"},
+            "includedResources": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeInput"},"validators":{"maxItems":{"value":32}}},
             "restore": {"ref":"RestoreInput"},
         },
         "additionalProperties": false,
@@ -220,6 +248,31 @@ const models: TsoaRoute.Models = {
     "Record_string.string_": {
         "dataType": "refAlias",
         "type": {"dataType":"nestedObjectLiteral","nestedProperties":{},"additionalProperties":{"dataType":"string"},"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LabelSelectorOperator": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["In"]},{"dataType":"enum","enums":["NotIn"]},{"dataType":"enum","enums":["Exists"]},{"dataType":"enum","enums":["DoesNotExist"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LabelSelector": {
+        "dataType": "refObject",
+        "properties": {
+            "matchLabels": {"ref":"Record_string.string_"},
+            "matchExpressions": {"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"values":{"dataType":"array","array":{"dataType":"string"}},"operator":{"ref":"LabelSelectorOperator","required":true},"key":{"dataType":"string","required":true}}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "ResourceTypeRef": {
+        "dataType": "refObject",
+        "properties": {
+            "group": {"dataType":"string"},
+            "version": {"dataType":"string","required":true},
+            "kind": {"dataType":"string","required":true},
+            "resource": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "NetworkIsolation": {
@@ -346,17 +399,6 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
-    "ResourceTypeRef": {
-        "dataType": "refObject",
-        "properties": {
-            "group": {"dataType":"string"},
-            "version": {"dataType":"string","required":true},
-            "kind": {"dataType":"string","required":true},
-            "resource": {"dataType":"string","required":true},
-        },
-        "additionalProperties": false,
-    },
-    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "PatchedObjects": {
         "dataType": "refObject",
         "properties": {
@@ -444,7 +486,7 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "provider": {"ref":"Provider","required":true},
-            "backupSource": {"dataType":"nestedObjectLiteral","nestedProperties":{"providerNamespace":{"dataType":"string"},"namespaces":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string","required":true}}},"required":true},"backupName":{"dataType":"string"}},"required":true},
+            "backupSource": {"dataType":"nestedObjectLiteral","nestedProperties":{"includedResources":{"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeRef"}},"labelSelector":{"ref":"LabelSelector"},"providerNamespace":{"dataType":"string"},"namespaces":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string","required":true}}},"required":true},"backupName":{"dataType":"string"}},"required":true},
             "schedule": {"dataType":"nestedObjectLiteral","nestedProperties":{"suspend":{"dataType":"boolean"},"timezone":{"dataType":"string"},"cron":{"dataType":"string","required":true}},"required":true},
             "sandbox": {"dataType":"nestedObjectLiteral","nestedProperties":{"limitRange":{"dataType":"nestedObjectLiteral","nestedProperties":{"limits":{"dataType":"array","array":{"dataType":"refAlias","ref":"Record_string.unknown_"},"required":true}}},"resourceQuota":{"dataType":"nestedObjectLiteral","nestedProperties":{"hard":{"ref":"Record_string.string_","required":true}}},"networkIsolation":{"ref":"NetworkIsolation"},"ttl":{"dataType":"string"},"namespacePrefix":{"dataType":"string"}}},
             "sla": {"dataType":"nestedObjectLiteral","nestedProperties":{"alertOnExceed":{"dataType":"boolean"},"maxRPO":{"dataType":"string"},"maxRTO":{"dataType":"string"}}},
@@ -836,7 +878,7 @@ const models: TsoaRoute.Models = {
             "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "backup": {"dataType":"nestedObjectLiteral","nestedProperties":{"age":{"dataType":"string"},"completedAt":{"dataType":"string"},"name":{"dataType":"string","required":true},"provider":{"ref":"Provider","required":true}},"required":true},
             "sandboxNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"itemsRestored":{"dataType":"integer"},"errors":{"dataType":"integer","required":true},"warnings":{"dataType":"integer","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
+            "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"subset":{"dataType":"string"},"itemsRestored":{"dataType":"integer"},"errors":{"dataType":"integer","required":true},"warnings":{"dataType":"integer","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
             "score": {"dataType":"integer","required":true},
             "result": {"ref":"RunResult","required":true},
             "levels": {"dataType":"array","array":{"dataType":"refObject","ref":"ScoreLevel"},"required":true},

@@ -166,6 +166,8 @@ export function testResponse(test: RestoreTest): TestResponse {
     rpoTarget: test.spec.sla?.maxRPO ?? '',
     alertOnExceed: test.spec.sla?.maxRTO ? (test.spec.sla.alertOnExceed ?? TEST_INPUT_DEFAULTS.alertOnExceed) : false,
     historyLimit: test.spec.historyLimit ?? TEST_INPUT_DEFAULTS.historyLimit,
+    ...(test.spec.backupSource.labelSelector ? { labelSelector: test.spec.backupSource.labelSelector } : {}),
+    ...(test.spec.backupSource.includedResources ? { includedResources: test.spec.backupSource.includedResources } : {}),
     ...(test.spec.restore ? { restore: test.spec.restore } : {}),
   };
 }

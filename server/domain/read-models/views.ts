@@ -3,7 +3,7 @@
 // Field names and meanings are fixed by the specification: do not rename. Fields the seed types
 // `int` carry @isInt, so the OpenAPI document (and every generated client) says integer.
 
-import type { RestoreInput } from '../../../protocol/test-input.js';
+import type { LabelSelectorInput, ResourceTypeInput, RestoreInput } from '../../../protocol/test-input.js';
 
 export interface TestResponse {
   name: string;
@@ -47,6 +47,10 @@ export interface TestResponse {
    * @isInt
    */
   historyLimit?: number;
+  /** spec.backupSource.labelSelector: only the matching objects are restored; absent = every object. */
+  labelSelector?: LabelSelectorInput;
+  /** spec.backupSource.includedResources: only these types are restored; absent = every type. */
+  includedResources?: ResourceTypeInput[];
   /** spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
   restore?: RestoreInput;
 }

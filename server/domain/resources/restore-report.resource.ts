@@ -171,6 +171,8 @@ export interface RestoreReportSpec {
     errors: number;
     /** @isInt */
     itemsRestored?: number;
+    /** The part of the backup restored (issue 32), e.g. "labels app=a; types deployments.apps"; absent = everything. */
+    subset?: string;
   };
   /** @isInt */
   score: number;

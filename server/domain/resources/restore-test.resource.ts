@@ -21,6 +21,10 @@ export interface RestoreTestSpec {
     namespaces: { name: string }[];
     /** Namespace of the provider's own objects (e.g. Velero's); default from server config. */
     providerNamespace?: string;
+    /** Restore only the objects whose labels match (absent: every object). */
+    labelSelector?: LabelSelector;
+    /** Restore only objects of these resource types (absent: every type). */
+    includedResources?: ResourceTypeRef[];
   };
   schedule: {
     cron: string;
@@ -51,6 +55,16 @@ export interface RestoreTestSpec {
   historyLimit?: number; // default 90
   /** Replaces the server's default notifications for this test (issue 16). */
   notifications?: NotificationsSpec;
+}
+
+/** A label selector operator (Kubernetes' LabelSelectorRequirement). */
+export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+export const LABEL_SELECTOR_OPERATORS: readonly LabelSelectorOperator[] = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
+
+/** A Kubernetes label selector: every label and every requirement must hold. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: LabelSelectorOperator; values?: string[] }[];
 }
 
 /** A resource type as the backup tools select it. */

@@ -16,6 +16,14 @@ import type {
 import { capResult, scoreRun } from './scoring.js';
 import { measureRpo } from './rpo.js';
 import { wellFormedDeep } from '../common/text.js';
+import { describeSubset, resolveSubset } from './restore-subset.js';
+
+/** The report's restore.subset is bounded like the CRD stores it. */
+const MAX_SUBSET_TEXT = 512;
+
+function boundedText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
 
 export interface RestoreFacts {
   phase: string;
@@ -86,6 +94,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
   const { test, run, restore } = observed;
   const startedAt = run.startedAt ?? run.queuedAt;
   const sources = test.spec.backupSource.namespaces.map((namespace) => namespace.name);
+  const subset = resolveSubset(test.spec.backupSource);
   const maxRto = test.spec.sla?.maxRTO;
   const maxRtoSeconds = maxRto ? (parseDuration(maxRto) ?? undefined) : undefined;
   // RTO = restore request → application proven healthy (end of validation). A run that never got
@@ -165,6 +174,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
             warnings: restore.warnings,
             errors: restore.errors,
             ...(restore.itemsRestored !== undefined ? { itemsRestored: restore.itemsRestored } : {}),
+            ...(subset ? { subset: boundedText(describeSubset(subset), MAX_SUBSET_TEXT) } : {}),
           },
         }
       : {}),

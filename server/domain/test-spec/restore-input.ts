@@ -34,7 +34,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-class Checker {
+export class Checker {
   readonly errors: FieldError[] = [];
 
   fail(field: string, message: string): void {

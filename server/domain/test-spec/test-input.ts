@@ -15,6 +15,8 @@ import {
 } from '../../../protocol/test-input.js';
 import type { RestoreSpec } from '../resources/resources.js';
 import { validateRestoreInput } from './restore-input.js';
+import { subsetUnsupported, validateSubsetInput } from './backup-subset-input.js';
+import type { LabelSelector, ResourceTypeRef } from '../resources/resources.js';
 import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone, validateCron } from '../run/schedule.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES, isRfc1123Label } from '../run/sandbox-names.js';
@@ -56,6 +58,10 @@ export interface ValidTestInput {
   maxRPO?: string;
   alertOnExceed: boolean;
   historyLimit: number;
+  /** Absent = every object (spec.backupSource.labelSelector). */
+  labelSelector?: LabelSelector;
+  /** Absent = every resource type (spec.backupSource.includedResources). */
+  includedResources?: ResourceTypeRef[];
   /** Absent = the default restore transforms only. */
   restore?: RestoreSpec;
 }
@@ -226,6 +232,15 @@ export function validateTestInput(
     }
   }
 
+  const subset = validateSubsetInput(body.labelSelector, body.includedResources);
+  errors.push(...subset.errors);
+  // A subset the provider's tool cannot express exactly is refused, never restored whole.
+  const unsupported =
+    provider !== undefined && (PROVIDERS as readonly string[]).includes(provider)
+      ? subsetUnsupported(provider as Provider, subset.subset)
+      : undefined;
+  if (unsupported) fail(unsupported.field, unsupported.message);
+
   const restore = validateRestoreInput(body.restore);
   errors.push(...restore.errors);
 
@@ -253,6 +268,8 @@ export function validateTestInput(
       ...(maxRPO !== undefined ? { maxRPO } : {}),
       alertOnExceed,
       historyLimit,
+      ...(subset.subset.labelSelector ? { labelSelector: subset.subset.labelSelector } : {}),
+      ...(subset.subset.includedResources ? { includedResources: subset.subset.includedResources } : {}),
       ...(restore.spec ? { restore: restore.spec } : {}),
     },
   };
@@ -265,6 +282,8 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
     backupSource: {
       backupName: input.backupName,
       namespaces: input.sourceNamespaces.map((name) => ({ name })),
+      ...(input.labelSelector ? { labelSelector: input.labelSelector } : {}),
+      ...(input.includedResources ? { includedResources: input.includedResources } : {}),
     },
     schedule: { cron: input.cron, timezone: input.timezone },
     sandbox: {

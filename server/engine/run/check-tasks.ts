@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { runChecks } from '../../checks/check-runner.js';
 import { checksForRun } from '../../checks/default-checks.js';
+import { resolveSubset } from '../../domain/run/restore-subset.js';
 import type { SandboxReader } from '../../checks/sandbox-reader.js';
 import type { TargetResolver } from '../../checks/target-resolver.js';
 import { keyOf } from '../../domain/run/run-queue.js';
@@ -83,7 +84,7 @@ export class CheckTasks {
     this.tasks.set(key, task);
     const namespaces = run.sandboxNamespaces ?? [];
     const run$ = this.deps.run ?? runChecks;
-    void run$(checksForRun(checks, namespaces), {
+    void run$(checksForRun(checks, namespaces, resolveSubset(test.spec.backupSource)), {
       reader: this.deps.reader,
       targets: this.deps.targets,
       namespaces,

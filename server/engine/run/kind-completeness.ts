@@ -6,9 +6,14 @@
 // purpose) and handed back, for the report's list of what the transforms did. A claim whose volume
 // data the tool did not restore is not counted (issue 27): the Pods of the sandboxes whose
 // file-system volume restores lack data are read to learn which claim each such volume is.
+// A subset restore (issue 32): objects of a type outside spec.backupSource.includedResources are
+// not expected; with a labelSelector the tool's list (names only, no labels) cannot say which
+// objects were selected, so the per-kind list is unavailable with that reason and the restore's own
+// count of what it set out to restore (the subset) stands in.
 import { claimsWithoutData, needsPodClaims, type PodClaims } from '../../domain/run/claim-data.js';
 import { compareKinds, type ExpectedObjects, type PresentObjects } from '../../domain/run/completeness.js';
 import { exclusionOf, type RestoreTransforms } from '../../domain/run/restore-transforms.js';
+import { describeSubset, resolveSubset, subsetIncludesType } from '../../domain/run/restore-subset.js';
 import type { ExcludedObject } from '../../domain/run/transforms-report.js';
 import type { RunObservations } from '../../domain/run/report-builder.js';
 import type { CurrentRun, RestoreTest, VolumeRestoreReport } from '../../domain/resources/resources.js';
@@ -60,6 +65,10 @@ export async function observeKinds(
   volumes: readonly VolumeRestoreReport[] = [],
 ): Promise<KindObservation> {
   if (!provider.backedUpObjects || !run.backup?.name) return { kinds: undefined };
+  const subset = resolveSubset(test.spec.backupSource);
+  if (subset?.labelSelector) {
+    return { kinds: { unavailable: shortReason(`a subset was restored (${describeSubset(subset)}); the backup's object list has no labels to compare with`) } };
+  }
   const sandboxOf = new Map((run.sandboxNamespaces ?? []).map((entry) => [entry.source, entry.sandbox]));
   try {
     const backedUp = await provider.backedUpObjects(
@@ -71,6 +80,7 @@ export async function observeKinds(
     const expected: ExpectedObjects[] = backedUp.flatMap((entry) => {
       const sandbox = sandboxOf.get(entry.sourceNamespace);
       if (!sandbox) return [];
+      if (!subsetIncludesType(subset, entry.apiVersion, entry.kind)) return [];
       if (exclusionOf(transforms, entry.apiVersion, entry.kind)) {
         for (const name of entry.names) excluded.push({ apiVersion: entry.apiVersion, kind: entry.kind, namespace: entry.sourceNamespace, name });
         return [];

@@ -23,6 +23,7 @@ import {
 } from '../sandbox/sandbox.js';
 import type { PodSecurityPlanner } from '../sandbox/pod-security.js';
 import { resolveTransforms } from '../../domain/run/restore-transforms.js';
+import { resolveSubset } from '../../domain/run/restore-subset.js';
 
 export class LeadershipLostError extends Error {
   override readonly name = 'LeadershipLostError';
@@ -102,6 +103,7 @@ export class KubeRunActions implements RunActions {
         mapping,
         labels: sandboxLabels(test, run.id),
         transforms: resolveTransforms(test.spec.restore),
+        ...subsetOf(test),
         ...(owner?.uid ? { owner: { name: owner.sandbox, uid: owner.uid } } : {}),
       },
       test.spec.backupSource.providerNamespace,
@@ -172,4 +174,10 @@ export class KubeRunActions implements RunActions {
   private assertLeading(): void {
     if (!this.leading()) throw new LeadershipLostError('this replica no longer leads: the write is left to the new leader');
   }
+}
+
+/** The request's subset field (issue 32), absent when the whole namespaces are restored. */
+function subsetOf(test: RestoreTest): { subset?: NonNullable<ReturnType<typeof resolveSubset>> } {
+  const subset = resolveSubset(test.spec.backupSource);
+  return subset ? { subset } : {};
 }

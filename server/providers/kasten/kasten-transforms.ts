@@ -6,7 +6,8 @@
 // documents apply in order; a `test` without a value checks that the path is present; a failed
 // `test` skips the rest of its document, any other error fails the restore. So every removal is
 // its own document guarded by a presence test. The test's own patches come first. Pure.
-import type { DefaultTransformId, RestorePatch } from '../../domain/resources/resources.js';
+import type { DefaultTransformId, LabelSelector, LabelSelectorOperator, RestorePatch } from '../../domain/resources/resources.js';
+import type { RestoreSubset } from '../../domain/run/restore-subset.js';
 import {
   CLAIM_BINDING_ANNOTATIONS,
   CRONJOB,
@@ -29,8 +30,10 @@ import {
 export interface KastenResourceSelector {
   group?: string;
   version?: string;
-  resource: string;
+  resource?: string;
   name?: string;
+  /** Label requirements the object must all meet (Kubernetes LabelSelectorRequirements). */
+  matchExpressions?: { key: string; operator: LabelSelectorOperator; values?: string[] }[];
 }
 
 export interface KastenTransformCommand {
@@ -47,7 +50,7 @@ export interface KastenTransform {
 }
 
 export interface KastenTransforms {
-  filters?: { excludeResources: KastenResourceSelector[] };
+  filters?: { includeResources?: KastenResourceSelector[]; excludeResources?: KastenResourceSelector[] };
   transforms?: KastenTransform[];
 }
 
@@ -140,7 +143,34 @@ function patchTransform(patch: RestorePatch): KastenTransform {
   };
 }
 
-export function kastenTransforms(transforms: RestoreTransforms): KastenTransforms {
+/** A label selector as Kasten's filters take it: matchExpressions only (a label = value is In [value]). */
+function kastenExpressions(selector: LabelSelector): NonNullable<KastenResourceSelector['matchExpressions']> {
+  return [
+    ...Object.entries(selector.matchLabels ?? {})
+      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+      .map(([key, value]) => ({ key, operator: 'In' as const, values: [value] })),
+    ...(selector.matchExpressions ?? []).map((requirement) => ({
+      key: requirement.key,
+      operator: requirement.operator,
+      ...(requirement.values && requirement.values.length > 0 ? { values: [...requirement.values] } : {}),
+    })),
+  ];
+}
+
+/**
+ * A subset (issue 32) as spec.filters.includeResources: Kasten restores an object that matches
+ * any entry, and an entry's fields must all match. So each included type is one entry carrying
+ * the label requirements, and a selector alone is one entry of requirements only.
+ */
+export function kastenIncludeResources(subset: RestoreSubset | undefined): KastenResourceSelector[] {
+  if (!subset) return [];
+  const expressions = subset.labelSelector ? kastenExpressions(subset.labelSelector) : [];
+  const withLabels = expressions.length > 0 ? { matchExpressions: expressions } : {};
+  if (subset.includedResources.length === 0) return expressions.length > 0 ? [withLabels] : [];
+  return subset.includedResources.map((type) => ({ ...selector(type), ...withLabels }));
+}
+
+export function kastenTransforms(transforms: RestoreTransforms, subset?: RestoreSubset): KastenTransforms {
   const translated = transforms.defaults.map((entry) => DEFAULTS[entry.id](entry));
   const seen = new Set<string>();
   const excluded = [...translated.flatMap((entry) => entry.excluded), ...transforms.exclude]
@@ -152,8 +182,13 @@ export function kastenTransforms(transforms: RestoreTransforms): KastenTransform
     })
     .map(selector);
   const all = [...transforms.patches.map(patchTransform), ...translated.flatMap((entry) => entry.transforms)];
+  const included = kastenIncludeResources(subset);
+  const filters = {
+    ...(included.length > 0 ? { includeResources: included } : {}),
+    ...(excluded.length > 0 ? { excludeResources: excluded } : {}),
+  };
   return {
-    ...(excluded.length > 0 ? { filters: { excludeResources: excluded } } : {}),
+    ...(Object.keys(filters).length > 0 ? { filters } : {}),
     ...(all.length > 0 ? { transforms: all } : {}),
   };
 }

@@ -61,7 +61,7 @@ export const kastenTool = (
   completedAt: (point) => point.status?.actionTime ?? point.metadata.creationTimestamp,
   // A RestorePoint exists only once its backup finished; one being deleted is retired by a policy.
   unusable: (point) => (point.metadata.deletionTimestamp ? 'is being deleted' : undefined),
-  restoreBody: ({ name, labels, backup, source, sandbox, transforms }) => ({
+  restoreBody: ({ name, labels, backup, source, sandbox, transforms, subset }) => ({
     apiVersion: `${RESTORE_ACTIONS.group}/${RESTORE_ACTIONS.version}`,
     kind: 'RestoreAction',
     metadata: {
@@ -69,7 +69,7 @@ export const kastenTool = (
       namespace: sandbox,
       labels: { ...labels, 'k10.kasten.io/appName': source, 'k10.kasten.io/appNamespace': source },
     },
-    spec: { subject: { kind: 'RestorePoint', name: backup, namespace: source }, targetNamespace: sandbox, ...kastenTransforms(transforms) },
+    spec: { subject: { kind: 'RestorePoint', name: backup, namespace: source }, targetNamespace: sandbox, ...kastenTransforms(transforms, subset) },
   }),
   sameRequest: (existing, wanted) =>
     existing.spec?.subject?.name === wanted.spec?.subject?.name &&

@@ -9,6 +9,7 @@
 // test/unit/providers/trilio-crd-schema.test.ts checks every object Rehearsal writes against
 // that schema. Not checked against a running TVK: Trilio cannot run here, so the provider is
 // tested against test/trilio/simulator.ts (docs/operations.md, "Backup tools").
+import type { LabelSelector } from '../../domain/resources/resources.js';
 
 import type { TrilioTransforms } from './trilio-transforms.js';
 
@@ -68,6 +69,11 @@ export interface TrilioRestore {
     restoreFlags?: { skipIfAlreadyExists?: boolean };
     /** Resource types (and Pods of Jobs, by label) not restored (trilio-transforms.ts). */
     excludeResourceSelector?: TrilioTransforms['excludeResourceSelector'];
+    /** Only the objects selected (issue 32: a subset): by labels, or by type (trilio-restore-request.ts). */
+    resourceSelector?: {
+      gvkSelector?: { groupVersionKind: { group: string; version: string; kind: string } }[];
+      labelSelector?: LabelSelector[];
+    };
     /** Changes to restored objects (trilio-transforms.ts). */
     transformComponents?: TrilioTransforms['transformComponents'];
   };

@@ -18,6 +18,8 @@ import {
   type VeleroSchedule,
 } from './velero-types.js';
 import { resourceModifiersData, veleroTransforms } from './velero-transforms.js';
+import { groupResource } from '../../domain/run/restore-subset.js';
+import canonicalize from 'canonicalize';
 
 /** The resource-modifier ConfigMap a Restore of this request reads, or undefined when it needs none. */
 export interface ResourceModifierConfigMap {
@@ -58,7 +60,9 @@ export function buildResourceModifierConfigMap(
  * is written either (Velero creates a missing target namespace itself, which is the sandbox).
  * existingResourcePolicy stays unset (Velero's default "none": never touch an existing object).
  * The restore transforms: excludedResources, and the resource-modifier ConfigMap of the run
- * (created first: Velero reads it when it validates the Restore).
+ * (created first: Velero reads it when it validates the Restore). A subset (issue 32) is Velero's
+ * own labelSelector and includedResources (resource.group names, as `velero restore create
+ * --include-resources` takes them): Velero restores only the items both select.
  */
 export function buildRestoreObject(request: RestoreRequest, veleroNamespace: string): VeleroRestore {
   assertNamespaceMapping(request.mapping);
@@ -75,6 +79,10 @@ export function buildRestoreObject(request: RestoreRequest, veleroNamespace: str
       includeClusterResources: false,
       restorePVs: true,
       ...(excludedResources.length > 0 ? { excludedResources } : {}),
+      ...(request.subset?.labelSelector ? { labelSelector: request.subset.labelSelector } : {}),
+      ...(request.subset && request.subset.includedResources.length > 0
+        ? { includedResources: request.subset.includedResources.map(groupResource) }
+        : {}),
       ...(modifiers ? { resourceModifier: { kind: 'ConfigMap', name: transformsConfigMapName(request.name) } } : {}),
     },
   };
@@ -102,7 +110,10 @@ export function restoreMatchesRequest(existing: VeleroRestore, wanted: VeleroRes
     // Velero adds its non-restorable resources (events, nodes, ...) to excludedResources when it
     // validates a Restore: more left out is still this request; one we asked for missing is not.
     (want.excludedResources ?? []).every((resource) => (have.excludedResources ?? []).includes(resource)) &&
-    (have.resourceModifier?.name ?? '') === (want.resourceModifier?.name ?? '')
+    (have.resourceModifier?.name ?? '') === (want.resourceModifier?.name ?? '') &&
+    // The subset (issue 32): a Restore of more (or less) than the test asks is not this request.
+    sorted(have.includedResources) === sorted(want.includedResources) &&
+    canonicalize(have.labelSelector ?? null) === canonicalize(want.labelSelector ?? null)
   );
 }
 

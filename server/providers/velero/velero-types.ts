@@ -2,6 +2,7 @@
 // CRDs generated from the Velero v1.18.3 Go module (test/fixtures/velero/crds/). These are wire
 // shapes for the provider only: they never leave server/providers/velero/.
 import type { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import type { LabelSelector } from '../../domain/resources/resources.js';
 
 /** The part of @kubernetes/client-node's CustomObjectsApi (object-parameter style) the provider uses. */
 export type VeleroCustomObjectsApi = Pick<
@@ -105,6 +106,8 @@ export interface VeleroRestoreSpec {
   excludedNamespaces?: string[];
   includedResources?: string[];
   excludedResources?: string[];
+  /** Only items whose labels match are restored (a Kubernetes label selector). */
+  labelSelector?: LabelSelector;
   namespaceMapping?: Record<string, string>;
   includeClusterResources?: boolean;
   restorePVs?: boolean;

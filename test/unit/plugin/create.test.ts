@@ -39,6 +39,9 @@ const EVERY_FLAG = [
   '--alert-on-exceed',
   '--history-limit', '30',
   '--pod-security', 'restricted',
+  '--selector', 'app=web,tier in (front, api),!legacy',
+  '--include-resource', 'deployments.apps',
+  '--include-resource', 'services,persistentvolumeclaims',
 ];
 
 const EVERY_FIELD = {
@@ -58,6 +61,18 @@ const EVERY_FIELD = {
   alertOnExceed: true,
   historyLimit: 30,
   restore: { podSecurity: 'restricted' },
+  labelSelector: {
+    matchLabels: { app: 'web' },
+    matchExpressions: [
+      { key: 'tier', operator: 'In', values: ['front', 'api'] },
+      { key: 'legacy', operator: 'DoesNotExist' },
+    ],
+  },
+  includedResources: [
+    { group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' },
+    { version: 'v1', kind: 'Service', resource: 'services' },
+    { version: 'v1', kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims' },
+  ],
 };
 
 describe('create', () => {
@@ -113,7 +128,7 @@ describe('create', () => {
     writeFileSync(named, 'name: x\nprovider: velero\nsourceNamespaces: [a]\ncron: "@daily"\n');
     const cases: [string[], string][] = [
       [['create', '-f', manifest], `error: -f ${manifest} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`],
-      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, restore)`],
+      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, labelSelector, includedResources, restore)`],
       [['create', 'other', '-f', named], `error: NAME "other" differs from the name "x" in -f ${named}`],
       [['create', '-f', path.join(dir, 'missing.yaml')], `error: cannot read -f ${path.join(dir, 'missing.yaml')}: ENOENT`],
       [['create', '-f', '-', '-n', 'team-b'], 'error: the namespace "team-a" in -f - differs from -n team-b'],
@@ -121,6 +136,33 @@ describe('create', () => {
     for (const [args, expected] of cases) {
       const result = await runPlugin([...args, '--server', fake.url], { stdin: JSON.stringify(EVERY_FIELD) });
       expect(result).toEqual({ code: 2, stdout: '', stderr: `${expected}\n` });
+    }
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('reads --selector in kubectl\'s syntax and refuses what it cannot read, and an unknown --include-resource', async () => {
+    const base = ['create', 'shop', '--provider', 'velero', '--source-namespace', 'shop', '--cron', '@daily', '--server', fake.url];
+    expect((await runPlugin([...base, '--selector', 'app==web,env!=prod,tier notin (batch),owner'])).code).toBe(0);
+    expect(fake.requests[0]?.body).toMatchObject({
+      labelSelector: {
+        matchLabels: { app: 'web' },
+        matchExpressions: [
+          { key: 'env', operator: 'NotIn', values: ['prod'] },
+          { key: 'tier', operator: 'NotIn', values: ['batch'] },
+          { key: 'owner', operator: 'Exists' },
+        ],
+      },
+    });
+    fake.requests.length = 0;
+    const cases: [string[], string][] = [
+      [['--selector', 'app=web,,tier=x'], 'error: invalid --selector "app=web,,tier=x": cannot read "" (use key=value, key!=value, key in (a,b), key notin (a,b), key or !key)'],
+      [['--selector', 'tier in (a,)'], 'error: invalid --selector "tier in (a,)": cannot read "tier in (a,)" (use key=value, key!=value, key in (a,b), key notin (a,b), key or !key)'],
+      [['--selector', 'app=a,app=b'], 'error: invalid --selector "app=a,app=b": cannot read "app=b" (use key=value, key!=value, key in (a,b), key notin (a,b), key or !key)'],
+      [['--selector', ''], 'error: invalid --selector "": give at least one requirement, e.g. app=web'],
+      [['--include-resource', 'widgets.example.com'], 'error: unknown --include-resource "widgets.example.com": use a built-in type such as deployments.apps or services, or give includedResources (group, version, kind, resource) with -f'],
+    ];
+    for (const [args, expected] of cases) {
+      expect(await runPlugin([...base, ...args])).toEqual({ code: 2, stdout: '', stderr: `${expected}\n` });
     }
     expect(fake.requests).toEqual([]);
   });

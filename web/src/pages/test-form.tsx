@@ -2,7 +2,8 @@
 // every offending field); its messages appear next to their fields. Editing replaces the test (PUT)
 // with every field as TestResponse carries it, so saving one change leaves the others as they were
 // (settings CreateTestInput cannot express, e.g. inline checks, the server keeps). The restore
-// transforms (spec.restore) are not edited here: they are sent back as read, so a save keeps them.
+// transforms (spec.restore) and the restored subset (labelSelector, includedResources) are not
+// edited here: they are sent back as read, so a save keeps them.
 import { useState } from 'preact/hooks';
 import { api, ApiError, describeError, unwrap, type components } from '../api.js';
 import { Async, PageHeader } from '../components/ui.js';
@@ -28,6 +29,8 @@ const EMPTY: Values = {
   maxRPO: '',
   alertOnExceed: '',
   historyLimit: '',
+  labelSelector: '',
+  includedResources: '',
   restore: '',
 };
 
@@ -49,6 +52,8 @@ function fromTest(test: TestResponse): Values {
     healthCheckPolicy: test.healthCheckPolicy ?? '',
     alertOnExceed: test.alertOnExceed ? 'true' : '',
     historyLimit: test.historyLimit === undefined ? '' : String(test.historyLimit),
+    labelSelector: test.labelSelector ? JSON.stringify(test.labelSelector) : '',
+    includedResources: test.includedResources ? JSON.stringify(test.includedResources) : '',
     restore: test.restore ? JSON.stringify(test.restore) : '',
   };
 }
@@ -80,6 +85,8 @@ function toInput(v: Values): Input {
   if (v.alertOnExceed === 'true') input.alertOnExceed = true;
   const limit = optional(v.historyLimit);
   if (limit !== undefined) input.historyLimit = Number(limit);
+  if (v.labelSelector) input.labelSelector = JSON.parse(v.labelSelector) as Input['labelSelector'];
+  if (v.includedResources) input.includedResources = JSON.parse(v.includedResources) as Input['includedResources'];
   if (v.restore) input.restore = JSON.parse(v.restore) as Input['restore'];
   return input;
 }
