@@ -617,6 +617,18 @@ export interface components {
             /** @description The RBAC permissions the caller lacks (forbidden only). */
             missingPermissions?: components["schemas"]["PermissionDescriptor"][];
         };
+        /** @enum {string} */
+        BackupSelectStrategy: "latest" | "randomWithin";
+        /** @description spec.backupSource.select of a RestoreTest. */
+        BackupSelectInput: {
+            /** @description latest: the newest restorable backup; randomWithin: a seeded draw from the window. */
+            strategy: components["schemas"]["BackupSelectStrategy"];
+            /**
+             * @description The window before the run's start (randomWithin only, required there): a duration of h, m
+             *     and s between 1h and 8784h (366 days), e.g. 720h for 30 days.
+             */
+            within?: string | null;
+        };
         /** @description A resource type as the backup tools select it. */
         ResourceTypeInput: {
             /** @description API group; empty or absent for the core group. */
@@ -707,6 +719,8 @@ export interface components {
             rtoTarget: string;
             /** @description Backup restored: a backup's name, or "latest". */
             backupName?: string;
+            /** @description spec.backupSource.select: how latest is resolved (issue 32); absent = latest. */
+            backupSelect?: components["schemas"]["BackupSelectInput"];
             /** @description IANA time zone of the schedule. */
             timezone?: string;
             /** @description Prefix of the sandbox namespaces. */
@@ -757,6 +771,13 @@ export interface components {
              * @default latest
              */
             backupName?: string | null;
+            /**
+             * @description How the backup is chosen when backupName is latest (issue 32): strategy latest (default) or
+             *     randomWithin, a backup drawn from those completed within `within` before the run started,
+             *     seeded by the test uid and run id; the report names the choice and why. randomWithin needs
+             *     backupName latest. Absent or null: latest.
+             */
+            backupSelect?: components["schemas"]["BackupSelectInput"];
             /** @description Source namespaces to restore: RFC 1123 labels, each at most once. */
             sourceNamespaces: components["schemas"]["NamespaceName"][];
             /**
@@ -1042,6 +1063,15 @@ export interface components {
                 namespaces: {
                     name: string;
                 }[];
+                /**
+                 * @description How "latest" is resolved (issue 32): absent or strategy latest = the newest restorable
+                 *     backup; randomWithin = a seeded draw among those completed within `within` before the run
+                 *     (domain/run/backup-sampling.ts).
+                 */
+                select?: {
+                    within?: string;
+                    strategy: components["schemas"]["BackupSelectStrategy"];
+                };
                 /** @description A backup name, or "latest" (default) = newest completed backup covering the sources. */
                 backupName?: string;
             };
@@ -1344,6 +1374,35 @@ export interface components {
         };
         /** @enum {string} */
         RunTrigger: "schedule" | "manual";
+        /**
+         * @description How a randomWithin test chose its backup (issue 32, domain/run/backup-sampling.ts): in the run
+         *     (status.currentRun.backup.selection) and in the report (spec.backup.selection).
+         */
+        BackupSelectionRecord: {
+            /** @enum {string} */
+            strategy: "randomWithin";
+            /** @description The window as configured (duration string). */
+            within: string;
+            /** @description The window: [windowStart, windowEnd], windowEnd = the run's start. */
+            windowStart: string;
+            windowEnd: string;
+            /** @description 8 hex digits: FNV-1a of "<test uid>/<run id>". */
+            seed: string;
+            /**
+             * Format: int32
+             * @description Backups in the window.
+             */
+            candidates: number;
+            /**
+             * Format: int32
+             * @description 1-based position of the chosen backup among the candidates, newest first; absent on fallback.
+             */
+            chosen?: number;
+            /** @description true when the window held no candidate and the newest restorable backup was used instead. */
+            fallback?: boolean;
+            /** @description One sentence: what was chosen and why. */
+            reason: string;
+        };
         /** @enum {string} */
         RunResult: "pass" | "partial" | "fail";
         /** @enum {string} */
@@ -1486,6 +1545,8 @@ export interface components {
             completedAt: string;
             sourceNamespaces: string[];
             backup: {
+                /** @description How the backup was drawn (strategy randomWithin only); absent for latest or a named backup. */
+                selection?: components["schemas"]["BackupSelectionRecord"];
                 /** @description Run start - backup completion, duration string. */
                 age?: string;
                 completedAt?: string;
@@ -1771,6 +1832,8 @@ export interface components {
 export type SchemaFieldProblem = components['schemas']['FieldProblem'];
 export type SchemaPermissionDescriptor = components['schemas']['PermissionDescriptor'];
 export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
+export type SchemaBackupSelectStrategy = components['schemas']['BackupSelectStrategy'];
+export type SchemaBackupSelectInput = components['schemas']['BackupSelectInput'];
 export type SchemaResourceTypeInput = components['schemas']['ResourceTypeInput'];
 export type SchemaRestorePatchTarget = components['schemas']['RestorePatchTarget'];
 export type SchemaRestorePatchCondition = components['schemas']['RestorePatchCondition'];
@@ -1828,6 +1891,7 @@ export type SchemaRunEvent = components['schemas']['RunEvent'];
 export type SchemaOwnerReference = components['schemas']['OwnerReference'];
 export type SchemaObjectMeta = components['schemas']['ObjectMeta'];
 export type SchemaRunTrigger = components['schemas']['RunTrigger'];
+export type SchemaBackupSelectionRecord = components['schemas']['BackupSelectionRecord'];
 export type SchemaRunResult = components['schemas']['RunResult'];
 export type SchemaScoreLevelName = components['schemas']['ScoreLevelName'];
 export type SchemaScoreLevel = components['schemas']['ScoreLevel'];

@@ -4,7 +4,8 @@
 import type { HealthCheck } from './health-check-policy.resource.js';
 import type { API_VERSION, Condition, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
 import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
-import type { DefaultTransformId, NetworkIsolation, PodSecurityLevel } from '../../../protocol/test-input.js';
+import type { BackupSelectStrategy, DefaultTransformId, NetworkIsolation, PodSecurityLevel } from '../../../protocol/test-input.js';
+import type { BackupSelectionRecord } from './restore-report.resource.js';
 
 // How a sandbox is isolated: also a choice of the API's request body, so protocol/ holds it.
 export type { NetworkIsolation } from '../../../protocol/test-input.js';
@@ -18,6 +19,12 @@ export interface RestoreTestSpec {
   backupSource: {
     /** A backup name, or "latest" (default) = newest completed backup covering the sources. */
     backupName?: string;
+    /**
+     * How "latest" is resolved (issue 32): absent or strategy latest = the newest restorable
+     * backup; randomWithin = a seeded draw among those completed within `within` before the run
+     * (domain/run/backup-sampling.ts).
+     */
+    select?: { strategy: BackupSelectStrategy; within?: string };
     namespaces: { name: string }[];
     /** Namespace of the provider's own objects (e.g. Velero's); default from server config. */
     providerNamespace?: string;
@@ -143,7 +150,8 @@ export interface CurrentRun {
   stage: RunStage;
   /** uid: the namespace Rehearsal created (decision 0009: a namespace is never adopted). */
   sandboxNamespaces?: { source: string; sandbox: string; uid?: string }[];
-  backup?: { name: string; completedAt?: string; totalItems?: number };
+  /** `selection`: how a randomWithin test chose it (absent for latest or a named backup). */
+  backup?: { name: string; completedAt?: string; totalItems?: number; selection?: BackupSelectionRecord };
   /** `namespaces`: one restore object of this name in each (Kasten, Trilio with several sources). */
   restore?: { namespace: string; name: string; namespaces?: string[] };
   restoreRequestedAt?: string;
