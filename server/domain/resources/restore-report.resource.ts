@@ -3,36 +3,7 @@
 // report-encoding.ts's business. Pure types only.
 import type { CheckKind } from './health-check-policy.resource.js';
 import type { API_VERSION, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
-import type { DefaultTransformId, PodSecurityLevel } from './restore-test.resource.js';
-
-/**
- * How a randomWithin test chose its backup (issue 32, domain/run/backup-sampling.ts): in the run
- * (status.currentRun.backup.selection) and in the report (spec.backup.selection).
- */
-export interface BackupSelectionRecord {
-  strategy: 'randomWithin';
-  /** The window as configured (duration string). */
-  within: string;
-  /** The window: [windowStart, windowEnd], windowEnd = the run's start. */
-  windowStart: string;
-  windowEnd: string;
-  /** 8 hex digits: FNV-1a of "<test uid>/<run id>". */
-  seed: string;
-  /**
-   * Backups in the window.
-   * @isInt
-   */
-  candidates: number;
-  /**
-   * 1-based position of the chosen backup among the candidates, newest first; absent on fallback.
-   * @isInt
-   */
-  chosen?: number;
-  /** true when the window held no candidate and the newest restorable backup was used instead. */
-  fallback?: boolean;
-  /** One sentence: what was chosen and why. */
-  reason: string;
-}
+import type { BackupSelectionRecord, DefaultTransformId, PodSecurityLevel } from './restore-test.resource.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'error';
 

@@ -5,13 +5,41 @@ import type { HealthCheck } from './health-check-policy.resource.js';
 import type { API_VERSION, Condition, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
 import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
 import type { BackupSelectStrategy, DefaultTransformId, NetworkIsolation, PodSecurityLevel } from '../../../protocol/test-input.js';
-import type { BackupSelectionRecord } from './restore-report.resource.js';
 
 // How a sandbox is isolated: also a choice of the API's request body, so protocol/ holds it.
 export type { NetworkIsolation } from '../../../protocol/test-input.js';
 // The Pod Security profiles and the default restore transforms are choices of the request body too.
 export type { DefaultTransformId, PodSecurityLevel } from '../../../protocol/test-input.js';
 export { POD_SECURITY_LEVELS } from '../../../protocol/test-input.js';
+/**
+ * How a randomWithin test chose its backup (issue 32, domain/run/backup-sampling.ts): in the run
+ * (status.currentRun.backup.selection) and in the report (spec.backup.selection).
+ */
+export interface BackupSelectionRecord {
+  strategy: 'randomWithin';
+  /** The window as configured (duration string). */
+  within: string;
+  /** The window: [windowStart, windowEnd], windowEnd = the run's start. */
+  windowStart: string;
+  windowEnd: string;
+  /** 8 hex digits: FNV-1a of "<test uid>/<run id>". */
+  seed: string;
+  /**
+   * Backups in the window.
+   * @isInt
+   */
+  candidates: number;
+  /**
+   * 1-based position of the chosen backup among the candidates, newest first; absent on fallback.
+   * @isInt
+   */
+  chosen?: number;
+  /** true when the window held no candidate and the newest restorable backup was used instead. */
+  fallback?: boolean;
+  /** One sentence: what was chosen and why. */
+  reason: string;
+}
+
 export type Phase = 'Idle' | 'Running' | 'Completed' | 'Failed';
 
 export interface RestoreTestSpec {

@@ -9,9 +9,9 @@
 // engine that asks again for the same run therefore draws the same backup from the same
 // candidates; a backup that completes after the run started is never a candidate.
 import { formatDuration } from '../common/duration.js';
-import type { BackupSelectionRecord } from '../resources/restore-report.resource.js';
+import type { BackupSelectionRecord } from '../resources/restore-test.resource.js';
 
-export type { BackupSelectionRecord } from '../resources/restore-report.resource.js';
+export type { BackupSelectionRecord } from '../resources/restore-test.resource.js';
 
 /** One restorable backup, as the provider lists it. */
 export interface SamplingCandidate {
