@@ -17,6 +17,7 @@ const EMPTY: Values = {
   namespace: '',
   provider: 'velero',
   backupName: '',
+  backupSelect: '',
   sourceNamespaces: '',
   cron: '',
   timezone: '',
@@ -42,6 +43,8 @@ function fromTest(test: TestResponse): Values {
     maxRTO: test.rtoTarget,
     maxRPO: test.rpoTarget ?? '',
     backupName: test.backupName ?? '',
+    // Issue 32: the form edits the randomWithin window; an empty one means latest.
+    backupSelect: test.backupSelect?.strategy === 'randomWithin' ? (test.backupSelect.within ?? '') : '',
     timezone: test.timezone ?? '',
     namespacePrefix: test.namespacePrefix ?? '',
     ttl: test.ttl ?? '',
@@ -80,6 +83,8 @@ function toInput(v: Values): Input {
   if (v.alertOnExceed === 'true') input.alertOnExceed = true;
   const limit = optional(v.historyLimit);
   if (limit !== undefined) input.historyLimit = Number(limit);
+  const window = optional(v.backupSelect);
+  if (window !== undefined) input.backupSelect = { strategy: 'randomWithin', within: window };
   if (v.restore) input.restore = JSON.parse(v.restore) as Input['restore'];
   return input;
 }
@@ -105,6 +110,11 @@ const FIELDS: FieldSpec[] = [
     options: ['velero', 'kasten', 'trilio'],
   },
   { key: 'backupName', label: 'Backup name', hint: 'Default: latest (newest completed backup)' },
+  {
+    key: 'backupSelect',
+    label: 'Sample older backups within',
+    hint: 'e.g. 720h: each run restores a seeded random backup of that window (backup name latest); empty: the newest',
+  },
   {
     key: 'sourceNamespaces',
     label: 'Source namespaces',
