@@ -1386,7 +1386,7 @@ export interface components {
             /** @description The window: [windowStart, windowEnd], windowEnd = the run's start. */
             windowStart: string;
             windowEnd: string;
-            /** @description 8 hex digits: FNV-1a of "<test uid>/<run id>". */
+            /** @description 8 hex digits: FNV-1a of "<test uid>/<run id>" with murmur3's final mix (domain/run/backup-sampling.ts). */
             seed: string;
             /**
              * Format: int32

@@ -22,7 +22,7 @@ export interface BackupSelectionRecord {
   /** The window: [windowStart, windowEnd], windowEnd = the run's start. */
   windowStart: string;
   windowEnd: string;
-  /** 8 hex digits: FNV-1a of "<test uid>/<run id>". */
+  /** 8 hex digits: FNV-1a of "<test uid>/<run id>" with murmur3's final mix (domain/run/backup-sampling.ts). */
   seed: string;
   /**
    * Backups in the window.
