@@ -62,6 +62,13 @@ export interface CreateTestInput {
    */
   backupName?: string | null;
   /**
+   * How the backup is chosen when backupName is latest (issue 32): strategy latest (default) or
+   * randomWithin, a backup drawn from those completed within `within` before the run started,
+   * seeded by the test uid and run id; the report names the choice and why. randomWithin needs
+   * backupName latest. Absent or null: latest.
+   */
+  backupSelect?: BackupSelectInput;
+  /**
    * Source namespaces to restore: RFC 1123 labels, each at most once.
    * @minItems 1
    * @maxItems 20
@@ -156,6 +163,24 @@ export interface CreateTestInput {
    */
   restore?: RestoreInput;
 }
+
+/** spec.backupSource.select of a RestoreTest. */
+export interface BackupSelectInput {
+  /** latest: the newest restorable backup; randomWithin: a seeded draw from the window. */
+  strategy: BackupSelectStrategy;
+  /**
+   * The window before the run's start (randomWithin only, required there): a duration of h, m
+   * and s between 1h and 8784h (366 days), e.g. 720h for 30 days.
+   * @pattern ^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$
+   * @maxLength 32
+   */
+  within?: string | null;
+}
+
+export type BackupSelectStrategy = 'latest' | 'randomWithin';
+export const BACKUP_SELECT_STRATEGIES: readonly BackupSelectStrategy[] = ['latest', 'randomWithin'];
+/** Bounds of backupSelect.within, in seconds: 1h to 366 days. */
+export const BACKUP_SELECT_WITHIN_RANGE = { min: 3600, max: 8784 * 3600 } as const;
 
 /** spec.restore of a RestoreTest. */
 export interface RestoreInput {
@@ -314,6 +339,7 @@ export const TEST_INPUT_FIELDS = [
   'namespace',
   'provider',
   'backupName',
+  'backupSelect',
   'sourceNamespaces',
   'cron',
   'timezone',

@@ -617,6 +617,18 @@ export interface components {
             /** @description The RBAC permissions the caller lacks (forbidden only). */
             missingPermissions?: components["schemas"]["PermissionDescriptor"][];
         };
+        /** @enum {string} */
+        BackupSelectStrategy: "latest" | "randomWithin";
+        /** @description spec.backupSource.select of a RestoreTest. */
+        BackupSelectInput: {
+            /** @description latest: the newest restorable backup; randomWithin: a seeded draw from the window. */
+            strategy: components["schemas"]["BackupSelectStrategy"];
+            /**
+             * @description The window before the run's start (randomWithin only, required there): a duration of h, m
+             *     and s between 1h and 8784h (366 days), e.g. 720h for 30 days.
+             */
+            within?: string | null;
+        };
         /** @description A label value: at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit (or empty). */
         LabelValue: string;
         /** @description One requirement: In and NotIn need values, Exists and DoesNotExist take none. */
@@ -726,6 +738,8 @@ export interface components {
             rtoTarget: string;
             /** @description Backup restored: a backup's name, or "latest". */
             backupName?: string;
+            /** @description spec.backupSource.select: how latest is resolved (issue 32); absent = latest. */
+            backupSelect?: components["schemas"]["BackupSelectInput"];
             /** @description IANA time zone of the schedule. */
             timezone?: string;
             /** @description Prefix of the sandbox namespaces. */
@@ -782,6 +796,13 @@ export interface components {
              * @default latest
              */
             backupName?: string | null;
+            /**
+             * @description How the backup is chosen when backupName is latest (issue 32): strategy latest (default) or
+             *     randomWithin, a backup drawn from those completed within `within` before the run started,
+             *     seeded by the test uid and run id; the report names the choice and why. randomWithin needs
+             *     backupName latest. Absent or null: latest.
+             */
+            backupSelect?: components["schemas"]["BackupSelectInput"];
             /** @description Source namespaces to restore: RFC 1123 labels, each at most once. */
             sourceNamespaces: components["schemas"]["NamespaceName"][];
             /**
@@ -1097,6 +1118,15 @@ export interface components {
                 namespaces: {
                     name: string;
                 }[];
+                /**
+                 * @description How "latest" is resolved (issue 32): absent or strategy latest = the newest restorable
+                 *     backup; randomWithin = a seeded draw among those completed within `within` before the run
+                 *     (domain/run/backup-sampling.ts).
+                 */
+                select?: {
+                    within?: string;
+                    strategy: components["schemas"]["BackupSelectStrategy"];
+                };
                 /** @description A backup name, or "latest" (default) = newest completed backup covering the sources. */
                 backupName?: string;
             };
@@ -1399,6 +1429,35 @@ export interface components {
         };
         /** @enum {string} */
         RunTrigger: "schedule" | "manual";
+        /**
+         * @description How a randomWithin test chose its backup (issue 32, domain/run/backup-sampling.ts): in the run
+         *     (status.currentRun.backup.selection) and in the report (spec.backup.selection).
+         */
+        BackupSelectionRecord: {
+            /** @enum {string} */
+            strategy: "randomWithin";
+            /** @description The window as configured (duration string). */
+            within: string;
+            /** @description The window: [windowStart, windowEnd], windowEnd = the run's start. */
+            windowStart: string;
+            windowEnd: string;
+            /** @description 8 hex digits: FNV-1a of "<test uid>/<run id>" with murmur3's final mix (domain/run/backup-sampling.ts). */
+            seed: string;
+            /**
+             * Format: int32
+             * @description Backups in the window.
+             */
+            candidates: number;
+            /**
+             * Format: int32
+             * @description 1-based position of the chosen backup among the candidates, newest first; absent on fallback.
+             */
+            chosen?: number;
+            /** @description true when the window held no candidate and the newest restorable backup was used instead. */
+            fallback?: boolean;
+            /** @description One sentence: what was chosen and why. */
+            reason: string;
+        };
         /** @enum {string} */
         RunResult: "pass" | "partial" | "fail";
         /** @enum {string} */
@@ -1541,6 +1600,8 @@ export interface components {
             completedAt: string;
             sourceNamespaces: string[];
             backup: {
+                /** @description How the backup was drawn (strategy randomWithin only); absent for latest or a named backup. */
+                selection?: components["schemas"]["BackupSelectionRecord"];
                 /** @description Run start - backup completion, duration string. */
                 age?: string;
                 completedAt?: string;
@@ -1828,6 +1889,8 @@ export interface components {
 export type SchemaFieldProblem = components['schemas']['FieldProblem'];
 export type SchemaPermissionDescriptor = components['schemas']['PermissionDescriptor'];
 export type SchemaProblemDetails = components['schemas']['ProblemDetails'];
+export type SchemaBackupSelectStrategy = components['schemas']['BackupSelectStrategy'];
+export type SchemaBackupSelectInput = components['schemas']['BackupSelectInput'];
 export type SchemaLabelValue = components['schemas']['LabelValue'];
 export type SchemaLabelSelectorRequirementInput = components['schemas']['LabelSelectorRequirementInput'];
 export type SchemaLabelSelectorInput = components['schemas']['LabelSelectorInput'];
@@ -1890,6 +1953,7 @@ export type SchemaRunEvent = components['schemas']['RunEvent'];
 export type SchemaOwnerReference = components['schemas']['OwnerReference'];
 export type SchemaObjectMeta = components['schemas']['ObjectMeta'];
 export type SchemaRunTrigger = components['schemas']['RunTrigger'];
+export type SchemaBackupSelectionRecord = components['schemas']['BackupSelectionRecord'];
 export type SchemaRunResult = components['schemas']['RunResult'];
 export type SchemaScoreLevelName = components['schemas']['ScoreLevelName'];
 export type SchemaScoreLevel = components['schemas']['ScoreLevel'];

@@ -157,7 +157,7 @@ export function renderRunHistory(
   ];
   if (opts.showTest) columns.push({ header: 'RestoreTest', width: 80, cell: (r) => r.test });
   columns.push(
-    { header: 'Backup', width: opts.showTest ? 82 : 122, cell: (r) => r.backupName },
+    { header: 'Backup', width: opts.showTest ? 82 : 122, cell: (r) => (r.backupChoice ? `${r.backupName} (${r.backupChoice})` : r.backupName) },
     {
       header: 'Result',
       width: 46,

@@ -48,6 +48,8 @@ export interface RunRecord {
   sourceNamespaces: string[];
   provider: Provider;
   backupName: string;
+  /** How a randomWithin test drew the backup (issue 32): "#3 of 7", or "fallback"; absent otherwise. */
+  backupChoice?: string;
   backupCompletedAt?: string;
   backupAge?: string;
   scheduledAt: string;
@@ -237,7 +239,7 @@ export interface TestDefinition {
   uid?: string;
   provider: Provider;
   schedule: { cron: string; timezone: string; suspend: boolean };
-  backupSource: { backupName: string; namespaces: string[]; providerNamespace?: string };
+  backupSource: { backupName: string; namespaces: string[]; providerNamespace?: string; randomWithin?: string };
   sandbox: {
     namespacePrefix: string;
     ttl: string;

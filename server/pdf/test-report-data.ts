@@ -24,6 +24,9 @@ export function runRecordFromReport(report: RestoreReport, verified?: boolean): 
     sourceNamespaces: [...s.sourceNamespaces],
     provider: s.backup.provider,
     backupName: s.backup.name,
+    ...(s.backup.selection
+      ? { backupChoice: s.backup.selection.fallback ? 'fallback' : `#${s.backup.selection.chosen ?? '?'} of ${s.backup.selection.candidates}` }
+      : {}),
     backupCompletedAt: s.backup.completedAt,
     backupAge: s.backup.age,
     scheduledAt: s.scheduledAt,
@@ -104,6 +107,7 @@ export function buildTestReportData(input: TestReportInput): TestReportData {
         backupName: spec.backupSource.backupName || 'latest',
         namespaces: spec.backupSource.namespaces.map((n) => n.name),
         providerNamespace: spec.backupSource.providerNamespace,
+        ...(spec.backupSource.select?.strategy === 'randomWithin' ? { randomWithin: spec.backupSource.select.within } : {}),
       },
       sandbox: {
         namespacePrefix: spec.sandbox?.namespacePrefix ?? 'rehearsal',

@@ -120,9 +120,11 @@ export async function renderSealedTestReport(sealed: SealedEvidence<TestReportDa
     ],
     [
       'Backup',
-      test.backupSource.backupName === 'latest'
-        ? 'latest (newest completed backup covering the source namespaces)'
-        : test.backupSource.backupName,
+      test.backupSource.randomWithin
+        ? `random within ${test.backupSource.randomWithin} (a seeded draw per run among the completed backups of the window; each run names its pick)`
+        : test.backupSource.backupName === 'latest'
+          ? 'latest (newest completed backup covering the source namespaces)'
+          : test.backupSource.backupName,
     ],
     ['Source namespaces', test.backupSource.namespaces.join(', ')],
     ...(test.backupSource.providerNamespace

@@ -98,11 +98,38 @@ export class PerNamespaceProvider<B extends ToolObject, R extends ToolObject> im
     return info;
   }
 
+  /**
+   * Issue 32: a randomWithin draw needs one backup for every source, and these tools keep one per
+   * namespace, so only a test of one source namespace can sample; with several it is refused here
+   * and the run fails BackupNotFound with this message (the test should use latest or be split).
+   */
+  async listRestorableBackups(sourceNamespaces: readonly string[]): Promise<BackupInfo[]> {
+    if (sourceNamespaces.length !== 1) {
+      throw new ProviderError(
+        'BackupNotFound',
+        `${this.tool.provider} keeps one ${this.tool.backupNoun} per namespace, so randomWithin needs exactly one source namespace ` +
+          `(this test has ${sourceNamespaces.length}); use latest or split the test`,
+      );
+    }
+    const source = sourceNamespaces[0] as string;
+    return (await this.usableIn(source)).map((backup) => {
+      const info: BackupInfo = { name: backup.metadata.name, includedNamespaces: [source] };
+      const completedAt = this.tool.completedAt(backup);
+      if (completedAt) info.completedAt = completedAt;
+      const total = this.tool.totalItems?.(backup);
+      if (total !== undefined) info.totalItems = total;
+      return info;
+    });
+  }
+
+  private async usableIn(source: string): Promise<B[]> {
+    return (await this.tool.backups.list(source)).filter((backup) => this.tool.unusable(backup) === undefined);
+  }
+
   private async chooseIn(source: string, backupName: string): Promise<B> {
     const noun = this.tool.backupNoun;
     if (isLatest(backupName)) {
-      const candidates = (await this.tool.backups.list(source))
-        .filter((backup) => this.tool.unusable(backup) === undefined)
+      const candidates = (await this.usableIn(source))
         .sort(
           (left, right) =>
             time(this.tool.completedAt(right) ?? right.metadata.creationTimestamp) -

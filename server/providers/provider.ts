@@ -157,6 +157,13 @@ export interface BackupProvider {
     backupName: string,
     providerNamespace?: string,
   ): Promise<BackupInfo>;
+  /**
+   * Every backup "latest" could choose (the same filter: restorable, covering every source
+   * namespace), in any order, for a randomWithin draw (issue 32, domain/run/backup-sampling.ts).
+   * Throws ProviderError BackupNotFound when the tool cannot offer one backup for all the sources
+   * (Kasten and Trilio with several source namespaces: they restore one backup per namespace).
+   */
+  listRestorableBackups?(sourceNamespaces: readonly string[], providerNamespace?: string): Promise<BackupInfo[]>;
   /** Idempotent: a request whose restore already exists returns its reference. */
   startRestore(request: RestoreRequest, providerNamespace?: string): Promise<RestoreRef>;
   getRestoreProgress(ref: RestoreRef): Promise<RestoreProgress>;

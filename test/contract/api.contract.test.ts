@@ -299,6 +299,35 @@ describe('tests: create', () => {
     expect(server.cluster.getTest('rehearsal-system', 'with-rpo')!.spec.sla).toEqual({ maxRPO: '24h', alertOnExceed: false });
   });
 
+  it('takes backupSelect randomWithin into spec.backupSource.select and reads it back (issue 32)', async () => {
+    const backupSelect = { strategy: 'randomWithin' as const, within: '720h' };
+    const { data, response } = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'sampled', backupSelect } });
+    expect(response.status).toBe(201);
+    expect(data).toMatchObject({ name: 'sampled', backupName: 'latest', backupSelect });
+    expect(server.cluster.getTest('rehearsal-system', 'sampled')!.spec.backupSource.select).toEqual(backupSelect);
+    const read = await server.api.GET('/api/v1/tests/{name}', { params: { path: { name: 'sampled' } } });
+    expect(read.data!.backupSelect).toEqual(backupSelect);
+  });
+
+  it('refuses a bad backupSelect window with a 400 problem naming the field', async () => {
+    for (const within of ['30d', '30m', '9000h']) {
+      const { error } = await server.api.POST('/api/v1/tests', {
+        body: { ...minimal, name: 'bad-window', backupSelect: { strategy: 'randomWithin', within } },
+      });
+      expect([within, expectProblem(error, 400, 'invalid-request').errors]).toEqual([
+        within,
+        [{ field: 'backupSelect.within', message: expect.any(String) }],
+      ]);
+    }
+    const named = await server.api.POST('/api/v1/tests', {
+      body: { ...minimal, name: 'bad-window', backupName: 'nightly', backupSelect: { strategy: 'randomWithin', within: '720h' } },
+    });
+    expect(expectProblem(named.error, 400, 'invalid-request').errors).toEqual([
+      { field: 'backupSelect.strategy', message: 'randomWithin needs backupName latest' },
+    ]);
+    expect(server.cluster.getTest('rehearsal-system', 'bad-window')).toBeUndefined();
+  });
+
   it('refuses a bad maxRPO with a 400 naming the field, as it refuses a bad maxRTO', async () => {
     for (const maxRPO of ['1d', '0s', '1.5h']) {
       const { error } = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'bad-rpo', maxRPO } });

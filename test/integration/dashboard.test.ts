@@ -322,6 +322,33 @@ describe('the dashboard in Chromium', () => {
     await page.context().close();
   });
 
+  it('editing a randomWithin test in the form keeps its window (issue 32)', async () => {
+    const name = 'sampled-in-browser';
+    const select = { strategy: 'randomWithin', within: '720h' } as const;
+    await createRestoreTest(
+      fixture,
+      restoreTestBody(fixture, name, {
+        backupSource: { backupName: 'latest', select, namespaces: [{ name: fixture.source }], providerNamespace: fixture.veleroNamespace },
+      }),
+    );
+    await waitFor(async () => (await api.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace: fixture.testNamespace } } })).response.ok, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+      description: `${name} in the server's cache`,
+    });
+    const page = await open(`edit-test/${fixture.testNamespace}/${name}`);
+    await settled(page);
+    expect(await page.inputValue('#field-backupSelect')).toBe('720h');
+    await page.fill('#field-cron', '30 4 * * *');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(new RegExp(`#/tests/.+/${name}$`));
+    const spec = (parseYaml(kubectl(testKubeconfigPath(), ['get', 'rtest', name, '-n', fixture.testNamespace, '-o', 'yaml'])) as {
+      spec: { backupSource: { select?: unknown } };
+    }).spec;
+    expect(spec.backupSource.select).toEqual(select);
+    await page.context().close();
+  });
+
   it("shows the server's field errors next to their fields", async () => {
     const page = await open('new-test');
     await page.fill('#field-name', 'bad-cron');

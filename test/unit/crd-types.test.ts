@@ -13,6 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv, type AnySchemaObject, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { BACKUP_SELECT_STRATEGIES } from '../../protocol/test-input.js';
 import {
   API_VERSION,
   CHECK_KINDS,
@@ -20,6 +21,7 @@ import {
   GROUP,
   PROVIDERS,
   VERSION,
+  type BackupSelectionRecord,
   type CheckStatus,
   type Condition,
   type DependencyEntry,
@@ -385,6 +387,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
     provider: 'velero',
     backupSource: {
       backupName: 'latest',
+      select: { strategy: 'randomWithin', within: '720h' },
       namespaces: [{ name: 'shop' }],
       providerNamespace: 'velero',
       labelSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front'] }] },
@@ -460,7 +463,22 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
       startedAt: '2025-03-02T02:00:01Z',
       stage: 'Validating',
       sandboxNamespaces: [{ source: 'shop', sandbox: 'rehearsal-shop-k3m9x2', uid: '0f5d3a8e-4b1c-4a8e-9d3e-2f6b7c8d9e0a' }],
-      backup: { name: 'daily-20250302', completedAt: '2025-03-02T01:00:00Z', totalItems: 31 },
+      backup: {
+        name: 'daily-20250302',
+        completedAt: '2025-03-02T01:00:00Z',
+        totalItems: 31,
+        selection: {
+          strategy: 'randomWithin',
+          within: '720h',
+          windowStart: '2025-01-31T02:00:01.000Z',
+          windowEnd: '2025-03-02T02:00:01.000Z',
+          seed: '0a1b2c3d',
+          candidates: 7,
+          chosen: 3,
+          fallback: false,
+          reason: 'random within 720h: 7 candidate(s), chose #3 newest first',
+        },
+      },
       restore: { namespace: 'velero', name: 'shop-k3m9x2', namespaces: ['rehearsal-shop-k3m9x2', 'rehearsal-shop-k3m9x2-1'] },
       restoreRequestedAt: '2025-03-02T02:00:05Z',
       restoreCompletedAt: '2025-03-02T02:05:00Z',
@@ -495,6 +513,17 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
       name: 'daily-20250302',
       completedAt: '2025-03-02T01:00:00Z',
       age: '1h0m1s',
+      selection: {
+      strategy: 'randomWithin',
+      within: '720h',
+      windowStart: '2025-01-31T02:00:01.000Z',
+      windowEnd: '2025-03-02T02:00:01.000Z',
+      seed: '0a1b2c3d',
+      candidates: 7,
+      chosen: 3,
+      fallback: false,
+      reason: 'random within 720h: 7 candidate(s), chose #3 newest first',
+    },
     },
     sandboxNamespaces: ['rehearsal-shop-k3m9x2'],
     restore: {
@@ -627,6 +656,8 @@ const checkEnums = (prefix: string): Record<string, readonly string[]> => ({
 const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
   RestoreTest: {
     'spec.provider': PROVIDERS,
+    'spec.backupSource.select.strategy': BACKUP_SELECT_STRATEGIES,
+    'status.currentRun.backup.selection.strategy': valuesOf<BackupSelectionRecord['strategy']>({ randomWithin: true }),
     'spec.sandbox.networkIsolation': valuesOf<NetworkIsolation>({ strict: true, none: true }),
     'spec.notifications.channels[].type': valuesOf<NotificationChannelType>({ slack: true, webhook: true, cloudevents: true }),
     ...checkEnums('spec.healthChecks.checks[]'),
@@ -649,6 +680,7 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
   RestoreReport: {
     'spec.trigger': TRIGGERS,
     'spec.backup.provider': PROVIDERS,
+    'spec.backup.selection.strategy': valuesOf<BackupSelectionRecord['strategy']>({ randomWithin: true }),
     'spec.result': RESULTS,
     'spec.resultCap.result': ['partial', 'fail'],
     'spec.levels[].name': valuesOf<ScoreLevelName>({

@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import {
+  BACKUP_SELECT_WITHIN_RANGE,
   HISTORY_LIMIT_RANGE,
   NETWORK_ISOLATION_MODES,
   POD_SECURITY_LEVELS,
@@ -23,7 +24,7 @@ import {
 } from '../../../protocol/test-input.js';
 import type { CreateTestInput } from '../api.js';
 import { UsageError } from '../errors.js';
-import { checkCron, checkDuration, checkInteger, checkName, checkTimeZone } from '../validate.js';
+import { checkCron, checkDuration, checkInteger, checkName, checkTimeZone, parseDuration } from '../validate.js';
 import type { CommandContext } from './command.js';
 
 const { min: HISTORY_MIN, max: HISTORY_MAX } = HISTORY_LIMIT_RANGE;
@@ -44,6 +45,12 @@ export function testInputOptions<T>(yargs: Argv<T>) {
       requiresArg: true,
       group,
       describe: `backup to restore (default "${DEFAULTS.backupName}": the newest completed backup of the sources)`,
+    })
+    .option('random-within', {
+      type: 'string',
+      requiresArg: true,
+      group,
+      describe: 'restore a seeded random backup of this window before each run, e.g. 720h (default: the newest)',
     })
     .option('source-namespace', {
       type: 'string',
@@ -100,6 +107,7 @@ export type TestInputArgs = {
   filename?: string;
   provider?: Provider;
   backup?: string;
+  'random-within'?: string;
   'source-namespace'?: string[];
   cron?: string;
   timezone?: string;
@@ -167,6 +175,7 @@ export async function buildTestInput(
   };
   set('provider', args.provider);
   set('backupName', args.backup);
+  if (args['random-within'] !== undefined) input.backupSelect = { strategy: 'randomWithin', within: args['random-within'] };
   if (args['source-namespace'] !== undefined) {
     input.sourceNamespaces = args['source-namespace'].flatMap((entry) => String(entry).split(',')).map((entry) => entry.trim()).filter(Boolean);
   }
@@ -236,6 +245,7 @@ export async function buildTestInput(
   }
   if (input.healthCheckPolicy !== undefined) checkName(text(input.healthCheckPolicy, '--health-check-policy'), '--health-check-policy');
   if (input.backupName !== undefined && text(input.backupName, '--backup').trim() === '') throw new UsageError('invalid --backup "": give a backup name or "latest"');
+  if (input.backupSelect !== undefined && input.backupSelect !== null) checkBackupSelect(input.backupSelect, input.backupName);
   if (input.alertOnExceed !== undefined && typeof input.alertOnExceed !== 'boolean') throw new UsageError('invalid alertOnExceed: expected true or false');
   if (input.historyLimit !== undefined) input.historyLimit = checkInteger(input.historyLimit, 'historyLimit', HISTORY_MIN, HISTORY_MAX);
   return input as CreateTestInput;
@@ -348,4 +358,22 @@ export function parseResourceType(name: string): NonNullable<CreateTestInput['in
   }
   const resource = name.split('.')[0]!;
   return { ...(type.group ? { group: type.group } : {}), version: type.version, kind: type.kind, resource };
+}
+
+/** backupSelect (issue 32), as the server checks it: randomWithin needs a window of 1h to 8784h and backup latest. */
+function checkBackupSelect(select: unknown, backupName: unknown): void {
+  if (typeof select !== 'object' || select === null || Array.isArray(select)) {
+    throw new UsageError('invalid backupSelect: expected an object (strategy, within)');
+  }
+  const { strategy, within } = select as { strategy?: unknown; within?: unknown };
+  if (strategy === 'latest' && (within === undefined || within === null || within === '')) return;
+  if (strategy !== 'randomWithin') throw new UsageError(`invalid backupSelect.strategy ${JSON.stringify(strategy)}: use latest or randomWithin (with within)`);
+  const window = checkDuration(text(within, '--random-within'), '--random-within');
+  const seconds = parseDuration(window) ?? 0;
+  if (seconds < BACKUP_SELECT_WITHIN_RANGE.min || seconds > BACKUP_SELECT_WITHIN_RANGE.max) {
+    throw new UsageError(`invalid --random-within "${window}": expected a window from 1h to 8784h (366 days), e.g. 720h`);
+  }
+  if (backupName !== undefined && backupName !== DEFAULTS.backupName) {
+    throw new UsageError(`--random-within draws among the backups latest would choose from: drop --backup ${String(backupName)} or use latest`);
+  }
 }

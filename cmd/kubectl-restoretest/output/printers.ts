@@ -75,7 +75,7 @@ export const testPrinter: Printer<TestResponse> = {
       'RESULT',
       'LAST RUN',
       'NEXT RUN',
-      ...(options.wide ? ['SOURCES', 'RTO TARGET', 'RPO TARGET', 'SUBSET'] : []),
+      ...(options.wide ? ['SOURCES', 'BACKUP', 'RTO TARGET', 'RPO TARGET', 'SUBSET'] : []),
     ]),
   row: (test, options) =>
     withNamespace(options, test.namespace, [
@@ -88,10 +88,24 @@ export const testPrinter: Printer<TestResponse> = {
       age(test.lastRunAt, options.now),
       until(test.nextRunAt, options.now),
       ...(options.wide
-        ? [orNone(test.sourceNamespaces.join(',')), orNone(test.rtoTarget), orNone(test.rpoTarget ?? ''), orNone(subsetCell(test))]
+        ? [orNone(test.sourceNamespaces.join(',')), backupCell(test), orNone(test.rtoTarget), orNone(test.rpoTarget ?? ''), orNone(subsetCell(test))]
         : []),
     ]),
 };
+
+/** What a test restores: a backup's name, latest, or "random within 720h" (issue 32). */
+function backupCell(test: TestResponse): string {
+  if (test.backupSelect?.strategy === 'randomWithin') return `random within ${test.backupSelect.within ?? '?'}`;
+  return orNone(test.backupName ?? '');
+}
+
+/** A report's backup, with how a randomWithin test drew it: "daily-0328 (#3 of 7)", "daily-0301 (fallback)". */
+export function reportBackupCell(report: RestoreReport): string {
+  const name = orNone(report.spec.backup.name);
+  const selection = report.spec.backup.selection;
+  if (!selection) return name;
+  return selection.fallback ? `${name} (fallback: none within ${selection.within})` : `${name} (#${selection.chosen ?? '?'} of ${selection.candidates})`;
+}
 
 function checksPassed(report: RestoreReport): string {
   const checks = report.spec.checks;
@@ -175,7 +189,7 @@ export const reportPrinter: Printer<RestoreReport> = {
       age(report.spec.completedAt || report.metadata.creationTimestamp, options.now),
       ...(options.wide
         ? [
-            orNone(report.spec.backup.name),
+            reportBackupCell(report),
             checksPassed(report),
             slaCell(report),
             rpoCell(report),

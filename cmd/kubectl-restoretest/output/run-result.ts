@@ -31,6 +31,8 @@ export function renderRunResult(report: RestoreReport, options: TableOptions): s
     ['RTO', rtoLine(report)],
     ...(rpo ? ([['RPO', rpo]] as [string, string][]) : []),
     ['Backup', `${orNone(spec.backup.name)} (${spec.backup.provider})`],
+    // Issue 32: how a randomWithin test drew it (window, candidates, seed), in the server's words.
+    ...(spec.backup.selection ? ([['Chosen', spec.backup.selection.reason]] as [string, string][]) : []),
     ['Report', `${report.metadata.name} (in ${report.metadata.namespace ?? spec.testRef.namespace})`],
   ];
   if (spec.failure) fields.push(['Failure', `${spec.failure.reason}: ${spec.failure.message}`]);

@@ -81,6 +81,20 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "BackupSelectStrategy": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["latest"]},{"dataType":"enum","enums":["randomWithin"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "BackupSelectInput": {
+        "dataType": "refObject",
+        "properties": {
+            "strategy": {"ref":"BackupSelectStrategy","required":true},
+            "within": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$"},"maxLength":{"value":32}}},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "LabelValue": {
         "dataType": "refAlias",
         "type": {"dataType":"string","validators":{"pattern":{"value":"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"},"maxLength":{"value":63}}},
@@ -195,6 +209,7 @@ const models: TsoaRoute.Models = {
             "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "rtoTarget": {"dataType":"string","required":true},
             "backupName": {"dataType":"string"},
+            "backupSelect": {"ref":"BackupSelectInput"},
             "timezone": {"dataType":"string"},
             "namespacePrefix": {"dataType":"string"},
             "ttl": {"dataType":"string"},
@@ -227,6 +242,7 @@ const models: TsoaRoute.Models = {
             "namespace": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"},"maxLength":{"value":63}}},
             "provider": {"ref":"Provider","required":true},
             "backupName": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"latest","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$"},"maxLength":{"value":253}}},
+            "backupSelect": {"ref":"BackupSelectInput"},
             "sourceNamespaces": {"dataType":"array","array":{"dataType":"refAlias","ref":"NamespaceName"},"required":true,"validators":{"minItems":{"value":1},"maxItems":{"value":20},"uniqueItems":{"errorMsg":"must not list a namespace twice"}}},
             "cron": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^\\x20*(\\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\\x20+[0-9A-Za-z*,/-]+){4})\\x20*$"},"minLength":{"value":1},"maxLength":{"value":128}}},
             "timezone": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"UTC","validators":{"pattern":{"value":"^([A-Z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*)?$"},"maxLength":{"value":64}}},
@@ -486,7 +502,7 @@ const models: TsoaRoute.Models = {
         "dataType": "refObject",
         "properties": {
             "provider": {"ref":"Provider","required":true},
-            "backupSource": {"dataType":"nestedObjectLiteral","nestedProperties":{"includedResources":{"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeRef"}},"labelSelector":{"ref":"LabelSelector"},"providerNamespace":{"dataType":"string"},"namespaces":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string","required":true}}},"required":true},"backupName":{"dataType":"string"}},"required":true},
+            "backupSource": {"dataType":"nestedObjectLiteral","nestedProperties":{"includedResources":{"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeRef"}},"labelSelector":{"ref":"LabelSelector"},"providerNamespace":{"dataType":"string"},"namespaces":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string","required":true}}},"required":true},"select":{"dataType":"nestedObjectLiteral","nestedProperties":{"within":{"dataType":"string"},"strategy":{"ref":"BackupSelectStrategy","required":true}}},"backupName":{"dataType":"string"}},"required":true},
             "schedule": {"dataType":"nestedObjectLiteral","nestedProperties":{"suspend":{"dataType":"boolean"},"timezone":{"dataType":"string"},"cron":{"dataType":"string","required":true}},"required":true},
             "sandbox": {"dataType":"nestedObjectLiteral","nestedProperties":{"limitRange":{"dataType":"nestedObjectLiteral","nestedProperties":{"limits":{"dataType":"array","array":{"dataType":"refAlias","ref":"Record_string.unknown_"},"required":true}}},"resourceQuota":{"dataType":"nestedObjectLiteral","nestedProperties":{"hard":{"ref":"Record_string.string_","required":true}}},"networkIsolation":{"ref":"NetworkIsolation"},"ttl":{"dataType":"string"},"namespacePrefix":{"dataType":"string"}}},
             "sla": {"dataType":"nestedObjectLiteral","nestedProperties":{"alertOnExceed":{"dataType":"boolean"},"maxRPO":{"dataType":"string"},"maxRTO":{"dataType":"string"}}},
@@ -742,6 +758,22 @@ const models: TsoaRoute.Models = {
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["schedule"]},{"dataType":"enum","enums":["manual"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "BackupSelectionRecord": {
+        "dataType": "refObject",
+        "properties": {
+            "strategy": {"dataType":"enum","enums":["randomWithin"],"required":true},
+            "within": {"dataType":"string","required":true},
+            "windowStart": {"dataType":"string","required":true},
+            "windowEnd": {"dataType":"string","required":true},
+            "seed": {"dataType":"string","required":true},
+            "candidates": {"dataType":"integer","required":true},
+            "chosen": {"dataType":"integer"},
+            "fallback": {"dataType":"boolean"},
+            "reason": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RunResult": {
         "dataType": "refAlias",
         "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["pass"]},{"dataType":"enum","enums":["partial"]},{"dataType":"enum","enums":["fail"]}],"validators":{}},
@@ -876,7 +908,7 @@ const models: TsoaRoute.Models = {
             "startedAt": {"dataType":"string","required":true},
             "completedAt": {"dataType":"string","required":true},
             "sourceNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
-            "backup": {"dataType":"nestedObjectLiteral","nestedProperties":{"age":{"dataType":"string"},"completedAt":{"dataType":"string"},"name":{"dataType":"string","required":true},"provider":{"ref":"Provider","required":true}},"required":true},
+            "backup": {"dataType":"nestedObjectLiteral","nestedProperties":{"selection":{"ref":"BackupSelectionRecord"},"age":{"dataType":"string"},"completedAt":{"dataType":"string"},"name":{"dataType":"string","required":true},"provider":{"ref":"Provider","required":true}},"required":true},
             "sandboxNamespaces": {"dataType":"array","array":{"dataType":"string"},"required":true},
             "restore": {"dataType":"nestedObjectLiteral","nestedProperties":{"subset":{"dataType":"string"},"itemsRestored":{"dataType":"integer"},"errors":{"dataType":"integer","required":true},"warnings":{"dataType":"integer","required":true},"phase":{"dataType":"string","required":true},"namespace":{"dataType":"string","required":true},"name":{"dataType":"string","required":true}}},
             "score": {"dataType":"integer","required":true},

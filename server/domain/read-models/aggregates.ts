@@ -158,6 +158,7 @@ export function testResponse(test: RestoreTest): TestResponse {
     sourceNamespaces: (test.spec.backupSource?.namespaces ?? []).map((source) => source.name),
     rtoTarget: test.spec.sla?.maxRTO ?? '',
     backupName: test.spec.backupSource?.backupName || TEST_INPUT_DEFAULTS.backupName,
+    ...(test.spec.backupSource?.select ? { backupSelect: { ...test.spec.backupSource.select } } : {}),
     timezone: test.spec.schedule?.timezone || TEST_INPUT_DEFAULTS.timezone,
     namespacePrefix: test.spec.sandbox?.namespacePrefix || TEST_INPUT_DEFAULTS.namespacePrefix,
     ttl: test.spec.sandbox?.ttl || TEST_INPUT_DEFAULTS.ttl,

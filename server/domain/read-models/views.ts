@@ -3,7 +3,7 @@
 // Field names and meanings are fixed by the specification: do not rename. Fields the seed types
 // `int` carry @isInt, so the OpenAPI document (and every generated client) says integer.
 
-import type { LabelSelectorInput, ResourceTypeInput, RestoreInput } from '../../../protocol/test-input.js';
+import type { BackupSelectInput, LabelSelectorInput, ResourceTypeInput, RestoreInput } from '../../../protocol/test-input.js';
 
 export interface TestResponse {
   name: string;
@@ -28,6 +28,8 @@ export interface TestResponse {
   // optional in the schema because they were added later (older servers and fixtures lack them).
   /** Backup restored: a backup's name, or "latest". */
   backupName?: string;
+  /** spec.backupSource.select: how latest is resolved (issue 32); absent = latest. */
+  backupSelect?: BackupSelectInput;
   /** IANA time zone of the schedule. */
   timezone?: string;
   /** Prefix of the sandbox namespaces. */

@@ -3,7 +3,7 @@
 // report-encoding.ts's business. Pure types only.
 import type { CheckKind } from './health-check-policy.resource.js';
 import type { API_VERSION, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
-import type { DefaultTransformId, PodSecurityLevel } from './restore-test.resource.js';
+import type { BackupSelectionRecord, DefaultTransformId, PodSecurityLevel } from './restore-test.resource.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip' | 'error';
 
@@ -159,6 +159,8 @@ export interface RestoreReportSpec {
     completedAt?: string;
     /** Run start - backup completion, duration string. */
     age?: string;
+    /** How the backup was drawn (strategy randomWithin only); absent for latest or a named backup. */
+    selection?: BackupSelectionRecord;
   };
   sandboxNamespaces: string[];
   restore?: {

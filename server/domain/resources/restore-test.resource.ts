@@ -4,13 +4,42 @@
 import type { HealthCheck } from './health-check-policy.resource.js';
 import type { API_VERSION, Condition, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
 import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
-import type { DefaultTransformId, NetworkIsolation, PodSecurityLevel } from '../../../protocol/test-input.js';
+import type { BackupSelectStrategy, DefaultTransformId, NetworkIsolation, PodSecurityLevel } from '../../../protocol/test-input.js';
 
 // How a sandbox is isolated: also a choice of the API's request body, so protocol/ holds it.
 export type { NetworkIsolation } from '../../../protocol/test-input.js';
 // The Pod Security profiles and the default restore transforms are choices of the request body too.
 export type { DefaultTransformId, PodSecurityLevel } from '../../../protocol/test-input.js';
 export { POD_SECURITY_LEVELS } from '../../../protocol/test-input.js';
+/**
+ * How a randomWithin test chose its backup (issue 32, domain/run/backup-sampling.ts): in the run
+ * (status.currentRun.backup.selection) and in the report (spec.backup.selection).
+ */
+export interface BackupSelectionRecord {
+  strategy: 'randomWithin';
+  /** The window as configured (duration string). */
+  within: string;
+  /** The window: [windowStart, windowEnd], windowEnd = the run's start. */
+  windowStart: string;
+  windowEnd: string;
+  /** 8 hex digits: FNV-1a of "<test uid>/<run id>" with murmur3's final mix (domain/run/backup-sampling.ts). */
+  seed: string;
+  /**
+   * Backups in the window.
+   * @isInt
+   */
+  candidates: number;
+  /**
+   * 1-based position of the chosen backup among the candidates, newest first; absent on fallback.
+   * @isInt
+   */
+  chosen?: number;
+  /** true when the window held no candidate and the newest restorable backup was used instead. */
+  fallback?: boolean;
+  /** One sentence: what was chosen and why. */
+  reason: string;
+}
+
 export type Phase = 'Idle' | 'Running' | 'Completed' | 'Failed';
 
 export interface RestoreTestSpec {
@@ -18,6 +47,12 @@ export interface RestoreTestSpec {
   backupSource: {
     /** A backup name, or "latest" (default) = newest completed backup covering the sources. */
     backupName?: string;
+    /**
+     * How "latest" is resolved (issue 32): absent or strategy latest = the newest restorable
+     * backup; randomWithin = a seeded draw among those completed within `within` before the run
+     * (domain/run/backup-sampling.ts).
+     */
+    select?: { strategy: BackupSelectStrategy; within?: string };
     namespaces: { name: string }[];
     /** Namespace of the provider's own objects (e.g. Velero's); default from server config. */
     providerNamespace?: string;
@@ -157,7 +192,8 @@ export interface CurrentRun {
   stage: RunStage;
   /** uid: the namespace Rehearsal created (decision 0009: a namespace is never adopted). */
   sandboxNamespaces?: { source: string; sandbox: string; uid?: string }[];
-  backup?: { name: string; completedAt?: string; totalItems?: number };
+  /** `selection`: how a randomWithin test chose it (absent for latest or a named backup). */
+  backup?: { name: string; completedAt?: string; totalItems?: number; selection?: BackupSelectionRecord };
   /** `namespaces`: one restore object of this name in each (Kasten, Trilio with several sources). */
   restore?: { namespace: string; name: string; namespaces?: string[] };
   restoreRequestedAt?: string;

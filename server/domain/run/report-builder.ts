@@ -163,6 +163,8 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
       name: run.backup?.name ?? '',
       ...(run.backup?.completedAt ? { completedAt: run.backup.completedAt } : {}),
       ...(backupAge !== undefined ? { age: formatDuration(backupAge) } : {}),
+      // Issue 32: a sampled backup says how it was drawn (window, candidates, seed, reason).
+      ...(run.backup?.selection ? { selection: run.backup.selection } : {}),
     },
     sandboxNamespaces: (run.sandboxNamespaces ?? []).map((entry) => entry.sandbox),
     ...(run.restore && restore

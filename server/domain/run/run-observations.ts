@@ -1,7 +1,7 @@
 // What the engine observes about a run, and the bounds it runs within: the input of nextStep
 // (run-policy.ts). The engine's gatherer (engine/run/run-gatherer.ts) fills in what the run's stage
 // needs; a field left out means "not looked at", never "false".
-import type { CurrentRun, RunResult, VolumeRestoreReport } from '../resources/resources.js';
+import type { BackupSelectionRecord, CurrentRun, RunResult, VolumeRestoreReport } from '../resources/resources.js';
 
 export interface RunBounds {
   /** The sandbox ttl: a run still going after it fails with TTLExceeded. */
@@ -28,6 +28,8 @@ export interface BackupChoice {
   name: string;
   completedAt?: string;
   totalItems?: number;
+  /** How a randomWithin test drew it (domain/run/backup-sampling.ts). */
+  selection?: BackupSelectionRecord;
 }
 
 /** Preparing: what the provider said about the backup to restore. */

@@ -239,7 +239,8 @@ function preparing(run: CurrentRun, observed: RunObservations, now: Date): RunSt
       return {
         action: 'prepare',
         reason: 'BackupSelected',
-        message: `restoring backup ${backup.backup.name}`,
+        // Issue 32: a drawn backup says why it was drawn (window, candidates, position, seed).
+        message: `restoring backup ${backup.backup.name}${backup.backup.selection ? `: ${backup.backup.selection.reason}` : ''}`,
         backup: backup.backup,
         sandboxExpiresAt: runDeadline(run, observed.bounds),
         requeueAfterMs: observed.bounds.pollIntervalMs,

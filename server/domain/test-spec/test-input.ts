@@ -4,11 +4,14 @@
 // and applies the documented defaults explicitly so `kubectl get -o yaml` shows what will happen.
 import type { RestoreTestSpec } from '../resources/resources.js';
 import {
+  BACKUP_SELECT_STRATEGIES,
+  BACKUP_SELECT_WITHIN_RANGE,
   HISTORY_LIMIT_RANGE,
   NETWORK_ISOLATION_MODES,
   PROVIDERS,
   TEST_INPUT_DEFAULTS,
   TEST_INPUT_FIELDS,
+  type BackupSelectStrategy,
   type CreateTestInput,
   type NetworkIsolation,
   type Provider,
@@ -44,6 +47,8 @@ export interface ValidTestInput {
   namespace: string;
   provider: Provider;
   backupName: string;
+  /** Absent = latest (spec.backupSource.select is not written). */
+  backupSelect?: { strategy: BackupSelectStrategy; within?: string };
   sourceNamespaces: string[];
   cron: string;
   timezone: string;
@@ -144,6 +149,8 @@ export function validateTestInput(
   if (backupName !== undefined && (backupName.length > MAX_BACKUP_NAME_LENGTH || !SUBDOMAIN.test(backupName))) {
     fail('backupName', 'must be "latest" or a backup name (a Kubernetes object name)');
   }
+
+  const backupSelect = validateBackupSelect(body.backupSelect, backupName, fail);
 
   const sourceNamespaces: string[] = [];
   if (!present('sourceNamespaces')) {
@@ -256,6 +263,7 @@ export function validateTestInput(
       namespace: namespace ?? options.defaultNamespace ?? DEFAULT_TEST_NAMESPACE,
       provider: provider as Provider,
       backupName: backupName ?? TEST_INPUT_DEFAULTS.backupName,
+      ...(backupSelect ? { backupSelect } : {}),
       sourceNamespaces,
       cron: cron!.trim(),
       timezone: timezone ?? TEST_INPUT_DEFAULTS.timezone,
@@ -275,6 +283,61 @@ export function validateTestInput(
   };
 }
 
+/**
+ * backupSelect (issue 32): strategy latest or randomWithin; within is required with randomWithin
+ * (a duration between 1h and 8784h) and refused with latest; randomWithin needs backupName latest
+ * (drawing among one named backup means nothing). Null means omitted (latest).
+ */
+function validateBackupSelect(
+  value: unknown,
+  backupName: string | undefined,
+  fail: (field: string, message: string) => void,
+): { strategy: BackupSelectStrategy; within?: string } | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) {
+    fail('backupSelect', 'must be an object with strategy and, for randomWithin, within');
+    return undefined;
+  }
+  let ok = true;
+  for (const field of Object.keys(value)) {
+    if (field !== 'strategy' && field !== 'within') {
+      fail(`backupSelect.${field}`, 'is not a known field');
+      ok = false;
+    }
+  }
+  const strategy = value.strategy;
+  if (typeof strategy !== 'string' || !(BACKUP_SELECT_STRATEGIES as readonly string[]).includes(strategy)) {
+    fail('backupSelect.strategy', `must be one of ${BACKUP_SELECT_STRATEGIES.join(', ')}`);
+    return undefined;
+  }
+  const within = value.within === null || value.within === '' ? undefined : value.within;
+  if (strategy === 'latest') {
+    if (within !== undefined) {
+      fail('backupSelect.within', 'is only for strategy randomWithin');
+      return undefined;
+    }
+    return ok ? { strategy: 'latest' } : undefined;
+  }
+  if (within === undefined) {
+    fail('backupSelect.within', 'is required with strategy randomWithin (e.g. 720h for 30 days)');
+    return undefined;
+  }
+  const seconds = typeof within === 'string' ? parseDuration(within) : null;
+  if (seconds === null) {
+    fail('backupSelect.within', `${DURATION_RULE}, e.g. 720h for 30 days`);
+    return undefined;
+  }
+  if (seconds < BACKUP_SELECT_WITHIN_RANGE.min || seconds > BACKUP_SELECT_WITHIN_RANGE.max) {
+    fail('backupSelect.within', 'must be between 1h and 8784h (366 days)');
+    return undefined;
+  }
+  if (backupName !== undefined && backupName !== TEST_INPUT_DEFAULTS.backupName) {
+    fail('backupSelect.strategy', 'randomWithin needs backupName latest');
+    return undefined;
+  }
+  return ok ? { strategy: 'randomWithin', within: within as string } : undefined;
+}
+
 /** The spec of a new RestoreTest (name and namespace go to metadata). Defaults are written out. */
 export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
   const spec: RestoreTestSpec = {
@@ -284,6 +347,7 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
       namespaces: input.sourceNamespaces.map((name) => ({ name })),
       ...(input.labelSelector ? { labelSelector: input.labelSelector } : {}),
       ...(input.includedResources ? { includedResources: input.includedResources } : {}),
+      ...(input.backupSelect ? { select: { ...input.backupSelect } } : {}),
     },
     schedule: { cron: input.cron, timezone: input.timezone },
     sandbox: {

@@ -4,14 +4,17 @@
 import type { DependencyReader } from '../../checks/dependency-reader.js';
 import type { SandboxReader } from '../../checks/sandbox-reader.js';
 import type { Dependency } from '../../domain/run/dependencies.js';
-import type { BackupObservation, ChecksObservation, ClaimObservation } from '../../domain/run/run-observations.js';
+import type { BackupChoice, BackupObservation, ChecksObservation, ClaimObservation } from '../../domain/run/run-observations.js';
 import type { CurrentRun, HealthCheck, RestoreReport, RestoreTest } from '../../domain/resources/resources.js';
 import { reportName } from '../../domain/run/sandbox-names.js';
 import { isKind, KubeError } from '../../kube/errors.js';
 import type { ClaimReader } from './claim-reader.js';
 import type { RehearsalCache } from '../../kube/rehearsal-cache.js';
 import type { RehearsalClient } from '../../kube/rehearsal-client.js';
-import { ProviderError, type BackupProvider } from '../../providers/provider.js';
+import { ProviderError, type BackupInfo, type BackupProvider } from '../../providers/provider.js';
+import { isLatest } from '../../providers/velero/backup-selection.js';
+import { sampleBackup, samplingSeed } from '../../domain/run/backup-sampling.js';
+import { parseDuration } from '../../domain/common/duration.js';
 import { configuredChecks, type CheckTaskResult, type CheckTasks } from './check-tasks.js';
 import { observeDependencies } from './dependency-scan.js';
 import { observeKinds, type KindLister, type KindObservation } from './kind-completeness.js';
@@ -81,27 +84,52 @@ export class KubeRunReads implements RunReads {
     return decideWithoutAuthor(facts) ?? decideRunPermission({ ...facts, author: await this.deps.authorReview.review(test) });
   }
 
-  async selectBackup(test: RestoreTest): Promise<BackupObservation> {
+  async selectBackup(test: RestoreTest, run: CurrentRun): Promise<BackupObservation> {
     const provider = this.deps.providers[test.spec.provider];
     if (!provider) {
       return { state: 'rejected', reason: 'ProviderUnsupported', message: `provider ${test.spec.provider} is not available in this installation` };
     }
     const source = test.spec.backupSource;
+    const sources = source.namespaces.map((entry) => entry.name);
     try {
-      const backup = await provider.selectBackup(source.namespaces.map((entry) => entry.name), source.backupName ?? 'latest', source.providerNamespace);
-      return {
-        state: 'found',
-        backup: {
-          name: backup.name,
-          ...(backup.completedAt ? { completedAt: backup.completedAt } : {}),
-          ...(backup.totalItems !== undefined ? { totalItems: backup.totalItems } : {}),
-        },
-      };
+      const select = source.select;
+      if (select?.strategy === 'randomWithin' && isLatest(source.backupName)) {
+        return await this.sampleBackup(provider, test, run, sources, select.within ?? '');
+      }
+      const backup = await provider.selectBackup(sources, source.backupName ?? 'latest', source.providerNamespace);
+      return { state: 'found', backup: backupChoice(backup) };
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       if (error.reason === 'ProviderUnavailable') return { state: 'unavailable', message: error.message };
       return { state: 'rejected', reason: error.reason, message: error.message };
     }
+  }
+
+  /**
+   * Issue 32: a seeded draw among the restorable backups completed within the window before the
+   * run's start. The seed (test uid, run id) and the window's end (status.currentRun.startedAt) are
+   * durable, so a restarted engine draws the same backup for the same run.
+   */
+  private async sampleBackup(provider: BackupProvider, test: RestoreTest, run: CurrentRun, sources: string[], within: string): Promise<BackupObservation> {
+    const withinSeconds = parseDuration(within);
+    if (withinSeconds === null || withinSeconds <= 0) {
+      return { state: 'rejected', reason: 'InvalidSpec', message: `spec.backupSource.select.within ${JSON.stringify(within)} is not a duration such as 720h` };
+    }
+    if (!provider.listRestorableBackups) {
+      return { state: 'rejected', reason: 'BackupNotFound', message: `provider ${provider.name} cannot list its backups for randomWithin` };
+    }
+    const restorable = await provider.listRestorableBackups(sources, test.spec.backupSource.providerNamespace);
+    const sampled = sampleBackup({
+      restorable,
+      within,
+      withinSeconds,
+      runStartedAt: new Date(run.startedAt ?? run.scheduledAt),
+      seed: samplingSeed(test.metadata.uid ?? test.metadata.name, run.id),
+    });
+    if (!sampled) {
+      return { state: 'rejected', reason: 'BackupNotFound', message: `no restorable ${provider.name} backup covers ${sources.join(', ')}` };
+    }
+    return { state: 'found', backup: { ...backupChoice(sampled.backup), selection: sampled.selection } };
   }
 
   async readRestore(test: RestoreTest, run: CurrentRun): Promise<RestoreRead> {
@@ -193,4 +221,12 @@ export class KubeRunReads implements RunReads {
   reportChain(test: RestoreTest, run: CurrentRun): Promise<ReportChain> {
     return readReportChain(this.deps, test, run);
   }
+}
+
+function backupChoice(backup: Pick<BackupInfo, 'name' | 'completedAt' | 'totalItems'>): BackupChoice {
+  return {
+    name: backup.name,
+    ...(backup.completedAt ? { completedAt: backup.completedAt } : {}),
+    ...(backup.totalItems !== undefined ? { totalItems: backup.totalItems } : {}),
+  };
 }

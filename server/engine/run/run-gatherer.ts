@@ -53,7 +53,7 @@ export interface RunReads {
   /** Queued and admitted: may this test run at all (decision 0018)? */
   runPermission(test: RestoreTest): Promise<RunPermission>;
   /** Preparing: the backup to restore. */
-  selectBackup(test: RestoreTest): Promise<BackupObservation>;
+  selectBackup(test: RestoreTest, run: CurrentRun): Promise<BackupObservation>;
   /** Restoring, and the report: the restore's progress. */
   readRestore(test: RestoreTest, run: CurrentRun): Promise<RestoreRead>;
   /** Validating, and the report: pods expected and ready in the run's sandboxes. */
@@ -182,7 +182,7 @@ export class RunGatherer {
         return { observations, next: admission.next, ...(admission.admitted ? { promotion: admission.promotion } : {}) };
       }
       case 'Preparing':
-        observations.backup = await reads.selectBackup(test);
+        observations.backup = await reads.selectBackup(test, run);
         return { observations };
       case 'Restoring': {
         if (!run.restore) return { observations };

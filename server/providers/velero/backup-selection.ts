@@ -98,6 +98,22 @@ function list(names: readonly string[]): string {
   return names.join(', ');
 }
 
+/** The Backups "latest" chooses from (and a randomWithin draw samples, issue 32): see the rules above. */
+export function restorableVeleroBackups(
+  backups: readonly VeleroBackup[],
+  sourceNamespaces: readonly string[],
+  now: Date,
+): VeleroBackup[] {
+  if (sourceNamespaces.length === 0) return [];
+  return backups.filter(
+    (backup) =>
+      backup.status?.phase === 'Completed' &&
+      !backup.metadata.deletionTimestamp &&
+      !isExpired(backup, now) &&
+      uncoveredNamespaces(backup, sourceNamespaces).length === 0,
+  );
+}
+
 export function selectVeleroBackup(
   backups: readonly VeleroBackup[],
   sourceNamespaces: readonly string[],
@@ -113,15 +129,7 @@ export function selectVeleroBackup(
     };
   }
   if (isLatest(backupName)) {
-    const candidates = backups
-      .filter(
-        (backup) =>
-          backup.status?.phase === 'Completed' &&
-          !backup.metadata.deletionTimestamp &&
-          !isExpired(backup, now) &&
-          uncoveredNamespaces(backup, sourceNamespaces).length === 0,
-      )
-      .sort(compareNewestFirst);
+    const candidates = restorableVeleroBackups(backups, sourceNamespaces, now).sort(compareNewestFirst);
     const newest = candidates[0];
     if (!newest) {
       return {

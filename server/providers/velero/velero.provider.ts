@@ -21,7 +21,7 @@ import {
   type RestoreRef,
   type RestoreRequest,
 } from '../provider.js';
-import { isLatest, selectVeleroBackup } from './backup-selection.js';
+import { isLatest, restorableVeleroBackups, selectVeleroBackup, toBackupInfo } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { parseResourceList } from './backup-resource-list.js';
 import type { RestoreLookup } from './restore-watch.js';
@@ -127,6 +127,12 @@ export class VeleroProvider implements BackupProvider {
     const selection = selectVeleroBackup(backups, sourceNamespaces, backupName, namespace, this.now());
     if (!selection.ok) throw new ProviderError(selection.reason, selection.message);
     return selection.info;
+  }
+
+  async listRestorableBackups(sourceNamespaces: readonly string[], providerNamespace?: string): Promise<BackupInfo[]> {
+    const namespace = this.namespaceOf(providerNamespace);
+    const backups = await this.listAll<VeleroBackup>(BACKUPS, namespace);
+    return restorableVeleroBackups(backups, sourceNamespaces, this.now()).map(toBackupInfo);
   }
 
   async startRestore(request: RestoreRequest, providerNamespace?: string): Promise<RestoreRef> {

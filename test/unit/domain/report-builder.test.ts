@@ -277,3 +277,21 @@ describe('completeness per kind', () => {
     expect(level(spec).tested).toBe(false);
   });
 });
+
+describe('the backup choice of a randomWithin test (issue 32)', () => {
+  it('copies the run\'s selection record into spec.backup.selection; a latest run has none', () => {
+    const selection = {
+      strategy: 'randomWithin' as const,
+      within: '720h',
+      windowStart: '2026-10-23T00:00:00.000Z',
+      windowEnd: '2026-11-22T00:00:00.000Z',
+      seed: '0a1b2c3d',
+      candidates: 7,
+      chosen: 3,
+      reason: 'random within 720h: 7 candidate(s), chose #3 newest first (backup nightly)',
+    };
+    const sampled = buildReportSpec(observe({ run: { ...run, backup: { name: 'nightly', selection } } }), 'velero');
+    expect(sampled.backup).toMatchObject({ name: 'nightly', selection });
+    expect(buildReportSpec(observe(), 'velero').backup).not.toHaveProperty('selection');
+  });
+});

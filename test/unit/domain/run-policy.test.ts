@@ -119,6 +119,16 @@ describe('nextStep: Preparing', () => {
   const sandboxes = [{ source: 'shop', sandbox: 'rehearsal-shop-r1', uid: 'u1' }];
   const prepared = { state: 'prepared', sandboxNamespaces: sandboxes, restore: { namespace: 'velero', name: 'shop-r1' }, requestedAt: after(125).toISOString() } as const;
 
+  it('a drawn backup (randomWithin, issue 32) is prepared with its record, says why, and the record goes into the run', () => {
+    const selection = {
+      strategy: 'randomWithin' as const, within: '720h', windowStart: after(-2_592_000).toISOString(), windowEnd: after(0).toISOString(),
+      seed: '0000000c', candidates: 7, chosen: 6, reason: 'random within 720h: 7 candidate(s), chose #6 newest first (backup old)',
+    };
+    const backup = { state: 'found', backup: { name: 'old', selection } } as const;
+    expect(step('Preparing', { backup })).toMatchObject({ action: 'prepare', backup: { name: 'old', selection }, message: `restoring backup old: ${selection.reason}` });
+    expect(step('Preparing', { backup, preparation: prepared }, 120).run?.backup).toEqual({ name: 'old', selection });
+  });
+
   it('prepared (sandboxes created, restore requested) → Restoring, with what was created and when the RTO starts', () => {
     const result = step('Preparing', { preparation: prepared }, 120);
     expect(result).toMatchObject({ action: 'update', reason: 'RestoreRequested', requeueAfterMs: 2000 });

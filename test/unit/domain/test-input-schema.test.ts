@@ -226,6 +226,11 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['a zone the runtime does not know', { timezone: 'Mars/Olympus' }, 'timezone'],
     ['alertOnExceed without maxRTO', { alertOnExceed: true }, 'alertOnExceed'],
     ['alertOnExceed with only maxRPO', { alertOnExceed: true, maxRPO: '24h' }, 'alertOnExceed'],
+    ['randomWithin without within', { backupSelect: { strategy: 'randomWithin' } }, 'backupSelect.within'],
+    ['within with strategy latest', { backupSelect: { strategy: 'latest', within: '720h' } }, 'backupSelect.within'],
+    ['a window shorter than 1h', { backupSelect: { strategy: 'randomWithin', within: '59m' } }, 'backupSelect.within'],
+    ['a window longer than 366 days', { backupSelect: { strategy: 'randomWithin', within: '8785h' } }, 'backupSelect.within'],
+    ['randomWithin with a named backup', { backupName: 'nightly', backupSelect: { strategy: 'randomWithin', within: '720h' } }, 'backupSelect.strategy'],
     ...(() => {
       const target = { version: 'v1', kind: 'ConfigMap', resource: 'configmaps' };
       const patch = (extra: Record<string, unknown>) => ({ name: 'p', target, operations: [{ op: 'remove', path: '/a' }], ...extra });

@@ -371,3 +371,46 @@ describe('restore (spec.restore, issue 28)', () => {
     ]);
   });
 });
+
+describe('backupSelect (spec.backupSource.select, issue 32)', () => {
+  it('maps randomWithin into spec.backupSource.select; absent or null writes nothing (latest)', () => {
+    const select = { strategy: 'randomWithin', within: '720h' };
+    expect(inputToSpec(valid({ ...minimal, backupSelect: select })).backupSource).toEqual({
+      backupName: 'latest',
+      namespaces: [{ name: 'payments' }],
+      select,
+    });
+    expect(inputToSpec(valid({ ...minimal, backupSelect: null })).backupSource.select).toBeUndefined();
+    expect(inputToSpec(valid(minimal)).backupSource.select).toBeUndefined();
+    expect(inputToSpec(valid({ ...minimal, backupSelect: { strategy: 'latest' } })).backupSource.select).toEqual({ strategy: 'latest' });
+  });
+
+  it('is replaced by PUT like every field the input expresses (omitted = latest)', () => {
+    const existing = inputToSpec(valid({ ...minimal, backupSelect: { strategy: 'randomWithin', within: '720h' } }));
+    expect(specForUpdate(existing, valid(minimal)).backupSource.select).toBeUndefined();
+  });
+
+  it.each([
+    ['a window in days', { strategy: 'randomWithin', within: '30d' }, 'backupSelect.within'],
+    ['a window shorter than 1h', { strategy: 'randomWithin', within: '59m59s' }, 'backupSelect.within'],
+    ['a window longer than 8784h', { strategy: 'randomWithin', within: '8784h1s' }, 'backupSelect.within'],
+    ['randomWithin without a window', { strategy: 'randomWithin' }, 'backupSelect.within'],
+    ['a window with latest', { strategy: 'latest', within: '1h' }, 'backupSelect.within'],
+    ['an unknown strategy', { strategy: 'oldest' }, 'backupSelect.strategy'],
+    ['an unknown field', { strategy: 'latest', everyNthRun: 3 }, 'backupSelect.everyNthRun'],
+    ['not an object', 'randomWithin', 'backupSelect'],
+  ])('refuses %s, naming the field', (_what, backupSelect, field) => {
+    expect(errors({ ...minimal, backupSelect }).map((error) => error.field)).toEqual([field]);
+  });
+
+  it('accepts the window edges, 1h and 8784h', () => {
+    expect(valid({ ...minimal, backupSelect: { strategy: 'randomWithin', within: '1h' } }).backupSelect).toEqual({ strategy: 'randomWithin', within: '1h' });
+    expect(valid({ ...minimal, backupSelect: { strategy: 'randomWithin', within: '8784h' } }).backupSelect?.within).toBe('8784h');
+  });
+
+  it('refuses randomWithin with a named backup (nothing to draw from)', () => {
+    expect(errors({ ...minimal, backupName: 'nightly', backupSelect: { strategy: 'randomWithin', within: '720h' } })).toEqual([
+      { field: 'backupSelect.strategy', message: 'randomWithin needs backupName latest' },
+    ]);
+  });
+});

@@ -128,7 +128,7 @@ describe('create', () => {
     writeFileSync(named, 'name: x\nprovider: velero\nsourceNamespaces: [a]\ncron: "@daily"\n');
     const cases: [string[], string][] = [
       [['create', '-f', manifest], `error: -f ${manifest} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`],
-      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, labelSelector, includedResources, restore)`],
+      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, backupSelect, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, labelSelector, includedResources, restore)`],
       [['create', 'other', '-f', named], `error: NAME "other" differs from the name "x" in -f ${named}`],
       [['create', '-f', path.join(dir, 'missing.yaml')], `error: cannot read -f ${path.join(dir, 'missing.yaml')}: ENOENT`],
       [['create', '-f', '-', '-n', 'team-b'], 'error: the namespace "team-a" in -f - differs from -n team-b'],
@@ -185,6 +185,25 @@ describe('update', () => {
     const result = await runPlugin(['update', 'shop', '-n', 'team-a', '--provider', 'velero', '--source-namespace', 'shop', '--cron', '@daily', '--max-rpo', '6h', '--server', fake.url]);
     expect(result.code).toBe(0);
     expect(fake.requests[0]?.body).toEqual({ name: 'shop', namespace: 'team-a', provider: 'velero', sourceNamespaces: ['shop'], cron: '@daily', maxRPO: '6h' });
+  });
+
+  it('sends --random-within as backupSelect randomWithin (issue 32); a bad window or a named backup exits 2 before any call', async () => {
+    const base = ['create', 'shop', '--provider', 'velero', '--source-namespace', 'shop', '--cron', '@daily'];
+    const result = await runPlugin([...base, '--random-within', '720h', '--server', fake.url]);
+    expect(result.code).toBe(0);
+    expect(fake.requests[0]?.body).toEqual({
+      name: 'shop', provider: 'velero', sourceNamespaces: ['shop'], cron: '@daily', backupSelect: { strategy: 'randomWithin', within: '720h' },
+    });
+    const refused: [string[], RegExp][] = [
+      [['--random-within', '30d'], /invalid --random-within "30d"/],
+      [['--random-within', '30m'], /expected a window from 1h to 8784h/],
+      [['--random-within', '720h', '--backup', 'nightly'], /drop --backup nightly or use latest/],
+    ];
+    for (const [flags, message] of refused) {
+      const bad = await runPlugin([...base, ...flags, '--server', fake.url]);
+      expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(message)]);
+    }
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('exits 1 with the API\'s words when the test does not exist', async () => {

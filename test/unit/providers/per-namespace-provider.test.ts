@@ -156,3 +156,26 @@ describe('combineProgress', () => {
     expect(combineProgress([part('a', { state: 'partiallyFailed' }), part('b', {})]).state).toBe('partiallyFailed');
   });
 });
+
+describe('the candidates of a randomWithin draw (issue 32)', () => {
+  it('lists every usable point of a one-namespace Kasten test, skipping those being deleted', async () => {
+    const { api } = fakeApi({
+      ...point('shop', 'rp-1', '2026-11-24T01:00:00Z'),
+      ...point('shop', 'rp-2', '2026-11-25T01:00:00Z'),
+      'restorepoints/shop/rp-gone': { metadata: { name: 'rp-gone', namespace: 'shop', deletionTimestamp: '2026-11-25T02:00:00Z' }, status: { actionTime: '2026-11-23T01:00:00Z' } },
+    });
+    const listed = await new KastenProvider(api).listRestorableBackups(['shop']);
+    expect(listed.map((backup) => [backup.name, backup.completedAt]).sort()).toEqual([
+      ['rp-1', '2026-11-24T01:00:00Z'],
+      ['rp-2', '2026-11-25T01:00:00Z'],
+    ]);
+    expect(listed.every((backup) => backup.includedNamespaces.join() === 'shop')).toBe(true);
+  });
+
+  it('refuses a test of several namespaces (one backup per namespace: nothing to draw one from), saying why', async () => {
+    const { api } = fakeApi({ ...point('shop', 'rp-1', '2026-11-24T01:00:00Z') });
+    await expect(new KastenProvider(api).listRestorableBackups(['shop', 'shop-db'])).rejects.toThrow(
+      /randomWithin needs exactly one source namespace \(this test has 2\)/,
+    );
+  });
+});

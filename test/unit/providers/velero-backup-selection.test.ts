@@ -4,6 +4,7 @@ import {
   compareNewestFirst,
   isLatest,
   namespacePatternMatches,
+  restorableVeleroBackups,
   selectVeleroBackup,
   toBackupInfo,
 } from '../../../server/providers/velero/backup-selection.js';
@@ -312,5 +313,25 @@ describe('toBackupInfo', () => {
       backup('z', { completed: '2026-03-02T00:00:00Z' }),
     ];
     expect(list.sort(compareNewestFirst).map((item) => item.metadata.name)).toEqual(['y', 'z', 'x']);
+  });
+});
+
+describe('restorableVeleroBackups (the candidates of a randomWithin draw, issue 32)', () => {
+  it('keeps exactly what latest may choose: Completed, not being deleted, not expired, covering every source', () => {
+    const backups = [
+      backup('ok', { completed: '2026-03-09T01:00:00Z', included: ['shop', 'shop-db'] }),
+      backup('ok-all', { completed: '2026-03-08T01:00:00Z' }),
+      backup('partial', { phase: 'PartiallyFailed', completed: '2026-03-09T02:00:00Z' }),
+      backup('failed', { phase: 'Failed', completed: '2026-03-09T03:00:00Z' }),
+      backup('running', { phase: 'InProgress' }),
+      backup('deleting', { completed: '2026-03-07T01:00:00Z', deleting: true }),
+      backup('expired', { completed: '2026-02-01T01:00:00Z', expiration: '2026-03-01T00:00:00Z' }),
+      backup('shop-only', { completed: '2026-03-09T04:00:00Z', included: ['shop'] }),
+    ];
+    expect(restorableVeleroBackups(backups, ['shop', 'shop-db'], NOW).map((b) => b.metadata.name).sort()).toEqual(['ok', 'ok-all']);
+    expect(restorableVeleroBackups(backups, [], NOW)).toEqual([]);
+    // latest chooses the newest of the same set
+    const latest = selectVeleroBackup(backups, ['shop', 'shop-db'], 'latest', 'velero', NOW);
+    expect(latest.ok && latest.backup.metadata.name).toBe('ok');
   });
 });

@@ -67,6 +67,31 @@ describe('report encoding', () => {
     }
   });
 
+  it('stores a sampled backup\'s selection (issue 32) in details, reads it back, and the signature covers it', () => {
+    const ring = publicKeyRing([key.publicKey]);
+    const [plain] = reports();
+    const { evidence: _unsigned, ...unsignedSpec } = plain!.spec;
+    const selection = {
+      strategy: 'randomWithin' as const,
+      within: '720h',
+      windowStart: '2026-01-01T00:00:00.000Z',
+      windowEnd: '2026-01-31T00:00:00.000Z',
+      seed: '9c3e01a7',
+      candidates: 7,
+      chosen: 3,
+      reason: 'random within 720h: 7 candidate(s), chose #3 newest first (backup daily-20260128010000; seed 9c3e01a7)',
+    };
+    const sampled = withEvidence({ ...plain!, spec: { ...unsignedSpec, backup: { ...unsignedSpec.backup, selection } } }, undefined, key);
+    const stored = throughApiserver(packReport(sampled));
+    expect(decodeDetails((stored.spec as { details: string }).details).backup).toMatchObject({ selection });
+    expect(expandReport(stored)).toEqual(throughApiserver(sampled));
+    expect(expandReport(stored).spec.backup.selection).toEqual(selection);
+    expect(reportEvidenceProblems(stored, ring)).toEqual([]);
+    // Another chosen position under the same signature fails verification: the choice is evidence.
+    const altered = throughApiserver(packReport({ ...sampled, spec: { ...sampled.spec, backup: { ...sampled.spec.backup, selection: { ...selection, chosen: 1 } } } }));
+    expect(reportEvidenceProblems(altered, ring)).not.toEqual([]);
+  });
+
   it('keeps the printer-column, selectable and CEL-checked fields as fields, everything else deflated in details', () => {
     const report = reports()[0]!;
     const stored = packReportSpec(report.spec);

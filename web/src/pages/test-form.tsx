@@ -18,6 +18,7 @@ const EMPTY: Values = {
   namespace: '',
   provider: 'velero',
   backupName: '',
+  backupSelect: '',
   sourceNamespaces: '',
   cron: '',
   timezone: '',
@@ -45,6 +46,8 @@ function fromTest(test: TestResponse): Values {
     maxRTO: test.rtoTarget,
     maxRPO: test.rpoTarget ?? '',
     backupName: test.backupName ?? '',
+    // Issue 32: the form edits the randomWithin window; an empty one means latest.
+    backupSelect: test.backupSelect?.strategy === 'randomWithin' ? (test.backupSelect.within ?? '') : '',
     timezone: test.timezone ?? '',
     namespacePrefix: test.namespacePrefix ?? '',
     ttl: test.ttl ?? '',
@@ -87,6 +90,8 @@ function toInput(v: Values): Input {
   if (limit !== undefined) input.historyLimit = Number(limit);
   if (v.labelSelector) input.labelSelector = JSON.parse(v.labelSelector) as Input['labelSelector'];
   if (v.includedResources) input.includedResources = JSON.parse(v.includedResources) as Input['includedResources'];
+  const window = optional(v.backupSelect);
+  if (window !== undefined) input.backupSelect = { strategy: 'randomWithin', within: window };
   if (v.restore) input.restore = JSON.parse(v.restore) as Input['restore'];
   return input;
 }
@@ -112,6 +117,11 @@ const FIELDS: FieldSpec[] = [
     options: ['velero', 'kasten', 'trilio'],
   },
   { key: 'backupName', label: 'Backup name', hint: 'Default: latest (newest completed backup)' },
+  {
+    key: 'backupSelect',
+    label: 'Sample older backups within',
+    hint: 'e.g. 720h: each run restores a seeded random backup of that window (backup name latest); empty: the newest',
+  },
   {
     key: 'sourceNamespaces',
     label: 'Source namespaces',
