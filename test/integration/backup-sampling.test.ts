@@ -3,8 +3,9 @@
 // run id, and every report names its choice (spec.backup.selection) under the evidence signature.
 // Several runs (different run ids, so different seeds) choose different backups.
 //
-// Backend: the Velero simulator by default; REHEARSAL_SAMPLING_BACKEND=real-velero runs it against
-// the real Velero server of the test cluster (test/cluster), as real-velero.test.ts does.
+// Backend: the REAL Velero server (built by test/cluster/build-velero.sh, as real-velero.test.ts
+// runs it) by default, so the backups drawn from are ones Velero made and lists;
+// REHEARSAL_SAMPLING_BACKEND=simulator runs it against the Velero simulator.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import type { RestoreReport } from '../../server/domain/resources/resources.js';
@@ -24,7 +25,7 @@ import { rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
 import { createBackup } from '../velero/simulator.js';
 
-const backend = process.env.REHEARSAL_SAMPLING_BACKEND === 'real-velero' ? 'real-velero' : 'simulator';
+const backend = process.env.REHEARSAL_SAMPLING_BACKEND === 'simulator' ? 'simulator' : 'real-velero';
 const RUNS = 6;
 const EXTRA_BACKUPS = 4;
 
