@@ -8,7 +8,12 @@ report the server's correct 400 as a failure. The sandbox ttl is capped by the i
 created in a namespace that exists (the server's own, rehearsal-system, in these runs), and a
 `continue` token of GET /api/v1/reports is opaque, valid only as the server issued it. The
 restore transforms (`restore`) have three such rules: patch names are unique, `from` belongs to copy
-and move (and only to them), and a `when` value is not null. These hooks
+and move (and only to them), and a `when` value is not null. The subset of a restore
+(`labelSelector`, `includedResources`) has four: a label key's syntax in matchLabels (a map's keys
+have no pattern in OpenAPI 3.0) and at most 16 of them, In/NotIn have values and Exists/DoesNotExist
+none, a resource type is listed once, and provider trilio does not take both. The backup selection
+(`backupSelect`) has two: randomWithin needs a window of 1h to 8784h and backup latest, latest takes
+no window. These hooks
 bring positive cases within those rules and nothing else: negative (schema-violating) cases are left exactly as generated, and every
 other field of a positive case keeps its generated value.
 """
@@ -109,6 +114,73 @@ def _restore_ok(restore):
     return restore
 
 
+LABEL_NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")
+LABEL_PREFIX = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+
+
+def _label_key_ok(key) -> bool:
+    if not isinstance(key, str):
+        return False
+    prefix, slash, name = key.rpartition("/")
+    if not slash:
+        return LABEL_NAME.fullmatch(key) is not None
+    return len(prefix) <= 253 and LABEL_PREFIX.fullmatch(prefix) is not None and LABEL_NAME.fullmatch(name) is not None
+
+
+def _subset_ok(body) -> None:
+    """labelSelector and includedResources within the rules JSON Schema cannot state (in place)."""
+    selector = body.get("labelSelector")
+    if isinstance(selector, dict):
+        selector = dict(selector)
+        labels = selector.get("matchLabels")
+        if isinstance(labels, dict):
+            selector["matchLabels"] = dict([(key, value) for key, value in labels.items() if _label_key_ok(key)][:16])
+        expressions = selector.get("matchExpressions")
+        if isinstance(expressions, list):
+            fixed = []
+            for requirement in expressions:
+                if isinstance(requirement, dict):
+                    requirement = dict(requirement)
+                    if requirement.get("operator") in ("In", "NotIn"):
+                        if not requirement.get("values"):
+                            requirement["values"] = ["a"]
+                    else:
+                        requirement.pop("values", None)
+                fixed.append(requirement)
+            selector["matchExpressions"] = fixed
+        body["labelSelector"] = selector
+    types = body.get("includedResources")
+    if isinstance(types, list):
+        kept, seen = [], set()
+        for entry in types:
+            key = (entry.get("group") or "", entry.get("resource")) if isinstance(entry, dict) else None
+            if key is not None and key in seen:
+                continue
+            if key is not None:
+                seen.add(key)
+            kept.append(entry)
+        body["includedResources"] = kept
+    if body.get("provider") == "trilio" and body.get("labelSelector") is not None and body.get("includedResources") is not None:
+        body.pop("includedResources")
+
+
+def _backup_select_ok(body) -> None:
+    """backupSelect within its rules (in place): randomWithin with a 1h-8784h window and backup latest."""
+    select = body.get("backupSelect")
+    if not isinstance(select, dict):
+        return
+    select = dict(select)
+    if select.get("strategy") == "randomWithin":
+        within = _seconds(select.get("within"))
+        if within is None or not 3600 <= within <= 8784 * 3600:
+            select["within"] = "720h"
+        if body.get("backupName") not in (None, "", "latest"):
+            body["backupName"] = "latest"
+    elif select.get("within") not in (None, ""):
+        select.pop("within")
+    body["backupSelect"] = select
+
+
 @schemathesis.hook
 def map_case(context, case):
     operation = case.operation
@@ -130,6 +202,8 @@ def map_case(context, case):
         body["maxRTO"] = "15m"
     if isinstance(body.get("restore"), dict):
         body["restore"] = _restore_ok(body["restore"])
+    _subset_ok(body)
+    _backup_select_ok(body)
     ttl = _seconds(body.get("ttl"))
     if ttl is not None and ttl > MAX_SANDBOX_TTL_SECONDS:
         body["ttl"] = "1h"
