@@ -1627,6 +1627,12 @@ export interface components {
             result: components["schemas"]["RunResult"];
             levels: components["schemas"]["ScoreLevel"][];
             checks: components["schemas"]["CheckResult"][];
+            /**
+             * @description The checks in one line (issue 30), e.g. "4/5 passed; failed: orders-rows", at most 160
+             *     characters ("+N more" for the failed names that do not fit): what kubectl shows of the checks.
+             *     Signed like every spec field. Absent on reports written before issue 30.
+             */
+            checkSummary?: string;
             completeness: components["schemas"]["KindCompleteness"][];
             /** @description Cross-namespace references found in the restored objects; failed ones first, at most 32. */
             dependencies?: components["schemas"]["DependencyEntry"][];

@@ -10,11 +10,14 @@
 //   - JSON details (the first issue-17 form): details is the JSON object of the other fields;
 //   - "z1:" details with testRef.name and rto.measured as nested fields;
 //   - "z1:" details with the measured RTO as the top-level string spec.rtoMeasured;
-//   - "z1:" details with testRef.name as the top-level string spec.test (the newest form).
+//   - "z1:" details with testRef.name as the top-level string spec.test;
+//   - the same with backup.name as the top-level string spec.backupName and the new field
+//     spec.checkSummary beside it (issue 30, the newest form; checkSummary is a plain field).
 // Where a field is both a field and in details (only a hand-made object can have that) the field
-// wins — inside an object such as rto or testRef too, spec.rtoMeasured counting as the field
-// rto.measured and spec.test as testRef.name. Details that do not decode to a JSON object add
-// nothing: the report then lacks fields its digest covers and fails verification.
+// wins — inside an object such as rto, testRef or backup too, spec.rtoMeasured counting as the
+// field rto.measured, spec.test as testRef.name and spec.backupName as backup.name. Details that do
+// not decode to a JSON object add nothing: the report then lacks fields its digest covers and fails
+// verification.
 import { inflateRawSync } from 'node:zlib';
 import { DETAILS_DICTIONARY_Z1 } from './details-dictionary.js';
 
@@ -24,6 +27,8 @@ export const DEFLATED_DETAILS_PREFIX = 'z1:';
 export const TEST_NAME_FIELD = 'test';
 /** The RTO printer column's field: spec.rto.measured stored as the top-level string spec.rtoMeasured. */
 export const RTO_MEASURED_FIELD = 'rtoMeasured';
+/** The Backup printer column's field: spec.backup.name stored as the top-level string spec.backupName (issue 30). */
+export const BACKUP_NAME_FIELD = 'backupName';
 /** Bound on an inflated spec.details: no stored string may expand into more (a deflate bomb). */
 export const MAX_INFLATED_LENGTH = 1 << 20;
 /** The "z1" dictionary as the bytes zlib takes. */
@@ -66,9 +71,16 @@ export function decodeDetails(details: string, inflate: DetailsInflater = inflat
 export function expandStoredSpec<S extends object>(spec: S, inflate: DetailsInflater = inflateDetails): S {
   const stored = spec as Fields;
   if (typeof stored.details !== 'string') return spec;
-  const { details, [RTO_MEASURED_FIELD]: rtoMeasured, [TEST_NAME_FIELD]: test, ...kept } = stored;
+  const {
+    details,
+    [RTO_MEASURED_FIELD]: rtoMeasured,
+    [TEST_NAME_FIELD]: test,
+    [BACKUP_NAME_FIELD]: backupName,
+    ...kept
+  } = stored;
   if (rtoMeasured !== undefined) kept.rto = { ...(isObject(kept.rto) ? kept.rto : {}), measured: rtoMeasured };
   if (test !== undefined) kept.testRef = { ...(isObject(kept.testRef) ? kept.testRef : {}), name: test };
+  if (backupName !== undefined) kept.backup = { ...(isObject(kept.backup) ? kept.backup : {}), name: backupName };
   const packed = decodeDetails(details as string, inflate);
   const expanded: Fields = { ...packed, ...kept };
   for (const [key, value] of Object.entries(kept)) {

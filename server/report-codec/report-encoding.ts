@@ -3,11 +3,14 @@
 // (map) costs ~340 bytes, each field ~50 plus its string, whatever its JSON length. So only what
 // kubectl and the CRD need stay fields — the printer columns and selectable fields (the test's name
 // as the top-level string test, result, score, the measured RTO as the top-level string
-// rtoMeasured, completedAt) and what the CRD's CEL rules check (startedAt, completedAt, score,
+// rtoMeasured, completedAt, and since issue 30 the backup's name as the top-level string backupName
+// and the one-line checkSummary, so an auditor with only kubectl reads which backup was restored
+// and which checks failed) and what the CRD's CEL rules check (startedAt, completedAt, score,
 // result, resultCap, failure) — and every other field of the spec (runId too: it is in the
 // report's name), the evidence block included, is stored as one string, spec.details, deflated
 // against a preset dictionary and base64-encoded: "z1:<base64>". bench:footprint measured it
-// (test/bench/results/footprint.md).
+// (test/bench/results/footprint.md). A stored field is a top-level string, never a map: each map
+// costs the apiserver ~340 bytes per report.
 //
 // The forms and how a reader expands them are the protocol's (protocol/stored-report/), shared
 // with the plugin's verifier; this module is the server's side: packing (only the server writes)
@@ -16,6 +19,7 @@
 // the expanded spec, so the stored form changes no signature.
 import { RawDeflater, RawInflater } from './raw-zlib.js';
 import {
+  BACKUP_NAME_FIELD,
   DEFLATED_DETAILS_PREFIX,
   DETAILS_DICTIONARY,
   expandStoredSpec,
@@ -29,7 +33,15 @@ import {
 import type { RestoreReport, RestoreReportSpec } from '../domain/resources/resources.js';
 
 /** Spec fields stored as fields; every other top-level field goes into spec.details. */
-const KEPT_FIELDS: ReadonlySet<string> = new Set(['startedAt', 'completedAt', 'score', 'result', 'resultCap', 'failure']);
+const KEPT_FIELDS: ReadonlySet<string> = new Set([
+  'startedAt',
+  'completedAt',
+  'score',
+  'result',
+  'resultCap',
+  'failure',
+  'checkSummary',
+]);
 /** maxLength of spec.details in the CRD. A larger report (never seen: reports are a few KB) is stored expanded. */
 export const MAX_DETAILS_LENGTH = 49_152;
 /**
@@ -79,6 +91,11 @@ export function packReportSpec(spec: RestoreReportSpec): StoredReportSpec {
     const { measured, ...rto } = rest.rto;
     kept[RTO_MEASURED_FIELD] = measured;
     rest.rto = rto;
+  }
+  if (isObject(rest.backup) && typeof rest.backup.name === 'string') {
+    const { name, ...backup } = rest.backup;
+    kept[BACKUP_NAME_FIELD] = name;
+    rest.backup = backup;
   }
   const details = encodeDetails(rest);
   if (details.length > MAX_DETAILS_LENGTH) return spec;

@@ -219,40 +219,62 @@ describe('kubectl', () => {
     const sample = (file: string): RestoreReport => samples.find((s) => s.file === file)!.object as unknown as RestoreReport;
     const pass = sample('restorereport-pass.yaml');
     const fail = sample('restorereport-fail.yaml');
-    // As the writer stores it now (the fifth issue-17 form: test and rtoMeasured, no map, runId in
-    // details); as the third and fourth forms did (testRef.name and runId fields); as the second
-    // did (rto.measured nested too); and expanded, as before issue 17.
+    // As the writer stores it now (issue 30: test, rtoMeasured, backupName and checkSummary, no
+    // map, runId in details); as the fifth issue-17 form did (no backupName or checkSummary, the
+    // whole backup in details); as the third and fourth forms did (testRef.name and runId fields);
+    // as the second did (rto.measured nested too); and expanded, as before issue 17.
     const current = packReport(pass);
-    const { test, details, ...kept } = current.spec as Record<string, unknown>;
+    const { backupName, checkSummary: _summary, details: currentDetails, ...fifthKept } = current.spec as Record<string, unknown>;
+    const currentRest = decodeDetails(currentDetails as string);
+    const fifthDetails = encodeDetails({ ...currentRest, backup: { ...(currentRest.backup as object), name: backupName } });
+    const fifthForm = { ...current, metadata: { ...current.metadata, name: 'shop-weekly-fifth' }, spec: { ...fifthKept, details: fifthDetails } };
+    const { test, details, ...kept } = fifthForm.spec as Record<string, unknown>;
     const { runId, ...rest } = decodeDetails(details as string);
     const fourth: Record<string, unknown> = { ...kept, testRef: { name: test }, runId, details: encodeDetails(rest) };
     const fourthForm = { ...current, metadata: { ...current.metadata, name: 'shop-weekly-fourth' }, spec: fourth };
     const { rtoMeasured, ...second } = fourth;
     const secondForm = { ...current, metadata: { ...current.metadata, name: 'shop-weekly-second' }, spec: { ...second, rto: { measured: rtoMeasured } } };
-    for (const object of [current, fourthForm, secondForm, fail]) await createCustom(namespace, object as unknown as Fixture['object']);
+    for (const object of [current, fifthForm, fourthForm, secondForm, fail]) await createCustom(namespace, object as unknown as Fixture['object']);
     const stored = (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: 'restorereports', name: pass.metadata.name })) as { spec: Record<string, unknown> };
     expect([stored.spec.rtoMeasured, stored.spec.rto, stored.spec.test, stored.spec.testRef, stored.spec.runId]).toEqual([pass.spec.rto.measured, undefined, 'shop-weekly', undefined, undefined]);
+    expect([stored.spec.backupName, stored.spec.backup, stored.spec.checkSummary]).toEqual([pass.spec.backup.name, undefined, pass.spec.checkSummary]);
 
     const lines = kubectl(testKubeconfigPath(), ['get', 'rrep', '-n', namespace, '-o', 'wide']).trimEnd().split('\n');
     const header = lines[0]!;
-    const starts = ['NAME', 'TEST', 'RESULT', 'SCORE', 'RTO', 'COMPLETED', 'AGE', 'OLDER RTO', 'OLDER TEST'].map((column) => [column, header.search(new RegExp(`(^|\\s)${column}(\\s|$)`)) + (column === 'NAME' ? 0 : 1)] as const);
+    const order = ['NAME', 'TEST', 'BACKUP', 'RESULT', 'SCORE', 'CHECKS', 'RTO', 'COMPLETED', 'AGE', 'OLDER RTO', 'OLDER TEST', 'OLDER BACKUP'];
+    const starts = order.map((column) => [column, header.search(new RegExp(`(^|\\s)${column}(\\s|$)`)) + (column === 'NAME' ? 0 : 1)] as const);
     expect(new Set(starts.map(([, start]) => start)).size).toBe(starts.length);
     const cell = (line: string, column: string): string => {
       const index = starts.findIndex(([name]) => name === column);
       return line.slice(starts[index]![1], starts[index + 1]?.[1]).trim();
     };
     const rows = Object.fromEntries(lines.slice(1).map((line) => [cell(line, 'NAME'), line]));
-    const columns = (name: string): string[] => ['TEST', 'RESULT', 'SCORE', 'RTO', 'OLDER RTO', 'OLDER TEST'].map((column) => cell(rows[name]!, column));
+    const shown = ['TEST', 'BACKUP', 'RESULT', 'SCORE', 'CHECKS', 'RTO', 'OLDER RTO', 'OLDER TEST', 'OLDER BACKUP'];
+    const columns = (name: string): string[] => shown.map((column) => cell(rows[name]!, column));
     const { measured } = pass.spec.rto;
-    expect(columns(pass.metadata.name)).toEqual(['shop-weekly', 'pass', String(pass.spec.score), measured, '', '']);
-    expect(columns('shop-weekly-fourth')).toEqual(['', 'pass', String(pass.spec.score), measured, '', 'shop-weekly']);
-    expect(columns('shop-weekly-second')).toEqual(['', 'pass', String(pass.spec.score), '', measured, 'shop-weekly']);
-    expect(columns(fail.metadata.name)).toEqual(['', 'fail', String(fail.spec.score), '', fail.spec.rto.measured, 'payments-full']);
+    const score = String(pass.spec.score);
+    const backup = pass.spec.backup.name;
+    const checks = pass.spec.checkSummary!;
+    expect(columns(pass.metadata.name)).toEqual(['shop-weekly', backup, 'pass', score, checks, measured, '', '', '']);
+    expect(columns('shop-weekly-fifth')).toEqual(['shop-weekly', '', 'pass', score, '', measured, '', '', '']);
+    expect(columns('shop-weekly-fourth')).toEqual(['', '', 'pass', score, '', measured, '', 'shop-weekly', '']);
+    expect(columns('shop-weekly-second')).toEqual(['', '', 'pass', score, '', '', measured, 'shop-weekly', '']);
+    expect(columns(fail.metadata.name)).toEqual([
+      '',
+      '',
+      'fail',
+      String(fail.spec.score),
+      fail.spec.checkSummary!,
+      '',
+      fail.spec.rto.measured,
+      'payments-full',
+      fail.spec.backup.name,
+    ]);
 
     // spec.test selects the reports stored since the fifth cut, spec.testRef.name the older ones.
     const select = (selector: string): string[] =>
       kubectl(testKubeconfigPath(), ['get', 'rrep', '-n', namespace, '--field-selector', selector, '-o', 'name']).trim().split('\n').filter(Boolean).sort();
-    expect(select('spec.test=shop-weekly')).toEqual([`restorereport.rehearsal.dev/${pass.metadata.name}`]);
+    expect(select('spec.test=shop-weekly')).toEqual([`restorereport.rehearsal.dev/${pass.metadata.name}`, 'restorereport.rehearsal.dev/shop-weekly-fifth'].sort());
     expect(select('spec.testRef.name=shop-weekly')).toEqual(['restorereport.rehearsal.dev/shop-weekly-fourth', 'restorereport.rehearsal.dev/shop-weekly-second']);
     expect(select('spec.testRef.name=payments-full')).toEqual([`restorereport.rehearsal.dev/${fail.metadata.name}`]);
 
@@ -268,6 +290,7 @@ describe('kubectl', () => {
     };
     expect(await rejected('nameless', { ...kept, details })).toContain('spec.test');
     expect(await rejected('test-without-details', { ...fail.spec, test: 'payments-full' })).toContain('only beside details');
+    expect(await rejected('backup-name-without-details', { ...fail.spec, backupName: 'nightly' })).toContain('spec.backupName is the stored form');
     const { runId: _runId, ...withoutRunId } = fail.spec;
     expect(await rejected('expanded-without-run', withoutRunId)).toContain('must have testRef, runId');
   });

@@ -490,10 +490,12 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
   },
 };
 
-// spec.details, spec.rtoMeasured and spec.test are the stored form of the other fields
+// spec.details, spec.rtoMeasured, spec.test and spec.backupName are the stored form of the other fields
 // (report-codec/report-encoding.ts), not fields of the report the engine works with: the example
 // carries both forms to cover every schema path.
-const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { details: string; rtoMeasured: string; test: string } }> = {
+const exhaustiveRestoreReport: ExhaustiveResource<
+  RestoreReport & { spec: { details: string; rtoMeasured: string; test: string; backupName: string } }
+> = {
   apiVersion: API_VERSION,
   kind: 'RestoreReport',
   metadata: { name: 'shop-k3m9x2' },
@@ -503,6 +505,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
     details: '{}',
     rtoMeasured: '8m59s',
     test: 'shop',
+    backupName: 'daily-20250302',
     trigger: 'manual',
     scheduledAt: '2025-03-02T02:00:00Z',
     startedAt: '2025-03-02T02:00:01Z',
@@ -541,6 +544,7 @@ const exhaustiveRestoreReport: ExhaustiveResource<RestoreReport & { spec: { deta
     checks: [
       { name: 'orders-fresh', kind: 'sqlQuery', status: 'pass', message: 'newest data 2025-03-01T23:58:00.000Z', duration: '0.2s', newestData: '2025-03-01T23:58:00.000Z' },
     ],
+    checkSummary: '1/1 passed',
     completeness: [{ kind: 'Deployment', backedUp: 2, restored: 0 }],
     dependencies: [
       { from: 'ConfigMap/shop/app-config', to: 'db.payments', status: 'production', message: 'names its own source namespace' },
@@ -864,7 +868,19 @@ describe('CRD definitions', () => {
       'Next Run',
       'Age',
     ]);
-    expect(names('RestoreReport')).toEqual(['Test', 'Result', 'Score', 'RTO', 'Completed', 'Age', 'Older RTO', 'Older Test']);
+    expect(names('RestoreReport')).toEqual([
+      'Test',
+      'Backup',
+      'Result',
+      'Score',
+      'Checks',
+      'RTO',
+      'Completed',
+      'Age',
+      'Older RTO',
+      'Older Test',
+      'Older Backup',
+    ]);
     // The RTO of reports stored since issue 17's third cut is the top-level string rtoMeasured;
     // reports stored before keep rto.measured, shown with -o wide (priority 1).
     const rto = (name: string) => version('RestoreReport').additionalPrinterColumns?.find((c) => c.name === name);
@@ -873,6 +889,11 @@ describe('CRD definitions', () => {
     // Likewise the test's name: the top-level string test since the fifth cut, testRef.name before.
     expect([rto('Test')?.jsonPath, rto('Test')?.priority ?? 0]).toEqual(['.spec.test', 0]);
     expect([rto('Older Test')?.jsonPath, rto('Older Test')?.priority]).toEqual(['.spec.testRef.name', 1]);
+    // Issue 30: the backup restored and the checks in one line, top-level strings of every new
+    // report; reports stored unpacked (before issue 17) show backup.name with -o wide.
+    expect([rto('Backup')?.jsonPath, rto('Backup')?.priority ?? 0]).toEqual(['.spec.backupName', 0]);
+    expect([rto('Older Backup')?.jsonPath, rto('Older Backup')?.priority]).toEqual(['.spec.backup.name', 1]);
+    expect([rto('Checks')?.jsonPath, rto('Checks')?.priority ?? 0]).toEqual(['.spec.checkSummary', 0]);
     expect(names('HealthCheckPolicy')).toEqual(['Description', 'Age']);
     // A date column shows the time since a timestamp, and <invalid> for a future one.
     const nextRun = version('RestoreTest').additionalPrinterColumns?.find((c) => c.name === 'Next Run');
@@ -1013,9 +1034,10 @@ describe('CRD schemas are structural and documented', () => {
     // beside them, and the writer stores a report unpacked when its details would pass the limit:
     // the worst case is the larger of the two forms, not their sum.
     const spec = schemaAt(rootSchema('RestoreReport'), 'spec') as Schema;
-    const { details, rtoMeasured, test, ...unpackedFields } = spec.properties ?? {};
+    const { details, rtoMeasured, test, backupName, ...unpackedFields } = spec.properties ?? {};
     expect(rtoMeasured?.maxLength).toBeLessThanOrEqual(32);
     expect(test?.maxLength).toBeLessThanOrEqual(63);
+    expect(backupName?.maxLength).toBeLessThanOrEqual(253);
     expect(details?.maxLength).toBeLessThanOrEqual(48 * 1024);
     const unpacked = worstCase({ ...spec, properties: unpackedFields }, 4);
     // 128 KiB before the volume table (issue 27: at most 20 volumes, ~24 KB at worst); etcd's

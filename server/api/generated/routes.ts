@@ -915,6 +915,7 @@ const models: TsoaRoute.Models = {
             "result": {"ref":"RunResult","required":true},
             "levels": {"dataType":"array","array":{"dataType":"refObject","ref":"ScoreLevel"},"required":true},
             "checks": {"dataType":"array","array":{"dataType":"refObject","ref":"CheckResult"},"required":true},
+            "checkSummary": {"dataType":"string"},
             "completeness": {"dataType":"array","array":{"dataType":"refObject","ref":"KindCompleteness"},"required":true},
             "dependencies": {"dataType":"array","array":{"dataType":"refObject","ref":"DependencyEntry"}},
             "transforms": {"ref":"RestoreTransformsReport"},

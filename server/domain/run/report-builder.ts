@@ -15,6 +15,7 @@ import type {
 } from '../resources/resources.js';
 import { capResult, scoreRun } from './scoring.js';
 import { measureRpo } from './rpo.js';
+import { summarizeChecks } from './check-summary.js';
 import { wellFormedDeep } from '../common/text.js';
 import { describeSubset, resolveSubset } from './restore-subset.js';
 
@@ -184,6 +185,7 @@ export function buildReportSpec(observed: RunObservations, provider: Provider): 
     result: capped.result,
     levels: outcome.levels,
     checks: observed.checks,
+    checkSummary: summarizeChecks(observed.checks),
     completeness,
     ...(observed.dependencies?.length ? { dependencies: reportedDependencies(observed.dependencies) } : {}),
     ...(observed.transforms ? { transforms: observed.transforms } : {}),

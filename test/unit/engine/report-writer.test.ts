@@ -11,6 +11,7 @@ import { pino } from 'pino';
 import { ReportWriter, storeReport, type ReportFacts } from '../../../server/engine/run/report-writer.js';
 import type { CurrentRun, RestoreReport, RestoreTest } from '../../../server/domain/resources/resources.js';
 import { KubeError } from '../../../server/kube/errors.js';
+import { packReport } from '../../../server/report-codec/report-encoding.js';
 import { Metrics } from '../../../server/metrics/metrics.js';
 import { makeTest } from '../domain/fixtures.js';
 
@@ -199,5 +200,30 @@ describe('ReportWriter.write: Events', () => {
     const firstRun = writerFor([]);
     await firstRun.write(shop({ status: { lastScore: 100 } }), failedRun);
     expect(reasons(firstRun.events)).not.toContain('ScoreRegressed');
+  });
+});
+
+describe('ReportWriter.write: what kubectl reads (issue 30)', () => {
+  it('writes the backup restored and the checks in one line, stored as top-level strings beside details', async () => {
+    const writer = writerFor([]);
+    const facts: ReportFacts = {
+      ...passedRun(60),
+      checks: [
+        { name: 'api', kind: 'httpGet', status: 'pass', message: 'HTTP 200', duration: '0.1s' },
+        { name: 'orders-rows', kind: 'sqlQuery', status: 'fail', message: 'query returned 0', duration: '1s' },
+      ],
+    };
+    const written = await writer.write(shop(), facts);
+    expect([written.spec.backup.name, written.spec.checkSummary]).toEqual(['nightly', '1/2 passed; failed: orders-rows']);
+    // As RehearsalClient.createReport sends it to the apiserver (what `kubectl get rrep -o yaml` shows).
+    const stored = packReport(written).spec as Record<string, unknown>;
+    expect([stored.backupName, stored.checkSummary]).toEqual(['nightly', '1/2 passed; failed: orders-rows']);
+  });
+
+  it('says so when no check ran (a failed restore)', async () => {
+    const writer = writerFor([]);
+    const written = await writer.write(shop(), failedRun);
+    expect(written.spec.checkSummary).toBe('no checks ran');
+    expect(written.spec.backup.name).toBe('nightly');
   });
 });

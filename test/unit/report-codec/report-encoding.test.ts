@@ -22,11 +22,19 @@ import { reportEvidenceProblems } from '../../../protocol/evidence/report-chain.
 import { withEvidence } from '../../../server/evidence/evidence.js';
 import { generateSigningKey, publicKeyRing } from '../../../server/evidence/signing-key.js';
 import { makeRestoreTest, makeSignedHistory, PAYMENTS_CHECKS, PERIOD_START } from '../../fixtures/evidence/reports.js';
+import { summarizeChecks } from '../../../server/domain/run/check-summary.js';
 
 const key = generateSigningKey();
 const test = makeRestoreTest('payments-nightly', ['payments'], { maxRTO: '15m', uid: 'uid-payments', checks: PAYMENTS_CHECKS });
 const reports = (): RestoreReport[] =>
   makeSignedHistory(test, 4, PERIOD_START, key, (i) => (i === 2 ? { result: 'fail', rtoSeconds: 600 } : { result: 'pass', rtoSeconds: 600 }));
+/** The history as the writer signs it since issue 30: each report with its one-line check summary. */
+const summarizedReports = (): RestoreReport[] =>
+  reports().map((report, index, all) => {
+    const { evidence: _evidence, ...unsigned } = report.spec;
+    const previous = index === 0 ? undefined : all[index - 1]!.spec.evidence!.digest;
+    return withEvidence({ ...report, spec: { ...unsigned, checkSummary: summarizeChecks(unsigned.checks) } }, previous, key);
+  });
 /** What the apiserver hands back: the stored object after a JSON round trip. */
 const throughApiserver = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -42,11 +50,22 @@ function jsonDetailsForm(report: RestoreReport): RestoreReport {
 }
 
 /**
+ * The fifth issue-17 form, as the writer stored it before issue 30: test and rtoMeasured fields,
+ * the whole backup (its name included) inside details.
+ */
+function backupInDetailsForm(report: RestoreReport): RestoreReport {
+  const { backupName, details, ...spec } = packReportSpec(report.spec) as Record<string, unknown>;
+  const { backup, ...rest } = decodeDetails(details as string);
+  const packedBackup = { ...(backup as object), name: backupName };
+  return { ...report, spec: { ...spec, details: encodeDetails({ ...rest, backup: packedBackup }) } } as unknown as RestoreReport;
+}
+
+/**
  * The third and fourth issue-17 forms, as the writer stored them before the fifth cut: z1 details,
  * rtoMeasured, and testRef.name (the Test column's path then) and runId as fields.
  */
 function testRefForm(report: RestoreReport): RestoreReport {
-  const { test: name, details, ...spec } = packReportSpec(report.spec) as Record<string, unknown>;
+  const { test: name, details, ...spec } = backupInDetailsForm(report).spec as unknown as Record<string, unknown>;
   const { runId, ...rest } = decodeDetails(details as string);
   return { ...report, spec: { ...spec, testRef: { name }, runId, details: encodeDetails(rest) } } as unknown as RestoreReport;
 }
@@ -62,7 +81,7 @@ function nestedRtoForm(report: RestoreReport): RestoreReport {
 
 describe('report encoding', () => {
   it('round-trips every report exactly', () => {
-    for (const report of reports()) {
+    for (const report of [...reports(), ...summarizedReports()]) {
       expect(expandReport(throughApiserver(packReport(report)))).toEqual(throughApiserver(report));
     }
   });
@@ -93,19 +112,34 @@ describe('report encoding', () => {
   });
 
   it('keeps the printer-column, selectable and CEL-checked fields as fields, everything else deflated in details', () => {
-    const report = reports()[0]!;
+    const report = summarizedReports()[0]!;
     const stored = packReportSpec(report.spec);
     // No map besides spec itself: the Test column and selectable field is the top-level string
-    // test, the RTO column the top-level string rtoMeasured; runId is in details (and the name).
-    expect(Object.keys(stored).sort()).toEqual(['completedAt', 'details', 'result', 'rtoMeasured', 'score', 'startedAt', 'test']);
+    // test, the RTO column the top-level string rtoMeasured, the Backup column the top-level
+    // string backupName, the Checks column checkSummary; runId is in details (and the name).
+    expect(Object.keys(stored).sort()).toEqual([
+      'backupName',
+      'checkSummary',
+      'completedAt',
+      'details',
+      'result',
+      'rtoMeasured',
+      'score',
+      'startedAt',
+      'test',
+    ]);
     expect((stored as Record<string, unknown>).test).toBe(report.spec.testRef.name);
     expect((stored as Record<string, unknown>).rtoMeasured).toBe(report.spec.rto.measured);
+    expect((stored as Record<string, unknown>).backupName).toBe(report.spec.backup.name);
+    expect(stored.checkSummary).toBe(report.spec.checkSummary);
     expect(Object.values(stored).filter((value) => typeof value === 'object')).toHaveLength(0);
     expect(stored.details!.startsWith(DEFLATED_DETAILS_PREFIX)).toBe(true);
     const details = decodeDetails(stored.details!);
     expect(Object.keys(details)).toEqual(expect.arrayContaining(['levels', 'checks', 'completeness', 'backup', 'trigger', 'sourceNamespaces', 'evidence']));
     expect(details.rto).toEqual({ ...report.spec.rto, measured: undefined });
     expect(details.testRef).toEqual({ namespace: report.spec.testRef.namespace, uid: report.spec.testRef.uid });
+    expect(details.backup).toEqual({ ...report.spec.backup, name: undefined });
+    expect('checkSummary' in details).toBe(false);
     expect(details.runId).toBe(report.spec.runId);
     expect(details.evidence).toEqual(report.spec.evidence);
     // What the watch cache pays for: JSON values that become Go maps/fields, and string bytes.
@@ -117,6 +151,31 @@ describe('report encoding', () => {
     // The dictionary earns its place: deflate alone would be larger.
     const plain = deflateRawSync(JSON.stringify(details)).toString('base64').length;
     expect(stored.details!.length - DEFLATED_DETAILS_PREFIX.length).toBeLessThan(plain * 0.8);
+  });
+
+  it('signs the backup name and the check summary (issue 30): both verify stored, and editing either breaks the digest', () => {
+    const ring = publicKeyRing([key.publicKey]);
+    for (const report of summarizedReports()) {
+      const stored = throughApiserver(packReport(report)) as unknown as RestoreReport & { spec: Record<string, unknown> };
+      expect([stored.spec.backupName, stored.spec.checkSummary]).toEqual([report.spec.backup.name, report.spec.checkSummary]);
+      expect(reportEvidenceProblems(stored, ring)).toEqual([]);
+      const otherBackup = { ...stored, spec: { ...stored.spec, backupName: 'weekly-other' } };
+      expect(reportEvidenceProblems(otherBackup, ring).join('\n')).toContain('digest mismatch');
+      const rosier = { ...stored, spec: { ...stored.spec, checkSummary: '3/3 passed' } };
+      expect(reportEvidenceProblems(rosier, ring).join('\n')).toContain('digest mismatch');
+    }
+  });
+
+  it('reads reports stored before issue 30 (the whole backup in details, no check summary), and they verify', () => {
+    const ring = publicKeyRing([key.publicKey]);
+    for (const report of reports()) {
+      const stored = throughApiserver(backupInDetailsForm(report));
+      const fields = stored.spec as unknown as Record<string, unknown>;
+      expect([fields.backupName, fields.checkSummary, fields.backup]).toEqual([undefined, undefined, undefined]);
+      expect(expandReport(stored)).toEqual(throughApiserver(report));
+      expect(expandReport(stored).spec.backup.name).toBe(report.spec.backup.name);
+      expect(reportEvidenceProblems(stored, ring)).toEqual([]);
+    }
   });
 
   it('reads reports stored in the first issue-17 form (JSON details, evidence a field), and they verify', () => {
@@ -164,7 +223,8 @@ describe('report encoding', () => {
 
   it('a reader without the server\'s reused zlib state (the plugin) expands every stored form the same', () => {
     for (const report of reports()) {
-      for (const stored of [packReport(report), testRefForm(report), nestedRtoForm(report), jsonDetailsForm(report), report]) {
+      const forms = [packReport(report), backupInDetailsForm(report), testRefForm(report), nestedRtoForm(report), jsonDetailsForm(report), report];
+      for (const stored of forms) {
         const spec = throughApiserver(stored.spec);
         expect(expandStoredSpec(spec)).toEqual(expandReportSpec(spec));
       }
@@ -236,6 +296,10 @@ describe('report encoding', () => {
     const named = expandReportSpec({ ...stored, details: encodeDetails({ ...details, testRef: { ...(details.testRef as object), name: 'other' } }) });
     expect(named.testRef).toEqual(report.spec.testRef);
     expect('test' in named).toBe(false);
+    // Likewise spec.backupName is the field backup.name.
+    const backup = expandReportSpec({ ...stored, details: encodeDetails({ ...details, backup: { ...(details.backup as object), name: 'other' } }) });
+    expect(backup.backup).toEqual(report.spec.backup);
+    expect('backupName' in backup).toBe(false);
     const broken = expandReportSpec({ ...stored, details: '[1,2]' });
     expect(broken.levels).toBeUndefined();
     expect(broken.score).toBe(report.spec.score);
