@@ -97,10 +97,10 @@ export class DashboardController extends Controller {
   @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
   @Response<ProblemDetails>(400, 'hours is not an integer from 1 to 87600')
   public listAlerts(@Request() request: ExpressRequest, @Query() hours: number = 48): Promise<Alert[]> {
-    return sendPreparedJson(
-      request,
-      this.api.responses.json(`alerts?hours=${hours}`, WINDOW_TTL_MS, () => this.api.dashboard.alerts(hours)),
-    );
+    // The thresholds are in the key: a change of the cluster defaults is a different answer at once.
+    const { maxBackupAgeSeconds, consecutiveFailures } = this.api.dashboard.alertThresholds();
+    const key = `alerts?hours=${hours}&maxBackupAge=${maxBackupAgeSeconds}&consecutiveFailures=${consecutiveFailures}`;
+    return sendPreparedJson(request, this.api.responses.json(key, WINDOW_TTL_MS, () => this.api.dashboard.alerts(hours)));
   }
 
   /**

@@ -13,6 +13,7 @@ import type { CurrentRun, RestoreReport, RestoreTest } from '../../../server/dom
 import { KubeError } from '../../../server/kube/errors.js';
 import { Metrics } from '../../../server/metrics/metrics.js';
 import { makeTest } from '../domain/fixtures.js';
+import { BUILT_IN_CLUSTER_DEFAULTS, type ClusterDefaults } from '../../../server/domain/run/cluster-defaults.js';
 
 const report = {
   apiVersion: 'rehearsal.dev/v1alpha1',
@@ -115,7 +116,7 @@ const failedRun: ReportFacts = {
  * A writer over a test that already has `history` reports (oldest first), and what it did: the
  * reports it deleted and the Events it recorded.
  */
-function writerFor(history: string[], options: { pruneHistory?: boolean } = {}) {
+function writerFor(history: string[], options: { pruneHistory?: boolean; clusterDefaults?: () => ClusterDefaults } = {}) {
   const deleted: string[] = [];
   const events: { type: string; reason: string; message: string }[] = [];
   const writer = new ReportWriter({
@@ -199,5 +200,30 @@ describe('ReportWriter.write: Events', () => {
     const firstRun = writerFor([]);
     await firstRun.write(shop({ status: { lastScore: 100 } }), failedRun);
     expect(reasons(firstRun.events)).not.toContain('ScoreRegressed');
+  });
+});
+
+// Issue 30: a test without its own RTO/RPO target is measured against the cluster's.
+describe('ReportWriter.write: cluster default targets', () => {
+  it("measures a test without maxRTO against the cluster's rtoTarget, read at each write", async () => {
+    let defaults: ClusterDefaults = { ...BUILT_IN_CLUSTER_DEFAULTS, rtoTarget: '1m' };
+    const writer = writerFor([], { clusterDefaults: () => defaults });
+    const late = await writer.write(shop(), passedRun(300));
+    expect(late.spec.rto).toMatchObject({ target: '1m', withinSLA: false });
+    expect(reasons(writer.events)).toContain('SLAExceeded');
+
+    defaults = { ...BUILT_IN_CLUSTER_DEFAULTS, rtoTarget: '10m' };
+    const inTime = await writer.write(shop(), passedRun(300));
+    expect(inTime.spec.rto).toMatchObject({ target: '10m', withinSLA: true });
+  });
+
+  it("keeps the test's own target over the cluster's, and none without either", async () => {
+    const withCluster = writerFor([], { clusterDefaults: () => ({ ...BUILT_IN_CLUSTER_DEFAULTS, rtoTarget: '1m' }) });
+    const own = await withCluster.write(shop({ maxRTO: '10m' }), passedRun(300));
+    expect(own.spec.rto).toMatchObject({ target: '10m', withinSLA: true });
+
+    const builtIn = writerFor([], { clusterDefaults: () => BUILT_IN_CLUSTER_DEFAULTS });
+    const none = await builtIn.write(shop(), passedRun(300));
+    expect(none.spec.rto.target).toBeUndefined();
   });
 });
