@@ -83,8 +83,10 @@ export class DashboardController extends Controller {
   }
 
   /**
-   * Runs completed in the last `hours` hours that failed, regressed by more than 10 points, or
-   * breached the RTO target of a test with alertOnExceed. Newest first.
+   * Runs completed in the last `hours` hours that failed, regressed by more than 10 points,
+   * breached the RTO target of a test with alertOnExceed, or restored a backup older than the
+   * cluster's alerts.maxBackupAge (ConfigMap rehearsal-cluster-defaults, 48h by default); a failed
+   * run ending alerts.consecutiveFailures failures in a row says so. Newest first.
    * @summary Recent failures and regressions
    * @param hours Look-back in hours.
    * @isInt hours must be an integer
