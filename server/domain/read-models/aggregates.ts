@@ -110,10 +110,6 @@ function alertClauses(
       clauses.push(`at least ${thresholds.consecutiveFailures} failed runs in a row`);
     }
   }
-  const backupAge = reportBackupAgeSeconds(run.report);
-  if (backupAge !== undefined && backupAge > thresholds.maxBackupAgeSeconds) {
-    clauses.push(`restored a backup ${formatDuration(backupAge)} old, older than ${formatDuration(thresholds.maxBackupAgeSeconds)}`);
-  }
   if (previous && spec.score < previous.report.spec.score - REGRESSION_THRESHOLD) {
     clauses.push(`score regressed from ${previous.report.spec.score} to ${spec.score}`);
   }
@@ -125,6 +121,10 @@ function alertClauses(
         ? `RTO ${formatDuration(measured)} exceeded target ${formatDuration(target)}`
         : 'RTO exceeded its target',
     );
+  }
+  const backupAge = reportBackupAgeSeconds(run.report);
+  if (backupAge !== undefined && backupAge > thresholds.maxBackupAgeSeconds) {
+    clauses.push(`restored a backup ${formatDuration(backupAge)} old, older than ${formatDuration(thresholds.maxBackupAgeSeconds)}`);
   }
   return clauses;
 }
