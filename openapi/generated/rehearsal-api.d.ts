@@ -454,8 +454,10 @@ export interface paths {
         };
         /**
          * Recent failures and regressions
-         * @description Runs completed in the last `hours` hours that failed, regressed by more than 10 points, or
-         *     breached the RTO target of a test with alertOnExceed. Newest first.
+         * @description Runs completed in the last `hours` hours that failed, regressed by more than 10 points,
+         *     breached the RTO target of a test with alertOnExceed, or restored a backup older than the
+         *     cluster's alerts.maxBackupAge (ConfigMap rehearsal-cluster-defaults, 48h by default); a failed
+         *     run ending alerts.consecutiveFailures failures in a row says so. Newest first.
          */
         get: operations["listAlerts"];
         put?: never;

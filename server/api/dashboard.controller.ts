@@ -83,8 +83,10 @@ export class DashboardController extends Controller {
   }
 
   /**
-   * Runs completed in the last `hours` hours that failed, regressed by more than 10 points, or
-   * breached the RTO target of a test with alertOnExceed. Newest first.
+   * Runs completed in the last `hours` hours that failed, regressed by more than 10 points,
+   * breached the RTO target of a test with alertOnExceed, or restored a backup older than the
+   * cluster's alerts.maxBackupAge (ConfigMap rehearsal-cluster-defaults, 48h by default); a failed
+   * run ending alerts.consecutiveFailures failures in a row says so. Newest first.
    * @summary Recent failures and regressions
    * @param hours Look-back in hours.
    * @isInt hours must be an integer
@@ -97,10 +99,10 @@ export class DashboardController extends Controller {
   @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
   @Response<ProblemDetails>(400, 'hours is not an integer from 1 to 87600')
   public listAlerts(@Request() request: ExpressRequest, @Query() hours: number = 48): Promise<Alert[]> {
-    return sendPreparedJson(
-      request,
-      this.api.responses.json(`alerts?hours=${hours}`, WINDOW_TTL_MS, () => this.api.dashboard.alerts(hours)),
-    );
+    // The thresholds are in the key: a change of the cluster defaults is a different answer at once.
+    const { maxBackupAgeSeconds, consecutiveFailures } = this.api.dashboard.alertThresholds();
+    const key = `alerts?hours=${hours}&maxBackupAge=${maxBackupAgeSeconds}&consecutiveFailures=${consecutiveFailures}`;
+    return sendPreparedJson(request, this.api.responses.json(key, WINDOW_TTL_MS, () => this.api.dashboard.alerts(hours)));
   }
 
   /**

@@ -49,6 +49,7 @@ import { ComplianceService } from './services/compliance.service.js';
 import { CoverageService } from './services/coverage.service.js';
 import { RunDetailsService } from './services/run-details.service.js';
 import { DashboardService } from './services/dashboard.service.js';
+import type { ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import { EvidenceService } from './services/evidence.service.js';
 import { LicenseService } from './services/license.service.js';
 import { PdfService } from './services/pdf.service.js';
@@ -88,6 +89,8 @@ export interface HttpDeps {
   license?: LicenseSource;
   /** The evidence signing key and published public keys; absent → PDFs and keys answer 503. */
   evidenceKeys?: EvidenceKeySource;
+  /** The cluster-wide defaults in effect (ConfigMap rehearsal-cluster-defaults); absent → the built-in ones. */
+  clusterDefaults?: () => Readonly<ClusterDefaults>;
   /** Replaces the Kubernetes reviewer (tests). */
   accessReviewer?: AccessReviewer;
   /** Replaces the reviewer of /metrics tokens (tests). */
@@ -176,7 +179,7 @@ export function createApp(deps: HttpDeps): express.Express {
     health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
     tests,
     reports: new ReportsService(deps.cache, deps.config.namespace, deps.now),
-    dashboard: new DashboardService(deps.cache, deps.now, () => coverage.untestedCount()),
+    dashboard: new DashboardService(deps.cache, deps.now, () => coverage.untestedCount(), deps.clusterDefaults),
     compliance,
     schedules: new SchedulesService(deps.schedules),
     sandboxes: new SandboxesService(deps.sandboxes),

@@ -28,7 +28,7 @@ import { PodSecurityPlanner } from '../engine/sandbox/pod-security.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
 import type { RestoreTest } from '../domain/resources/resources.js';
 import type { RunBounds } from '../domain/run/run-observations.js';
-import { runTtlSeconds } from '../domain/run/run-policy.js';
+import { effectiveTtlSeconds, type ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import { EvidenceArchive, type EvidenceArchiveDeps } from '../archive/evidence-archive.js';
 import type { EvidenceKeyStore } from '../evidence/evidence-keys.js';
 import type { BackupProvider } from '../providers/provider.js';
@@ -58,6 +58,8 @@ export interface EngineDeps extends RehearsalBasics {
   evidenceKeys: EvidenceKeyStore;
   followUps: RunFollowUps;
   testGauges: TestGauges;
+  /** The cluster-wide defaults in effect (ConfigMap rehearsal-cluster-defaults, watched). */
+  clusterDefaults: () => Readonly<ClusterDefaults>;
   /** Test seams (RehearsalOverrides). */
   onStage: RunReconcilerDeps['onStage'] | undefined;
   archiveAfterUpload: EvidenceArchiveDeps['afterUpload'] | undefined;
@@ -99,6 +101,7 @@ export function createEngine(deps: EngineDeps): Engine {
     serviceAccount: { namespace: config.namespace, name: config.serviceAccount },
     dns: config.sandboxDns,
     storageQuota: config.sandboxStorageQuota,
+    clusterDefaults: deps.clusterDefaults,
   });
   const admission = new RunAdmission(config.maxConcurrentRuns, () => cache.listTests());
   const reader = new KubeSandboxReader(kubeConfig);
@@ -115,7 +118,8 @@ export function createEngine(deps: EngineDeps): Engine {
     onDone: enqueue,
   });
   const bounds = (test: RestoreTest): RunBounds => ({
-    ttlSeconds: runTtlSeconds(test.spec.sandbox?.ttl, config.maxSandboxTtlSeconds),
+    // The test's ttl > the cluster default > 1h, capped by the installation (issue 30).
+    ttlSeconds: effectiveTtlSeconds(test.spec.sandbox?.ttl, deps.clusterDefaults(), config.maxSandboxTtlSeconds),
     podReadyTimeoutSeconds: deps.podReadyTimeoutSeconds ?? config.podReadyTimeoutSeconds,
     claimBindTimeoutSeconds: deps.claimBindTimeoutSeconds ?? config.claimBindTimeoutSeconds,
     providerUnavailableSeconds: config.providerUnavailableSeconds,
@@ -146,6 +150,7 @@ export function createEngine(deps: EngineDeps): Engine {
     events,
     log: log.child({ component: 'reports' }),
     now,
+    clusterDefaults: deps.clusterDefaults,
     pruneHistory: !archive,
   });
   // The sandboxes' Pod Security profiles: planned when they are created, read back for the report.

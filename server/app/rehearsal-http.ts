@@ -1,6 +1,7 @@
 // The listeners of a Rehearsal server: the HTTP API, the probe port (health and metrics) and the
 // aggregated-API port the Kubernetes API server proxies to. They run on every replica, leader or
 // not, and answer from the caches; the engine's parts reach them only through the API's ports.
+import type { ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import type { Server } from 'node:http';
 import { startAggregationServer, type AggregationServer } from '../api/aggregation.js';
 import { RequestHeaderWatch } from '../api/auth/request-header-watch.js';
@@ -22,6 +23,8 @@ export interface ListenerDeps extends RehearsalBasics {
   backupTool: BackupProvider | undefined;
   followUps: RunFollowUps;
   evidence: Pick<EvidenceParts, 'evidence' | 'evidenceKeys' | 'license'>;
+  /** The cluster-wide defaults in effect (the alert thresholds of the API's alert list). */
+  clusterDefaults: () => Readonly<ClusterDefaults>;
 }
 
 export interface Listeners {
@@ -71,6 +74,7 @@ export function createListeners(deps: ListenerDeps): Listeners {
     metrics,
     log: log.child({ component: 'http' }),
     now: deps.now,
+    clusterDefaults: deps.clusterDefaults,
     ...(backupSchedules ? { schedules: backupSchedules } : {}),
     sandboxes: sandboxAdmin({
       inventory: new SandboxInventory({ core: deps.kube.core, cache, client: deps.client, now: deps.now }),

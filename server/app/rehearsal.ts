@@ -4,6 +4,8 @@
 // owns the start and stop order, which matters: nothing reads the cache before it synced, no
 // report is written before the signing key exists, and the lease is released before anything
 // the engine needs is stopped.
+import { ClusterDefaultsWatch } from '../kube/cluster-defaults-watch.js';
+import type { ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import type { Logger } from 'pino';
 import type { EvidenceArchive, EvidenceArchiveDeps } from '../archive/evidence-archive.js';
 import type { ReportCascade } from '../engine/report-cascade.js';
@@ -111,6 +113,14 @@ export function createRehearsal(
   const followUps = createRunFollowUps({ ...basics, backupTool: providers.velero });
   // Per-test gauges from the cache on every replica (survive restarts and failovers).
   const testGauges = new TestGauges(cache, metrics, now);
+  // Cluster-wide defaults (issue 30): watched on every replica (the engine's runs, the API's alerts).
+  const clusterDefaultsWatch = new ClusterDefaultsWatch({
+    kubeConfig,
+    namespace: config.namespace,
+    log: log.child({ component: 'cluster-defaults' }),
+    onProblems: (problems) => metrics.setClusterDefaultsInvalid(problems.map((problem) => problem.key)),
+  });
+  const clusterDefaults = (): Readonly<ClusterDefaults> => clusterDefaultsWatch.current();
   const engine = createEngine({
     ...basics,
     wakeUp,
@@ -119,6 +129,7 @@ export function createRehearsal(
     evidenceKeys,
     followUps,
     testGauges,
+    clusterDefaults,
     onStage: overrides.onStage,
     archiveAfterUpload: overrides.archiveAfterUpload,
     podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds,
@@ -126,7 +137,7 @@ export function createRehearsal(
     admissionCheckIntervalMs: overrides.admissionCheckIntervalMs,
   });
   const { leader, archive, cascade } = engine;
-  const listeners = createListeners({ ...basics, backupTool: providers.velero, followUps, evidence: evidenceParts });
+  const listeners = createListeners({ ...basics, backupTool: providers.velero, followUps, evidence: evidenceParts, clusterDefaults });
   return {
     config,
     cache,
@@ -146,6 +157,8 @@ export function createRehearsal(
     async start() {
       await cache.start();
       testGauges.rebuild();
+      // Resolves after the first read (found or not): the first run already uses the admin's defaults.
+      await clusterDefaultsWatch.start();
       await license.start();
       // Blocks until this replica has a signing key: without one no report could be written.
       await evidenceKeys.start();
@@ -169,6 +182,7 @@ export function createRehearsal(
       followUps.stop();
       archive?.stop();
       license.stop();
+      clusterDefaultsWatch.stop();
       evidenceKeys.stop();
       cache.stop();
       veleroRestores.stop();

@@ -151,6 +151,12 @@ export class Metrics {
     labelNames: ['channel', 'outcome'],
     registers: [this.registry],
   });
+  readonly clusterDefaultsInvalid = new Gauge({
+    name: 'rehearsal_cluster_defaults_invalid',
+    help: '1 per key of ConfigMap rehearsal-cluster-defaults whose value is ignored (bad or unknown); the last good value applies',
+    labelNames: ['key'],
+    registers: [this.registry],
+  });
   readonly leader = new Gauge({
     name: 'rehearsal_leader',
     help: '1 when this replica runs the reconciliation loop',
@@ -179,6 +185,12 @@ export class Metrics {
   /** Where rehearsal_runs_in_progress and rehearsal_runs_queued come from. */
   countRunsWith(counts: () => { inProgress: number; queued: number }): void {
     this.runCounts = counts;
+  }
+
+  /** Exports exactly `keys` as the ignored cluster-default keys (a fixed key's series goes). */
+  setClusterDefaultsInvalid(keys: readonly string[]): void {
+    this.clusterDefaultsInvalid.reset();
+    for (const key of keys) this.clusterDefaultsInvalid.set({ key }, 1);
   }
 
   setEvidenceAnchor(namespace: string, test: string, anchor: { sequence: number; digest: string }): void {

@@ -150,6 +150,67 @@ describe('Helm chart deploy/helm/rehearsal', () => {
     );
     console.log(`chart everything on: ${chartFull.length} objects`);
   });
+
+  // Issue 30: one set of values (clusterDefaults) for the ConfigMap the server watches and the
+  // PrometheusRule's RestoreBackupTooOld threshold, so the two cannot disagree.
+  it('renders clusterDefaults into ConfigMap rehearsal-cluster-defaults and the RestoreBackupTooOld threshold', () => {
+    const configMapKey = 'ConfigMap/rehearsal-system/rehearsal-cluster-defaults';
+    const backupTooOld = (objects: K8sObject[]): { expr: string; annotations: { summary: string } } => {
+      const rule = objects.find((object) => object.kind === 'PrometheusRule') as K8sObject & {
+        spec: { groups: { rules: { alert?: string; expr: string; annotations: { summary: string } }[] }[] };
+      };
+      return rule.spec.groups.flatMap((group) => group.rules).find((entry) => entry.alert === 'RestoreBackupTooOld')!;
+    };
+    // Defaults: the built-in values, as deploy/base ships them, and the rule as the component has it.
+    expect(byKey(chartDefault).get(configMapKey)).toMatchObject({
+      data: { sandboxTtl: '1h', 'alerts.maxBackupAge': '48h', 'alerts.consecutiveFailures': '3' },
+    });
+    expect(backupTooOld(chartFull).expr.trim()).toBe('max by (namespace, test) (rehearsal_backup_age_seconds) > 172800');
+
+    const custom = renderChart(
+      [everythingOn],
+      [
+        '--set-string', 'clusterDefaults.sandboxQuota.cpu=4',
+        '--set', 'clusterDefaults.sandboxQuota.memory=8Gi',
+        '--set', 'clusterDefaults.sandboxQuota.pods=30',
+        '--set', 'clusterDefaults.sandboxQuota.storage=50Gi',
+        '--set', 'clusterDefaults.sandboxTtl=2h',
+        '--set', 'clusterDefaults.rtoTarget=30m',
+        '--set', 'clusterDefaults.rpoTarget=24h',
+        '--set', 'clusterDefaults.alerts.maxBackupAge=26h30m',
+        '--set', 'clusterDefaults.alerts.consecutiveFailures=5',
+      ],
+    );
+    expect(byKey(custom).get(configMapKey)!['data']).toEqual({
+      'sandboxQuota.cpu': '4',
+      'sandboxQuota.memory': '8Gi',
+      'sandboxQuota.pods': '30',
+      'sandboxQuota.storage': '50Gi',
+      sandboxTtl: '2h',
+      rtoTarget: '30m',
+      rpoTarget: '24h',
+      'alerts.maxBackupAge': '26h30m',
+      'alerts.consecutiveFailures': '5',
+    });
+    const rule = backupTooOld(custom);
+    expect(rule.expr.trim()).toBe(`max by (namespace, test) (rehearsal_backup_age_seconds) > ${26 * 3600 + 30 * 60}`);
+    expect(rule.annotations.summary).toContain('older than 26h30m');
+
+    // The server may read and watch that one ConfigMap, by name.
+    const role = byKey(chartDefault).get('Role/rehearsal-system/rehearsal') as K8sObject & {
+      rules: { resources: string[]; resourceNames?: string[]; verbs: string[] }[];
+    };
+    expect(role.rules).toContainEqual({
+      apiGroups: [''],
+      resources: ['configmaps'],
+      resourceNames: ['rehearsal-cluster-defaults'],
+      verbs: ['get', 'list', 'watch'],
+    });
+
+    expect(() => helm(['template', 'x', chartDir, '--set', 'clusterDefaults.alerts.maxBackupAge=2d'])).toThrow(/maxBackupAge/);
+    expect(() => helm(['template', 'x', chartDir, '--set', 'clusterDefaults.alerts.maxBackupAge=0s'])).toThrow(/maxBackupAge/);
+    expect(() => helm(['template', 'x', chartDir, '--set', 'clusterDefaults.sandboxQuota.cpu=lots'])).toThrow(/cpu/);
+  });
 });
 
 describe('every rendered object is accepted by the real kube-apiserver (--dry-run=server)', () => {

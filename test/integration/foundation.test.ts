@@ -101,7 +101,8 @@ describe('the Rehearsal CRDs on a real apiserver', () => {
       name: minimal.metadata.name,
     })) as { spec: Record<string, Record<string, unknown>> & { historyLimit: number } };
     expect(stored.spec.schedule!.timezone).toBe('UTC');
-    expect(stored.spec.sandbox!.ttl).toBe('1h');
+    // Not defaulted by the apiserver (issue 30): absent, the run takes the cluster default (1h built in).
+    expect(stored.spec.sandbox!.ttl).toBeUndefined();
     expect(stored.spec.sandbox!.networkIsolation).toBe('strict');
     expect(stored.spec.backupSource!.backupName).toBe('latest');
     expect(stored.spec.historyLimit).toBe(90);

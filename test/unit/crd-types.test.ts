@@ -715,7 +715,8 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
   HealthCheckPolicy: checkEnums('spec.checks[]'),
 };
 
-// The defaults of decision 0003; nothing else is defaulted by the API server.
+// The defaults of decision 0003; nothing else is defaulted by the API server. Not the sandbox ttl
+// (issue 30): absent, the cluster default applies at run time, so the apiserver must not stamp 1h.
 const DEFAULTS: Record<KindName, Record<string, unknown>> = {
   RestoreTest: {
     'spec.backupSource.backupName': 'latest',
@@ -723,7 +724,6 @@ const DEFAULTS: Record<KindName, Record<string, unknown>> = {
     'spec.schedule.suspend': false,
     'spec.sandbox': {},
     'spec.sandbox.namespacePrefix': 'rehearsal',
-    'spec.sandbox.ttl': '1h',
     'spec.sandbox.networkIsolation': 'strict',
     'spec.sla.alertOnExceed': false,
     'spec.historyLimit': 90,
@@ -1103,7 +1103,7 @@ describe('samples in crds/samples', () => {
       provider: 'velero',
       backupSource: { backupName: 'latest', namespaces: [{ name: 'orders' }] },
       schedule: { cron: '0 2 * * *', timezone: 'UTC', suspend: false },
-      sandbox: { namespacePrefix: 'rehearsal', ttl: '1h', networkIsolation: 'strict' },
+      sandbox: { namespacePrefix: 'rehearsal', networkIsolation: 'strict' },
       historyLimit: 90,
     });
   });

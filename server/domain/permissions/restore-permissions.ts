@@ -24,7 +24,7 @@ export const ADMIN_VERB = 'administer';
 export const RESTORE_TEST_GROUP = 'rehearsal.dev';
 export const RESTORE_TEST_RESOURCE = 'restoretests';
 export const DEFAULT_MAX_SANDBOX_TTL = '168h';
-/** The sandbox ttl when a spec has none (CRD default, decision 0003). */
+/** The sandbox ttl when a spec has none, for the cap check (the built-in default; a cluster default above the cap is capped at run time). */
 export const DEFAULT_SANDBOX_TTL = '1h';
 
 export interface RestoreAdmissionSettings {

@@ -6,8 +6,10 @@ import type { RestoreTest } from '../resources/resources.js';
 import type { Alert, DailySummary, Summary, TestResponse, UpcomingTest } from './views.js';
 import { formatDuration } from '../common/duration.js';
 import { TEST_INPUT_DEFAULTS } from '../../../protocol/test-input.js';
-import { asReportIndex, testKeyOf, type IndexedRun, type ReportSource } from './report-index.js';
+import { asReportIndex, testKeyOf, type IndexedRun, type ReportIndex, type ReportSource } from './report-index.js';
 import { measuredRtoSeconds, rtoTargetSeconds, rtoVerdict } from './run-facts.js';
+import { BUILT_IN_CLUSTER_DEFAULTS, alertThresholds, type AlertThresholds } from '../run/cluster-defaults.js';
+import { reportBackupAgeSeconds } from './report-summary.js';
 import { MILLISECONDS_PER_HOUR, dayLabel, dayNumber, parseInstant } from '../common/utc-days.js';
 
 /** Summary window (decision 0005: "last 24 hours" = now - 24 h). */
@@ -76,10 +78,25 @@ export function daily(reports: ReportSource, days: number, now: Date): DailySumm
   return result;
 }
 
+/**
+ * How many runs in a row, ending with `run`, failed (at most `limit`: the alert only needs to know
+ * whether the streak reached the threshold, and a long streak must not cost a walk of its history).
+ */
+function failureStreak(index: ReportIndex, run: IndexedRun, limit: number): number {
+  let streak = 0;
+  for (let current: IndexedRun | undefined = run; current && streak < limit; current = index.previousRun(current)) {
+    if (current.report.spec.result !== 'fail') break;
+    streak += 1;
+  }
+  return streak;
+}
+
 function alertClauses(
   run: IndexedRun,
   previous: IndexedRun | undefined,
   test: RestoreTest | undefined,
+  thresholds: AlertThresholds,
+  streak: number,
 ): string[] {
   const spec = run.report.spec;
   const clauses: string[] = [];
@@ -89,6 +106,9 @@ function alertClauses(
         ? `failed (${spec.failure.reason}: ${spec.failure.message})`
         : `failed with score ${spec.score}`,
     );
+    if (streak >= thresholds.consecutiveFailures) {
+      clauses.push(`at least ${thresholds.consecutiveFailures} failed runs in a row`);
+    }
   }
   if (previous && spec.score < previous.report.spec.score - REGRESSION_THRESHOLD) {
     clauses.push(`score regressed from ${previous.report.spec.score} to ${spec.score}`);
@@ -102,13 +122,19 @@ function alertClauses(
         : 'RTO exceeded its target',
     );
   }
+  const backupAge = reportBackupAgeSeconds(run.report);
+  if (backupAge !== undefined && backupAge > thresholds.maxBackupAgeSeconds) {
+    clauses.push(`restored a backup ${formatDuration(backupAge)} old, older than ${formatDuration(thresholds.maxBackupAgeSeconds)}`);
+  }
   return clauses;
 }
 
 /**
  * Runs completed in [now - hours, now] that failed, regressed by more than 10 points against the
- * test's previous run (which may be older than the window), or breached the RTO target of a test
- * with alertOnExceed. One alert per run, naming every condition; newest first. The timestamp is
+ * test's previous run (which may be older than the window), breached the RTO target of a test
+ * with alertOnExceed, or restored a backup older than the cluster's maxBackupAge (issue 30; a
+ * failed run that ends a streak of consecutiveFailures says so). One alert per run, naming every
+ * condition; newest first. The timestamp is
  * the run's completedAt: the alert is derived, so "generated" means when its cause happened, and
  * the same alert keeps the same timestamp on every request.
  */
@@ -117,6 +143,7 @@ export function alerts(
   reports: ReportSource,
   hours: number,
   now: Date,
+  thresholds: AlertThresholds = alertThresholds(BUILT_IN_CLUSTER_DEFAULTS),
 ): Alert[] {
   const index = asReportIndex(reports);
   const testsByKey = new Map(tests.map((test) => [testKeyOf(test), test]));
@@ -125,7 +152,8 @@ export function alerts(
   for (let position = runs.length - 1; position >= 0; position -= 1) {
     const run = runs[position]!;
     const previous = index.previousRun(run);
-    const clauses = alertClauses(run, previous, testsByKey.get(run.testKey));
+    const streak = run.report.spec.result === 'fail' ? failureStreak(index, run, thresholds.consecutiveFailures) : 0;
+    const clauses = alertClauses(run, previous, testsByKey.get(run.testKey), thresholds, streak);
     if (clauses.length === 0) continue;
     const spec = run.report.spec;
     result.push({

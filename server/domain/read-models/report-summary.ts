@@ -8,6 +8,7 @@
 // A full RestoreReport is structurally a ReportSummary, so every function over summaries also
 // accepts full reports (tests, PDFs).
 import type { RestoreReportSpec } from '../resources/resources.js';
+import { parseDuration } from '../common/duration.js';
 
 export interface ReportSummarySpec {
   testRef: RestoreReportSpec['testRef'];
@@ -23,6 +24,8 @@ export interface ReportSummarySpec {
   /** The measured RPO (compliance names each target's latest); absent when no freshness check measured one. */
   rpo?: Pick<NonNullable<RestoreReportSpec['rpo']>, 'measuredSeconds' | 'target' | 'withinSLA'>;
   failure?: { reason: string; message: string };
+  /** Run start − backup completion in seconds (spec.backup.age), for the backup-age alert; absent when unknown. */
+  backupAgeSeconds?: number;
   /**
    * The 32 bytes of spec.evidence.digest as a latin1 string (48 bytes in V8, against 88 for the
    * "sha256:<hex>" text): the compliance PDF's run file names each run's digest. Read it with
@@ -152,6 +155,7 @@ class CompactSummary implements ReportSummary, ReportSummarySpec {
     readonly rpo: ReportSummarySpec['rpo'],
     readonly failure: { reason: string; message: string } | undefined,
     readonly evidenceDigestBytes: string | undefined,
+    readonly backupAgeSeconds: number | undefined,
   ) {}
 
   get name(): string {
@@ -199,7 +203,17 @@ export function summarizeReport(
     // Not shared: a failure message may name the run (its sandbox), and few runs fail.
     spec.failure ? { reason: interner.string(spec.failure.reason), message: spec.failure.message } : undefined,
     packedDigest(spec.evidence?.digest),
+    spec.backup?.age ? (parseDuration(spec.backup.age) ?? undefined) : undefined,
   );
+}
+
+/** Run start − backup completion in seconds of a summary or a full report; undefined when unknown. */
+export function reportBackupAgeSeconds(report: {
+  spec: Pick<ReportSummarySpec, 'backupAgeSeconds'> & { backup?: { name: string; age?: string } };
+}): number | undefined {
+  if (report.spec.backupAgeSeconds !== undefined) return report.spec.backupAgeSeconds;
+  const age = report.spec.backup?.age;
+  return age ? (parseDuration(age) ?? undefined) : undefined;
 }
 
 const DIGEST = /^sha256:([0-9a-f]{64})$/;

@@ -11,7 +11,7 @@
 // stored report); the reconciler asks again with that added to the observations, so what it means
 // for the run — Restoring or SandboxTaken, and the test's status once the run has ended — is also
 // decided here, never by the action.
-import { formatDuration, parseDuration } from '../common/duration.js';
+import { formatDuration } from '../common/duration.js';
 import { claimVerdict } from './claim-binding.js';
 import { failedVolumes, VOLUME_DATA_NOT_RESTORED, volumeDataFailure } from './volume-data.js';
 import type { Condition, CurrentRun, RestoreTestStatus } from '../resources/resources.js';
@@ -120,15 +120,6 @@ function providerUnavailable(run: CurrentRun, message: string, now: Date, bounds
 function reachable(run: CurrentRun): CurrentRun {
   const { providerUnavailableSince: _since, ...rest } = run;
   return rest;
-}
-
-/**
- * The ttl a run lives by: the spec's (default 1h, as the CRD's), never above the installation's
- * cap, whatever admission let through (decision 0018: a test written before the cap, or while the
- * admission policy was missing).
- */
-export function runTtlSeconds(ttl: string | undefined, maxSeconds: number): number {
-  return Math.min(parseDuration(ttl ?? '1h') ?? 3600, maxSeconds);
 }
 
 export function runDeadline(run: CurrentRun, bounds: RunBounds): Date {

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { buildReportSpec, type RunObservations } from '../../domain/run/report-builder.js';
 import { API_VERSION, type RestoreReport, type RestoreTest } from '../../domain/resources/resources.js';
 import { reportName } from '../../domain/run/sandbox-names.js';
+import { effectiveTargets, type ClusterDefaults } from '../../domain/run/cluster-defaults.js';
 import type { ReportSigner } from '../../evidence/report-signer.js';
 import { isKind } from '../../kube/errors.js';
 import type { RehearsalClient } from '../../kube/rehearsal-client.js';
@@ -38,6 +39,8 @@ export interface ReportWriterDeps {
   events: EventRecorder;
   log: Logger;
   now: () => Date;
+  /** The cluster-wide defaults in effect: the RTO/RPO targets of a test without its own (issue 30). */
+  clusterDefaults?: () => Readonly<ClusterDefaults>;
   /**
    * Delete reports beyond historyLimit (default). False with the evidence archive: the archiver
    * moves them out of etcd instead, so no evidence is deleted before it is archived.
@@ -105,7 +108,7 @@ export class ReportWriter {
   constructor(private readonly deps: ReportWriterDeps) {}
 
   async write(test: RestoreTest, run: RunObservations['run'], inputs: ReportInputs): Promise<RestoreReport> {
-    let report = reportObject(test, run, inputs.facts, this.deps.now());
+    let report = reportObject(this.measuredAgainst(test), run, inputs.facts, this.deps.now());
     if (this.deps.signer) report = await this.deps.signer.sign(report, inputs.previous);
     const written = await storeReport(this.deps.client, report, this.deps.log);
     // After the create, never before: the anchor must not name a report that does not exist.
@@ -113,6 +116,19 @@ export class ReportWriter {
     if (this.deps.pruneHistory !== false) await this.prune(test, inputs.history);
     this.announce(test, written);
     return written;
+  }
+
+  /**
+   * The test as the report measures it: with the cluster's RTO/RPO targets where it has none. Only
+   * the report sees this copy; the RestoreTest itself is never written with them, so the test's
+   * own value keeps winning and removing a cluster default takes effect from the next run.
+   */
+  private measuredAgainst(test: RestoreTest): RestoreTest {
+    const defaults = this.deps.clusterDefaults?.();
+    if (!defaults) return test;
+    const targets = effectiveTargets(test.spec.sla, defaults);
+    if (targets.maxRTO === test.spec.sla?.maxRTO && targets.maxRPO === test.spec.sla?.maxRPO) return test;
+    return { ...test, spec: { ...test.spec, sla: { ...test.spec.sla, ...targets } } };
   }
 
   /** Keeps at most historyLimit reports of the test (the new one included), deleting the oldest first. */

@@ -41,6 +41,15 @@ import {
   storageQuotaObject,
   type SandboxStorageQuota,
 } from '../../domain/run/storage-quota.js';
+import {
+  BUILT_IN_CLUSTER_DEFAULTS,
+  sandboxQuotaHard,
+  storageQuotaLimit,
+  type ClusterDefaults,
+} from '../../domain/run/cluster-defaults.js';
+
+/** The sandbox's CPU, memory and pod quota: the test's resourceQuota over the cluster defaults. */
+export const SANDBOX_QUOTA_NAME = 'rehearsal-sandbox';
 
 export interface SandboxPlan {
   test: RestoreTest;
@@ -112,6 +121,8 @@ export interface SandboxManagerOptions {
   dns?: SandboxDns;
   /** The ResourceQuota of every sandbox (REHEARSAL_SANDBOX_STORAGE_QUOTA, REHEARSAL_SANDBOX_CLAIM_QUOTA). */
   storageQuota?: SandboxStorageQuota;
+  /** The cluster-wide defaults in effect (watched): sandbox quota limits (issue 30); absent → built-in. */
+  clusterDefaults?: () => Readonly<ClusterDefaults>;
   /** The bounded wait for the quota's status (default DEFAULT_QUOTA_SYNC). */
   quotaSync?: { timeoutMs: number; intervalMs: number };
   /** Records what a sandbox provisioned outside itself before it is deleted (sandbox-volumes.ts). */
@@ -145,6 +156,11 @@ export class SandboxManager {
   async create(plan: SandboxPlan): Promise<CreatedSandbox[]> {
     const labels = sandboxLabels(plan.test, plan.runId);
     const spec = plan.test.spec.sandbox ?? {};
+    // Read once per run, so every sandbox of the run gets the same limits even if the ConfigMap changes meanwhile.
+    const defaults = this.options.clusterDefaults?.() ?? BUILT_IN_CLUSTER_DEFAULTS;
+    const installation = this.options.storageQuota ?? DEFAULT_SANDBOX_STORAGE_LIMITS;
+    const storageLimits = { ...installation, storage: storageQuotaLimit(installation.storage, defaults) };
+    const quotaHard = sandboxQuotaHard(spec.resourceQuota?.hard, defaults);
     const created: CreatedSandbox[] = [];
     const unplanned = plan.entries.find((entry) => !plan.podSecurity[entry.sandbox]);
     if (unplanned) throw new Error(`no Pod Security level planned for sandbox ${unplanned.sandbox}`);
@@ -164,7 +180,7 @@ export class SandboxManager {
       await this.ignoreExisting(() =>
         this.core.createNamespacedResourceQuota({
           namespace: sandbox,
-          body: storageQuotaObject(this.options.storageQuota ?? DEFAULT_SANDBOX_STORAGE_LIMITS, labels),
+          body: storageQuotaObject(storageLimits, labels),
         }),
       );
       await this.ignoreExisting(() =>
@@ -191,11 +207,12 @@ export class SandboxManager {
           );
         }
       }
-      if (spec.resourceQuota?.hard) {
+      // The test's own quota over the cluster's CPU, memory and pod limits, key by key (issue 30).
+      if (quotaHard) {
         await this.ignoreExisting(() =>
           this.core.createNamespacedResourceQuota({
             namespace: sandbox,
-            body: { metadata: { name: 'rehearsal-sandbox', labels }, spec: { hard: spec.resourceQuota!.hard } },
+            body: { metadata: { name: SANDBOX_QUOTA_NAME, labels }, spec: { hard: quotaHard } },
           }),
         );
       }

@@ -10,6 +10,7 @@ import type { MetricsReviewer } from '../../../server/api/auth/metrics-access.js
 import type { AccessReviewer } from '../../../server/api/auth/access-review.js';
 import type { DiagnosisSource, EvidenceKeySource, LicenseSource } from '../../../server/api/ports.js';
 import { featuresForTier } from '../../../server/domain/license-tiers.js';
+import type { ClusterDefaults } from '../../../server/domain/run/cluster-defaults.js';
 import {
   exportPublicKeyPem,
   generateSigningKey,
@@ -46,6 +47,8 @@ export interface TestServer {
 
 export interface TestServerOptions {
   authMode?: 'none' | 'kubernetes';
+  /** The cluster-wide defaults in effect (default: the built-in ones); read on every request. */
+  clusterDefaults?: () => Readonly<ClusterDefaults>;
   reviewer?: AccessReviewer;
   token?: string;
   triggerWaitMs?: number;
@@ -138,6 +141,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     sandboxes: sandboxAdminOver(cluster, namespaces, () => NOW),
     ...(options.withoutCoverage ? {} : { coverage: coverageSourceOver(cluster, inventory, () => NOW), workloads }),
     ...(options.diagnoses ? { diagnoses: options.diagnoses } : {}),
+    ...(options.clusterDefaults ? { clusterDefaults: options.clusterDefaults } : {}),
     ...(options.reviewer ? { accessReviewer: options.reviewer } : {}),
     // A fake reviewer that also answers non-resource reviews stands in for /metrics too.
     ...(options.reviewer && 'reviewNonResourceAccess' in options.reviewer

@@ -304,6 +304,56 @@ describe('alerts (newest first, one per run)', () => {
   });
 });
 
+// Issue 30: the thresholds come from the cluster-wide defaults (ConfigMap rehearsal-cluster-defaults).
+describe('alerts with the cluster thresholds (backup age, consecutive failures)', () => {
+  const tests = [makeTest({ name: 'old' }), makeTest({ name: 'flaky' })];
+  const reports = [
+    makeReport({ test: 'old', runId: 'o1', completedAt: '2026-03-31T07:30:00Z', backupAge: '30h' }),
+    makeReport({ test: 'old', runId: 'o2', completedAt: '2026-03-31T09:00:00Z', backupAge: '50h' }),
+    makeReport({ test: 'flaky', runId: 'f1', completedAt: '2026-03-31T06:00:00Z', result: 'pass' }),
+    makeReport({ test: 'flaky', runId: 'f2', completedAt: '2026-03-31T07:00:00Z', result: 'fail' }),
+    makeReport({ test: 'flaky', runId: 'f3', completedAt: '2026-03-31T08:00:00Z', result: 'fail' }),
+    makeReport({ test: 'flaky', runId: 'f4', completedAt: '2026-03-31T09:30:00Z', result: 'fail' }),
+  ];
+  const messages = (thresholds?: Parameters<typeof alerts>[4], source: Parameters<typeof alerts>[1] = reports): string[] =>
+    alerts(tests, source, 24, NOW, thresholds).map((alert) => alert.message);
+
+  // The index holds compact summaries: the backup age must survive summarising.
+  it.each([
+    ['full reports', reports],
+    ['an index', ReportIndex.from(reports)],
+  ] as const)('by default (48h, 3 in a row), over %s: the 50h-old backup, and the third failure in a row says so', (_name, source) => {
+    expect(messages(undefined, source)).toEqual([
+      'run f4: failed with score 30; at least 3 failed runs in a row',
+      'run o2: restored a backup 50h old, older than 48h',
+      'run f3: failed with score 30',
+      'run f2: failed with score 30; score regressed from 95 to 30',
+    ]);
+  });
+
+  it('a lower backup age and a shorter streak change the list at once', () => {
+    expect(messages({ maxBackupAgeSeconds: 24 * 3600, consecutiveFailures: 2 })).toEqual([
+      'run f4: failed with score 30; at least 2 failed runs in a row',
+      'run o2: restored a backup 50h old, older than 24h',
+      'run f3: failed with score 30; at least 2 failed runs in a row',
+      'run o1: restored a backup 30h old, older than 24h',
+      'run f2: failed with score 30; score regressed from 95 to 30',
+    ]);
+  });
+
+  it('a streak broken by a pass starts again', () => {
+    const broken = [
+      makeReport({ test: 'flaky', runId: 'b1', completedAt: '2026-03-31T06:00:00Z', result: 'fail' }),
+      makeReport({ test: 'flaky', runId: 'b2', completedAt: '2026-03-31T07:00:00Z', result: 'pass' }),
+      makeReport({ test: 'flaky', runId: 'b3', completedAt: '2026-03-31T08:00:00Z', result: 'fail' }),
+    ];
+    expect(alerts(tests, broken, 24, NOW, { maxBackupAgeSeconds: 48 * 3600, consecutiveFailures: 2 }).map((alert) => alert.message)).toEqual([
+      'run b3: failed with score 30; score regressed from 95 to 30',
+      'run b1: failed with score 30',
+    ]);
+  });
+});
+
 describe('upcoming (overdue first, then by nextRunAt ascending)', () => {
   it('orders, breaks ties by namespace then name, and leaves out unscheduled and suspended tests', () => {
     const tests = [

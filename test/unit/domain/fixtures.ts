@@ -69,6 +69,8 @@ export interface ReportOptions {
   /** A run that never requested a restore (an aborted attempt). */
   aborted?: boolean;
   failure?: { reason: string; message: string };
+  /** spec.backup.age: run start − backup completion (a duration string). */
+  backupAge?: string;
 }
 
 let counter = 0;
@@ -93,7 +95,7 @@ export function makeReport(options: ReportOptions): RestoreReport {
       startedAt: options.completedAt,
       completedAt: options.completedAt,
       sourceNamespaces: options.sources ?? [options.test],
-      backup: { provider: 'velero', name: 'nightly' },
+      backup: { provider: 'velero', name: 'nightly', ...(options.backupAge ? { age: options.backupAge } : {}) },
       sandboxNamespaces: [],
       ...(options.aborted
         ? {}

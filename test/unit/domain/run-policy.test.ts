@@ -1,6 +1,6 @@
 // The run's state machine, as a table: every stage × every observation, with a fake clock.
 import { describe, expect, it } from '@jest/globals';
-import { CHECKS_POLL_MS, nextStep, runTtlSeconds, type RunStep } from '../../../server/domain/run/run-policy.js';
+import { CHECKS_POLL_MS, nextStep, type RunStep } from '../../../server/domain/run/run-policy.js';
 import type { ClaimObservation, ReportObservation, RunBounds, RunObservations } from '../../../server/domain/run/run-observations.js';
 import type { CurrentRun, RunStage } from '../../../server/domain/resources/resources.js';
 
@@ -522,18 +522,5 @@ describe('nextStep: a watched restore is looked at less often', () => {
       action: 'wait',
       requeueAfterMs: 15_000,
     });
-  });
-});
-
-// Decision 0018: the engine caps the ttl itself, whatever admission let through.
-describe('runTtlSeconds', () => {
-  it.each([
-    [undefined, 3600],
-    ['30m', 1800],
-    ['168h', 168 * 3600],
-    ['9999h', 168 * 3600],
-    ['not-a-duration', 3600],
-  ] as const)('%p → %i s (cap 168h)', (ttl, seconds) => {
-    expect(runTtlSeconds(ttl, 168 * 3600)).toBe(seconds);
   });
 });

@@ -14,6 +14,7 @@ import { KubeError } from '../../../server/kube/errors.js';
 import { packReport } from '../../../server/report-codec/report-encoding.js';
 import { Metrics } from '../../../server/metrics/metrics.js';
 import { makeTest } from '../domain/fixtures.js';
+import { BUILT_IN_CLUSTER_DEFAULTS, type ClusterDefaults } from '../../../server/domain/run/cluster-defaults.js';
 
 const report = {
   apiVersion: 'rehearsal.dev/v1alpha1',
@@ -116,7 +117,7 @@ const failedRun: ReportFacts = {
  * A writer over a test that already has `history` reports (oldest first), and what it did: the
  * reports it deleted and the Events it recorded.
  */
-function writerFor(history: string[], options: { pruneHistory?: boolean } = {}) {
+function writerFor(history: string[], options: { pruneHistory?: boolean; clusterDefaults?: () => ClusterDefaults } = {}) {
   const deleted: string[] = [];
   const events: { type: string; reason: string; message: string }[] = [];
   const writer = new ReportWriter({
@@ -225,5 +226,30 @@ describe('ReportWriter.write: what kubectl reads (issue 30)', () => {
     const written = await writer.write(shop(), failedRun);
     expect(written.spec.checkSummary).toBe('no checks ran');
     expect(written.spec.backup.name).toBe('nightly');
+  });
+});
+
+// Issue 30: a test without its own RTO/RPO target is measured against the cluster's.
+describe('ReportWriter.write: cluster default targets', () => {
+  it("measures a test without maxRTO against the cluster's rtoTarget, read at each write", async () => {
+    let defaults: ClusterDefaults = { ...BUILT_IN_CLUSTER_DEFAULTS, rtoTarget: '1m' };
+    const writer = writerFor([], { clusterDefaults: () => defaults });
+    const late = await writer.write(shop(), passedRun(300));
+    expect(late.spec.rto).toMatchObject({ target: '1m', withinSLA: false });
+    expect(reasons(writer.events)).toContain('SLAExceeded');
+
+    defaults = { ...BUILT_IN_CLUSTER_DEFAULTS, rtoTarget: '10m' };
+    const inTime = await writer.write(shop(), passedRun(300));
+    expect(inTime.spec.rto).toMatchObject({ target: '10m', withinSLA: true });
+  });
+
+  it("keeps the test's own target over the cluster's, and none without either", async () => {
+    const withCluster = writerFor([], { clusterDefaults: () => ({ ...BUILT_IN_CLUSTER_DEFAULTS, rtoTarget: '1m' }) });
+    const own = await withCluster.write(shop({ maxRTO: '10m' }), passedRun(300));
+    expect(own.spec.rto).toMatchObject({ target: '10m', withinSLA: true });
+
+    const builtIn = writerFor([], { clusterDefaults: () => BUILT_IN_CLUSTER_DEFAULTS });
+    const none = await builtIn.write(shop(), passedRun(300));
+    expect(none.spec.rto.target).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import {
   type SandboxPlan,
 } from '../../../server/engine/sandbox/sandbox.js';
 import type { RestoreTest } from '../../../server/domain/resources/resources.js';
+import { BUILT_IN_CLUSTER_DEFAULTS, type ClusterDefaults } from '../../../server/domain/run/cluster-defaults.js';
 
 const alreadyExists = { code: 409, body: { reason: 'AlreadyExists', message: 'exists' } };
 
@@ -22,7 +23,11 @@ interface FakeQuota {
  * `syncAfterReads`: how many reads of a quota see no status before kube-controller-manager's sync
  * (Infinity: never). `readFailures`: errors the first reads throw instead (a fresh RoleBinding).
  */
-function fakeCluster(existing: Record<string, string>, quotas: { syncAfterReads?: number; readFailures?: unknown[] } = {}) {
+function fakeCluster(
+  existing: Record<string, string>,
+  quotas: { syncAfterReads?: number; readFailures?: unknown[] } = {},
+  clusterDefaults?: () => ClusterDefaults,
+) {
   const namespaces = new Map(Object.entries(existing));
   const createdQuotas: FakeQuota[] = [];
   /** Every write, in order: `<kind> <namespace>`. */
@@ -83,6 +88,7 @@ function fakeCluster(existing: Record<string, string>, quotas: { syncAfterReads?
     },
     serviceAccount: { namespace: 'rehearsal-system', name: 'rehearsal' },
     storageQuota: { storage: '5Gi', claims: 3 },
+    ...(clusterDefaults ? { clusterDefaults } : {}),
     quotaSync: { timeoutMs: 1000, intervalMs: 100 },
     now: () => clock,
     sleep: async (ms) => {
@@ -196,6 +202,53 @@ describe('SandboxManager.create: the storage quota (issue 27)', () => {
       'resourcequota rehearsal-shop-abcde',
       'rolebinding rehearsal-shop-abcde',
     ]);
+  });
+
+  // Issue 30: the cluster-wide defaults (ConfigMap rehearsal-cluster-defaults), read at each create.
+  describe('with cluster defaults', () => {
+    const hardOf = (cluster: ReturnType<typeof fakeCluster>, name: string): Record<string, string>[] =>
+      cluster.createdQuotas.filter((quota) => quota.body.metadata.name === name).map((quota) => quota.body.spec.hard);
+
+    it('without any (built-in defaults) creates no rehearsal-sandbox quota, as before', async () => {
+      const cluster = fakeCluster({}, {}, () => BUILT_IN_CLUSTER_DEFAULTS);
+      await cluster.manager.create(plan());
+      expect(hardOf(cluster, 'rehearsal-sandbox')).toEqual([]);
+      expect(hardOf(cluster, 'rehearsal-sandbox-storage')[0]).toEqual({ 'requests.storage': '5Gi', persistentvolumeclaims: '3' });
+    });
+
+    it("gives every sandbox the cluster's CPU, memory and pod quota, and its storage over the installation's", async () => {
+      const defaults: ClusterDefaults = { ...BUILT_IN_CLUSTER_DEFAULTS, quotaCpu: '4', quotaMemory: '8Gi', quotaPods: 30, quotaStorage: '50Gi' };
+      const cluster = fakeCluster({}, {}, () => defaults);
+      await cluster.manager.create(plan());
+      expect(hardOf(cluster, 'rehearsal-sandbox')).toEqual([
+        { 'requests.cpu': '4', 'requests.memory': '8Gi', pods: '30' },
+        { 'requests.cpu': '4', 'requests.memory': '8Gi', pods: '30' },
+      ]);
+      expect(hardOf(cluster, 'rehearsal-sandbox-storage')[0]).toEqual({ 'requests.storage': '50Gi', persistentvolumeclaims: '3' });
+    });
+
+    it("lets the test's own resourceQuota win key by key", async () => {
+      const defaults: ClusterDefaults = { ...BUILT_IN_CLUSTER_DEFAULTS, quotaCpu: '4', quotaPods: 30 };
+      const cluster = fakeCluster({}, {}, () => defaults);
+      const own: RestoreTest = { ...test, spec: { ...test.spec, sandbox: { resourceQuota: { hard: { pods: '5', 'limits.memory': '1Gi' } } } } };
+      await cluster.manager.create(plan({ test: own }));
+      expect(hardOf(cluster, 'rehearsal-sandbox')[0]).toEqual({ 'requests.cpu': '4', pods: '5', 'limits.memory': '1Gi' });
+    });
+
+    it('reads the defaults at each create: a change applies to the next run', async () => {
+      let defaults: ClusterDefaults = { ...BUILT_IN_CLUSTER_DEFAULTS, quotaPods: 30 };
+      const cluster = fakeCluster({}, {}, () => defaults);
+      await cluster.manager.create(plan());
+      defaults = { ...BUILT_IN_CLUSTER_DEFAULTS, quotaPods: 10 };
+      await cluster.manager.create(
+        plan({
+          runId: 'fghij',
+          entries: [{ source: 'shop', sandbox: 'rehearsal-shop-fghij' }],
+          podSecurity: { 'rehearsal-shop-fghij': 'baseline' },
+        }),
+      );
+      expect(hardOf(cluster, 'rehearsal-sandbox')).toEqual([{ pods: '30' }, { pods: '30' }, { pods: '10' }]);
+    });
   });
 
   it.each([

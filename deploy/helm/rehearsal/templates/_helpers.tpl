@@ -42,3 +42,33 @@ labels are added. Arguments: (dict "root" $ "text" <yaml> "extraLabels" <map or 
 {{- end -}}
 {{- join "," $files -}}
 {{- end -}}
+
+{{/*
+The data of ConfigMap rehearsal-cluster-defaults (issue 30) from .Values.clusterDefaults: only the
+keys given a value (an absent key is the server's built-in default), every value a string.
+*/}}
+{{- define "rehearsal.clusterDefaultsData" -}}
+{{- $values := .Values.clusterDefaults -}}
+{{- $data := dict -}}
+{{- with $values.sandboxQuota.cpu }}{{ $_ := set $data "sandboxQuota.cpu" (toString .) }}{{ end -}}
+{{- with $values.sandboxQuota.memory }}{{ $_ := set $data "sandboxQuota.memory" (toString .) }}{{ end -}}
+{{- with $values.sandboxQuota.pods }}{{ $_ := set $data "sandboxQuota.pods" (toString .) }}{{ end -}}
+{{- with $values.sandboxQuota.storage }}{{ $_ := set $data "sandboxQuota.storage" (toString .) }}{{ end -}}
+{{- with $values.sandboxTtl }}{{ $_ := set $data "sandboxTtl" . }}{{ end -}}
+{{- with $values.rtoTarget }}{{ $_ := set $data "rtoTarget" . }}{{ end -}}
+{{- with $values.rpoTarget }}{{ $_ := set $data "rpoTarget" . }}{{ end -}}
+{{- if eq (include "rehearsal.durationSeconds" $values.alerts.maxBackupAge) "0" -}}
+{{- fail "clusterDefaults.alerts.maxBackupAge: must be longer than 0s" -}}
+{{- end -}}
+{{- $_ := set $data "alerts.maxBackupAge" $values.alerts.maxBackupAge -}}
+{{- with $values.alerts.consecutiveFailures }}{{ $_ := set $data "alerts.consecutiveFailures" (toString .) }}{{ end -}}
+{{- toYaml $data -}}
+{{- end -}}
+
+{{/* Seconds in a duration of the API's form (h, m, s only; the values schema checks it), e.g. 48h → 172800. */}}
+{{- define "rehearsal.durationSeconds" -}}
+{{- $hours := regexFind "[0-9]+h" . | trimSuffix "h" | default "0" | atoi -}}
+{{- $minutes := regexFind "[0-9]+m" . | trimSuffix "m" | default "0" | atoi -}}
+{{- $seconds := regexFind "[0-9]+s" . | trimSuffix "s" | default "0" | atoi -}}
+{{- add (mul $hours 3600) (mul $minutes 60) $seconds -}}
+{{- end -}}
