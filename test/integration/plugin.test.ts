@@ -602,11 +602,13 @@ describe('an API that checks tokens (REHEARSAL_AUTH_MODE=kubernetes)', () => {
 
   it('403 lists the missing permissions, with the token from --token or from the kubeconfig', async () => {
     const token = await serviceAccountToken(fixture.testNamespace, uniqueName('viewer', 30));
-    const withFlag = await plugin(['list', '--server', guardedUrl, '--token', token]);
+    // A list names its namespace (issue 30: without one, -A answers with the namespaces one may read).
+    const ns = fixture.testNamespace;
+    const withFlag = await plugin(['list', '-n', ns, '--server', guardedUrl, '--token', token]);
     expect(withFlag.code).toBe(1);
     expect(withFlag.stderr).toMatch(/^error: forbidden: /);
-    expect(withFlag.stderr).toContain('hint: you need "list" on restoretests.rehearsal.dev cluster-wide\n');
-    const fromKubeconfig = await plugin(['list', '--server', guardedUrl, '--kubeconfig', tokenKubeconfig('plugin-viewer.kubeconfig', token)]);
+    expect(withFlag.stderr).toContain(`hint: you need "list" on restoretests.rehearsal.dev in namespace ${ns}\n`);
+    const fromKubeconfig = await plugin(['list', '-n', ns, '--server', guardedUrl, '--kubeconfig', tokenKubeconfig('plugin-viewer.kubeconfig', token)]);
     expect(fromKubeconfig.stderr).toBe(withFlag.stderr);
   });
 });
