@@ -40,6 +40,29 @@ export interface ReportQuery {
   latest?: boolean;
 }
 
+/**
+ * Namespaces a list answer left out because the caller may not list there (issue 30): how many,
+ * and which when the server may tell this caller (who may list namespaces).
+ */
+export interface OmittedNamespaces {
+  count: number;
+  names: string[];
+}
+
+/** Told about omitted namespaces, once per list. */
+export type OnOmitted = (omitted: OmittedNamespaces) => void;
+
+/** The Rehearsal-Omitted-Namespaces headers of an answer; undefined when nothing was left out. */
+export function omittedNamespacesOf(response: Response): OmittedNamespaces | undefined {
+  const count = Number(response.headers.get('Rehearsal-Omitted-Namespaces') ?? '0');
+  if (!Number.isInteger(count) || count <= 0) return undefined;
+  const names = (response.headers.get('Rehearsal-Omitted-Namespace-Names') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return { count, names };
+}
+
 interface Outcome<T> {
   data?: T;
   error?: unknown;
@@ -56,8 +79,14 @@ export class RehearsalApi {
     this.client = createRehearsalClient({ baseUrl: connection.baseUrl, fetch: connection.fetch });
   }
 
-  async listTests(): Promise<TestResponse[]> {
-    return this.data('GET', () => this.client.GET('/api/v1/tests'));
+  /** The tests of `namespace`, else of every namespace the caller may list (onOmitted hears of the rest). */
+  async listTests(namespace?: string, onOmitted?: OnOmitted): Promise<TestResponse[]> {
+    const { data, response } = await this.send('GET', () =>
+      this.client.GET('/api/v1/tests', { params: { query: namespace === undefined ? {} : { namespace } } }),
+    );
+    const omitted = omittedNamespacesOf(response);
+    if (omitted && onOmitted) onOmitted(omitted);
+    return required(data, response);
   }
 
   async getTest(name: string, namespace?: string): Promise<TestResponse> {
@@ -94,7 +123,7 @@ export class RehearsalApi {
    * asks again through the same typed call, so the request goes the way of the connection (direct,
    * aggregated API or service proxy) whatever path the server saw.
    */
-  async listReports(query: ReportQuery): Promise<RestoreReport[]> {
+  async listReports(query: ReportQuery, onOmitted?: OnOmitted): Promise<RestoreReport[]> {
     const reports: RestoreReport[] = [];
     const seen = new Set<string>();
     let token: string | undefined;
@@ -104,6 +133,8 @@ export class RehearsalApi {
         this.client.GET('/api/v1/reports', { params: { query: pageQuery } }),
       );
       reports.push(...required(data, response));
+      const omitted = token === undefined ? omittedNamespacesOf(response) : undefined;
+      if (omitted && onOmitted) onOmitted(omitted);
       token = nextPageToken(response.headers.get('link'));
       if (token === undefined) return reports;
       if (seen.has(token)) throw new CliError('the API named the same page of reports twice');

@@ -10,7 +10,8 @@ export interface paths {
         };
         /**
          * List RestoreTests
-         * @description Every RestoreTest in every namespace, ordered by namespace and name.
+         * @description The RestoreTests in every namespace the caller may list (all of them for a caller who may list
+         *     cluster-wide), or in `namespace`; ordered by namespace and name.
          */
         get: operations["listTests"];
         put?: never;
@@ -268,6 +269,9 @@ export interface paths {
          * @description RestoreReports completed in the last `days` days, newest first, exactly as stored in the
          *     cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
          *     `namespace` alone, and by `result`; `latest` keeps only the most recent report of each test.
+         *     Without `test` or `namespace`: the reports in every namespace the caller may list (all of them
+         *     for a caller who may list cluster-wide); the headers Rehearsal-Omitted-Namespaces and
+         *     Rehearsal-Omitted-Namespace-Names report the namespaces left out.
          *
          *     Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
          *     answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
@@ -504,6 +508,8 @@ export interface paths {
          *     at least REHEARSAL_COVERAGE_MIN_WINDOW), `stale` (the newest pass is older) or `untested`
          *     (never a passing run). Untested and stale namespaces come first. The backup tool's objects are
          *     re-read at most every REHEARSAL_COVERAGE_REFRESH_SECONDS; runs count as soon as they are reported.
+         *     A caller who may not list RestoreTests and RestoreReports cluster-wide sees the backed-up
+         *     namespaces where they may (their counts, and only the tests in those namespaces).
          */
         get: operations["getCoverage"];
         put?: never;
@@ -1997,16 +2003,23 @@ export type $defs = Record<string, never>;
 export interface operations {
     listTests: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out. */
+                namespace?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description RestoreTests */
             200: {
                 headers: {
+                    /** @description Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+                    "Rehearsal-Omitted-Namespace-Names"?: string;
+                    /** @description How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+                    "Rehearsal-Omitted-Namespaces"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2019,6 +2032,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description namespace is not an RFC 1123 label */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description No bearer token, or the cluster rejected it */
             401: {
@@ -3088,6 +3110,10 @@ export interface operations {
             /** @description RestoreReports, newest first */
             200: {
                 headers: {
+                    /** @description Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+                    "Rehearsal-Omitted-Namespace-Names"?: string;
+                    /** @description How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+                    "Rehearsal-Omitted-Namespaces"?: string;
                     /** @description The next page: `<URL>; rel="next"`; absent on the last page. */
                     Link?: string;
                     [name: string]: unknown;
@@ -3462,16 +3488,23 @@ export interface operations {
     };
     getSummary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out. */
+                namespace?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description Summary */
             200: {
                 headers: {
+                    /** @description Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+                    "Rehearsal-Omitted-Namespace-Names"?: string;
+                    /** @description How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+                    "Rehearsal-Omitted-Namespaces"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3484,6 +3517,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description namespace is not an RFC 1123 label */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description No bearer token, or the cluster rejected it */
             401: {
@@ -3528,6 +3570,8 @@ export interface operations {
             query?: {
                 /** @description Number of days, today included. */
                 days?: number;
+                /** @description Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out. */
+                namespace?: string;
             };
             header?: never;
             path?: never;
@@ -3535,9 +3579,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description Daily figures */
             200: {
                 headers: {
+                    /** @description Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+                    "Rehearsal-Omitted-Namespace-Names"?: string;
+                    /** @description How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+                    "Rehearsal-Omitted-Namespaces"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3551,7 +3599,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description days is not an integer from 1 to 3650 */
+            /** @description days is not an integer from 1 to 3650, or namespace is not an RFC 1123 label */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3603,6 +3651,8 @@ export interface operations {
             query?: {
                 /** @description Look-back in hours. */
                 hours?: number;
+                /** @description Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out. */
+                namespace?: string;
             };
             header?: never;
             path?: never;
@@ -3610,9 +3660,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description Alerts, newest first */
             200: {
                 headers: {
+                    /** @description Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+                    "Rehearsal-Omitted-Namespace-Names"?: string;
+                    /** @description How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+                    "Rehearsal-Omitted-Namespaces"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3626,7 +3680,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description hours is not an integer from 1 to 87600 */
+            /** @description hours is not an integer from 1 to 87600, or namespace is not an RFC 1123 label */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3675,16 +3729,23 @@ export interface operations {
     };
     listUpcoming: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out. */
+                namespace?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description Upcoming runs */
             200: {
                 headers: {
+                    /** @description Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+                    "Rehearsal-Omitted-Namespace-Names"?: string;
+                    /** @description How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+                    "Rehearsal-Omitted-Namespaces"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3697,6 +3758,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description namespace is not an RFC 1123 label */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
             /** @description No bearer token, or the cluster rejected it */
             401: {
@@ -3738,20 +3808,36 @@ export interface operations {
     };
     getCoverage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out. */
+                namespace?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Ok */
+            /** @description Coverage */
             200: {
                 headers: {
+                    /** @description Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+                    "Rehearsal-Omitted-Namespace-Names"?: string;
+                    /** @description How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+                    "Rehearsal-Omitted-Namespaces"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CoverageResponse"];
+                };
+            };
+            /** @description namespace is not an RFC 1123 label */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
             /** @description No bearer token, or the cluster rejected it */

@@ -1,8 +1,10 @@
 // GET /api/v1/coverage: the namespaces the backup tool backs up, and which of them no passing
-// restore test covers (issue 16).
-import { Controller, Extension, Get, OperationId, Response, Route, Security, Tags } from '@tsoa/runtime';
+// restore test covers (issue 16); of the namespaces the caller may list (issue 30).
+import { Controller, Extension, Get, OperationId, Query, Request, Response, Route, Security, SuccessResponse, Tags } from '@tsoa/runtime';
+import type { Request as ExpressRequest } from 'express';
 import type { CoverageResponse } from '../domain/read-models/coverage.js';
-import { LIST_REPORTS, LIST_TESTS, LIST_VELERO_BACKUPS, LIST_VELERO_SCHEDULES, RBAC_EXTENSION } from './auth/permissions.js';
+import { listScopeOf } from './auth/namespace-scope.js';
+import { LIST_REPORTS_READABLE, LIST_TESTS_READABLE, LIST_VELERO_BACKUPS, LIST_VELERO_SCHEDULES, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';
 
@@ -23,13 +25,25 @@ export class CoverageController extends Controller {
    * at least REHEARSAL_COVERAGE_MIN_WINDOW), `stale` (the newest pass is older) or `untested`
    * (never a passing run). Untested and stale namespaces come first. The backup tool's objects are
    * re-read at most every REHEARSAL_COVERAGE_REFRESH_SECONDS; runs count as soon as they are reported.
+   * A caller who may not list RestoreTests and RestoreReports cluster-wide sees the backed-up
+   * namespaces where they may (their counts, and only the tests in those namespaces).
    * @summary Backed-up namespaces and their restore-test coverage
+   * @param namespace Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out.
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Get('coverage')
   @OperationId('getCoverage')
-  @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS, LIST_VELERO_SCHEDULES, LIST_VELERO_BACKUPS])
+  @SuccessResponse<{
+    /** How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+    'Rehearsal-Omitted-Namespaces'?: string;
+    /** Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+    'Rehearsal-Omitted-Namespace-Names'?: string;
+  }>(200, 'Coverage')
+  @Response<ProblemDetails>(400, 'namespace is not an RFC 1123 label')
+  @Extension(RBAC_EXTENSION, [LIST_TESTS_READABLE, LIST_REPORTS_READABLE, LIST_VELERO_SCHEDULES, LIST_VELERO_BACKUPS])
   @Response<ProblemDetails>(503, 'Caches still loading (not-ready), or Velero not installed or not reachable (backup-tool-unavailable)')
-  public async getCoverage(): Promise<CoverageResponse> {
-    return this.api.coverage.coverage();
+  public async getCoverage(@Request() request: ExpressRequest, @Query() namespace?: string): Promise<CoverageResponse> {
+    return this.api.coverage.coverage(listScopeOf(request, namespace));
   }
 }

@@ -1,5 +1,6 @@
-// Dashboard read models: summary, daily series, alerts, upcoming runs (decision 0005). All are
-// cluster-wide views, so they need cluster-wide list permissions.
+// Dashboard read models: summary, daily series, alerts, upcoming runs (decision 0005). Each covers
+// the namespaces the caller may list (issue 30): every one for a caller who may list cluster-wide,
+// else theirs, or the one `namespace` names; the headers report what was left out.
 import {
   Controller,
   Extension,
@@ -10,11 +11,13 @@ import {
   Response,
   Route,
   Security,
+  SuccessResponse,
   Tags,
 } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
 import type { Alert, DailySummary, Summary, UpcomingTest } from '../domain/read-models/views.js';
-import { LIST_REPORTS, LIST_TESTS, RBAC_EXTENSION } from './auth/permissions.js';
+import { listScopeOf, scopeKey } from './auth/namespace-scope.js';
+import { LIST_REPORTS_READABLE, LIST_TESTS_READABLE, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import { sendPreparedJson } from './responses/prepared-json.js';
 import type { ProblemDetails } from './problem.js';
@@ -47,15 +50,26 @@ export class DashboardController extends Controller {
    * Figures over the last 24 hours (UTC): mean score, runs by result, mean RTO, tests that ran,
    * and the source namespaces covered by any RestoreTest.
    * @summary Summary of the last 24 hours
+   * @param namespace Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out.
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Get('summary')
   @OperationId('getSummary')
+  @SuccessResponse<{
+    /** How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+    'Rehearsal-Omitted-Namespaces'?: string;
+    /** Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+    'Rehearsal-Omitted-Namespace-Names'?: string;
+  }>(200, 'Summary')
+  @Response<ProblemDetails>(400, 'namespace is not an RFC 1123 label')
   @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
-  @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
-  public getSummary(@Request() request: ExpressRequest): Promise<Summary> {
+  @Extension(RBAC_EXTENSION, [LIST_TESTS_READABLE, LIST_REPORTS_READABLE])
+  public getSummary(@Request() request: ExpressRequest, @Query() namespace?: string): Promise<Summary> {
+    const scope = listScopeOf(request, namespace);
     return sendPreparedJson(
       request,
-      this.api.responses.json('summary', WINDOW_TTL_MS, () => this.api.dashboard.summary()),
+      this.api.responses.json(`summary${scopeKey(scope)}`, WINDOW_TTL_MS, () => this.api.dashboard.summary(scope)),
     );
   }
 
@@ -66,19 +80,30 @@ export class DashboardController extends Controller {
    * @isInt days must be an integer
    * @minimum days 1 must be between 1 and 3650
    * @maximum days 3650 must be between 1 and 3650
+   * @param namespace Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out.
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Get('summary/daily')
   @OperationId('getDailySummary')
+  @SuccessResponse<{
+    /** How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+    'Rehearsal-Omitted-Namespaces'?: string;
+    /** Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+    'Rehearsal-Omitted-Namespace-Names'?: string;
+  }>(200, 'Daily figures')
   @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
-  @Extension(RBAC_EXTENSION, [LIST_REPORTS])
-  @Response<ProblemDetails>(400, 'days is not an integer from 1 to 3650')
+  @Extension(RBAC_EXTENSION, [LIST_REPORTS_READABLE])
+  @Response<ProblemDetails>(400, 'days is not an integer from 1 to 3650, or namespace is not an RFC 1123 label')
   public getDailySummary(
     @Request() request: ExpressRequest,
     @Query() days: number = 30,
+    @Query() namespace?: string,
   ): Promise<DailySummary[]> {
+    const scope = listScopeOf(request, namespace);
     return sendPreparedJson(
       request,
-      this.api.responses.json(`daily?days=${days}`, WINDOW_TTL_MS, () => this.api.dashboard.daily(days)),
+      this.api.responses.json(`daily?days=${days}${scopeKey(scope)}`, WINDOW_TTL_MS, () => this.api.dashboard.daily(days, scope)),
     );
   }
 
@@ -92,17 +117,31 @@ export class DashboardController extends Controller {
    * @isInt hours must be an integer
    * @minimum hours 1 must be between 1 and 87600
    * @maximum hours 87600 must be between 1 and 87600
+   * @param namespace Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out.
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Get('alerts')
   @OperationId('listAlerts')
+  @SuccessResponse<{
+    /** How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+    'Rehearsal-Omitted-Namespaces'?: string;
+    /** Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+    'Rehearsal-Omitted-Namespace-Names'?: string;
+  }>(200, 'Alerts, newest first')
   @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
-  @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_REPORTS])
-  @Response<ProblemDetails>(400, 'hours is not an integer from 1 to 87600')
-  public listAlerts(@Request() request: ExpressRequest, @Query() hours: number = 48): Promise<Alert[]> {
+  @Extension(RBAC_EXTENSION, [LIST_TESTS_READABLE, LIST_REPORTS_READABLE])
+  @Response<ProblemDetails>(400, 'hours is not an integer from 1 to 87600, or namespace is not an RFC 1123 label')
+  public listAlerts(
+    @Request() request: ExpressRequest,
+    @Query() hours: number = 48,
+    @Query() namespace?: string,
+  ): Promise<Alert[]> {
+    const scope = listScopeOf(request, namespace);
     // The thresholds are in the key: a change of the cluster defaults is a different answer at once.
     const { maxBackupAgeSeconds, consecutiveFailures } = this.api.dashboard.alertThresholds();
-    const key = `alerts?hours=${hours}&maxBackupAge=${maxBackupAgeSeconds}&consecutiveFailures=${consecutiveFailures}`;
-    return sendPreparedJson(request, this.api.responses.json(key, WINDOW_TTL_MS, () => this.api.dashboard.alerts(hours)));
+    const key = `alerts?hours=${hours}&maxBackupAge=${maxBackupAgeSeconds}&consecutiveFailures=${consecutiveFailures}${scopeKey(scope)}`;
+    return sendPreparedJson(request, this.api.responses.json(key, WINDOW_TTL_MS, () => this.api.dashboard.alerts(hours, scope)));
   }
 
   /**
@@ -110,15 +149,26 @@ export class DashboardController extends Controller {
    * minute ago that has not started: engine down, or waiting for a run slot), most overdue first;
    * then the rest soonest first. Suspended tests are left out.
    * @summary Upcoming runs
+   * @param namespace Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out.
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Get('upcoming')
   @OperationId('listUpcoming')
+  @SuccessResponse<{
+    /** How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+    'Rehearsal-Omitted-Namespaces'?: string;
+    /** Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+    'Rehearsal-Omitted-Namespace-Names'?: string;
+  }>(200, 'Upcoming runs')
+  @Response<ProblemDetails>(400, 'namespace is not an RFC 1123 label')
   @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
-  @Extension(RBAC_EXTENSION, [LIST_TESTS])
-  public listUpcoming(@Request() request: ExpressRequest): Promise<UpcomingTest[]> {
+  @Extension(RBAC_EXTENSION, [LIST_TESTS_READABLE])
+  public listUpcoming(@Request() request: ExpressRequest, @Query() namespace?: string): Promise<UpcomingTest[]> {
+    const scope = listScopeOf(request, namespace);
     return sendPreparedJson(
       request,
-      this.api.responses.json('upcoming', UPCOMING_TTL_MS, () => this.api.dashboard.upcoming()),
+      this.api.responses.json(`upcoming${scopeKey(scope)}`, UPCOMING_TTL_MS, () => this.api.dashboard.upcoming(scope)),
     );
   }
 }

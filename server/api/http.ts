@@ -47,6 +47,7 @@ import { jsonBody, refuseBodyOnBodilessMethods, requireJsonWhenBody } from './re
 import { ResponseCache } from './responses/response-cache.js';
 import { ComplianceService } from './services/compliance.service.js';
 import { CoverageService } from './services/coverage.service.js';
+import { namespacesWithObjects } from './services/scoped-reads.js';
 import { RunDetailsService } from './services/run-details.service.js';
 import { DashboardService } from './services/dashboard.service.js';
 import type { ClusterDefaults } from '../domain/run/cluster-defaults.js';
@@ -148,6 +149,8 @@ function createAuthorizer(deps: HttpDeps, document: OpenApiDocument, reviewer: A
     ...(reviewer ? { reviewer } : {}),
     permissions: new PermissionTable(document),
     defaults: { namespace: deps.config.namespace, veleroNamespace: deps.config.veleroNamespace },
+    // Lists without a namespace review the caller's rights only where there is something to show.
+    readable: { candidates: namespacesWithObjects(deps.cache) },
   });
 }
 
@@ -179,7 +182,7 @@ export function createApp(deps: HttpDeps): express.Express {
     health: () => ({ status: deps.cache.synced ? 'ok' : 'starting' }),
     tests,
     reports: new ReportsService(deps.cache, deps.config.namespace, deps.now),
-    dashboard: new DashboardService(deps.cache, deps.now, () => coverage.untestedCount(), deps.clusterDefaults),
+    dashboard: new DashboardService(deps.cache, deps.now, (scope) => coverage.untestedCount(scope), deps.clusterDefaults),
     compliance,
     schedules: new SchedulesService(deps.schedules),
     sandboxes: new SandboxesService(deps.sandboxes),

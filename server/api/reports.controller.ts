@@ -13,7 +13,8 @@ import {
   Tags,
 } from '@tsoa/runtime';
 import type { Request as ExpressRequest } from 'express';
-import { LIST_REPORTS_FILTERED, RBAC_EXTENSION } from './auth/permissions.js';
+import { listScopeOf, scopeKey, type NamespaceScope } from './auth/namespace-scope.js';
+import { LIST_REPORTS_READABLE, RBAC_EXTENSION } from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { RestoreReportResource } from './dto.js';
 import { sendPreparedJson } from './responses/prepared-json.js';
@@ -38,8 +39,8 @@ const REPORTS_TTL_MS = 5_000;
 export const STREAMED_PAGE_REPORTS = 1_000;
 
 /** The list a query selects, whatever its page: the start of a cached page's key. */
-function listKey(query: { test?: string; namespace?: string; result?: RunResult; days: number }): string {
-  return `reports?test=${query.test ?? ''}&namespace=${query.namespace ?? ''}&result=${query.result ?? ''}&days=${query.days}`;
+function listKey(query: { test?: string; namespace?: string; result?: RunResult; days: number; scope: NamespaceScope }): string {
+  return `reports?test=${query.test ?? ''}&namespace=${query.namespace ?? ''}&result=${query.result ?? ''}&days=${query.days}${scopeKey(query.scope)}`;
 }
 
 @Route('api/v1')
@@ -58,6 +59,9 @@ export class ReportsController extends Controller {
    * RestoreReports completed in the last `days` days, newest first, exactly as stored in the
    * cluster (apiVersion, kind, metadata, spec). Narrow with `test` (and its `namespace`), or with
    * `namespace` alone, and by `result`; `latest` keeps only the most recent report of each test.
+   * Without `test` or `namespace`: the reports in every namespace the caller may list (all of them
+   * for a caller who may list cluster-wide); the headers Rehearsal-Omitted-Namespaces and
+   * Rehearsal-Omitted-Namespace-Names report the namespaces left out.
    *
    * Paged like a Kubernetes list: at most `limit` reports per answer; when more follow, the
    * answer's `Link` header names the next page (`rel="next"`, RFC 8288), a URL with the same query
@@ -90,9 +94,13 @@ export class ReportsController extends Controller {
   @SuccessResponse<{
     /** The next page: `<URL>; rel="next"`; absent on the last page. */
     Link?: string;
+    /** How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+    'Rehearsal-Omitted-Namespaces'?: string;
+    /** Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+    'Rehearsal-Omitted-Namespace-Names'?: string;
   }>(200, 'RestoreReports, newest first')
   @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
-  @Extension(RBAC_EXTENSION, [LIST_REPORTS_FILTERED])
+  @Extension(RBAC_EXTENSION, [LIST_REPORTS_READABLE])
   @Response<ProblemDetails>(400, 'A query parameter is malformed or out of range, or continue is not a token of this list')
   @Response<ProblemDetails>(404, 'test names a RestoreTest that does not exist')
   public async listReports(
@@ -105,7 +113,10 @@ export class ReportsController extends Controller {
     @Query('continue') continueToken?: string,
     @Query() result?: RunResult,
   ): Promise<RestoreReportResource[]> {
+    // With `test` the scope is the test's namespace (the query's or the server's), else as listScopeOf.
+    const scope = listScopeOf(request, test === undefined ? namespace : undefined);
     const query = {
+      scope,
       ...(test !== undefined ? { test } : {}),
       ...(namespace !== undefined ? { namespace } : {}),
       ...(result !== undefined ? { result } : {}),

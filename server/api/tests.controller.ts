@@ -26,12 +26,13 @@ import {
   CREATE_TEST,
   DELETE_TEST,
   GET_TEST,
-  LIST_TESTS,
+  LIST_TESTS_READABLE,
   RBAC_EXTENSION,
   TRIGGER_TEST,
   UPDATE_TEST,
 } from './auth/permissions.js';
 import { reviewedCaller, type ApiUser } from './auth/authorizer.js';
+import { listScopeOf, scopeKey } from './auth/namespace-scope.js';
 import { requestNamespaceOf } from './auth/request-namespace.js';
 import type { ApiContext } from './context.js';
 import { sendPreparedJson } from './responses/prepared-json.js';
@@ -69,17 +70,29 @@ export class TestsController extends Controller {
   }
 
   /**
-   * Every RestoreTest in every namespace, ordered by namespace and name.
+   * The RestoreTests in every namespace the caller may list (all of them for a caller who may list
+   * cluster-wide), or in `namespace`; ordered by namespace and name.
    * @summary List RestoreTests
+   * @param namespace Only this namespace (403 when the caller may not list there). Without it: every namespace the caller may list; the headers Rehearsal-Omitted-Namespaces and Rehearsal-Omitted-Namespace-Names report those left out.
+   * @pattern namespace ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ must be an RFC 1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit
+   * @maxLength namespace 63 must be at most 63 characters
    */
   @Get()
   @OperationId('listTests')
+  @SuccessResponse<{
+    /** How many namespaces holding Rehearsal objects the answer leaves out (the caller may not list there); absent when none. */
+    'Rehearsal-Omitted-Namespaces'?: string;
+    /** Those namespaces, comma-separated; only to callers who may list namespaces cluster-wide. */
+    'Rehearsal-Omitted-Namespace-Names'?: string;
+  }>(200, 'RestoreTests')
   @Response<void>(304, 'Not Modified: If-None-Match names the current ETag of this answer')
-  @Extension(RBAC_EXTENSION, [LIST_TESTS])
-  public listTests(@Request() request: ExpressRequest): Promise<TestResponse[]> {
+  @Extension(RBAC_EXTENSION, [LIST_TESTS_READABLE])
+  @Response<ProblemDetails>(400, 'namespace is not an RFC 1123 label')
+  public listTests(@Request() request: ExpressRequest, @Query() namespace?: string): Promise<TestResponse[]> {
+    const scope = listScopeOf(request, namespace);
     return sendPreparedJson(
       request,
-      this.api.responses.json('tests', TEST_LIST_TTL_MS, () => this.api.tests.list()),
+      this.api.responses.json(`tests${scopeKey(scope)}`, TEST_LIST_TTL_MS, () => this.api.tests.list(scope)),
     );
   }
 

@@ -4,6 +4,7 @@
 // identity; anywhere else to the same origin, with a bearer token the user typed when the server
 // asks for one (REHEARSAL_AUTH_MODE=kubernetes). The token lives in sessionStorage, never in a URL.
 import { createRehearsalClient, isProblemDetails, type ProblemDetails } from '../../openapi/client.js';
+import { noteOmitted } from './omitted.js';
 
 export type { components } from '../../openapi/client.js';
 
@@ -48,7 +49,11 @@ function rewriteForAggregation(request: Request): Request {
 export const api = createRehearsalClient({
   baseUrl: location.origin,
   token: () => (viaAggregation ? undefined : storedToken()),
-  fetch: (request) => globalThis.fetch(viaAggregation ? rewriteForAggregation(request) : request),
+  fetch: async (request) => {
+    const response = await globalThis.fetch(viaAggregation ? rewriteForAggregation(request) : request);
+    noteOmitted(response);
+    return response;
+  },
 });
 
 /** A URL for a download link (PDFs), through the same route the client takes. */

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { onUnauthenticated, storedToken, storeToken, viaAggregation } from './api.js';
 import { PageHeader } from './components/ui.js';
 import { href, useRoute } from './hooks.js';
+import { OmittedNote } from './components/omitted-note.js';
 import { AlertsPage, UpcomingPage } from './pages/alerts.js';
 import { CompliancePage } from './pages/compliance.js';
 import { OverviewPage } from './pages/overview.js';
@@ -148,11 +149,14 @@ function App() {
             }}
           />
         ) : (
-          <Page
-            key={`${generation}:${route.page}:${route.params.join('/')}`}
-            page={route.page}
-            params={route.params}
-          />
+          <>
+            <OmittedNote key={`note:${generation}:${route.page}:${route.params.join('/')}`} />
+            <Page
+              key={`${generation}:${route.page}:${route.params.join('/')}`}
+              page={route.page}
+              params={route.params}
+            />
+          </>
         )}
       </main>
     </div>

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { omittedNote } from '../output/omitted.js';
 import { printList, tableOptions } from '../output/print.js';
 import { reportPrinter, volumePrinter } from '../output/printers.js';
 import { renderTable } from '../output/table.js';
@@ -33,7 +34,7 @@ export const reportsCommand = defineCommand({
       namespace: name ? session.requestNamespace : session.allNamespaces ? undefined : session.namespace,
       days,
       latest: args.latest ? true : undefined,
-    });
+    }, (omitted) => context.io.stderr(omittedNote(omitted, 'restorereports')));
     await printList(context, reports, reportPrinter, {
       allNamespaces: session.allNamespaces,
       namespace: name ? (session.requestNamespace ?? session.namespace) : session.namespace,

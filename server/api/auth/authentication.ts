@@ -5,6 +5,7 @@ import type { Request } from 'express';
 import { apiContextOf } from '../context.js';
 import type { ApiUser } from './authorizer.js';
 import { frontProxyUserOf } from './front-proxy.js';
+import { rememberNamespaceScope } from './namespace-scope.js';
 import { rememberRequestNamespace, resolveRequestNamespace } from './request-namespace.js';
 
 export const SECURITY_SCHEME = 'kubernetes';
@@ -26,7 +27,7 @@ export async function expressAuthentication(
     authorizer.serverNamespace,
   );
   rememberRequestNamespace(request, namespace);
-  return authorizer.authorize({
+  const { user, scope } = await authorizer.authorizeRequest({
     ...(frontProxyUser ? { frontProxyUser } : {}),
     method: request.method,
     routePath: path,
@@ -35,4 +36,7 @@ export async function expressAuthentication(
     query,
     params: request.params as Record<string, unknown>,
   });
+  // The namespaces a list may show (issue 30), read by the list controllers.
+  rememberNamespaceScope(request, scope);
+  return user;
 }

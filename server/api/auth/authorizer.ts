@@ -8,10 +8,14 @@
 //   of the token (the token itself is never stored), so a dashboard polling several endpoints
 //   costs the apiserver a few reviews per TTL, not a few per request.
 // 401 = no or rejected token; 403 = a permission is missing, named in the problem.
+// Lists (scope readable) are the exception (issue 30): without a named namespace they answer with
+// the namespaces the caller may read (readable-namespaces.ts) instead of a 403.
 import { createHash } from 'node:crypto';
 import { ProblemError, describePermission, type PermissionDescriptor } from '../problem.js';
 import type { AccessDecision, AccessReviewer, ReviewedUser } from './access-review.js';
-import { permissionFor, type PermissionTable, type RequestFacts, type ScopeDefaults } from './permissions.js';
+import { ALL_NAMESPACES, singleNamespace, type NamespaceScope } from './namespace-scope.js';
+import { namesNamespace, permissionFor, type PermissionTable, type RbacRule, type RequestFacts, type ScopeDefaults } from './permissions.js';
+import { ReadableNamespaces, type ReadableNamespacesOptions } from './readable-namespaces.js';
 import { TtlCache } from './ttl-cache.js';
 
 export type AuthMode = 'none' | 'kubernetes';
@@ -58,6 +62,18 @@ export interface AuthorizerOptions {
   deniedTtlMs?: number;
   maxCacheEntries?: number;
   now?: () => number;
+  /**
+   * How lists without a named namespace find the namespaces a caller may read (issue 30). Without
+   * candidates, a caller who may not list cluster-wide gets an empty list.
+   */
+  readable?: Omit<ReadableNamespacesOptions, 'now'>;
+}
+
+/** An authorized request: its caller, and the namespaces a list answer may show. */
+export interface AuthorizedRequest {
+  user: ApiUser;
+  /** Every namespace for operations that are not readable lists (their rules were checked whole). */
+  scope: NamespaceScope;
 }
 
 const REALM = 'Bearer realm="rehearsal"';
@@ -78,6 +94,7 @@ export class RequestAuthorizer {
   private readonly tokenTtlMs: number;
   private readonly allowedTtlMs: number;
   private readonly deniedTtlMs: number;
+  private readonly readable: ReadableNamespaces;
 
   constructor(private readonly options: AuthorizerOptions) {
     if (options.mode === 'kubernetes' && !options.reviewer) {
@@ -89,6 +106,11 @@ export class RequestAuthorizer {
     this.tokenTtlMs = options.tokenTtlMs ?? 30_000;
     this.allowedTtlMs = options.allowedTtlMs ?? 30_000;
     this.deniedTtlMs = options.deniedTtlMs ?? 5_000;
+    this.readable = new ReadableNamespaces({
+      candidates: () => [],
+      ...options.readable,
+      ...(options.now ? { now: options.now } : {}),
+    });
   }
 
   get mode(): AuthMode {
@@ -102,7 +124,17 @@ export class RequestAuthorizer {
 
   /** The caller, or a ProblemError (401, 403; 503 when the apiserver cannot answer). */
   async authorize(request: AuthRequest): Promise<ApiUser> {
-    if (this.options.mode === 'none' && !request.frontProxyUser) return ANONYMOUS_USER;
+    return (await this.authorizeRequest(request)).user;
+  }
+
+  /** The caller and the namespaces a list may show, or a ProblemError as authorize(). */
+  async authorizeRequest(request: AuthRequest): Promise<AuthorizedRequest> {
+    if (this.options.mode === 'none' && !request.frontProxyUser) {
+      // Nobody is reviewed; a list that names its namespace still shows that one alone.
+      const operation = request.routePath ? this.options.permissions.lookup(request.method, request.routePath) : undefined;
+      const isReadableList = operation?.rules.some((rule) => rule.scope === 'readable') ?? false;
+      return { user: ANONYMOUS_USER, scope: isReadableList && namesNamespace(request) ? singleNamespace(request.namespace) : ALL_NAMESPACES };
+    }
     const reviewer = this.options.reviewer;
     if (!reviewer) {
       throw new ProblemError('kubernetes-unavailable', 'This server has no Kubernetes client to review the caller\'s permissions.');
@@ -122,16 +154,18 @@ export class RequestAuthorizer {
       ? { user: request.frontProxyUser, cacheKey: `user:${sha256(JSON.stringify(request.frontProxyUser))}` }
       : await this.tokenUser(reviewer, request.authorization);
 
-    const permissions = operation.rules.map((rule) => permissionFor(rule, request, this.options.defaults));
-    const answers = await Promise.all(
-      permissions.map((permission) =>
-        this.decisions.getOrLoad(
-          `${cacheKey}\n${JSON.stringify(permission)}`,
-          () => reviewer.reviewAccess(user, permission),
-          (decision) => (decision.allowed ? this.allowedTtlMs : this.deniedTtlMs),
-        ),
-      ),
-    );
+    const review = (permission: PermissionDescriptor): Promise<AccessDecision> =>
+      this.decisions.getOrLoad(
+        `${cacheKey}\n${JSON.stringify(permission)}`,
+        () => reviewer.reviewAccess(user, permission),
+        (decision) => (decision.allowed ? this.allowedTtlMs : this.deniedTtlMs),
+      );
+    // A readable list without a named namespace is resolved to namespaces below, never refused.
+    const resolvesNamespaces = (rule: RbacRule): boolean => rule.scope === 'readable' && !namesNamespace(request);
+    const permissions = operation.rules
+      .filter((rule) => !resolvesNamespaces(rule))
+      .map((rule) => permissionFor(rule, request, this.options.defaults));
+    const answers = await Promise.all(permissions.map(review));
     const missing: PermissionDescriptor[] = permissions.filter(
       (_permission, index) => !answers[index]!.allowed,
     );
@@ -142,11 +176,20 @@ export class RequestAuthorizer {
         { missingPermissions: missing },
       );
     }
+    const listPermissions = operation.rules
+      .filter(resolvesNamespaces)
+      .map((rule) => permissionFor(rule, request, this.options.defaults));
+    let scope: NamespaceScope = ALL_NAMESPACES;
+    if (listPermissions.length > 0) scope = await this.readable.resolve(cacheKey, listPermissions, review);
+    else if (operation.rules.some((rule) => rule.scope === 'readable')) scope = singleNamespace(request.namespace);
     return {
-      username: user.username,
-      groups: user.groups,
-      ...(user.uid ? { uid: user.uid } : {}),
-      ...(user.extra ? { extra: user.extra } : {}),
+      user: {
+        username: user.username,
+        groups: user.groups,
+        ...(user.uid ? { uid: user.uid } : {}),
+        ...(user.extra ? { extra: user.extra } : {}),
+      },
+      scope,
     };
   }
 
@@ -176,5 +219,6 @@ export class RequestAuthorizer {
   clearCaches(): void {
     this.users.clear();
     this.decisions.clear();
+    this.readable.clear();
   }
 }

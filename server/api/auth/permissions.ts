@@ -16,14 +16,16 @@ export const RBAC_EXTENSION = 'x-rehearsal-rbac';
  * - cluster: a cluster-wide permission (aggregates and lists span every namespace);
  * - namespace: the request's one namespace (query `namespace`, else the server's namespace; see
  *   request-namespace.ts); the object name is the path parameter `name` when there is one;
- * - filtered: like namespace when the request is narrowed with `test` or `namespace`, else cluster;
+ * - readable: a list narrowed to what the caller may read (issue 30): the request's namespace when
+ *   it names one with `namespace` (or `test`), else cluster-wide when the caller may, else the
+ *   namespaces where they may (readable-namespaces.ts); never a 403 without a named namespace;
  * - velero: the configured Velero namespace;
  * - server: the server's own namespace, with the rule's fixed `name` if it has one (objects of the
  *   installation itself, such as the published evidence keys);
  * - collection: the request's namespace like `namespace`, but never an object name (a list of the
  *   objects in it, e.g. the reports of the test named in the path).
  */
-export type RbacScope = 'cluster' | 'namespace' | 'filtered' | 'velero' | 'server' | 'collection';
+export type RbacScope = 'cluster' | 'namespace' | 'readable' | 'velero' | 'server' | 'collection';
 
 export interface RbacRule {
   verb: string;
@@ -50,11 +52,18 @@ export const LIST_REPORTS = {
   resource: 'restorereports',
   scope: 'cluster',
 };
-export const LIST_REPORTS_FILTERED = {
+/** The lists a tenant reads (tests, reports, the dashboard's aggregates): see scope readable. */
+export const LIST_TESTS_READABLE = {
+  verb: 'list',
+  group: 'rehearsal.dev',
+  resource: 'restoretests',
+  scope: 'readable',
+};
+export const LIST_REPORTS_READABLE = {
   verb: 'list',
   group: 'rehearsal.dev',
   resource: 'restorereports',
-  scope: 'filtered',
+  scope: 'readable',
 };
 export const GET_TEST = { verb: 'get', group: 'rehearsal.dev', resource: 'restoretests', scope: 'namespace' };
 export const CREATE_TEST = {
@@ -126,7 +135,7 @@ export const ADMINISTER_CLUSTER = {
   scope: 'cluster',
 };
 
-const SCOPES: readonly RbacScope[] = ['cluster', 'namespace', 'filtered', 'velero', 'server', 'collection'];
+const SCOPES: readonly RbacScope[] = ['cluster', 'namespace', 'readable', 'velero', 'server', 'collection'];
 
 function isRbacRule(value: unknown): value is RbacRule {
   if (typeof value !== 'object' || value === null) return false;
@@ -159,6 +168,11 @@ function nonEmptyString(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Whether a request narrows a readable list to its one namespace (`namespace`, or `test` in it). */
+export function namesNamespace(facts: Pick<RequestFacts, 'query'>): boolean {
+  return nonEmptyString(facts.query.test) !== undefined || nonEmptyString(facts.query.namespace) !== undefined;
+}
+
 /** The concrete permission a rule asks for in one request. */
 export function permissionFor(
   rule: RbacRule,
@@ -180,10 +194,9 @@ export function permissionFor(
     case 'collection':
       permission.namespace = facts.namespace;
       break;
-    case 'filtered':
-      if (nonEmptyString(facts.query.test) || nonEmptyString(facts.query.namespace)) {
-        permission.namespace = facts.namespace;
-      }
+    case 'readable':
+      // Without a named namespace: the cluster-wide permission, the first thing the resolution asks.
+      if (namesNamespace(facts)) permission.namespace = facts.namespace;
       break;
     case 'namespace': {
       permission.namespace = facts.namespace;

@@ -5,6 +5,7 @@
 import type { IndexedRun } from '../../domain/read-models/report-index.js';
 import type { RunResult } from '../../domain/resources/resources.js';
 import { MILLISECONDS_PER_DAY } from '../../domain/common/utc-days.js';
+import { ALL_NAMESPACES, inScope, namespaceOfKey, scopeKey, type NamespaceScope } from '../auth/namespace-scope.js';
 import type { ApiCache } from '../ports.js';
 import type { PreparedJson } from '../responses/prepared-json.js';
 import { ProblemError } from '../problem.js';
@@ -27,6 +28,8 @@ export interface ReportQuery {
   limit?: number;
   /** Token of the next page, from the previous answer. */
   continue?: string;
+  /** The namespaces the caller may read (issue 30); default every namespace. */
+  scope?: NamespaceScope;
 }
 
 export interface ReportKeysPage {
@@ -54,7 +57,7 @@ interface Selection {
 
 /** Identifies a `latest` query (its selection and its kept answer). */
 function latestKey(query: ReportQuery): string {
-  return `${query.test ?? ''}|${query.namespace ?? ''}|${query.result ?? ''}|${query.days}`;
+  return `${query.test ?? ''}|${query.namespace ?? ''}|${query.result ?? ''}|${query.days}${scopeKey(query.scope ?? ALL_NAMESPACES)}`;
 }
 
 export class ReportsService {
@@ -163,6 +166,8 @@ export class ReportsService {
       runs = [...newest.values()].sort((a, b) => a.completedAt - b.completedAt || (a.key < b.key ? -1 : 1));
     }
     if (query.result) runs = runs.filter((run) => run.report.spec.result === query.result);
+    const scope = query.scope ?? ALL_NAMESPACES;
+    if (scope.kind !== 'all') runs = runs.filter((run) => inScope(scope, namespaceOfKey(run.key)));
     return [...runs].reverse();
   }
 

@@ -18,6 +18,7 @@ import type { TestResponse } from '../../domain/read-models/views.js';
 import { isKind } from '../../kube/errors.js';
 import type { ReviewedUser } from '../auth/access-review.js';
 import type { RestoreAccess } from '../auth/restore-access.js';
+import { ALL_NAMESPACES, inScope, type NamespaceScope } from '../auth/namespace-scope.js';
 import type { ApiCache, TestWriter } from '../ports.js';
 import { ProblemError, invalidRequest, type FieldProblem } from '../problem.js';
 import { requireSynced } from './readiness.js';
@@ -97,9 +98,14 @@ export class TestsService {
     this.newTriggerValue = deps.newTriggerValue ?? (() => randomUUID());
   }
 
-  list(): TestResponse[] {
+  /** The tests in the namespaces the caller may read (issue 30). */
+  list(scope: NamespaceScope = ALL_NAMESPACES): TestResponse[] {
     requireSynced(this.deps.cache);
-    return this.deps.cache.listTests().map(testResponse).sort(byNamespaceThenName);
+    return this.deps.cache
+      .listTests()
+      .filter((test) => inScope(scope, test.metadata.namespace))
+      .map(testResponse)
+      .sort(byNamespaceThenName);
   }
 
   get(name: string, ns: string): TestResponse {

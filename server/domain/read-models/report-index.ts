@@ -226,6 +226,11 @@ export class ReportIndex {
     return this.byKey.get(key);
   }
 
+  /** The keys (namespace/name) of the tests with indexed runs, in no particular order. O(tests). */
+  testKeysWithRuns(): IterableIterator<string> {
+    return this.byTest.keys();
+  }
+
   /** The runs of one test (key namespace/name), oldest first. */
   runsOfTest(testKey: string): readonly IndexedRun[] {
     return this.byTest.get(testKey) ?? [];

@@ -81,6 +81,26 @@ describe('tables (golden files)', () => {
     expect(all).toEqual({ code: 0, stdout: '', stderr: 'No resources found in rehearsal-system namespace.\n' });
   });
 
+  it('asks the server for the namespace, and notes on stderr the namespaces -A left out (issue 30)', async () => {
+    fake.requests.length = 0;
+    await runPlugin(['list', '-n', 'team-a', ...connection()]);
+    expect(fake.calls).toEqual(['GET /api/v1/tests?namespace=team-a']);
+    fake.omittedHeaders = { 'Rehearsal-Omitted-Namespaces': '2' };
+    try {
+      const counted = await runPlugin(['list', '-A', '-o', 'name', ...connection()]);
+      expect(counted.code).toBe(0);
+      expect(counted.stdout).not.toBe('');
+      expect(counted.stderr).toBe('warning: 2 namespaces left out: you may not list restoretests.rehearsal.dev there\n');
+      fake.omittedHeaders = { 'Rehearsal-Omitted-Namespaces': '1', 'Rehearsal-Omitted-Namespace-Names': 'team-b' };
+      fake.reportPageSize = 2;
+      const named = await runPlugin(['reports', '-A', '-o', 'name', ...connection()]);
+      expect(named.stderr).toBe('warning: 1 namespace (team-b) left out: you may not list restorereports.rehearsal.dev there\n');
+    } finally {
+      fake.omittedHeaders = {};
+      fake.reportPageSize = 500;
+    }
+  });
+
   it('follows the Link rel="next" pages of reports to the end', async () => {
     const whole = await runPlugin(['reports', '-A', '-o', 'name', ...connection()]);
     expect(whole.stdout.split('\n').filter(Boolean)).toHaveLength(fake.reports.length);

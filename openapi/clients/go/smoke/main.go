@@ -133,7 +133,7 @@ func run(ctx context.Context, opts options) error {
 	}
 	fmt.Printf("getHealth: 200 status=%s\n", health.JSON200.Status)
 
-	before, err := api.ListTestsWithResponse(ctx)
+	before, err := api.ListTestsWithResponse(ctx, &rehearsalapi.ListTestsParams{})
 	if err != nil {
 		return fmt.Errorf("listTests: %w", err)
 	}
@@ -203,7 +203,7 @@ func run(ctx context.Context, opts options) error {
 	var summary *rehearsalapi.Summary
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		response, err := api.GetSummaryWithResponse(ctx)
+		response, err := api.GetSummaryWithResponse(ctx, &rehearsalapi.GetSummaryParams{})
 		if err != nil {
 			return fmt.Errorf("getSummary: %w", err)
 		}

@@ -98,6 +98,8 @@ export class FakeApi {
   reports: Schemas['RestoreReportResource'][] = fixture('reports');
   /** Page size of GET /api/v1/reports without latest (the real default is 500). */
   reportPageSize = 500;
+  /** Headers of list answers without a namespace, e.g. Rehearsal-Omitted-Namespaces (issue 30). */
+  omittedHeaders: Record<string, string> = {};
   /** Sandbox names created again since the list (DELETE answers 409 for them). */
   readonly recreated = new Set<string>();
   /** Kubernetes objects served at /apis/... paths (e.g. a RestoreTest for live progress). */
@@ -170,7 +172,11 @@ export class FakeApi {
       historyLimit: input.historyLimit ?? 90,
     });
     this.on('GET', '/openapi.json', () => ({ status: 200, body: loadDocument() }));
-    this.on('GET', '/api/v1/tests', () => ({ status: 200, body: this.tests }));
+    this.on('GET', '/api/v1/tests', (request) => {
+      const namespace = request.query.get('namespace');
+      if (namespace) return { status: 200, body: this.tests.filter((test) => test.namespace === namespace) };
+      return { status: 200, body: this.tests, headers: this.omittedHeaders };
+    });
     this.on('POST', '/api/v1/tests', (request) => {
       const created = fromInput(request.body as Schemas['CreateTestInput'], request);
       return {
@@ -207,6 +213,7 @@ export class FakeApi {
         (report) => (!test || report.spec.testRef.name === test) && (!namespace || report.metadata.namespace === namespace),
       );
       reports = [...reports].sort((a, b) => b.spec.completedAt.localeCompare(a.spec.completedAt));
+      const omitted = namespace ? {} : this.omittedHeaders;
       if (request.query.get('latest') === 'true') {
         const seen = new Set<string>();
         reports = reports.filter((report) => {
@@ -215,15 +222,15 @@ export class FakeApi {
           seen.add(key);
           return true;
         });
-        return { status: 200, body: reports };
+        return { status: 200, body: reports, headers: omitted };
       }
       // Pages as the server makes them (decision 0011); this fake's token is the offset.
       const start = Number(request.query.get('continue') ?? 0);
       const page = reports.slice(start, start + this.reportPageSize);
-      if (start + this.reportPageSize >= reports.length) return { status: 200, body: page };
+      if (start + this.reportPageSize >= reports.length) return { status: 200, body: page, headers: omitted };
       const next = new URLSearchParams(request.query);
       next.set('continue', String(start + this.reportPageSize));
-      return { status: 200, body: page, headers: { Link: `</api/v1/reports?${next.toString()}>; rel="next"` } };
+      return { status: 200, body: page, headers: { ...omitted, Link: `</api/v1/reports?${next.toString()}>; rel="next"` } };
     });
     this.on('GET', '/api/v1/summary', () => ({ status: 200, body: fixture('summary') }));
     this.on('GET', '/api/v1/summary/daily', () => ({ status: 200, body: fixture('daily') }));
