@@ -1,6 +1,7 @@
 // The RestoreTest resource (crds/rehearsal.dev_restoretests.yaml): what to restore, when, into
 // which sandbox and how to check it (spec), and the engine's durable record of the run in progress
 // (status.currentRun), from which every step resumes after a restart. Pure types only.
+import type { BackupTriggerLedger } from '../run/backup-trigger.js';
 import type { HealthCheck } from './health-check-policy.resource.js';
 import type { API_VERSION, Condition, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
 import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
@@ -62,9 +63,15 @@ export interface RestoreTestSpec {
     includedResources?: ResourceTypeRef[];
   };
   schedule: {
-    cron: string;
+    /** Absent when the test runs only on new backups (onBackup); one of the two is required. */
+    cron?: string;
     timezone?: string; // default UTC
     suspend?: boolean; // default false
+    /**
+     * Also (or only) run when the backup source completes a new backup (issue 32,
+     * domain/run/backup-trigger.ts): every `everyNth` new backup (default 1 = each one).
+     */
+    onBackup?: { everyNth?: number };
   };
   sandbox?: {
     namespacePrefix?: string; // default rehearsal
@@ -185,8 +192,10 @@ export type RunStage = 'Queued' | 'Preparing' | 'Restoring' | 'Validating' | 'Fi
 export interface CurrentRun {
   id: string;
   trigger: RunTrigger;
-  /** The cron instant (schedule) or request time (manual). */
+  /** The cron instant (schedule), request time (manual) or the backup's completion (backup). */
   scheduledAt: string;
+  /** The backup whose completion queued the run (trigger backup): the run restores exactly it. */
+  triggerBackup?: string;
   queuedAt: string;
   startedAt?: string;
   stage: RunStage;
@@ -219,6 +228,8 @@ export interface RestoreTestStatus {
   lastScheduleTime?: string;
   /** The last trigger-request annotation value that was acted on. */
   handledTrigger?: string;
+  /** What the onBackup trigger has seen and counted (issue 32), written with the run it queues. */
+  backupTrigger?: BackupTriggerLedger;
   currentRun?: CurrentRun;
   /** The newest signed report of the chain, so deleting the newest reports is detectable. */
   evidenceAnchor?: EvidenceAnchor;
