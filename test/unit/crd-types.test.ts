@@ -723,6 +723,7 @@ const DEFAULTS: Record<KindName, Record<string, unknown>> = {
     'spec.backupSource.backupName': 'latest',
     'spec.schedule.timezone': 'UTC',
     'spec.schedule.suspend': false,
+    'spec.schedule.onBackup.everyNth': 1,
     'spec.sandbox': {},
     'spec.sandbox.namespacePrefix': 'rehearsal',
     'spec.sandbox.ttl': '1h',

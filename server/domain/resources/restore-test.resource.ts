@@ -71,7 +71,13 @@ export interface RestoreTestSpec {
      * Also (or only) run when the backup source completes a new backup (issue 32,
      * domain/run/backup-trigger.ts): every `everyNth` new backup (default 1 = each one).
      */
-    onBackup?: { everyNth?: number };
+    onBackup?: {
+      /**
+       * Run on every Nth new backup (default 1).
+       * @isInt
+       */
+      everyNth?: number;
+    };
   };
   sandbox?: {
     namespacePrefix?: string; // default rehearsal
