@@ -96,11 +96,12 @@ export interface CreateTestInput {
    */
   onBackup?: boolean | null;
   /**
-   * With onBackup: run on every Nth new backup (1 = each); the others are counted, not run.
+   * With onBackup: run on every Nth new backup (1 = each, the default); the others are counted,
+   * not run. (No schema default: the server would fill it into bodies without onBackup, where
+   * everyNthBackup is refused.)
    * @isInt
    * @minimum 1
    * @maximum 1000
-   * @default 1
    */
   everyNthBackup?: number | null;
   /**

@@ -832,8 +832,9 @@ export interface components {
             onBackup?: boolean | null;
             /**
              * Format: int32
-             * @description With onBackup: run on every Nth new backup (1 = each); the others are counted, not run.
-             * @default 1
+             * @description With onBackup: run on every Nth new backup (1 = each, the default); the others are counted,
+             *     not run. (No schema default: the server would fill it into bodies without onBackup, where
+             *     everyNthBackup is refused.)
              */
             everyNthBackup?: number | null;
             /**

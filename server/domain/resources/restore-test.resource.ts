@@ -1,7 +1,6 @@
 // The RestoreTest resource (crds/rehearsal.dev_restoretests.yaml): what to restore, when, into
 // which sandbox and how to check it (spec), and the engine's durable record of the run in progress
 // (status.currentRun), from which every step resumes after a restart. Pure types only.
-import type { BackupTriggerLedger } from '../run/backup-trigger.js';
 import type { HealthCheck } from './health-check-policy.resource.js';
 import type { API_VERSION, Condition, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
 import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
@@ -219,6 +218,22 @@ export interface CurrentRun {
   providerUnavailableSince?: string;
   /** Set when the run has already failed and only the report remains to be written. */
   failure?: { reason: string; message: string };
+}
+
+/**
+ * status.backupTrigger: what the onBackup trigger has seen and counted (issue 32,
+ * domain/run/backup-trigger.ts), written in the same status write as the run it queues.
+ */
+export interface BackupTriggerLedger {
+  /** The newest backup already seen (run, counted or passed over while suspended). */
+  lastSeen?: { name: string; completedAt: string };
+  /**
+   * New backups seen since the last backup-triggered run, for everyNth (0 … everyNth − 1).
+   * @isInt
+   */
+  countSinceRun?: number;
+  /** The backup of the last backup-triggered run. */
+  lastRunBackup?: string;
 }
 
 export interface RestoreTestStatus {

@@ -11,6 +11,7 @@
 // - a suspended test consumes the backups without running, so resuming waits for the next one.
 // The ledger is written in the same status write as the queued run, so a crash or a new leader
 // either sees both or neither.
+import type { BackupTriggerLedger } from '../resources/resources.js';
 
 /** A restorable backup of the test's source, as the provider lists it. */
 export interface BackupCandidate {
@@ -19,15 +20,6 @@ export interface BackupCandidate {
   completedAt?: string;
 }
 
-/** status.backupTrigger: what the onBackup trigger has seen and counted. */
-export interface BackupTriggerLedger {
-  /** The newest backup already seen (run, counted or consumed while suspended). */
-  lastSeen?: { name: string; completedAt: string };
-  /** New backups seen since the last backup-triggered run, for everyNth (0 … everyNth − 1). */
-  countSinceRun?: number;
-  /** The backup of the last backup-triggered run. */
-  lastRunBackup?: string;
-}
 
 export interface BackupTriggerInput {
   /** spec.schedule.onBackup; absent = the trigger is off. */
