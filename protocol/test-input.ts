@@ -35,7 +35,9 @@ export type DefaultTransformId =
  * requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
  * `when` value is not null, labelSelector's In and NotIn have values and Exists and DoesNotExist
  * none, an included resource type is listed once, provider trilio does not take labelSelector and
- * includedResources together, and on PUT a name or namespace in the body must equal the request's.
+ * includedResources together, cron is required unless onBackup is true, everyNthBackup needs
+ * onBackup true, onBackup needs backupName latest, and on PUT a name or namespace in the body must
+ * equal the request's.
  */
 export interface CreateTestInput {
   /**
@@ -79,11 +81,29 @@ export interface CreateTestInput {
    * A 5-field cron expression (minute hour day-of-month month day-of-week; numbers, names such
    * as mon or jan, *, ranges, lists and steps) or one of the macros `@yearly`, `@annually`,
    * `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`. Spaces around it are ignored.
+   * Required unless onBackup is true (then absent or null = runs on new backups only).
    * @pattern ^\x20*(\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\x20+[0-9A-Za-z*,/-]+){4})\x20*$
    * @minLength 1
    * @maxLength 128
    */
-  cron: string;
+  cron?: string | null;
+  /**
+   * Also run when the backup source completes a new restorable backup (issue 32), in addition to
+   * cron or, without cron, instead of it; the run restores exactly that backup and its report's
+   * trigger is `backup`. Several new backups seen at once (after downtime, or during a run) start
+   * one run, of the newest. Needs backupName latest.
+   * @default false
+   */
+  onBackup?: boolean | null;
+  /**
+   * With onBackup: run on every Nth new backup (1 = each, the default); the others are counted,
+   * not run. (No schema default: the server would fill it into bodies without onBackup, where
+   * everyNthBackup is refused.)
+   * @isInt
+   * @minimum 1
+   * @maximum 1000
+   */
+  everyNthBackup?: number | null;
   /**
    * IANA time zone of the schedule, such as UTC or Europe/Berlin.
    * @pattern ^([A-Z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*)?$
@@ -342,6 +362,8 @@ export const TEST_INPUT_FIELDS = [
   'backupSelect',
   'sourceNamespaces',
   'cron',
+  'onBackup',
+  'everyNthBackup',
   'timezone',
   'namespacePrefix',
   'ttl',
@@ -371,3 +393,6 @@ export const TEST_INPUT_DEFAULTS = {
 } as const;
 
 export const HISTORY_LIMIT_RANGE = { min: 1, max: 1000 } as const;
+
+/** everyNthBackup (issue 32): as the CRD's spec.schedule.onBackup.everyNth. */
+export const EVERY_NTH_BACKUP_RANGE = { min: 1, max: 1000 } as const;

@@ -730,6 +730,7 @@ export interface components {
             name: string;
             namespace: string;
             provider: string;
+            /** @description The cron; empty for a test that runs on new backups only (onBackup). */
             schedule: string;
             /** @description Idle, Running, Completed or Failed. */
             phase: string;
@@ -750,6 +751,13 @@ export interface components {
             backupSelect?: components["schemas"]["BackupSelectInput"];
             /** @description IANA time zone of the schedule. */
             timezone?: string;
+            /** @description The test also (or, without a cron, only) runs after each new backup of its source (issue 32). */
+            onBackup?: boolean;
+            /**
+             * Format: int32
+             * @description With onBackup: runs on every Nth new backup.
+             */
+            everyNthBackup?: number;
             /** @description Prefix of the sandbox namespaces. */
             namespacePrefix?: string;
             /** @description Longest life of a sandbox (a failed or partial run's sandbox is kept that long after the run started). */
@@ -786,7 +794,9 @@ export interface components {
          *     requires maxRTO, restore patch names are unique, `from` is given for copy and move (only), a
          *     `when` value is not null, labelSelector's In and NotIn have values and Exists and DoesNotExist
          *     none, an included resource type is listed once, provider trilio does not take labelSelector and
-         *     includedResources together, and on PUT a name or namespace in the body must equal the request's.
+         *     includedResources together, cron is required unless onBackup is true, everyNthBackup needs
+         *     onBackup true, onBackup needs backupName latest, and on PUT a name or namespace in the body must
+         *     equal the request's.
          */
         CreateTestInput: {
             /** @description Name of the RestoreTest: an RFC 1123 label. */
@@ -817,8 +827,24 @@ export interface components {
              * @description A 5-field cron expression (minute hour day-of-month month day-of-week; numbers, names such
              *     as mon or jan, *, ranges, lists and steps) or one of the macros `@yearly`, `@annually`,
              *     `@monthly`, `@weekly`, `@daily`, `@midnight`, `@hourly`. Spaces around it are ignored.
+             *     Required unless onBackup is true (then absent or null = runs on new backups only).
              */
-            cron: string;
+            cron?: string | null;
+            /**
+             * @description Also run when the backup source completes a new restorable backup (issue 32), in addition to
+             *     cron or, without cron, instead of it; the run restores exactly that backup and its report's
+             *     trigger is `backup`. Several new backups seen at once (after downtime, or during a run) start
+             *     one run, of the newest. Needs backupName latest.
+             * @default false
+             */
+            onBackup?: boolean | null;
+            /**
+             * Format: int32
+             * @description With onBackup: run on every Nth new backup (1 = each, the default); the others are counted,
+             *     not run. (No schema default: the server would fill it into bodies without onBackup, where
+             *     everyNthBackup is refused.)
+             */
+            everyNthBackup?: number | null;
             /**
              * @description IANA time zone of the schedule, such as UTC or Europe/Berlin.
              * @default UTC
@@ -1139,9 +1165,21 @@ export interface components {
                 backupName?: string;
             };
             schedule: {
+                /**
+                 * @description Also (or only) run when the backup source completes a new backup (issue 32,
+                 *     domain/run/backup-trigger.ts): every `everyNth` new backup (default 1 = each one).
+                 */
+                onBackup?: {
+                    /**
+                     * Format: int32
+                     * @description Run on every Nth new backup (default 1).
+                     */
+                    everyNth?: number;
+                };
                 suspend?: boolean;
                 timezone?: string;
-                cron: string;
+                /** @description Absent when the test runs only on new backups (onBackup); one of the two is required. */
+                cron?: string;
             };
             sandbox?: {
                 limitRange?: {
@@ -1435,8 +1473,11 @@ export interface components {
             ownerReferences?: components["schemas"]["OwnerReference"][];
             finalizers?: string[];
         };
-        /** @enum {string} */
-        RunTrigger: "schedule" | "manual";
+        /**
+         * @description schedule: a cron instant; manual: a trigger request; backup: a new backup of the source (issue 32).
+         * @enum {string}
+         */
+        RunTrigger: "schedule" | "manual" | "backup";
         /**
          * @description How a randomWithin test chose its backup (issue 32, domain/run/backup-sampling.ts): in the run
          *     (status.currentRun.backup.selection) and in the report (spec.backup.selection).
@@ -1809,8 +1850,16 @@ export interface components {
         UpcomingTest: {
             name: string;
             namespace: string;
-            /** @description When the next run is (or was) due; for a scheduled run waiting for a slot, its cron instant. */
+            /**
+             * @description When the next run is (or was) due; for a scheduled run waiting for a slot, its cron instant.
+             *     Empty for a test that runs on new backups only (onNextBackup).
+             */
             nextRunAt: string;
+            /**
+             * @description True: the test (also) runs when its source's next backup completes (issue 32); with an empty
+             *     nextRunAt, that is its only next run ("on next backup"). Such entries come after the timed ones.
+             */
+            onNextBackup?: boolean;
             /** Format: int32 */
             lastScore: number;
             /**

@@ -31,11 +31,26 @@ import type { RunBounds } from '../domain/run/run-observations.js';
 import { effectiveTtlSeconds, type ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import { EvidenceArchive, type EvidenceArchiveDeps } from '../archive/evidence-archive.js';
 import type { EvidenceKeyStore } from '../evidence/evidence-keys.js';
-import type { BackupProvider } from '../providers/provider.js';
+import type { BackupInfo, BackupProvider } from '../providers/provider.js';
 import type { RehearsalBasics } from './rehearsal-basics.js';
 import type { RunSigner } from './rehearsal-evidence.js';
 import type { RunFollowUps } from './run-follow-ups.js';
 import type { TestGauges } from '../metrics/restore-test-gauges.js';
+
+/**
+ * The backups an onBackup test may run on (issue 32): what "latest" chooses from. Undefined when
+ * they cannot be read now — the tool is down, or cannot offer one backup for all the sources
+ * (Kasten and Trilio with several source namespaces) — so the ledger is left as it is.
+ */
+async function restorableBackupsOf(provider: BackupProvider | undefined, test: RestoreTest, log: EngineDeps['log']): Promise<BackupInfo[] | undefined> {
+  if (!provider?.listRestorableBackups) return undefined;
+  try {
+    return await provider.listRestorableBackups(test.spec.backupSource.namespaces.map((entry) => entry.name), test.spec.backupSource.providerNamespace);
+  } catch (error) {
+    log.warn({ err: error, test: `${test.metadata.namespace}/${test.metadata.name}` }, 'could not list the backups of an onBackup test; looking again later');
+    return undefined;
+  }
+}
 
 /** A watched Restore is re-read at least this often even without an event (a missed event, a stalled watch). */
 const RESTORE_RESYNC_MS = 15_000;
@@ -60,6 +75,8 @@ export interface EngineDeps extends RehearsalBasics {
   testGauges: TestGauges;
   /** The cluster-wide defaults in effect (ConfigMap rehearsal-cluster-defaults, watched). */
   clusterDefaults: () => Readonly<ClusterDefaults>;
+  /** Starts the watch of the test's backups, where the tool has one (Velero), for onBackup. */
+  followBackups: (test: RestoreTest) => void;
   /** Test seams (RehearsalOverrides). */
   onStage: RunReconcilerDeps['onStage'] | undefined;
   archiveAfterUpload: EvidenceArchiveDeps['afterUpload'] | undefined;
@@ -204,6 +221,10 @@ export function createEngine(deps: EngineDeps): Engine {
       record: (test, type, reason, message) => actions.record(test, type, reason, message),
       recordInterval: (test, seconds) =>
         metrics.scheduleIntervalSeconds.set({ namespace: test.metadata.namespace, test: test.metadata.name }, seconds),
+      restorableBackups: async (test) => {
+        deps.followBackups(test);
+        return restorableBackupsOf(providers[test.spec.provider], test, log);
+      },
     },
     now,
     missedRunWindowSeconds: config.missedRunWindowSeconds,

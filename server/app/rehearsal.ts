@@ -26,6 +26,9 @@ import { KastenProvider } from '../providers/kasten/kasten.provider.js';
 import { TrilioProvider } from '../providers/trilio/trilio.provider.js';
 import { VeleroProvider } from '../providers/velero/velero.provider.js';
 import { VeleroRestoreWatch } from '../providers/velero/restore-watch.js';
+import { VeleroBackupWatch } from '../providers/velero/backup-watch.js';
+import { testsWatchingBackups } from '../domain/run/backup-trigger.js';
+import { keyOf } from '../domain/run/run-queue.js';
 import type { RehearsalBasics } from './rehearsal-basics.js';
 import { createEngine, EngineWakeUp } from './rehearsal-engine.js';
 import { createEvidenceParts, type RunSigner } from './rehearsal-evidence.js';
@@ -102,6 +105,16 @@ export function createRehearsal(
     log: log.child({ component: 'velero-restores' }),
     metrics: { watchRestarts: (informer) => metrics.watchRestarts.inc({ informer }) },
   });
+  // Completed Velero Backups wake the onBackup tests of that Velero namespace (issue 32); the
+  // engine follows a namespace once an onBackup test uses it.
+  const veleroBackups = new VeleroBackupWatch(kubeConfig, {
+    group: 'velero.io',
+    onCompleted: (veleroNamespace) => {
+      for (const test of testsWatchingBackups(cache.listTests(), 'velero', veleroNamespace, config.veleroNamespace)) wakeUp.enqueue(keyOf(test));
+    },
+    log: log.child({ component: 'velero-backups' }),
+    metrics: { watchRestarts: (informer) => metrics.watchRestarts.inc({ informer }) },
+  });
   const providers = overrides.providers ?? {
     velero: new VeleroProvider(kube.customObjects, { namespace: config.veleroNamespace, now, restores: veleroRestores, configMaps: kube.core }),
     kasten: new KastenProvider(kube.customObjects),
@@ -131,6 +144,9 @@ export function createRehearsal(
     testGauges,
     clusterDefaults,
     onStage: overrides.onStage,
+    followBackups: (test) => {
+      if (test.spec.provider === 'velero') veleroBackups.follow(test.spec.backupSource.providerNamespace || config.veleroNamespace);
+    },
     archiveAfterUpload: overrides.archiveAfterUpload,
     podReadyTimeoutSeconds: overrides.podReadyTimeoutSeconds,
     claimBindTimeoutSeconds: overrides.claimBindTimeoutSeconds,
@@ -186,6 +202,7 @@ export function createRehearsal(
       evidenceKeys.stop();
       cache.stop();
       veleroRestores.stop();
+      veleroBackups.stop();
     },
   };
 }

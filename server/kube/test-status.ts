@@ -9,6 +9,7 @@
 //   conditions[type=ScheduleValid]     rehearsal-schedule      schedule reconciler
 //   nextRunAt                          rehearsal-run           schedule reconciler
 //   lastScheduleTime, handledTrigger   rehearsal-run           schedule reconciler
+//   backupTrigger                      rehearsal-run           schedule reconciler (with the run it queues)
 //   phase                              rehearsal-run           schedule reconciler (Idle; Running when it
 //                                                              queues a run), run reconciler (the end)
 //   currentRun                         rehearsal-run           schedule reconciler (queues it),
@@ -66,6 +67,7 @@ export const FIELD_OWNERS: Readonly<Record<Exclude<keyof RestoreTestStatus, 'con
   currentRun: 'run',
   lastScheduleTime: 'run',
   handledTrigger: 'run',
+  backupTrigger: 'run',
   lastScore: 'run',
   lastResult: 'run',
   lastRunAt: 'run',

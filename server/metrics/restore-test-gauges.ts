@@ -77,11 +77,10 @@ export class TestGauges {
     if (test.status?.evidenceAnchor) this.metrics.setEvidenceAnchor(namespace, name, test.status.evidenceAnchor);
     let interval: number | null = null;
     try {
-      interval = scheduleIntervalSeconds(
-        test.spec.schedule.cron,
-        test.spec.schedule.timezone ?? 'UTC',
-        this.now(),
-      );
+      // An onBackup-only test has no interval of its own: its pace is the backup tool's.
+      interval = test.spec.schedule.cron
+        ? scheduleIntervalSeconds(test.spec.schedule.cron, test.spec.schedule.timezone ?? 'UTC', this.now())
+        : null;
     } catch {
       interval = null; // an invalid cron is the reconciler's condition to report, not a gauge
     }

@@ -151,7 +151,7 @@ export function renderRunHistory(
       width: 66,
       cell: (r) => ({
         text: utcShort(r.startedAt),
-        sub: r.trigger === 'manual' ? 'manual trigger' : undefined,
+        sub: r.trigger === 'manual' ? 'manual trigger' : r.trigger === 'backup' ? 'after a new backup' : undefined,
       }),
     },
   ];

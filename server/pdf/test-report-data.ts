@@ -2,6 +2,7 @@
 // defaults of decision 0003 made explicit, its HealthCheckPolicy, and its runs of the period as
 // RunRecords, oldest first, and the volumes the latest run restored. Pure mapping.
 import type { HealthCheckPolicy, RestoreReport, RestoreTest } from '../domain/resources/resources.js';
+import { scheduleSummary } from '../domain/run/schedule-summary.js';
 import { parseDuration } from './format.js';
 import {
   plainJson,
@@ -99,7 +100,7 @@ export function buildTestReportData(input: TestReportInput): TestReportData {
       uid: test.metadata.uid,
       provider: spec.provider,
       schedule: {
-        cron: spec.schedule.cron,
+        cron: scheduleSummary(spec.schedule),
         timezone: spec.schedule.timezone ?? 'UTC',
         suspend: spec.schedule.suspend ?? false,
       },

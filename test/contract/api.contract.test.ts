@@ -220,6 +220,7 @@ describe('tests: read', () => {
       rtoTarget: '15m',
       backupName: 'latest',
       timezone: 'UTC',
+      onBackup: false,
       namespacePrefix: 'rehearsal',
       ttl: '1h',
       networkIsolation: 'strict',
@@ -326,6 +327,29 @@ describe('tests: create', () => {
       { field: 'backupSelect.strategy', message: 'randomWithin needs backupName latest' },
     ]);
     expect(server.cluster.getTest('rehearsal-system', 'bad-window')).toBeUndefined();
+  });
+
+  it('runs after new backups: onBackup without cron into spec.schedule.onBackup, read back (issue 32)', async () => {
+    const { cron: _cron, ...withoutCron } = minimal;
+    const { data, response } = await server.api.POST('/api/v1/tests', {
+      body: { ...withoutCron, name: 'after-backup', onBackup: true, everyNthBackup: 3 },
+    });
+    expect(response.status).toBe(201);
+    expect(data).toMatchObject({ name: 'after-backup', schedule: '', nextRunAt: '', onBackup: true, everyNthBackup: 3 });
+    expect(server.cluster.getTest('rehearsal-system', 'after-backup')!.spec.schedule).toEqual({ timezone: 'UTC', onBackup: { everyNth: 3 } });
+  });
+
+  it('refuses a schedule with neither cron nor onBackup, and a bad everyNthBackup, naming the field', async () => {
+    const { cron: _cron, ...withoutCron } = minimal;
+    const neither = await server.api.POST('/api/v1/tests', { body: { ...withoutCron, name: 'no-schedule' } });
+    expect(expectProblem(neither.error, 400, 'invalid-request').errors).toEqual([
+      { field: 'cron', message: 'is required unless onBackup is true' },
+    ]);
+    const zero = await server.api.POST('/api/v1/tests', { body: { ...withoutCron, name: 'no-schedule', onBackup: true, everyNthBackup: 0 } });
+    expect(expectProblem(zero.error, 400, 'invalid-request').errors).toEqual([{ field: 'everyNthBackup', message: expect.any(String) }]);
+    const alone = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'no-schedule', everyNthBackup: 2 } });
+    expect(expectProblem(alone.error, 400, 'invalid-request').errors).toEqual([{ field: 'everyNthBackup', message: 'needs onBackup true' }]);
+    expect(server.cluster.getTest('rehearsal-system', 'no-schedule')).toBeUndefined();
   });
 
   it('refuses a bad maxRPO with a 400 naming the field, as it refuses a bad maxRTO', async () => {

@@ -13,7 +13,8 @@ and move (and only to them), and a `when` value is not null. The subset of a res
 have no pattern in OpenAPI 3.0) and at most 16 of them, In/NotIn have values and Exists/DoesNotExist
 none, a resource type is listed once, and provider trilio does not take both. The backup selection
 (`backupSelect`) has two: randomWithin needs a window of 1h to 8784h and backup latest, latest takes
-no window. These hooks
+no window. The schedule (issue 32) has three: cron is required unless onBackup is true,
+everyNthBackup needs onBackup true, and onBackup needs backup latest. These hooks
 bring positive cases within those rules and nothing else: negative (schema-violating) cases are left exactly as generated, and every
 other field of a positive case keeps its generated value.
 """
@@ -181,6 +182,17 @@ def _backup_select_ok(body) -> None:
     body["backupSelect"] = select
 
 
+def _schedule_ok(body) -> None:
+    """cron, onBackup and everyNthBackup within their rules (in place)."""
+    on_backup = body.get("onBackup") is True
+    if body.get("cron") is None and not on_backup:
+        body["cron"] = "0 3 * * *"
+    if body.get("everyNthBackup") is not None and not on_backup:
+        body.pop("everyNthBackup")
+    if on_backup and body.get("backupName") not in (None, "", "latest"):
+        body["backupName"] = "latest"
+
+
 @schemathesis.hook
 def map_case(context, case):
     operation = case.operation
@@ -204,6 +216,7 @@ def map_case(context, case):
         body["restore"] = _restore_ok(body["restore"])
     _subset_ok(body)
     _backup_select_ok(body)
+    _schedule_ok(body)
     ttl = _seconds(body.get("ttl"))
     if ttl is not None and ttl > MAX_SANDBOX_TTL_SECONDS:
         body["ttl"] = "1h"

@@ -393,7 +393,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
       labelSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front'] }] },
       includedResources: [{ group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' }],
     },
-    schedule: { cron: '0 2 * * *', timezone: 'UTC', suspend: false },
+    schedule: { cron: '0 2 * * *', timezone: 'UTC', suspend: false, onBackup: { everyNth: 1 } },
     sandbox: {
       namespacePrefix: 'rehearsal',
       ttl: '1h',
@@ -454,11 +454,13 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
     lastReport: 'shop-a1b2c3',
     lastScheduleTime: '2025-03-02T02:00:00Z',
     handledTrigger: 'req-1',
+    backupTrigger: { lastSeen: { name: 'daily-20250302', completedAt: '2025-03-02T01:00:00Z' }, countSinceRun: 0, lastRunBackup: 'daily-20250302' },
     evidenceAnchor: { sequence: 7, digest: 'sha256:00', report: 'shop-20250302-0200' },
     currentRun: {
       id: 'k3m9x2',
       trigger: 'schedule',
       scheduledAt: '2025-03-02T02:00:00Z',
+      triggerBackup: 'daily-20250302',
       queuedAt: '2025-03-02T02:00:00Z',
       startedAt: '2025-03-02T02:00:01Z',
       stage: 'Validating',
@@ -648,7 +650,7 @@ const TRANSFORM_IDS = valuesOf<DefaultTransformId>({
   'exclude-network-policies': true,
 });
 const RESULTS = valuesOf<RunResult>({ pass: true, partial: true, fail: true });
-const TRIGGERS = valuesOf<RunTrigger>({ schedule: true, manual: true });
+const TRIGGERS = valuesOf<RunTrigger>({ schedule: true, manual: true, backup: true });
 const SCHEMES = valuesOf<NonNullable<HttpGetCheck['scheme']>>({ http: true, https: true });
 const ENGINES = valuesOf<SqlQueryCheck['engine']>({ postgres: true, mysql: true });
 const checkEnums = (prefix: string): Record<string, readonly string[]> => ({
@@ -722,6 +724,7 @@ const DEFAULTS: Record<KindName, Record<string, unknown>> = {
     'spec.backupSource.backupName': 'latest',
     'spec.schedule.timezone': 'UTC',
     'spec.schedule.suspend': false,
+    'spec.schedule.onBackup.everyNth': 1,
     'spec.sandbox': {},
     'spec.sandbox.namespacePrefix': 'rehearsal',
     'spec.sandbox.networkIsolation': 'strict',

@@ -4,6 +4,8 @@
 // A subset (issue 32): --selector in kubectl's syntax (app=web,tier in (a,b),!legacy) becomes
 // labelSelector; --include-resource deployments.apps (repeatable) becomes includedResources for
 // the built-in types this file knows (other types: -f with group, version, kind and resource).
+// --on-backup runs the test after each new backup of its source (issue 32), with --cron or
+// instead of it; --every-nth-backup N only every Nth.
 // Everything is checked before the API is called, so bad
 // input exits 2 with one line. update has PUT semantics: the body replaces the test, an omitted
 // optional field returns to its default, so required fields must be given again. The fields, the
@@ -12,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import {
   BACKUP_SELECT_WITHIN_RANGE,
+  EVERY_NTH_BACKUP_RANGE,
   HISTORY_LIMIT_RANGE,
   NETWORK_ISOLATION_MODES,
   POD_SECURITY_LEVELS,
@@ -61,7 +64,14 @@ export function testInputOptions<T>(yargs: Argv<T>) {
       group,
       describe: 'namespace to restore; repeat or separate with commas (required)',
     })
-    .option('cron', { type: 'string', requiresArg: true, group, describe: '5-field cron expression or @daily, @hourly, ... (required)' })
+    .option('cron', { type: 'string', requiresArg: true, group, describe: '5-field cron expression or @daily, @hourly, ... (required unless --on-backup)' })
+    .option('on-backup', { type: 'boolean', group, describe: 'also run after each new backup of the sources; without --cron, only then (default false)' })
+    .option('every-nth-backup', {
+      type: 'string',
+      requiresArg: true,
+      group,
+      describe: `with --on-backup: run on every Nth new backup, ${EVERY_NTH_BACKUP_RANGE.min}-${EVERY_NTH_BACKUP_RANGE.max} (default 1)`,
+    })
     .option('timezone', { type: 'string', requiresArg: true, group, describe: `IANA time zone of the schedule (default ${DEFAULTS.timezone})` })
     .option('namespace-prefix', { type: 'string', requiresArg: true, group, describe: `prefix of sandbox namespaces (default ${DEFAULTS.namespacePrefix})` })
     .option('ttl', { type: 'string', requiresArg: true, group, describe: `longest life of a sandbox, e.g. 1h (default ${DEFAULTS.ttl})` })
@@ -111,6 +121,8 @@ export type TestInputArgs = {
   'random-within'?: string;
   'source-namespace'?: string[];
   cron?: string;
+  'on-backup'?: boolean;
+  'every-nth-backup'?: string;
   timezone?: string;
   'namespace-prefix'?: string;
   ttl?: string;
@@ -181,6 +193,10 @@ export async function buildTestInput(
     input.sourceNamespaces = args['source-namespace'].flatMap((entry) => String(entry).split(',')).map((entry) => entry.trim()).filter(Boolean);
   }
   set('cron', args.cron);
+  set('onBackup', args['on-backup']);
+  if (args['every-nth-backup'] !== undefined) {
+    input.everyNthBackup = checkInteger(args['every-nth-backup'], '--every-nth-backup', EVERY_NTH_BACKUP_RANGE.min, EVERY_NTH_BACKUP_RANGE.max);
+  }
   set('timezone', args.timezone);
   set('namespacePrefix', args['namespace-prefix']);
   set('ttl', args.ttl);
@@ -224,7 +240,7 @@ export async function buildTestInput(
   const missing = [
     input.provider === undefined ? '--provider' : undefined,
     input.sourceNamespaces === undefined || input.sourceNamespaces.length === 0 ? '--source-namespace' : undefined,
-    input.cron === undefined ? '--cron' : undefined,
+    (input.cron === undefined || input.cron === null) && input.onBackup !== true ? '--cron (or --on-backup)' : undefined,
   ].filter((flag): flag is string => flag !== undefined);
   if (missing.length > 0) {
     const why = verb === 'update' ? ' (update replaces the whole test: give every field you want to keep)' : '';
@@ -235,7 +251,8 @@ export async function buildTestInput(
   }
   if (!Array.isArray(input.sourceNamespaces)) throw new UsageError('invalid sourceNamespaces: expected a list of namespaces');
   for (const source of input.sourceNamespaces) checkName(text(source, 'source namespace'), 'source namespace');
-  input.cron = await checkCron(text(input.cron, '--cron'));
+  if (input.cron !== undefined && input.cron !== null) input.cron = await checkCron(text(input.cron, '--cron'));
+  checkOnBackup(input);
   if (input.timezone !== undefined) checkTimeZone(text(input.timezone, '--timezone'));
   if (input.namespacePrefix !== undefined) checkName(text(input.namespacePrefix, '--namespace-prefix'), '--namespace-prefix');
   if (input.ttl !== undefined) checkDuration(text(input.ttl, '--ttl'), '--ttl');
@@ -250,6 +267,19 @@ export async function buildTestInput(
   if (input.alertOnExceed !== undefined && typeof input.alertOnExceed !== 'boolean') throw new UsageError('invalid alertOnExceed: expected true or false');
   if (input.historyLimit !== undefined) input.historyLimit = checkInteger(input.historyLimit, 'historyLimit', HISTORY_MIN, HISTORY_MAX);
   return input as CreateTestInput;
+}
+
+/** onBackup and everyNthBackup (issue 32), as the server checks them. */
+function checkOnBackup(input: Partial<CreateTestInput>): void {
+  const { onBackup, everyNthBackup, backupName } = input;
+  if (onBackup !== undefined && onBackup !== null && typeof onBackup !== 'boolean') throw new UsageError('invalid onBackup: expected true or false');
+  if (everyNthBackup !== undefined && everyNthBackup !== null) {
+    input.everyNthBackup = checkInteger(everyNthBackup, '--every-nth-backup', EVERY_NTH_BACKUP_RANGE.min, EVERY_NTH_BACKUP_RANGE.max);
+    if (onBackup !== true) throw new UsageError('--every-nth-backup needs --on-backup');
+  }
+  if (onBackup === true && backupName !== undefined && backupName !== null && backupName !== DEFAULTS.backupName) {
+    throw new UsageError(`--on-backup runs on each new backup: drop --backup ${String(backupName)} or use latest`);
+  }
 }
 
 /** backupSelect (issue 32), as the server checks it: randomWithin needs a window of 1h to 8784h and backup latest. */

@@ -81,17 +81,36 @@ export const testPrinter: Printer<TestResponse> = {
     withNamespace(options, test.namespace, [
       test.name,
       test.provider,
-      test.schedule,
+      scheduleCell(test),
       test.phase,
       test.lastResult ? String(test.lastScore) : NONE,
       test.lastResult ? paintResult(test.lastResult, options.color) : NONE,
       age(test.lastRunAt, options.now),
-      until(test.nextRunAt, options.now),
+      nextRunCell(test.nextRunAt, test.onBackup === true, options.now),
       ...(options.wide
         ? [orNone(test.sourceNamespaces.join(',')), backupCell(test), orNone(test.rtoTarget), orNone(test.rpoTarget ?? ''), orNone(subsetCell(test))]
         : []),
     ]),
 };
+
+/** When a test runs: its cron, new backups (issue 32: "each backup", "every 3rd backup"), or both. */
+function scheduleCell(test: TestResponse): string {
+  if (!test.onBackup) return orNone(test.schedule);
+  const nth = test.everyNthBackup ?? 1;
+  const backups = nth === 1 ? 'each backup' : `every ${ordinal(nth)} backup`;
+  return test.schedule ? `${test.schedule} + ${backups}` : backups;
+}
+
+function ordinal(value: number): string {
+  const teen = value % 100 >= 11 && value % 100 <= 13;
+  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[value % 10] ?? 'th';
+  return `${value}${suffix}`;
+}
+
+/** A test that runs on new backups only has no next time: its next run is "on next backup". */
+function nextRunCell(nextRunAt: string, onBackup: boolean, now: Date): string {
+  return !nextRunAt && onBackup ? 'on next backup' : until(nextRunAt, now);
+}
 
 /** What a test restores: a backup's name, latest, or "random within 720h" (issue 32). */
 function backupCell(test: TestResponse): string {
@@ -259,7 +278,7 @@ export const upcomingPrinter: Printer<UpcomingTest> = {
     withNamespace(options, test.namespace, [
       test.name,
       // Overdue runs come first from the API; the column says how late they are.
-      test.overdue ? overdue(test.nextRunAt, options.now) : until(test.nextRunAt, options.now),
+      test.overdue ? overdue(test.nextRunAt, options.now) : nextRunCell(test.nextRunAt, test.onNextBackup === true, options.now),
       String(test.lastScore),
       ...(options.wide ? [orNone(test.nextRunAt)] : []),
     ]),

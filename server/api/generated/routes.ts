@@ -211,6 +211,8 @@ const models: TsoaRoute.Models = {
             "backupName": {"dataType":"string"},
             "backupSelect": {"ref":"BackupSelectInput"},
             "timezone": {"dataType":"string"},
+            "onBackup": {"dataType":"boolean"},
+            "everyNthBackup": {"dataType":"integer"},
             "namespacePrefix": {"dataType":"string"},
             "ttl": {"dataType":"string"},
             "networkIsolation": {"dataType":"string"},
@@ -244,7 +246,9 @@ const models: TsoaRoute.Models = {
             "backupName": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"latest","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$"},"maxLength":{"value":253}}},
             "backupSelect": {"ref":"BackupSelectInput"},
             "sourceNamespaces": {"dataType":"array","array":{"dataType":"refAlias","ref":"NamespaceName"},"required":true,"validators":{"minItems":{"value":1},"maxItems":{"value":20},"uniqueItems":{"errorMsg":"must not list a namespace twice"}}},
-            "cron": {"dataType":"string","required":true,"validators":{"pattern":{"value":"^\\x20*(\\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\\x20+[0-9A-Za-z*,/-]+){4})\\x20*$"},"minLength":{"value":1},"maxLength":{"value":128}}},
+            "cron": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"validators":{"pattern":{"value":"^\\x20*(\\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\\x20+[0-9A-Za-z*,/-]+){4})\\x20*$"},"minLength":{"value":1},"maxLength":{"value":128}}},
+            "onBackup": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":false},
+            "everyNthBackup": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"validators":{"minimum":{"value":1},"maximum":{"value":1000}}},
             "timezone": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"UTC","validators":{"pattern":{"value":"^([A-Z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*)?$"},"maxLength":{"value":64}}},
             "namespacePrefix": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"rehearsal","validators":{"pattern":{"value":"^([a-z0-9]([-a-z0-9]*[a-z0-9])?)?$"},"maxLength":{"value":20}}},
             "ttl": {"dataType":"union","subSchemas":[{"dataType":"string"},{"dataType":"enum","enums":[null]}],"default":"1h","validators":{"pattern":{"value":"^((?=[0-9hms]*[1-9])([0-9]{1,9}h)?([0-9]{1,9}m)?([0-9]{1,9}s)?)?$"}}},
@@ -503,7 +507,7 @@ const models: TsoaRoute.Models = {
         "properties": {
             "provider": {"ref":"Provider","required":true},
             "backupSource": {"dataType":"nestedObjectLiteral","nestedProperties":{"includedResources":{"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeRef"}},"labelSelector":{"ref":"LabelSelector"},"providerNamespace":{"dataType":"string"},"namespaces":{"dataType":"array","array":{"dataType":"nestedObjectLiteral","nestedProperties":{"name":{"dataType":"string","required":true}}},"required":true},"select":{"dataType":"nestedObjectLiteral","nestedProperties":{"within":{"dataType":"string"},"strategy":{"ref":"BackupSelectStrategy","required":true}}},"backupName":{"dataType":"string"}},"required":true},
-            "schedule": {"dataType":"nestedObjectLiteral","nestedProperties":{"suspend":{"dataType":"boolean"},"timezone":{"dataType":"string"},"cron":{"dataType":"string","required":true}},"required":true},
+            "schedule": {"dataType":"nestedObjectLiteral","nestedProperties":{"onBackup":{"dataType":"nestedObjectLiteral","nestedProperties":{"everyNth":{"dataType":"integer"}}},"suspend":{"dataType":"boolean"},"timezone":{"dataType":"string"},"cron":{"dataType":"string"}},"required":true},
             "sandbox": {"dataType":"nestedObjectLiteral","nestedProperties":{"limitRange":{"dataType":"nestedObjectLiteral","nestedProperties":{"limits":{"dataType":"array","array":{"dataType":"refAlias","ref":"Record_string.unknown_"},"required":true}}},"resourceQuota":{"dataType":"nestedObjectLiteral","nestedProperties":{"hard":{"ref":"Record_string.string_","required":true}}},"networkIsolation":{"ref":"NetworkIsolation"},"ttl":{"dataType":"string"},"namespacePrefix":{"dataType":"string"}}},
             "sla": {"dataType":"nestedObjectLiteral","nestedProperties":{"alertOnExceed":{"dataType":"boolean"},"maxRPO":{"dataType":"string"},"maxRTO":{"dataType":"string"}}},
             "healthCheckPolicy": {"dataType":"string"},
@@ -755,7 +759,7 @@ const models: TsoaRoute.Models = {
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RunTrigger": {
         "dataType": "refAlias",
-        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["schedule"]},{"dataType":"enum","enums":["manual"]}],"validators":{}},
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["schedule"]},{"dataType":"enum","enums":["manual"]},{"dataType":"enum","enums":["backup"]}],"validators":{}},
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "BackupSelectionRecord": {
@@ -1028,6 +1032,7 @@ const models: TsoaRoute.Models = {
             "name": {"dataType":"string","required":true},
             "namespace": {"dataType":"string","required":true},
             "nextRunAt": {"dataType":"string","required":true},
+            "onNextBackup": {"dataType":"boolean"},
             "lastScore": {"dataType":"integer","required":true},
             "overdue": {"dataType":"boolean"},
         },

@@ -6,6 +6,7 @@ import type { RestoreTest } from '../resources/resources.js';
 import type { Alert, DailySummary, Summary, TestResponse, UpcomingTest } from './views.js';
 import { formatDuration } from '../common/duration.js';
 import { TEST_INPUT_DEFAULTS } from '../../../protocol/test-input.js';
+import { everyNthOf } from '../run/backup-trigger.js';
 import { asReportIndex, testKeyOf, type IndexedRun, type ReportIndex, type ReportSource } from './report-index.js';
 import { measuredRtoSeconds, rtoTargetSeconds, rtoVerdict } from './run-facts.js';
 import { BUILT_IN_CLUSTER_DEFAULTS, alertThresholds, type AlertThresholds } from '../run/cluster-defaults.js';
@@ -188,6 +189,8 @@ export function testResponse(test: RestoreTest): TestResponse {
     backupName: test.spec.backupSource?.backupName || TEST_INPUT_DEFAULTS.backupName,
     ...(test.spec.backupSource?.select ? { backupSelect: { ...test.spec.backupSource.select } } : {}),
     timezone: test.spec.schedule?.timezone || TEST_INPUT_DEFAULTS.timezone,
+    onBackup: test.spec.schedule?.onBackup !== undefined,
+    ...(test.spec.schedule?.onBackup ? { everyNthBackup: everyNthOf(test.spec.schedule.onBackup) } : {}),
     namespacePrefix: test.spec.sandbox?.namespacePrefix || TEST_INPUT_DEFAULTS.namespacePrefix,
     ttl: test.spec.sandbox?.ttl || TEST_INPUT_DEFAULTS.ttl,
     networkIsolation: test.spec.sandbox?.networkIsolation || TEST_INPUT_DEFAULTS.networkIsolation,
@@ -220,8 +223,9 @@ function dueRun(test: RestoreTest): string | undefined {
  * for; decision 0005): a run
  * due more than OVERDUE_AFTER_SECONDS ago that has not started — the engine was down (nextRunAt
  * stayed in the past) or a scheduled run still waits in the queue — marked `overdue: true`, most
- * overdue first; then the others soonest first. Suspended tests and tests without a parseable
- * time are left out.
+ * overdue first; then the others soonest first, then the tests that run on new backups only
+ * (issue 32: nextRunAt "", onNextBackup true — "on next backup"). Suspended tests and other tests
+ * without a parseable time are left out.
  */
 export function upcoming(tests: readonly RestoreTest[], now: Date): UpcomingTest[] {
   const overdueBefore = now.getTime() - OVERDUE_AFTER_SECONDS * 1000;
@@ -230,16 +234,16 @@ export function upcoming(tests: readonly RestoreTest[], now: Date): UpcomingTest
     if (test.spec.schedule?.suspend) continue;
     const nextRunAt = dueRun(test);
     const at = parseInstant(nextRunAt);
-    if (at === null || nextRunAt === undefined) continue;
+    const onNextBackup = test.spec.schedule?.onBackup !== undefined;
+    const base = { name: test.metadata.name, namespace: test.metadata.namespace ?? '', lastScore: test.status?.lastScore ?? 0 };
+    if (at === null || nextRunAt === undefined) {
+      // Issue 32: an onBackup-only test has no next time, but it does have a next run.
+      if (onNextBackup && !test.spec.schedule.cron) scheduled.push({ at: Infinity, entry: { ...base, nextRunAt: '', onNextBackup, overdue: false } });
+      continue;
+    }
     scheduled.push({
       at,
-      entry: {
-        name: test.metadata.name,
-        namespace: test.metadata.namespace ?? '',
-        nextRunAt,
-        lastScore: test.status?.lastScore ?? 0,
-        overdue: at < overdueBefore,
-      },
+      entry: { ...base, nextRunAt, ...(onNextBackup ? { onNextBackup } : {}), overdue: at < overdueBefore },
     });
   }
   // Code-unit comparison, not localeCompare: the order must not depend on the server's locale.
@@ -247,7 +251,8 @@ export function upcoming(tests: readonly RestoreTest[], now: Date): UpcomingTest
   scheduled.sort(
     (a, b) =>
       Number(b.entry.overdue) - Number(a.entry.overdue) ||
-      a.at - b.at ||
+      // Infinity − Infinity is NaN: two "on next backup" entries are equal here.
+      (a.at === b.at ? 0 : a.at - b.at) ||
       byText(a.entry.namespace, b.entry.namespace) ||
       byText(a.entry.name, b.entry.name),
   );

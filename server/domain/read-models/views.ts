@@ -9,6 +9,7 @@ export interface TestResponse {
   name: string;
   namespace: string;
   provider: string;
+  /** The cron; empty for a test that runs on new backups only (onBackup). */
   schedule: string;
   /** Idle, Running, Completed or Failed. */
   phase: string;
@@ -32,6 +33,13 @@ export interface TestResponse {
   backupSelect?: BackupSelectInput;
   /** IANA time zone of the schedule. */
   timezone?: string;
+  /** The test also (or, without a cron, only) runs after each new backup of its source (issue 32). */
+  onBackup?: boolean;
+  /**
+   * With onBackup: runs on every Nth new backup.
+   * @isInt
+   */
+  everyNthBackup?: number;
   /** Prefix of the sandbox namespaces. */
   namespacePrefix?: string;
   /** Longest life of a sandbox (a failed or partial run's sandbox is kept that long after the run started). */
@@ -130,8 +138,16 @@ export interface ComplianceResponse {
 export interface UpcomingTest {
   name: string;
   namespace: string;
-  /** When the next run is (or was) due; for a scheduled run waiting for a slot, its cron instant. */
+  /**
+   * When the next run is (or was) due; for a scheduled run waiting for a slot, its cron instant.
+   * Empty for a test that runs on new backups only (onNextBackup).
+   */
   nextRunAt: string;
+  /**
+   * True: the test (also) runs when its source's next backup completes (issue 32); with an empty
+   * nextRunAt, that is its only next run ("on next backup"). Such entries come after the timed ones.
+   */
+  onNextBackup?: boolean;
   /** @isInt */
   lastScore: number;
   /**

@@ -34,7 +34,8 @@ export const ANNOTATION_TEST_UID = 'rehearsal.dev/test-uid';
 export { PROVIDERS, type Provider } from '../../../protocol/test-input.js';
 
 export type RunResult = 'pass' | 'partial' | 'fail';
-export type RunTrigger = 'schedule' | 'manual';
+/** schedule: a cron instant; manual: a trigger request; backup: a new backup of the source (issue 32). */
+export type RunTrigger = 'schedule' | 'manual' | 'backup';
 
 export interface ObjectMeta {
   name: string;

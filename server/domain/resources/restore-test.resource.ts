@@ -62,9 +62,21 @@ export interface RestoreTestSpec {
     includedResources?: ResourceTypeRef[];
   };
   schedule: {
-    cron: string;
+    /** Absent when the test runs only on new backups (onBackup); one of the two is required. */
+    cron?: string;
     timezone?: string; // default UTC
     suspend?: boolean; // default false
+    /**
+     * Also (or only) run when the backup source completes a new backup (issue 32,
+     * domain/run/backup-trigger.ts): every `everyNth` new backup (default 1 = each one).
+     */
+    onBackup?: {
+      /**
+       * Run on every Nth new backup (default 1).
+       * @isInt
+       */
+      everyNth?: number;
+    };
   };
   sandbox?: {
     namespacePrefix?: string; // default rehearsal
@@ -185,8 +197,10 @@ export type RunStage = 'Queued' | 'Preparing' | 'Restoring' | 'Validating' | 'Fi
 export interface CurrentRun {
   id: string;
   trigger: RunTrigger;
-  /** The cron instant (schedule) or request time (manual). */
+  /** The cron instant (schedule), request time (manual) or the backup's completion (backup). */
   scheduledAt: string;
+  /** The backup whose completion queued the run (trigger backup): the run restores exactly it. */
+  triggerBackup?: string;
   queuedAt: string;
   startedAt?: string;
   stage: RunStage;
@@ -206,6 +220,22 @@ export interface CurrentRun {
   failure?: { reason: string; message: string };
 }
 
+/**
+ * status.backupTrigger: what the onBackup trigger has seen and counted (issue 32,
+ * domain/run/backup-trigger.ts), written in the same status write as the run it queues.
+ */
+export interface BackupTriggerLedger {
+  /** The newest backup already seen (run, counted or passed over while suspended). */
+  lastSeen?: { name: string; completedAt: string };
+  /**
+   * New backups seen since the last backup-triggered run, for everyNth (0 … everyNth − 1).
+   * @isInt
+   */
+  countSinceRun?: number;
+  /** The backup of the last backup-triggered run. */
+  lastRunBackup?: string;
+}
+
 export interface RestoreTestStatus {
   observedGeneration?: number;
   phase?: Phase;
@@ -219,6 +249,8 @@ export interface RestoreTestStatus {
   lastScheduleTime?: string;
   /** The last trigger-request annotation value that was acted on. */
   handledTrigger?: string;
+  /** What the onBackup trigger has seen and counted (issue 32), written with the run it queues. */
+  backupTrigger?: BackupTriggerLedger;
   currentRun?: CurrentRun;
   /** The newest signed report of the chain, so deleting the newest reports is detectable. */
   evidenceAnchor?: EvidenceAnchor;

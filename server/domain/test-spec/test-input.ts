@@ -21,18 +21,15 @@ import { validateRestoreInput } from './restore-input.js';
 import { subsetUnsupported, validateSubsetInput } from './backup-subset-input.js';
 import type { LabelSelector, ResourceTypeRef } from '../resources/resources.js';
 import { parseDuration } from '../common/duration.js';
-import { isValidTimeZone, validateCron } from '../run/schedule.js';
+import { isValidTimeZone } from '../run/schedule.js';
+import { validateScheduleInput } from './schedule-input.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES, isRfc1123Label } from '../run/sandbox-names.js';
 
 /** The server's own namespace (decision 0001); the API passes its configured value. */
 export const DEFAULT_TEST_NAMESPACE = 'rehearsal-system';
 
-// The syntax of a cron field as CreateTestInput's schema publishes it (its `pattern`, kept equal by
-// test/unit/test-input-schema.test.ts): the classic 5 fields or a macro, blanks only around and
-// between them. What the syntax admits is then checked by validateCron (ranges, names, steps).
-export const CRON_SYNTAX =
-  /^\x20*(\x40(yearly|annually|monthly|weekly|daily|midnight|hourly)|[0-9A-Za-z*,/-]+(\x20+[0-9A-Za-z*,/-]+){4})\x20*$/;
-export const MAX_CRON_LENGTH = 128;
+// The cron's syntax and length moved with the schedule's other fields (issue 32).
+export { CRON_SYNTAX, MAX_CRON_LENGTH } from './schedule-input.js';
 export const MAX_TIMEZONE_LENGTH = 64;
 export const MAX_BACKUP_NAME_LENGTH = 253;
 
@@ -50,7 +47,10 @@ export interface ValidTestInput {
   /** Absent = latest (spec.backupSource.select is not written). */
   backupSelect?: { strategy: BackupSelectStrategy; within?: string };
   sourceNamespaces: string[];
-  cron: string;
+  /** Absent = runs on new backups only (onBackup is then present). */
+  cron?: string;
+  /** Present when the test also runs after new backups (issue 32). */
+  onBackup?: { everyNth: number };
   timezone: string;
   namespacePrefix: string;
   ttl: string;
@@ -86,7 +86,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * Validates a parsed JSON body. For optional fields, null and "" mean "omitted" (the default
  * applies): TestResponse reports an absent SLA as rtoTarget "", so a client may send back what it
- * read. Required fields: name, provider, sourceNamespaces, cron.
+ * read. Required fields: name, provider, sourceNamespaces, and cron unless onBackup is true.
  */
 export function validateTestInput(
   body: unknown,
@@ -174,14 +174,7 @@ export function validateTestInput(
     });
   }
 
-  const cron = requiredString('cron');
-  if (cron !== undefined) {
-    const validation = validateCron(cron);
-    if (cron.length > MAX_CRON_LENGTH) fail('cron', `must be at most ${MAX_CRON_LENGTH} characters`);
-    else if (!CRON_SYNTAX.test(cron)) {
-      fail('cron', validation.ok ? 'must separate its fields with spaces' : validation.message);
-    } else if (!validation.ok) fail('cron', validation.message);
-  }
+  const schedule = validateScheduleInput(body, backupName, fail);
 
   const timezone = optionalString('timezone');
   if (timezone !== undefined && (timezone.length > MAX_TIMEZONE_LENGTH || !isValidTimeZone(timezone))) {
@@ -265,7 +258,7 @@ export function validateTestInput(
       backupName: backupName ?? TEST_INPUT_DEFAULTS.backupName,
       ...(backupSelect ? { backupSelect } : {}),
       sourceNamespaces,
-      cron: cron!.trim(),
+      ...schedule,
       timezone: timezone ?? TEST_INPUT_DEFAULTS.timezone,
       namespacePrefix: namespacePrefix ?? TEST_INPUT_DEFAULTS.namespacePrefix,
       ttl: ttl ?? TEST_INPUT_DEFAULTS.ttl,
@@ -349,7 +342,11 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
       ...(input.includedResources ? { includedResources: input.includedResources } : {}),
       ...(input.backupSelect ? { select: { ...input.backupSelect } } : {}),
     },
-    schedule: { cron: input.cron, timezone: input.timezone },
+    schedule: {
+      ...(input.cron !== undefined ? { cron: input.cron } : {}),
+      timezone: input.timezone,
+      ...(input.onBackup ? { onBackup: { everyNth: input.onBackup.everyNth } } : {}),
+    },
     sandbox: {
       namespacePrefix: input.namespacePrefix,
       ttl: input.ttl,

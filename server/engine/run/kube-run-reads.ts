@@ -92,6 +92,12 @@ export class KubeRunReads implements RunReads {
     const source = test.spec.backupSource;
     const sources = source.namespaces.map((entry) => entry.name);
     try {
+      // Issue 32: a run queued by a new backup restores exactly that backup (not a newer one
+      // completed since, nor a random draw); gone by now, it fails BackupNotFound like a named one.
+      if (run.trigger === 'backup' && run.triggerBackup) {
+        const backup = await provider.selectBackup(sources, run.triggerBackup, source.providerNamespace);
+        return { state: 'found', backup: backupChoice(backup) };
+      }
       const select = source.select;
       if (select?.strategy === 'randomWithin' && isLatest(source.backupName)) {
         return await this.sampleBackup(provider, test, run, sources, select.within ?? '');

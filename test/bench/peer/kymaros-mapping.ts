@@ -159,7 +159,7 @@ export function mapTest(test: RestoreTest): KymarosTest {
         namespaces: spec.backupSource.namespaces.map(({ name }) => ({ name })),
       },
       schedule: {
-        cron: idleCron(spec.schedule.cron),
+        cron: idleCron(spec.schedule.cron ?? '0 0 * * *'),
         ...(spec.schedule.timezone ? { timezone: spec.schedule.timezone } : {}),
       },
       sandbox: {

@@ -417,6 +417,20 @@ describe('upcoming (overdue first, then by nextRunAt ascending)', () => {
     expect(edge('2026-03-31T11:59:00.000Z')).toBe(false);
     expect(edge('2026-03-31T11:58:59.999Z')).toBe(true);
   });
+
+  it('lists a test that runs on new backups only as "on next backup", after the timed ones (issue 32)', () => {
+    const onBackupOnly = makeTest({ name: 'a-backups', spec: { schedule: { onBackup: { everyNth: 1 } } } });
+    const both = makeTest({ name: 'both', spec: { schedule: { cron: '0 2 * * *', onBackup: {} } }, status: { nextRunAt: '2026-04-01T02:00:00Z' } });
+    const cronOnly = makeTest({ name: 'cron', status: { nextRunAt: '2026-03-31T13:00:00Z' } });
+    const suspended = makeTest({ name: 'paused', spec: { schedule: { onBackup: {}, suspend: true } } });
+    const second = makeTest({ name: 'b-backups', spec: { schedule: { onBackup: { everyNth: 2 } } } });
+    expect(upcoming([second, onBackupOnly, both, cronOnly, suspended], NOW)).toEqual([
+      { name: 'cron', namespace: 'rehearsal-system', nextRunAt: '2026-03-31T13:00:00Z', lastScore: 0, overdue: false },
+      { name: 'both', namespace: 'rehearsal-system', nextRunAt: '2026-04-01T02:00:00Z', onNextBackup: true, lastScore: 0, overdue: false },
+      { name: 'a-backups', namespace: 'rehearsal-system', nextRunAt: '', onNextBackup: true, lastScore: 0, overdue: false },
+      { name: 'b-backups', namespace: 'rehearsal-system', nextRunAt: '', onNextBackup: true, lastScore: 0, overdue: false },
+    ]);
+  });
 });
 
 describe('testResponse (the API mapping of decision 0005)', () => {
@@ -448,6 +462,7 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       rtoTarget: '15m',
       backupName: 'latest',
       timezone: 'UTC',
+      onBackup: false,
       namespacePrefix: 'rehearsal',
       ttl: '1h',
       networkIsolation: 'strict',
@@ -504,6 +519,7 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       rtoTarget: '',
       backupName: 'latest',
       timezone: 'UTC',
+      onBackup: false,
       namespacePrefix: 'rehearsal',
       ttl: '1h',
       networkIsolation: 'strict',

@@ -107,7 +107,7 @@ describe('validateTestInput: invalid bodies', () => {
       { field: 'name', message: 'is required' },
       { field: 'provider', message: 'is required' },
       { field: 'sourceNamespaces', message: 'is required' },
-      { field: 'cron', message: 'is required' },
+      { field: 'cron', message: 'is required unless onBackup is true' },
     ]);
   });
 
@@ -412,5 +412,43 @@ describe('backupSelect (spec.backupSource.select, issue 32)', () => {
     expect(errors({ ...minimal, backupName: 'nightly', backupSelect: { strategy: 'randomWithin', within: '720h' } })).toEqual([
       { field: 'backupSelect.strategy', message: 'randomWithin needs backupName latest' },
     ]);
+  });
+});
+
+describe('validateTestInput: onBackup and everyNthBackup (issue 32)', () => {
+  const { cron: _cron, ...withoutCron } = minimal;
+
+  it('accepts onBackup without cron, and writes spec.schedule.onBackup (everyNth 1) and no cron', () => {
+    const value = valid({ ...withoutCron, onBackup: true });
+    expect(value.cron).toBeUndefined();
+    expect(value.onBackup).toEqual({ everyNth: 1 });
+    expect(inputToSpec(value).schedule).toEqual({ timezone: 'UTC', onBackup: { everyNth: 1 } });
+  });
+
+  it('accepts onBackup beside cron, with everyNthBackup', () => {
+    expect(inputToSpec(valid({ ...minimal, onBackup: true, everyNthBackup: 3 })).schedule).toEqual({
+      cron: '0 2 * * *',
+      timezone: 'UTC',
+      onBackup: { everyNth: 3 },
+    });
+  });
+
+  it('treats onBackup false or null as off: the cron alone, still required', () => {
+    expect(inputToSpec(valid({ ...minimal, onBackup: false })).schedule).toEqual({ cron: '0 2 * * *', timezone: 'UTC' });
+    expect(errors({ ...withoutCron, onBackup: null })).toEqual([{ field: 'cron', message: 'is required unless onBackup is true' }]);
+  });
+
+  it.each<[string, Record<string, unknown>, string, RegExp]>([
+    ['neither cron nor onBackup', { ...withoutCron }, 'cron', /required unless onBackup/],
+    ['an empty cron with onBackup', { ...withoutCron, cron: '', onBackup: true }, 'cron', /must not be empty/],
+    ['everyNthBackup 0', { ...withoutCron, onBackup: true, everyNthBackup: 0 }, 'everyNthBackup', /between 1 and 1000/],
+    ['everyNthBackup 1001', { ...withoutCron, onBackup: true, everyNthBackup: 1001 }, 'everyNthBackup', /between 1 and 1000/],
+    ['everyNthBackup 2.5', { ...withoutCron, onBackup: true, everyNthBackup: 2.5 }, 'everyNthBackup', /integer/],
+    ['everyNthBackup without onBackup', { ...minimal, everyNthBackup: 2 }, 'everyNthBackup', /needs onBackup true/],
+    ['onBackup not a boolean', { ...minimal, onBackup: 'yes' }, 'onBackup', /boolean/],
+    ['onBackup with a named backup', { ...withoutCron, onBackup: true, backupName: 'daily-1' }, 'onBackup', /backupName latest/],
+  ])('refuses %s, naming the field', (_case, body, field, message) => {
+    const found = errors(body);
+    expect(found).toEqual([{ field, message: expect.stringMatching(message) }]);
   });
 });

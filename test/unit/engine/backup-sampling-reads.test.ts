@@ -103,3 +103,35 @@ describe('KubeRunReads.selectBackup with randomWithin', () => {
     });
   });
 });
+
+describe('KubeRunReads.selectBackup for a run queued by a new backup (issue 32)', () => {
+  it('restores exactly the backup that queued it: not the newest, not a draw', async () => {
+    const asked: string[] = [];
+    const backups = daily(3);
+    const reader = reads({
+      ...provider(() => backups),
+      selectBackup: async (_sources, backupName) => {
+        asked.push(backupName);
+        return backups.find((backup) => backup.name === backupName) ?? backups[0]!;
+      },
+    });
+    const byBackup: CurrentRun = { ...run('r1'), trigger: 'backup', triggerBackup: 'daily-1' };
+    for (const spec of [test(), test({ strategy: 'randomWithin', within: '720h' })]) {
+      const observed = await reader.selectBackup(spec, byBackup);
+      expect(observed).toMatchObject({ state: 'found', backup: { name: 'daily-1' } });
+      expect(observed.state === 'found' && observed.backup.selection).toBeUndefined();
+    }
+    expect(asked).toEqual(['daily-1', 'daily-1']);
+  });
+
+  it('fails BackupNotFound when that backup is gone, rather than restoring another', async () => {
+    const reader = reads({
+      ...provider(() => daily(3)),
+      selectBackup: async (_sources, backupName) => {
+        throw new ProviderError('BackupNotFound', `backup ${backupName} not found`);
+      },
+    });
+    const observed = await reader.selectBackup(test(), { ...run('r1'), trigger: 'backup', triggerBackup: 'daily-9' });
+    expect(observed).toEqual({ state: 'rejected', reason: 'BackupNotFound', message: 'backup daily-9 not found' });
+  });
+});

@@ -27,6 +27,11 @@ class Recorder implements ScheduleActions {
     this.events.push(reason);
   }
   recordInterval(): void {}
+  /** The source's restorable backups as the provider would list them now. */
+  backups: { name: string; completedAt?: string }[] | undefined = [];
+  restorableBackups(): Promise<{ name: string; completedAt?: string }[] | undefined> {
+    return Promise.resolve(this.backups);
+  }
 }
 
 const CREATED = '2026-03-01T00:00:00Z';
@@ -124,5 +129,92 @@ describe('ScheduleReconciler', () => {
     expect(actions.writes[0]!.status).toStrictEqual({ ...ledger, nextRunAt: '2026-03-01T02:00:00.000Z' });
     expect(Object.keys(actions.writes[1]!.status).sort()).toEqual(['conditions', 'observedGeneration']);
     expect(actions.writes[1]!.status.conditions!.map((condition) => condition.type)).toEqual(['ScheduleValid']);
+  });
+});
+
+describe('ScheduleReconciler with onBackup (issue 32)', () => {
+  const B1 = { name: 'daily-20260301', completedAt: '2026-03-01T01:00:00Z' };
+  const B2 = { name: 'daily-20260302', completedAt: '2026-03-02T01:00:00Z' };
+  const B3 = { name: 'daily-20260303', completedAt: '2026-03-03T01:00:00Z' };
+  function onBackupTest(status: RestoreTestStatus | undefined, schedule: RestoreTest['spec']['schedule'] = { onBackup: {} }): RestoreTest {
+    const base = test(status);
+    return { ...base, spec: { ...base.spec, schedule } };
+  }
+
+  it('queues one run of the new backup, its ledger in the same write; the same backup seen again queues none', async () => {
+    const actions = new Recorder();
+    actions.backups = [B1];
+    const first = await reconciler(actions, '2026-03-01T01:00:05Z').reconcile(onBackupTest({ phase: 'Idle' }));
+    const runWrites = actions.writes.filter((write) => write.owner === 'run');
+    expect(runWrites).toHaveLength(1);
+    expect(runWrites[0]!.status).toMatchObject({
+      phase: 'Running',
+      backupTrigger: { lastSeen: B1, countSinceRun: 0, lastRunBackup: B1.name },
+      currentRun: { trigger: 'backup', triggerBackup: B1.name, scheduledAt: '2026-03-01T01:00:00.000Z', stage: 'Queued' },
+    });
+    expect(runWrites[0]!.status.nextRunAt).toBeUndefined();
+    expect(actions.events).toEqual(['RunQueued']);
+    // The run ends (the run reconciler removes currentRun); the next pass sees the same backup.
+    const { currentRun: _run, ...ended } = sortedKeys(first.written!.status!);
+    actions.writes.length = 0;
+    await reconciler(actions, '2026-03-01T01:20:00Z').reconcile(onBackupTest({ ...ended, phase: 'Completed' }));
+    expect(actions.writes).toEqual([]);
+    expect(actions.events).toEqual(['RunQueued']);
+  });
+
+  it('after a restart with two newer backups, queues exactly one run, of the newest', async () => {
+    const actions = new Recorder();
+    actions.backups = [B1, B2, B3];
+    const status: RestoreTestStatus = { phase: 'Completed', backupTrigger: { lastSeen: B1, countSinceRun: 0, lastRunBackup: B1.name } };
+    const result = await reconciler(actions, '2026-03-03T05:00:00Z').reconcile(onBackupTest(status));
+    expect(result.written?.status?.currentRun).toMatchObject({ trigger: 'backup', triggerBackup: B3.name });
+    expect(result.written?.status?.backupTrigger).toEqual({ lastSeen: B3, countSinceRun: 0, lastRunBackup: B3.name });
+    expect(actions.events).toEqual(['RunQueued']);
+  });
+
+  it('consumes no backup while a run is in progress (not even reading them), and does once it has ended', async () => {
+    const actions = new Recorder();
+    let reads = 0;
+    actions.restorableBackups = () => {
+      reads += 1;
+      return Promise.resolve([B1]);
+    };
+    const during: RestoreTestStatus = { phase: 'Running', currentRun: { id: 'r0', trigger: 'schedule', scheduledAt: CREATED, queuedAt: CREATED, stage: 'Restoring' } };
+    await reconciler(actions, '2026-03-01T01:00:05Z').reconcile(onBackupTest(during, { cron: '0 0 * * *', onBackup: {} }));
+    expect(reads).toBe(0);
+    expect(actions.writes.some((write) => write.status.backupTrigger !== undefined)).toBe(false);
+    const { currentRun: _run, ...ended } = during;
+    const result = await reconciler(actions, '2026-03-01T01:10:00Z').reconcile(onBackupTest({ ...ended, phase: 'Completed', lastScheduleTime: '2026-03-01T00:00:00.000Z' }, { cron: '0 0 * * *', onBackup: {} }));
+    expect(result.written?.status?.currentRun).toMatchObject({ trigger: 'backup', triggerBackup: B1.name });
+  });
+
+  it('counts with everyNth: the first of two new backups is counted (an event, no run)', async () => {
+    const actions = new Recorder();
+    actions.backups = [B1];
+    const result = await reconciler(actions, '2026-03-01T01:00:05Z').reconcile(onBackupTest({ phase: 'Idle' }, { onBackup: { everyNth: 2 } }));
+    expect(result.written?.status?.currentRun).toBeUndefined();
+    expect(result.written?.status?.backupTrigger).toEqual({ lastSeen: B1, countSinceRun: 1 });
+    expect(actions.events).toEqual(['BackupCounted']);
+  });
+
+  it('leaves everything as it is when the backups cannot be read, and looks again at the poll interval', async () => {
+    const actions = new Recorder();
+    actions.backups = undefined;
+    const result = await reconciler(actions, '2026-03-01T01:00:05Z').reconcile(onBackupTest({ phase: 'Idle' }));
+    expect(actions.writes.some((write) => write.status.backupTrigger !== undefined || write.status.currentRun !== undefined)).toBe(false);
+    expect(result.requeueAfterMs).toBe(60_000);
+  });
+
+  it('an onBackup test with a cron wakes at the earlier of the next instant and the poll', async () => {
+    const actions = new Recorder();
+    const result = await reconciler(actions, '2026-03-01T01:59:50Z').reconcile(onBackupTest({ phase: 'Idle' }, { cron: '0 2 * * *', onBackup: {} }));
+    expect(result.requeueAfterMs).toBe(10_050);
+  });
+
+  it('a schedule with neither cron nor onBackup is invalid (a condition, no run)', async () => {
+    const actions = new Recorder();
+    const result = await reconciler(actions, '2026-03-01T01:00:00Z').reconcile(onBackupTest(undefined, {}));
+    expect(result.written?.status?.conditions).toEqual([expect.objectContaining({ type: 'ScheduleValid', status: 'False' })]);
+    expect(result.written?.status?.currentRun).toBeUndefined();
   });
 });

@@ -88,6 +88,12 @@ describe('create', () => {
     expect(fake.requests[0]?.body).toEqual({ name: 'minimal', provider: 'kasten', sourceNamespaces: ['inventory'], cron: '@daily' });
   });
 
+  it('sends --on-backup and --every-nth-backup, with no cron when none is given (issue 32)', async () => {
+    const result = await runPlugin(['create', 'after-backup', '--provider', 'velero', '--source-namespace', 'shop', '--on-backup', '--every-nth-backup', '3', '--server', fake.url]);
+    expect(result.code).toBe(0);
+    expect(fake.requests[0]?.body).toEqual({ name: 'after-backup', provider: 'velero', sourceNamespaces: ['shop'], onBackup: true, everyNthBackup: 3 });
+  });
+
   it('reads -f YAML, JSON and stdin; flags override the file', async () => {
     const yamlFile = path.join(dir, 'payments.yaml');
     writeFileSync(yamlFile, 'name: payments\nnamespace: team-a\nprovider: velero\nsourceNamespaces: [payments]\ncron: "0 2 * * *"\nmaxRTO: 15m\nhistoryLimit: 10\n');
@@ -128,7 +134,7 @@ describe('create', () => {
     writeFileSync(named, 'name: x\nprovider: velero\nsourceNamespaces: [a]\ncron: "@daily"\n');
     const cases: [string[], string][] = [
       [['create', '-f', manifest], `error: -f ${manifest} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`],
-      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, backupSelect, sourceNamespaces, cron, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, labelSelector, includedResources, restore)`],
+      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, backupSelect, sourceNamespaces, cron, onBackup, everyNthBackup, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, labelSelector, includedResources, restore)`],
       [['create', 'other', '-f', named], `error: NAME "other" differs from the name "x" in -f ${named}`],
       [['create', '-f', path.join(dir, 'missing.yaml')], `error: cannot read -f ${path.join(dir, 'missing.yaml')}: ENOENT`],
       [['create', '-f', '-', '-n', 'team-b'], 'error: the namespace "team-a" in -f - differs from -n team-b'],

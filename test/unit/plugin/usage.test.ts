@@ -46,7 +46,10 @@ const BAD_INPUT: readonly (readonly [string, readonly string[], string])[] = [
   ['bad provider', [...CREATE, '--provider', 'restic'], 'error: invalid --provider "restic": use one of velero, kasten, trilio'],
   ['bad history limit', [...CREATE, '--history-limit', '5000'], 'error: invalid --history-limit "5000": expected a whole number from 1 to 1000'],
   ['bad network isolation', [...CREATE, '--network-isolation', 'loose'], 'error: invalid --network-isolation "loose": use one of strict, none'],
-  ['missing required flags', ['create', 'payments', '--provider', 'velero'], 'error: missing required flags --source-namespace, --cron'],
+  ['--every-nth-backup 0', [...CREATE, '--on-backup', '--every-nth-backup', '0'], 'error: invalid --every-nth-backup "0": expected a whole number from 1 to 1000'],
+  ['--every-nth-backup without --on-backup', [...CREATE, '--every-nth-backup', '3'], 'error: --every-nth-backup needs --on-backup'],
+  ['--on-backup with a named backup', [...CREATE, '--on-backup', '--backup', 'daily-1'], 'error: --on-backup runs on each new backup: drop --backup daily-1 or use latest'],
+  ['missing required flags', ['create', 'payments', '--provider', 'velero'], 'error: missing required flags --source-namespace, --cron (or --on-backup)'],
   [
     'update needs the whole test',
     ['update', 'payments', '--cron', '@daily'],

@@ -94,7 +94,7 @@ export function UpcomingPage() {
                     {list.slice(0, 500).map((u) => (
                       <tr key={`${u.namespace}/${u.name}`} data-overdue={u.overdue ? 'true' : undefined}>
                         <td>
-                          {dateTime(u.nextRunAt)} {u.overdue ? <Badge tone="bad">overdue</Badge> : null}
+                          {!u.nextRunAt && u.onNextBackup ? 'on next backup' : dateTime(u.nextRunAt)} {u.overdue ? <Badge tone="bad">overdue</Badge> : null}
                         </td>
                         <td>
                           <a href={href('tests', u.namespace, u.name)}>{u.name}</a>

@@ -98,7 +98,7 @@ export function OverviewPage() {
               <ul class="plain">
                 {list.slice(0, 5).map((u) => (
                   <li key={`${u.namespace}/${u.name}`}>
-                    {dateTime(u.nextRunAt)} {u.overdue ? <Badge tone="bad">overdue</Badge> : null} —{' '}
+                    {!u.nextRunAt && u.onNextBackup ? 'on next backup' : dateTime(u.nextRunAt)} {u.overdue ? <Badge tone="bad">overdue</Badge> : null} —{' '}
                     <a href={href('tests', u.namespace, u.name)}>{u.name}</a>{' '}
                     <span class="muted">
                       {u.namespace}, last score {u.lastScore}

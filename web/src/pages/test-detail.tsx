@@ -93,7 +93,7 @@ export function TestDetailPage({ namespace, name }: { namespace: string; name: s
             <Card label="Schedule" value={t.schedule} />
             <Card label="RTO target" value={t.rtoTarget || 'none'} />
             <Card label="RPO target" value={t.rpoTarget || 'none'} />
-            <Card label="Next run" value={dateTime(t.nextRunAt)} />
+            <Card label="Next run" value={!t.nextRunAt && t.onBackup ? 'on next backup' : dateTime(t.nextRunAt)} />
           </section>
           <Async state={reports}>{(list) => <Runs reports={list} />}</Async>
         </>

@@ -21,6 +21,8 @@ const EMPTY: Values = {
   backupSelect: '',
   sourceNamespaces: '',
   cron: '',
+  onBackup: '',
+  everyNthBackup: '',
   timezone: '',
   namespacePrefix: '',
   ttl: '',
@@ -43,6 +45,9 @@ function fromTest(test: TestResponse): Values {
     provider: test.provider,
     sourceNamespaces: test.sourceNamespaces.join(', '),
     cron: test.schedule,
+    // Issue 32: sent back as read, so saving the form keeps a test's runs after new backups.
+    onBackup: test.onBackup ? 'true' : '',
+    everyNthBackup: test.onBackup && test.everyNthBackup !== undefined ? String(test.everyNthBackup) : '',
     maxRTO: test.rtoTarget,
     maxRPO: test.rpoTarget ?? '',
     backupName: test.backupName ?? '',
@@ -68,8 +73,15 @@ function toInput(v: Values): Input {
     // The form's selects offer the schema's enum values; anything else is the server's to refuse.
     provider: v.provider as Input['provider'],
     sourceNamespaces: v.sourceNamespaces.split(/[\s,]+/).filter(Boolean),
-    cron: v.cron.trim(),
   };
+  // Without a cron the test runs on new backups only (onBackup); the server says if neither is set.
+  const cron = optional(v.cron);
+  if (cron !== undefined) input.cron = cron;
+  if (v.onBackup === 'true') {
+    input.onBackup = true;
+    const nth = optional(v.everyNthBackup);
+    if (nth !== undefined) input.everyNthBackup = Number(nth);
+  }
   for (const key of [
     'namespace',
     'backupName',
@@ -127,7 +139,8 @@ const FIELDS: FieldSpec[] = [
     label: 'Source namespaces',
     hint: 'Comma-separated; each is restored into its own sandbox',
   },
-  { key: 'cron', label: 'Schedule (cron)', hint: '5 fields or a macro such as @daily' },
+  { key: 'cron', label: 'Schedule (cron)', hint: '5 fields or a macro such as @daily; empty: only after new backups' },
+  { key: 'everyNthBackup', label: 'Every Nth backup', hint: 'With "run after new backups": 1 = each (default)' },
   { key: 'timezone', label: 'Time zone', hint: 'IANA zone, default UTC' },
   { key: 'namespacePrefix', label: 'Sandbox prefix', hint: 'Default: rehearsal' },
   { key: 'ttl', label: 'Sandbox TTL', hint: 'e.g. 1h30m (default 1h)' },
@@ -183,7 +196,7 @@ export function TestFormPage({ existing }: { existing?: TestResponse }) {
         }
       }
       setFieldErrors(byField);
-      const known = new Set<string>(FIELDS.map((f) => f.key).concat('alertOnExceed'));
+      const known = new Set<string>(FIELDS.map((f) => f.key).concat('alertOnExceed', 'onBackup'));
       const unplaced = Object.keys(byField).filter((k) => !known.has(k));
       const { headline, detail } = describeError(error);
       setFormError({
@@ -235,7 +248,7 @@ export function TestFormPage({ existing }: { existing?: TestResponse }) {
                     </option>
                   ))}
                 </select>
-              ) : f.key === 'historyLimit' ? (
+              ) : f.key === 'historyLimit' || f.key === 'everyNthBackup' ? (
                 <input {...common} type="number" onInput={(e) => set(f.key, e.currentTarget.value)} />
               ) : (
                 <input {...common} type="text" onInput={(e) => set(f.key, e.currentTarget.value)} />
@@ -247,6 +260,16 @@ export function TestFormPage({ existing }: { existing?: TestResponse }) {
             </div>
           );
         })}
+        <div class="field checkbox">
+          <input
+            id="field-onBackup"
+            type="checkbox"
+            checked={values.onBackup === 'true'}
+            onChange={(e) => set('onBackup', e.currentTarget.checked ? 'true' : '')}
+          />
+          <label for="field-onBackup">Run after each new backup of the sources (with the cron, or instead of it)</label>
+          {errorOf('onBackup')}
+        </div>
         <div class="field checkbox">
           <input
             id="field-alertOnExceed"

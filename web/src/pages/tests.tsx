@@ -118,7 +118,7 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
                   )}
                 </td>
                 <td>{dateTime(t.lastRunAt)}</td>
-                <td>{dateTime(t.nextRunAt)}</td>
+                <td>{!t.nextRunAt && t.onBackup ? 'on next backup' : dateTime(t.nextRunAt)}</td>
                 <td>
                   <span class="row-actions">
                     <TriggerButton test={t} onFinished={reload} />
