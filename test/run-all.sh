@@ -2,12 +2,30 @@
 # `npm test`: static checks, then every Jest project (unit, contract, integration against a real
 # control plane). Prints one closing line "N passed, N failed" (Jest's own summary is per project);
 # every static check counts as one test.
+#
+# A fresh machine builds many tools from source (test/setup.sh --builds: the control plane, the real
+# node, Velero, Helm, ...), which is most of a cold run. Those builds run in the background while
+# the tests that need none of them run; the integration tests run in two lanes, each with its own
+# control plane:
+#   node lane           the suites that need the real node (they import test/helpers/real-node),
+#                       on a cluster with the node (one real node per machine);
+#   control-plane lane  every other suite, on a cluster without one.
+# Each lane runs its suites one at a time (they share their cluster and the server's namespace),
+# those needing a slow-built tool last (test/integration/sequencer.js). A test that needs a tool the
+# background has not finished waits for it: every build script holds a lock on its cache.
+#
+# With arguments (`npm test -- <jest args>`), the integration suites run in one lane instead, with
+# the real node, after the builds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test/.tmp
-# A fresh clone needs nothing else: system packages, npm dependencies (with Node 24) and the
-# Kubernetes test binaries are installed or built here when missing (cheap when present).
-bash test/setup.sh || { echo "0 passed, 1 failed" | tee test/.tmp/summary.txt; exit 1; }
+bash test/setup.sh --base || { echo "0 passed, 1 failed" | tee test/.tmp/summary.txt; exit 1; }
+
+rm -f test/.tmp/build-times.txt
+# nice: the tests running meanwhile keep their timing; the builds take what is left.
+nice -n 10 bash test/setup.sh --builds > test/.tmp/setup-builds.log 2>&1 &
+builds=$!
+
 passed=0; failed=0; skipped=0
 check() { # name command...
   local name=$1; shift
@@ -18,22 +36,58 @@ check typecheck npm run --silent typecheck
 check lint npm run --silent lint
 if grep -q "\"openapi:check\"" package.json; then check openapi-drift npm run --silent openapi:check; fi
 
-# Unit and contract suites run in parallel; integration suites one at a time, because they share
-# one control plane and the server's own namespace (its signing key, license and leader Lease).
+run_jest() { node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --forceExit --json "$@"; }
 jest_status=0
-run_jest() { # result-file jest-args...
-  local out=$1; shift
-  rm -f "$out"
-  node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --forceExit --json --outputFile="$out" "$@" || jest_status=1
-  if [ -f "$out" ]; then
-    read -r jp jf js < <(node -e 'const r=require(process.argv[1]);console.log(r.numPassedTests, r.numFailedTests + (r.numRuntimeErrorTestSuites||0), r.numPendingTests + (r.numTodoTests||0))' "$PWD/$out")
+tally() { # result-file: adds a Jest run's counts (a missing file is one failure)
+  if [ -f "$1" ]; then
+    read -r jp jf js < <(node -e 'const r=require(process.argv[1]);console.log(r.numPassedTests, r.numFailedTests + (r.numRuntimeErrorTestSuites||0), r.numPendingTests + (r.numTodoTests||0))' "$PWD/$1")
     passed=$((passed + jp)); failed=$((failed + jf)); skipped=$((skipped + js))
   else
     failed=$((failed + 1))
   fi
 }
-run_jest test/.tmp/jest-fast.json --selectProjects unit contract "$@"
-run_jest test/.tmp/jest-integration.json --selectProjects integration --runInBand "$@"
+
+rm -f test/.tmp/jest-*.json
+run_jest --outputFile=test/.tmp/jest-fast.json --selectProjects unit contract "$@" || jest_status=1
+tally test/.tmp/jest-fast.json
+
+builds_ok() {
+  wait "$builds"; local rc=$?
+  cat test/.tmp/setup-builds.log
+  [ -f test/.tmp/build-times.txt ] && echo "[setup] build times: $(tr '\n' ' ' < test/.tmp/build-times.txt)"
+  if [ $rc -ne 0 ]; then echo "FAIL setup --builds (exit $rc)"; failed=$((failed + 1)); fi
+}
+
+if [ $# -gt 0 ]; then
+  builds_ok
+  run_jest --outputFile=test/.tmp/jest-integration.json --selectProjects integration --runInBand "$@" || jest_status=1
+  tally test/.tmp/jest-integration.json
+else
+  mapfile -t node_suites < <(grep -l "helpers/real-node" test/integration/*.test.ts)
+  mapfile -t plane_suites < <(grep -L "helpers/real-node" test/integration/*.test.ts)
+  lane() { # name env... -- jest-paths...
+    local name=$1; shift
+    local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
+    local t0; t0=$(date +%s)
+    env "${envs[@]}" REHEARSAL_TEST_CLUSTER_DIR="test/.tmp/cluster-$name" REHEARSAL_TEST_CLUSTER_FILE="$PWD/test/.tmp/cluster-$name.json" \
+      node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --forceExit --json \
+      --outputFile="test/.tmp/jest-integration-$name.json" --selectProjects integration --runInBand "$@" \
+      > "test/.tmp/lane-$name.log" 2>&1
+    local rc=$?
+    echo "[lane $name] finished in $(( $(date +%s) - t0 ))s (exit $rc)" >> "test/.tmp/lane-$name.log"
+    return $rc
+  }
+  echo "[integration] two lanes: ${#node_suites[@]} suites on the real node, ${#plane_suites[@]} on a control plane alone (logs: test/.tmp/lane-*.log)"
+  lane node -- "${node_suites[@]}" & node_lane=$!
+  lane plane REHEARSAL_REAL_NODE=0 -- "${plane_suites[@]}" & plane_lane=$!
+  wait "$plane_lane" || jest_status=1
+  cat test/.tmp/lane-plane.log
+  wait "$node_lane" || jest_status=1
+  cat test/.tmp/lane-node.log
+  builds_ok
+  tally test/.tmp/jest-integration-plane.json
+  tally test/.tmp/jest-integration-node.json
+fi
 [ $jest_status -ne 0 ] && [ $failed -eq 0 ] && failed=1
 # Skipped tests are not failures, but CI should see them: a skipped real-node test means the
 # host could not run a node (each such test prints why).

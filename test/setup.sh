@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
 # One-time machine setup, safe to re-run: system packages the tests use, the npm dependencies
 # (which bring Node 24 from the npm registry), and the cached Kubernetes test binaries.
+#
+#   bash test/setup.sh            everything (the demo, a developer's first run)
+#   bash test/setup.sh --base     the quick part: Debian packages, npm dependencies, the dashboard
+#   bash test/setup.sh --builds   the slow part: every tool built from Go modules, crates and PyPI
+#
+# npm test runs --base, then --builds in the background while the tests that need none of those
+# tools run (test/run-all.sh). Each build script takes a lock on its cache, so a test that needs a
+# tool the background has not finished waits for it (or builds it) and finds it in place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "[setup] $*"; }
+stage="${1:-all}"
+case "$stage" in all | --base | --builds) ;; *) echo "usage: test/setup.sh [--base|--builds]" >&2; exit 2 ;; esac
+
+if [ "$stage" != --builds ]; then
 
 missing=()
 command -v pdftotext >/dev/null || missing+=(poppler-utils)
@@ -54,29 +66,41 @@ log "node $(node_modules/.bin/node --version) from node_modules"
 
 log "dashboard (web/ → web/dist, vite)"
 npm run --silent build:web
+fi
+[ "$stage" = --base ] && exit 0
+
+# The slow builds, in the order the tests need them: the control plane first (every integration
+# test), then the real node and its images (the real-node tests' cluster), Velero (most of the
+# remaining tests), the rest last. build-times.txt in test/.tmp says how long each took.
+timed() { # NAME COMMAND...
+  local name=$1 t0; shift; t0=$(date +%s)
+  "$@"
+  mkdir -p test/.tmp && echo "$name $(( $(date +%s) - t0 ))s" >> test/.tmp/build-times.txt
+}
 
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
-bash test/cluster/build-binaries.sh >/dev/null
+timed control-plane bash test/cluster/build-binaries.sh >/dev/null
 
 log "The real node: kubelet, kube-proxy, pause, CoreDNS, kube-router (built once from Go modules, cached by version)"
-bash test/cluster/build-node.sh >/dev/null
-log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
-bash test/cluster/build-csi.sh >/dev/null
+timed node bash test/cluster/build-node.sh >/dev/null
 if [ "$(id -u)" = 0 ]; then
   log "The real node's images (built here from Debian packages and the binaries above, cached by content)"
-  bash test/cluster/images/build-images.sh >/dev/null
+  timed node-images bash test/cluster/images/build-images.sh >/dev/null
 else
   log "not root: the real node's images are not built (the node needs root; its tests will say so)"
 fi
 
-log "Helm and promtool (built once from Go modules, cached by version)"
-bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
-
 log "Real Velero, its AWS plugin and the s3s-fs object store (built once, cached by version)"
-bash test/cluster/build-velero.sh >/dev/null
+timed velero bash test/cluster/build-velero.sh >/dev/null
+
+log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
+timed csi bash test/cluster/build-csi.sh >/dev/null
+
+log "Helm and promtool (built once from Go modules, cached by version)"
+timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
 
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
-bash openapi/clients/clients.sh setup
+timed api-clients bash openapi/clients/clients.sh setup
 
 log "schemathesis (API fuzzing in test/integration/schemathesis.test.ts), a cached venv"
-bash test/schemathesis/schemathesis.sh setup
+timed schemathesis bash test/schemathesis/schemathesis.sh setup

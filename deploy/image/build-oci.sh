@@ -32,6 +32,14 @@ mkdir -p "$(dirname "$OUTPUT")"
 if [ -f "$cached" ]; then
   cp "$cached" "$OUTPUT"; log "cached build $key"; echo "$OUTPUT"; exit 0
 fi
+# One build at a time (the two test lanes of test/run-all.sh both need the image): a second caller
+# waits for the first and then finds the archive in place.
+mkdir -p "$CACHE_ROOT"
+exec 9>"$CACHE_ROOT/.build.lock"
+flock 9
+if [ -f "$cached" ]; then
+  cp "$cached" "$OUTPUT"; log "cached build $key (built meanwhile)"; echo "$OUTPUT"; exit 0
+fi
 start=$(date +%s)
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"/{debs,base,node,deps/app,app/app,blobs}

@@ -38,7 +38,8 @@ async function startK3s() {
 // cluster.json carries that to test/helpers/real-node.ts, which skips (loudly) or fails the tests
 // that need it.
 function startLocalBinaries() {
-  const workDir = path.join(tmp, 'cluster');
+  // REHEARSAL_TEST_CLUSTER_DIR: test/run-all.sh runs two lanes, each with its own cluster.
+  const workDir = path.resolve(repoRoot, process.env.REHEARSAL_TEST_CLUSTER_DIR ?? path.join(tmp, 'cluster'));
   const withNode = process.env.REHEARSAL_REAL_NODE !== '0';
   const kubeconfigPath = execFileSync(
     'bash',
