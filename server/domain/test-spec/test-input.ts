@@ -20,6 +20,8 @@ import type { RestoreSpec } from '../resources/resources.js';
 import { validateRestoreInput } from './restore-input.js';
 import { subsetUnsupported, validateSubsetInput } from './backup-subset-input.js';
 import type { LabelSelector, ResourceTypeRef } from '../resources/resources.js';
+import type { LogCollectionSpec } from '../resources/restore-test.resource.js';
+import { validateLogCollectionInput } from './log-collection-input.js';
 import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone, validateCron } from '../run/schedule.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES, isRfc1123Label } from '../run/sandbox-names.js';
@@ -69,6 +71,8 @@ export interface ValidTestInput {
   includedResources?: ResourceTypeRef[];
   /** Absent = the default restore transforms only. */
   restore?: RestoreSpec;
+  /** Absent = every default (spec.logCollection is not written). */
+  logCollection?: LogCollectionSpec;
 }
 
 export type TestInputValidation = { ok: true; value: ValidTestInput } | { ok: false; errors: FieldError[] };
@@ -251,6 +255,9 @@ export function validateTestInput(
   const restore = validateRestoreInput(body.restore);
   errors.push(...restore.errors);
 
+  const logCollection = validateLogCollectionInput(body.logCollection);
+  errors.push(...logCollection.errors);
+
   for (const field of Object.keys(body)) {
     if (!(TEST_INPUT_FIELDS as readonly string[]).includes(field)) fail(field, 'is not a known field');
   }
@@ -279,6 +286,7 @@ export function validateTestInput(
       ...(subset.subset.labelSelector ? { labelSelector: subset.subset.labelSelector } : {}),
       ...(subset.subset.includedResources ? { includedResources: subset.subset.includedResources } : {}),
       ...(restore.spec ? { restore: restore.spec } : {}),
+      ...(logCollection.spec ? { logCollection: logCollection.spec } : {}),
     },
   };
 }
@@ -367,6 +375,7 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
   }
   if (input.healthCheckPolicy !== undefined) spec.healthCheckPolicy = input.healthCheckPolicy;
   if (input.restore !== undefined) spec.restore = input.restore;
+  if (input.logCollection !== undefined) spec.logCollection = { ...input.logCollection };
   return spec;
 }
 
