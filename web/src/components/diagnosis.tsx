@@ -97,12 +97,22 @@ function DiagnosisBody({ diagnosis: d }: { diagnosis: Diagnosis }) {
       ) : null}
       {d.logs.length > 0 ? (
         <>
-          <h3>Last log lines</h3>
-          {d.logs.map((l) => (
-            <pre key={`${l.pod}/${l.container}`} aria-label={`Log of ${l.pod}/${l.container}`}>
-              {l.lines.join('\n')}
-            </pre>
-          ))}
+          <h3>Container logs</h3>
+          {d.logs.map((l) => {
+            const kind = `${l.init ? ' (init)' : ''}${l.previous ? ' (previous instance)' : ''}`;
+            return (
+              <details key={`${l.pod}/${l.container}/${l.init ? 'i' : ''}${l.previous ? 'p' : ''}`}>
+                <summary>
+                  {l.pod} {l.container}
+                  {kind} <span class="muted">{l.lines.length} lines</span>
+                </summary>
+                <pre aria-label={`Log of ${l.pod}/${l.container}${kind}`}>
+                  {l.truncated ? `[… ${l.omittedLines ?? ''} older lines left out]\n` : ''}
+                  {l.lines.join('\n')}
+                </pre>
+              </details>
+            );
+          })}
         </>
       ) : d.logsNote ? (
         <p class="muted">{d.logsNote}</p>
