@@ -11,9 +11,9 @@ export const REDACTED = '[redacted]';
 
 // key=value, key: value, "key": "value" where the key names a secret. The value runs to the next
 // blank, quote, comma, semicolon or ampersand (query strings), so "password=hunter2 user=bob"
-// keeps user=bob.
+// keeps user=bob. "auth" counts only as a word of its own (auth=, auth_token=), not in author=.
 const SECRET_KEY =
-  /((?:[A-Za-z0-9_.-]*?)(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|auth(?:orization)?)(?:[A-Za-z0-9_.-]*))(["']?\s*[:=]\s*["']?)([^\s"',;&]+)/gi;
+  /((?:[A-Za-z0-9_.-]*?)(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|authorization|auth(?![a-z]))(?:[A-Za-z0-9_.-]*))(["']?\s*[:=]\s*["']?)([^\s"',;&]+)/gi;
 // Authorization headers and the like: Bearer/Basic/Token followed by the credential.
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g;
 // user:password@host in a URL (postgres://app:s3cret@db:5432/shop).

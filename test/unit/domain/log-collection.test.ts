@@ -200,6 +200,8 @@ describe('secret scrubbing', () => {
     ['aws AKIAABCDEFGHIJKLMNOP', `aws ${REDACTED}`],
     ['gh ghp_abcdefghijklmnopqrstuvwxyz0123456789', `gh ${REDACTED}`],
     ['listening on :8080', 'listening on :8080'],
+    ['author=alice tokens left: 5', 'author=alice tokens left: 5'],
+    ['AUTH_TOKEN=abc123', `AUTH_TOKEN=${REDACTED}`],
   ])('%s', (line, expected) => {
     expect(scrubText(line)).toBe(expected);
   });
