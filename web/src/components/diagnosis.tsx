@@ -1,6 +1,8 @@
 // Why a failed or partial run's application did not come up (GET /api/v1/tests/{name}/diagnosis,
 // issue 16): the hints with their remediation, the pods that were not Ready, Warning events, claims
-// and log lines, as collected from the sandbox before it could be deleted.
+// and container logs, as collected from the sandbox before it could be deleted. Each log (issue 30:
+// init containers and previous instances too) is a collapsed <details> with its <pre>, so a
+// diagnosis of many containers stays one screen until the reader opens one.
 import { api, unwrap, type components } from '../api.js';
 import { useLoad } from '../hooks.js';
 import { Async } from './ui.js';
@@ -107,7 +109,7 @@ function DiagnosisBody({ diagnosis: d }: { diagnosis: Diagnosis }) {
                   {kind} <span class="muted">{l.lines.length} lines</span>
                 </summary>
                 <pre aria-label={`Log of ${l.pod}/${l.container}${kind}`}>
-                  {l.truncated ? `[… ${l.omittedLines ?? ''} older lines left out]\n` : ''}
+                  {l.truncated ? `[… ${l.omittedLines ? `${l.omittedLines} ` : ''}older lines left out]\n` : ''}
                   {l.lines.join('\n')}
                 </pre>
               </details>
