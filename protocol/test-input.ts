@@ -182,7 +182,64 @@ export interface CreateTestInput {
    * administer verb (else 403 naming it). Absent: the defaults only.
    */
   restore?: RestoreInput;
+  /**
+   * Which container logs a failed or partial run's diagnosis keeps (spec.logCollection, issue 30).
+   * Absent: every default (100 lines of the failing containers, their init containers and
+   * previous instances, and the Warning events).
+   */
+  logCollection?: LogCollectionInput;
 }
+
+// Whose logs a diagnosis keeps: failing = the containers that are not Ready (default), all =
+// every container of every Pod in the sandboxes.
+export type LogContainers = 'failing' | 'all';
+export const LOG_CONTAINERS: readonly LogContainers[] = ['failing', 'all'];
+
+/**
+ * spec.logCollection of a RestoreTest: what a failed or partial run's diagnosis keeps of its
+ * sandbox (issue 30). Every field is optional; every line kept is scrubbed of secrets and the
+ * whole is bounded in bytes (a truncated log says so).
+ */
+export interface LogCollectionInput {
+  /**
+   * Last lines kept per container log.
+   * @isInt
+   * @minimum 1
+   * @maximum 1000
+   * @default 100
+   */
+  lines?: number | null;
+  /** failing: the containers that are not Ready (default); all: every container of the sandboxes. */
+  containers?: 'failing' | 'all' | null;
+  /**
+   * Also the init containers of the chosen Pods.
+   * @default true
+   */
+  initContainers?: boolean | null;
+  /**
+   * Also the previous instance's log of a container that restarted (a crash-looping container's
+   * last words are there).
+   * @default true
+   */
+  previous?: boolean | null;
+  /**
+   * Keep the sandboxes' Warning events.
+   * @default true
+   */
+  events?: boolean | null;
+}
+
+/** The fields of LogCollectionInput; any other is an error. */
+export const LOG_COLLECTION_FIELDS = ['lines', 'containers', 'initContainers', 'previous', 'events'] as const satisfies readonly (keyof LogCollectionInput)[];
+export const LOG_COLLECTION_LINES_RANGE = { min: 1, max: 1000 } as const;
+/** What an omitted logCollection field becomes. */
+export const LOG_COLLECTION_DEFAULTS = {
+  lines: 100,
+  containers: 'failing' as LogContainers,
+  initContainers: true,
+  previous: true,
+  events: true,
+} as const;
 
 /** spec.backupSource.select of a RestoreTest. */
 export interface BackupSelectInput {
@@ -376,6 +433,7 @@ export const TEST_INPUT_FIELDS = [
   'labelSelector',
   'includedResources',
   'restore',
+  'logCollection',
 ] as const satisfies readonly (keyof CreateTestInput)[];
 // A field added to CreateTestInput without being listed above fails to compile here.
 const everyFieldListed: Exclude<keyof CreateTestInput, (typeof TEST_INPUT_FIELDS)[number]> extends never ? true : never = true;

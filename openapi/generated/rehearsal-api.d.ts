@@ -726,6 +726,21 @@ export interface components {
             /** @description The least strict Pod Security profile of the sandboxes (below the installation floor: administer). */
             podSecurity?: components["schemas"]["PodSecurityLevel"];
         };
+        /** @enum {string} */
+        LogContainers: "failing" | "all";
+        /** @description The log collection of a test, every default applied (issue 30). */
+        LogCollectionResponse: {
+            /**
+             * Format: int32
+             * @description Last lines kept per container log.
+             */
+            lines: number;
+            /** @description failing: the containers that are not Ready; all: every container. */
+            containers: components["schemas"]["LogContainers"];
+            initContainers: boolean;
+            previous: boolean;
+            events: boolean;
+        };
         TestResponse: {
             name: string;
             namespace: string;
@@ -781,11 +796,47 @@ export interface components {
             includedResources?: components["schemas"]["ResourceTypeInput"][];
             /** @description spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
             restore?: components["schemas"]["RestoreInput"];
+            /** @description spec.logCollection with its defaults applied: what a failed or partial run's diagnosis keeps. */
+            logCollection?: components["schemas"]["LogCollectionResponse"];
         };
         /** @enum {string} */
         Provider: "velero" | "kasten" | "trilio";
         /** @description A namespace name: an RFC 1123 label. */
         NamespaceName: string;
+        /**
+         * @description spec.logCollection of a RestoreTest: what a failed or partial run's diagnosis keeps of its
+         *     sandbox (issue 30). Every field is optional; every line kept is scrubbed of secrets and the
+         *     whole is bounded in bytes (a truncated log says so).
+         */
+        LogCollectionInput: {
+            /**
+             * Format: int32
+             * @description Last lines kept per container log.
+             * @default 100
+             */
+            lines?: number | null;
+            /**
+             * @description failing: the containers that are not Ready (default); all: every container of the sandboxes.
+             * @enum {string|null}
+             */
+            containers?: "failing" | "all" | null;
+            /**
+             * @description Also the init containers of the chosen Pods.
+             * @default true
+             */
+            initContainers?: boolean | null;
+            /**
+             * @description Also the previous instance's log of a container that restarted (a crash-looping container's
+             *     last words are there).
+             * @default true
+             */
+            previous?: boolean | null;
+            /**
+             * @description Keep the sandboxes' Warning events.
+             * @default true
+             */
+            events?: boolean | null;
+        };
         /**
          * @description Request body of POST /api/v1/tests and PUT /api/v1/tests/{name}. An optional field that is
          *     absent, null or "" takes its default. Rules JSON Schema cannot state (the server answers 400
@@ -912,6 +963,12 @@ export interface components {
              *     administer verb (else 403 naming it). Absent: the defaults only.
              */
             restore?: components["schemas"]["RestoreInput"];
+            /**
+             * @description Which container logs a failed or partial run's diagnosis keeps (spec.logCollection, issue 30).
+             *     Absent: every default (100 lines of the failing containers, their init containers and
+             *     previous instances, and the Warning events).
+             */
+            logCollection?: components["schemas"]["LogCollectionInput"];
         };
         /** @description Construct a type with a set of properties K of type T */
         "Record_string.string_": {
@@ -1140,6 +1197,22 @@ export interface components {
             onRegression?: boolean;
             channels: components["schemas"]["NotificationChannel"][];
         };
+        /** @description spec.logCollection; an absent field takes its default (domain/test-spec/log-collection-input.ts). */
+        LogCollectionSpec: {
+            /**
+             * Format: double
+             * @description Last lines per container log, 1–1000 (default 100).
+             */
+            lines?: number;
+            /** @description failing (default) or all. */
+            containers?: components["schemas"]["LogContainers"];
+            /** @description Also init containers (default true). */
+            initContainers?: boolean;
+            /** @description Also the previous instance of a restarted container (default true). */
+            previous?: boolean;
+            /** @description Keep the Warning events (default true). */
+            events?: boolean;
+        };
         RestoreTestSpec: {
             provider: components["schemas"]["Provider"];
             backupSource: {
@@ -1212,6 +1285,8 @@ export interface components {
             historyLimit?: number;
             /** @description Replaces the server's default notifications for this test (issue 16). */
             notifications?: components["schemas"]["NotificationsSpec"];
+            /** @description What a failed or partial run's diagnosis keeps of the sandbox's logs (issue 30). */
+            logCollection?: components["schemas"]["LogCollectionSpec"];
         };
         /** @description A drafted RestoreTest, as `kubectl create -f` takes it. */
         DraftedRestoreTest: {
@@ -1367,7 +1442,30 @@ export interface components {
             namespace: string;
             pod: string;
             container: string;
+            /** @description An init container's log (issue 30). */
+            init?: boolean;
+            /** @description The previous instance's log of a container that restarted (issue 30). */
+            previous?: boolean;
+            /** @description Newest last; scrubbed of secrets (secret-scrub.ts) before they are stored. */
             lines: string[];
+            /** @description True when older lines were left out to stay within the size bounds (log-bounds.ts). */
+            truncated?: boolean;
+            /**
+             * Format: int32
+             * @description How many older lines were left out; readers show it as a marker before the lines.
+             */
+            omittedLines?: number;
+        };
+        LogCollectionSettings: {
+            /**
+             * Format: double
+             * @description Last lines per container log.
+             */
+            lines: number;
+            containers: components["schemas"]["LogContainers"];
+            initContainers: boolean;
+            previous: boolean;
+            events: boolean;
         };
         RunDiagnosis: {
             test: {
@@ -1386,6 +1484,8 @@ export interface components {
             claims: components["schemas"]["ObservedClaim"][];
             logs: components["schemas"]["ContainerLog"][];
             logsNote?: string;
+            /** @description The test's spec.logCollection the logs were collected with, defaults applied (issue 30). */
+            logCollection?: components["schemas"]["LogCollectionSettings"];
             /** @description True when parts were left out to stay within the size bound. */
             truncated: boolean;
             /**
@@ -1965,9 +2065,12 @@ export type SchemaRestorePatchInput = components['schemas']['RestorePatchInput']
 export type SchemaDefaultTransformId = components['schemas']['DefaultTransformId'];
 export type SchemaPodSecurityLevel = components['schemas']['PodSecurityLevel'];
 export type SchemaRestoreInput = components['schemas']['RestoreInput'];
+export type SchemaLogContainers = components['schemas']['LogContainers'];
+export type SchemaLogCollectionResponse = components['schemas']['LogCollectionResponse'];
 export type SchemaTestResponse = components['schemas']['TestResponse'];
 export type SchemaProvider = components['schemas']['Provider'];
 export type SchemaNamespaceName = components['schemas']['NamespaceName'];
+export type SchemaLogCollectionInput = components['schemas']['LogCollectionInput'];
 export type SchemaCreateTestInput = components['schemas']['CreateTestInput'];
 export type SchemaRecordStringString = components['schemas']['Record_string.string_'];
 export type SchemaLabelSelectorOperator = components['schemas']['LabelSelectorOperator'];
@@ -1993,6 +2096,7 @@ export type SchemaNotificationChannelType = components['schemas']['NotificationC
 export type SchemaSecretKeySelector = components['schemas']['SecretKeySelector'];
 export type SchemaNotificationChannel = components['schemas']['NotificationChannel'];
 export type SchemaNotificationsSpec = components['schemas']['NotificationsSpec'];
+export type SchemaLogCollectionSpec = components['schemas']['LogCollectionSpec'];
 export type SchemaRestoreTestSpec = components['schemas']['RestoreTestSpec'];
 export type SchemaDraftedRestoreTest = components['schemas']['DraftedRestoreTest'];
 export type SchemaTestDraftView = components['schemas']['TestDraftView'];
@@ -2009,6 +2113,7 @@ export type SchemaObservedPod = components['schemas']['ObservedPod'];
 export type SchemaObservedEvent = components['schemas']['ObservedEvent'];
 export type SchemaObservedClaim = components['schemas']['ObservedClaim'];
 export type SchemaContainerLog = components['schemas']['ContainerLog'];
+export type SchemaLogCollectionSettings = components['schemas']['LogCollectionSettings'];
 export type SchemaRunDiagnosis = components['schemas']['RunDiagnosis'];
 export type SchemaNotificationEvent = components['schemas']['NotificationEvent'];
 export type SchemaRunNotification = components['schemas']['RunNotification'];

@@ -85,6 +85,7 @@ export function createRunFollowUps(deps: FollowUpDeps): RunFollowUps {
       isLiveReport: (namespace, name) => cache.liveReport(`${namespace}/${name}`) !== undefined,
     },
     reports: client,
+    tests: { getTest: (namespace, name) => cache.getTest(namespace, name) },
     log: log.child({ component: 'diagnostics' }),
     now,
     maxReportAgeMs: FOLLOW_UP_WINDOW_MS,

@@ -9,7 +9,8 @@
 // report's delete deletes its diagnosis, and each start as leader sweeps those whose report is gone.
 import type { Logger } from 'pino';
 import { diagnose } from '../domain/diagnosis/diagnosis.js';
-import type { RestoreReport } from '../domain/resources/resources.js';
+import type { RestoreReport, RestoreTest } from '../domain/resources/resources.js';
+import { resolveLogCollection } from '../domain/run/log-collection.js';
 import type { ReportSummary } from '../domain/read-models/report-summary.js';
 import type { InformerHandler } from '../kube/informer.js';
 import { DiagnosisUnreadableError, type DiagnosedRun, type DiagnosisStore } from './diagnosis-store.js';
@@ -24,6 +25,8 @@ export interface DiagnosticsCollectorDeps {
     isLiveReport(namespace: string, name: string): boolean;
   };
   reports: { getReport(namespace: string, name: string): Promise<RestoreReport> };
+  /** The run's RestoreTest, for its spec.logCollection (absent or gone: the defaults). */
+  tests?: { getTest(namespace: string, name: string): RestoreTest | undefined };
   log: Logger;
   now: () => Date;
   /** Reports older than this are not diagnosed (their sandboxes are gone). */
@@ -101,7 +104,8 @@ export class DiagnosticsCollector {
       source: report.spec.sourceNamespaces[position] ?? '',
       sandbox,
     }));
-    const observation = await this.deps.observer.observe(sandboxes);
+    const logCollection = resolveLogCollection(this.deps.tests?.getTest(namespace, report.spec.testRef.name)?.spec.logCollection);
+    const observation = await this.deps.observer.observe(sandboxes, logCollection);
     // A claim the apiserver refused (the sandbox storage quota) is no object to observe: the
     // report's completeness is what counts it.
     const claims = report.spec.completeness.find((entry) => entry.kind === 'PersistentVolumeClaim');
@@ -112,6 +116,7 @@ export class DiagnosticsCollector {
       report: report.metadata.name,
       result: report.spec.result,
       collectedAt: this.deps.now(),
+      logCollection,
     });
     const saved = await this.deps.store.save(report, diagnosis);
     this.deps.log.info(

@@ -1,6 +1,6 @@
 // One ConfigMap per diagnosed run, in the SERVER'S namespace, named after the report it belongs to
 // (<report namespace>.<report name>.diagnosis). The diagnosis is gzip-compressed JSON in binaryData:
-// a few KB in etcd, outside the report (which every API replica keeps in memory) and never in a
+// at most 32 KiB in etcd, outside the report (which every API replica keeps in memory) and never in a
 // report's signed content.
 //
 // Why the server's namespace (issue 26): the leader reads this object back, so it must be one no
@@ -48,8 +48,12 @@ export function diagnosisName(reportNamespace: string, reportName: string): stri
   return `${reportNamespace}.${reportName}.diagnosis`;
 }
 
-/** Most a stored diagnosis may take, compressed (text that compresses badly is cut further). */
-export const MAX_STORED_BYTES = 8 * 1024;
+/**
+ * Most a stored diagnosis may take, compressed (text that compresses badly is cut further). 32 KiB
+ * since the logs follow spec.logCollection (issue 30: up to 64 KiB of lines before compression); a
+ * ConfigMap may hold 1 MiB, and every read below stays bounded.
+ */
+export const MAX_STORED_BYTES = 32 * 1024;
 /** Most compressed bytes a read decodes: anything larger was not written by this code. */
 export const MAX_READ_COMPRESSED_BYTES = 4 * MAX_STORED_BYTES;
 /** Most bytes a read inflates to (the JSON is bounded at MAX_DIAGNOSIS_BYTES before compression). */

@@ -1,6 +1,7 @@
 // Reads a run's sandboxes for the diagnosis: Pods that are not Ready, Warning events, claims,
-// ExternalName Services, pull Secrets the failing Pods name, StorageClasses, and the last log lines
-// of crashing containers. Reads only; every namespace read is a sandbox of the run. A part that
+// ExternalName Services, pull Secrets the failing Pods name, StorageClasses, and the container logs
+// the test's spec.logCollection asks for (issue 30: domain/diagnosis/log-selection.ts chooses them,
+// the diagnosis scrubs and bounds them). Reads only; every namespace read is a sandbox of the run. A part that
 // cannot be read is left out (a diagnosis with less detail beats none).
 import type { CoreV1Api, CoreV1Event, StorageV1Api, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import type {
@@ -12,6 +13,8 @@ import type {
   ObservedService,
   SandboxObservation,
 } from '../domain/diagnosis/observation.js';
+import { selectLogSources, type LoggablePod, type LogSource } from '../domain/diagnosis/log-selection.js';
+import { resolveLogCollection, type LogCollectionSettings } from '../domain/run/log-collection.js';
 import { SANDBOX_STORAGE_QUOTA_NAME } from '../domain/run/storage-quota.js';
 import { isKind, kubeCall } from '../kube/errors.js';
 
@@ -31,10 +34,36 @@ export interface SandboxObserverOptions {
   logs: boolean;
 }
 
-const LOG_TAIL_LINES = 20;
-const LOG_LIMIT_BYTES = 4096;
-/** Containers whose logs say why they stopped. */
-const LOGGED_REASONS = new Set(['CrashLoopBackOff', 'Error', 'OOMKilled']);
+/**
+ * Most bytes one log read returns (memory; the diagnosis keeps far less, log-bounds.ts). The
+ * kubelet applies it after tailLines, from the oldest of those lines, so a read that reaches it
+ * is marked truncated.
+ */
+const LOG_READ_LIMIT_BYTES = 1024 * 1024;
+
+function isReady(pod: V1Pod): boolean {
+  return (pod.status?.conditions ?? []).some((condition) => condition.type === 'Ready' && condition.status === 'True');
+}
+
+/** A Pod as the log selection sees it. */
+export function loggablePod(pod: V1Pod): LoggablePod {
+  const containerOfStatus = (status: V1ContainerStatus, init: boolean) => ({
+    name: status.name,
+    init,
+    ready: status.ready,
+    restartCount: status.restartCount ?? 0,
+    started: Boolean(status.state?.running ?? status.state?.terminated ?? status.lastState?.terminated),
+  });
+  return {
+    namespace: pod.metadata?.namespace ?? '',
+    name: pod.metadata?.name ?? '',
+    ready: isReady(pod),
+    containers: [
+      ...(pod.status?.initContainerStatuses ?? []).map((status) => containerOfStatus(status, true)),
+      ...(pod.status?.containerStatuses ?? []).map((status) => containerOfStatus(status, false)),
+    ],
+  };
+}
 
 function containerOf(status: V1ContainerStatus): ObservedContainer {
   const state = status.state;
@@ -65,7 +94,7 @@ function containerOf(status: V1ContainerStatus): ObservedContainer {
 
 export function observePod(pod: V1Pod): ObservedPod | undefined {
   const conditions = pod.status?.conditions ?? [];
-  const ready = conditions.some((condition) => condition.type === 'Ready' && condition.status === 'True');
+  const ready = isReady(pod);
   if (ready || pod.metadata?.deletionTimestamp) return undefined;
   const scheduled = conditions.find((condition) => condition.type === 'PodScheduled');
   return {
@@ -110,7 +139,10 @@ async function optional<T>(read: () => Promise<T>): Promise<T | undefined> {
 export class SandboxObserver {
   constructor(private readonly options: SandboxObserverOptions) {}
 
-  async observe(sandboxes: { source: string; sandbox: string }[]): Promise<SandboxObservation> {
+  async observe(
+    sandboxes: { source: string; sandbox: string }[],
+    logCollection: LogCollectionSettings = resolveLogCollection(undefined),
+  ): Promise<SandboxObservation> {
     const { core } = this.options;
     const observation: SandboxObservation = {
       sandboxes,
@@ -160,11 +192,16 @@ export class SandboxObserver {
       for (const name of new Set(failing.flatMap((pod) => pod.imagePullSecrets))) {
         if (await this.secretMissing(namespace, name)) observation.missingPullSecrets.push(`${namespace}/${name}`);
       }
-      if (this.options.logs) observation.logs.push(...(await this.logsOf(failing)));
+      if (this.options.logs) {
+        const present = (pods?.items ?? []).filter((pod) => !pod.metadata?.deletionTimestamp).map(loggablePod);
+        observation.logs.push(...(await this.logsOf(selectLogSources(present, logCollection), logCollection.lines)));
+      }
     }
     observation.events.sort((a, b) => (a.lastSeen < b.lastSeen ? 1 : a.lastSeen > b.lastSeen ? -1 : 0));
     if (!this.options.logs) observation.logsNote = 'container logs are not collected on this server (REHEARSAL_DIAGNOSTICS_LOGS=false)';
-    else if (observation.logs.length === 0) observation.logsNote = 'no crashing container with logs';
+    else if (observation.logs.length === 0) {
+      observation.logsNote = `no container log to collect (containers: ${logCollection.containers})`;
+    }
     return observation;
   }
 
@@ -177,25 +214,30 @@ export class SandboxObserver {
     }
   }
 
-  private async logsOf(pods: ObservedPod[]): Promise<ContainerLog[]> {
+  private async logsOf(sources: LogSource[], lines: number): Promise<ContainerLog[]> {
     const logs: ContainerLog[] = [];
-    for (const pod of pods) {
-      for (const container of pod.containers) {
-        const crashed = LOGGED_REASONS.has(container.reason ?? '') || container.lastTerminationReason !== undefined;
-        if (!crashed) continue;
-        const text = await optional(() =>
-          this.options.core.readNamespacedPodLog({
-            namespace: pod.namespace,
-            name: pod.name,
-            container: container.name,
-            tailLines: LOG_TAIL_LINES,
-            limitBytes: LOG_LIMIT_BYTES,
-            // A container in CrashLoopBackOff is waiting: its last words are in the previous instance.
-            previous: container.state === 'waiting',
-          }),
-        );
-        if (text) logs.push({ namespace: pod.namespace, pod: pod.name, container: container.name, lines: String(text).split('\n').filter(Boolean) });
-      }
+    for (const source of sources) {
+      const text = await optional(() =>
+        this.options.core.readNamespacedPodLog({
+          namespace: source.namespace,
+          name: source.pod,
+          container: source.container,
+          tailLines: lines,
+          limitBytes: LOG_READ_LIMIT_BYTES,
+          previous: source.previous,
+        }),
+      );
+      if (!text) continue;
+      const content = String(text);
+      logs.push({
+        namespace: source.namespace,
+        pod: source.pod,
+        container: source.container,
+        ...(source.init ? { init: true } : {}),
+        ...(source.previous ? { previous: true } : {}),
+        lines: content.split('\n').filter(Boolean),
+        ...(content.length >= LOG_READ_LIMIT_BYTES ? { truncated: true } : {}),
+      });
     }
     return logs;
   }

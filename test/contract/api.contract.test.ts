@@ -228,6 +228,8 @@ describe('tests: read', () => {
       rpoTarget: '',
       alertOnExceed: true,
       historyLimit: 90,
+      // No spec.logCollection: the defaults a failed run's diagnosis uses (issue 30).
+      logCollection: { lines: 100, containers: 'failing', initContainers: true, previous: true, events: true },
     });
   });
 
@@ -350,6 +352,37 @@ describe('tests: create', () => {
     const alone = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'no-schedule', everyNthBackup: 2 } });
     expect(expectProblem(alone.error, 400, 'invalid-request').errors).toEqual([{ field: 'everyNthBackup', message: 'needs onBackup true' }]);
     expect(server.cluster.getTest('rehearsal-system', 'no-schedule')).toBeUndefined();
+  });
+
+  it('takes logCollection into spec.logCollection (the CRD fills in the defaults) and reads it back (issue 30)', async () => {
+    const { data, response } = await server.api.POST('/api/v1/tests', {
+      body: { ...minimal, name: 'chatty', logCollection: { lines: 500, containers: 'all', previous: false } },
+    });
+    expect(response.status).toBe(201);
+    expect(data!.logCollection).toEqual({ lines: 500, containers: 'all', initContainers: true, previous: false, events: true });
+    expect(server.cluster.getTest('rehearsal-system', 'chatty')!.spec.logCollection).toEqual(data!.logCollection);
+    const read = await server.api.GET('/api/v1/tests/{name}', { params: { path: { name: 'chatty' } } });
+    expect(read.data!.logCollection).toEqual(data!.logCollection);
+  });
+
+  it('refuses a bad logCollection with a 400 problem naming each field', async () => {
+    const { error, response } = await server.api.POST('/api/v1/tests', {
+      body: { ...minimal, name: 'bad-logs', logCollection: { lines: 1001, containers: 'crashing', events: 'yes', tail: 5 } } as never,
+    });
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(expectProblem(error, 400, 'invalid-request').errors).toEqual(
+      expect.arrayContaining([
+        { field: 'logCollection.lines', message: 'must be between 1 and 1000' },
+        { field: 'logCollection.containers', message: 'must be one of failing, all' },
+        { field: 'logCollection.events', message: 'must be a boolean' },
+        { field: 'logCollection.tail', message: 'is not a known field' },
+      ]),
+    );
+    const zero = await server.api.POST('/api/v1/tests', { body: { ...minimal, name: 'bad-logs', logCollection: { lines: 0 } } });
+    expect(expectProblem(zero.error, 400, 'invalid-request').errors).toEqual([
+      { field: 'logCollection.lines', message: 'must be between 1 and 1000' },
+    ]);
+    expect(server.cluster.getTest('rehearsal-system', 'bad-logs')).toBeUndefined();
   });
 
   it('refuses a bad maxRPO with a 400 naming the field, as it refuses a bad maxRTO', async () => {

@@ -36,8 +36,12 @@ function observation(sandbox: string): SandboxObservation {
     claims: [],
     externalNames: [],
     missingPullSecrets: [`${sandbox}/regcred`],
-    logs: [],
-    logsNote: 'container logs are not collected on this server (REHEARSAL_DIAGNOSTICS_LOGS=false)',
+    // Issue 30: an init container's log, the current and the previous instance's (one cut short).
+    logs: [
+      { namespace: sandbox, pod: 'web-1', container: 'migrate', init: true, lines: ['migrations done', 'password=hunter2'] },
+      { namespace: sandbox, pod: 'web-1', container: 'web', lines: ['starting'] },
+      { namespace: sandbox, pod: 'web-1', container: 'web', previous: true, truncated: true, lines: ['starting', 'fatal: no such host'] },
+    ],
   };
 }
 
@@ -82,6 +86,18 @@ describe('run diagnosis', () => {
       params: { path: { name: 'shop' }, query: { run: reports.failed.spec.runId } },
     });
     expect(older.data!.report).toBe(reports.failed.metadata.name);
+  });
+
+  it('serves the collected logs per container, init and previous marked, secrets scrubbed, with the settings (issue 30)', async () => {
+    const { data } = await server.api.GET('/api/v1/tests/{name}/diagnosis', { params: { path: { name: 'shop' } } });
+    expect(data!.logs.map((log) => [log.container, log.init ?? false, log.previous ?? false, log.truncated ?? false])).toEqual([
+      ['migrate', true, false, false],
+      ['web', false, false, false],
+      ['web', false, true, true],
+    ]);
+    expect(data!.logs[0]!.lines).toEqual(['migrations done', 'password=[redacted]']);
+    expect(JSON.stringify(data)).not.toContain('hunter2');
+    expect(data!.logCollection).toEqual({ lines: 100, containers: 'failing', initContainers: true, previous: true, events: true });
   });
 
   it('answers 404 for a passed run, a run without diagnosis, an unknown run or test; 400 for a bad run id', async () => {

@@ -22,6 +22,8 @@ export interface RealNodeDeploymentOptions {
   labels?: Record<string, string>;
   /** A ConfigMap mounted read-only at /etc/<configMap>. */
   configMap?: string;
+  /** An init container `init-<name>` of the same image that runs this command first. */
+  initCommand?: string[];
 }
 
 function shopContainer(name: string, options: RealNodeDeploymentOptions): V1Container {
@@ -51,6 +53,9 @@ function realNodeDeployment(name: string, options: RealNodeDeploymentOptions = {
         metadata: { labels },
         spec: onRealNode({
           terminationGracePeriodSeconds: 1,
+          ...(options.initCommand
+            ? { initContainers: [{ name: `init-${name}`, image: REAL_NODE_IMAGES.shop, imagePullPolicy: 'Never', command: options.initCommand }] }
+            : {}),
           containers: [shopContainer(name, options)],
           ...(options.configMap ? { volumes: [{ name: 'config', configMap: { name: options.configMap } }] } : {}),
         }),

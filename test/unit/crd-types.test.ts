@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv, type AnySchemaObject, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
-import { BACKUP_SELECT_STRATEGIES } from '../../protocol/test-input.js';
+import { BACKUP_SELECT_STRATEGIES, LOG_COLLECTION_DEFAULTS, LOG_CONTAINERS } from '../../protocol/test-input.js';
 import {
   API_VERSION,
   CHECK_KINDS,
@@ -418,6 +418,7 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
       podSecurity: 'restricted',
     },
     historyLimit: 90,
+    logCollection: { lines: 100, containers: 'all', initContainers: true, previous: true, events: true },
     notifications: {
       onFailure: true,
       onPartial: true,
@@ -670,6 +671,7 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
     'spec.restore.patches[].operations[].op': valuesOf<RestorePatchOperation['op']>({ add: true, replace: true, remove: true, copy: true, move: true }),
     'spec.restore.removeDefaults[]': TRANSFORM_IDS,
     'spec.restore.podSecurity': POD_SECURITY_LEVELS,
+    'spec.logCollection.containers': LOG_CONTAINERS,
     'spec.backupSource.labelSelector.matchExpressions[].operator': LABEL_SELECTOR_OPERATORS,
     'status.phase': valuesOf<Phase>({ Idle: true, Running: true, Completed: true, Failed: true }),
     'status.conditions[].status': valuesOf<Condition['status']>({ True: true, False: true, Unknown: true }),
@@ -730,6 +732,12 @@ const DEFAULTS: Record<KindName, Record<string, unknown>> = {
     'spec.sandbox.networkIsolation': 'strict',
     'spec.sla.alertOnExceed': false,
     'spec.historyLimit': 90,
+    // The API's defaults of the same fields (issue 30); they apply when the test has logCollection.
+    'spec.logCollection.lines': LOG_COLLECTION_DEFAULTS.lines,
+    'spec.logCollection.containers': LOG_COLLECTION_DEFAULTS.containers,
+    'spec.logCollection.initContainers': LOG_COLLECTION_DEFAULTS.initContainers,
+    'spec.logCollection.previous': LOG_COLLECTION_DEFAULTS.previous,
+    'spec.logCollection.events': LOG_COLLECTION_DEFAULTS.events,
   },
   RestoreReport: {},
   HealthCheckPolicy: {},

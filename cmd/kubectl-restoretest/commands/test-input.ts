@@ -6,6 +6,9 @@
 // the built-in types this file knows (other types: -f with group, version, kind and resource).
 // --on-backup runs the test after each new backup of its source (issue 32), with --cron or
 // instead of it; --every-nth-backup N only every Nth.
+// The log collection of a failed run's diagnosis (issue 30): --log-lines, --log-containers and
+// --[no-]log-init-containers, --[no-]log-previous, --[no-]log-events, merged into the file's
+// logCollection.
 // Everything is checked before the API is called, so bad
 // input exits 2 with one line. update has PUT semantics: the body replaces the test, an omitted
 // optional field returns to its default, so required fields must be given again. The fields, the
@@ -16,11 +19,15 @@ import {
   BACKUP_SELECT_WITHIN_RANGE,
   EVERY_NTH_BACKUP_RANGE,
   HISTORY_LIMIT_RANGE,
+  LOG_COLLECTION_DEFAULTS,
+  LOG_COLLECTION_LINES_RANGE,
+  LOG_CONTAINERS,
   NETWORK_ISOLATION_MODES,
   POD_SECURITY_LEVELS,
   PROVIDERS,
   TEST_INPUT_DEFAULTS as DEFAULTS,
   TEST_INPUT_FIELDS as FIELDS,
+  type LogContainers,
   type NetworkIsolation,
   type PodSecurityLevel,
   type Provider,
@@ -32,6 +39,7 @@ import type { CommandContext } from './command.js';
 import { parseResourceType, parseSelector } from './subset-flags.js';
 
 const { min: HISTORY_MIN, max: HISTORY_MAX } = HISTORY_LIMIT_RANGE;
+const { min: LOG_LINES_MIN, max: LOG_LINES_MAX } = LOG_COLLECTION_LINES_RANGE;
 
 export function testInputOptions<T>(yargs: Argv<T>) {
   const group = 'RestoreTest fields (CreateTestInput):';
@@ -105,6 +113,21 @@ export function testInputOptions<T>(yargs: Argv<T>) {
       group,
       describe: 'restore only this resource type, e.g. deployments.apps; repeat or separate with commas (default: every type)',
     })
+    .option('log-lines', {
+      type: 'string',
+      requiresArg: true,
+      group,
+      describe: `log lines a failed run's diagnosis keeps per container, ${LOG_LINES_MIN}-${LOG_LINES_MAX} (default ${LOG_COLLECTION_DEFAULTS.lines})`,
+    })
+    .option('log-containers', {
+      choices: LOG_CONTAINERS,
+      requiresArg: true,
+      group,
+      describe: `whose logs: failing = not-Ready containers, all = every container (default ${LOG_COLLECTION_DEFAULTS.containers})`,
+    })
+    .option('log-init-containers', { type: 'boolean', group, describe: 'also the init containers\' logs (default true)' })
+    .option('log-previous', { type: 'boolean', group, describe: 'also the previous instance of a restarted container (default true)' })
+    .option('log-events', { type: 'boolean', group, describe: 'keep the sandbox\'s Warning events (default true)' })
     .option('pod-security', {
       choices: POD_SECURITY_LEVELS,
       requiresArg: true,
@@ -132,6 +155,11 @@ export type TestInputArgs = {
   'max-rpo'?: string;
   'alert-on-exceed'?: boolean;
   'history-limit'?: string;
+  'log-lines'?: string;
+  'log-containers'?: LogContainers;
+  'log-init-containers'?: boolean;
+  'log-previous'?: boolean;
+  'log-events'?: boolean;
   'pod-security'?: PodSecurityLevel;
   selector?: string;
   'include-resource'?: string[];
@@ -214,6 +242,19 @@ export async function buildTestInput(
       .map(parseResourceType);
   }
   if (args['history-limit'] !== undefined) input.historyLimit = checkInteger(args['history-limit'], '--history-limit', HISTORY_MIN, HISTORY_MAX);
+  const logFlags: NonNullable<CreateTestInput['logCollection']> = {};
+  if (args['log-lines'] !== undefined) logFlags.lines = checkInteger(args['log-lines'], '--log-lines', LOG_LINES_MIN, LOG_LINES_MAX);
+  if (args['log-containers'] !== undefined) logFlags.containers = args['log-containers'];
+  if (args['log-init-containers'] !== undefined) logFlags.initContainers = args['log-init-containers'];
+  if (args['log-previous'] !== undefined) logFlags.previous = args['log-previous'];
+  if (args['log-events'] !== undefined) logFlags.events = args['log-events'];
+  if (Object.keys(logFlags).length > 0) {
+    const fromFile = input.logCollection as unknown;
+    if (fromFile !== undefined && (typeof fromFile !== 'object' || fromFile === null || Array.isArray(fromFile))) {
+      throw new UsageError('invalid logCollection: expected an object (lines, containers, initContainers, previous, events)');
+    }
+    input.logCollection = { ...(input.logCollection ?? {}), ...logFlags };
+  }
   if (args['pod-security'] !== undefined) {
     if (input.restore !== undefined && (typeof input.restore !== 'object' || input.restore === null || Array.isArray(input.restore))) {
       throw new UsageError('invalid restore: expected an object (exclude, patches, removeDefaults, podSecurity)');

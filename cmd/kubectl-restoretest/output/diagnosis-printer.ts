@@ -1,5 +1,7 @@
 // `kubectl restoretest diagnose`: the hints first (what to do), then the evidence behind them
-// (Pods not Ready, pending claims, Warning events, last log lines), each as a kubectl-style table.
+// (Pods not Ready, pending claims, Warning events, container logs), each as a kubectl-style table;
+// each log under a heading naming its pod and container, whether it is an init container and
+// whether it is the previous instance, with a marker where older lines were left out (issue 30).
 // Messages and log lines were written by the restored application: a table cell keeps them on one
 // line, and control sequences never reach the terminal (terminal-text.ts, applied to all output).
 import type { components } from '../../../openapi/client.js';
@@ -15,6 +17,27 @@ function oneLine(text: string): string {
 
 function section(title: string, body: string): string {
   return `\n${title}\n${body}`;
+}
+
+type ContainerLog = RunDiagnosis['logs'][number];
+
+/** "Container logs (last 100 lines, failing containers, init, previous):" — what was asked for. */
+function logsTitle(diagnosis: RunDiagnosis): string {
+  const settings = diagnosis.logCollection;
+  if (!settings) return 'Last log lines:';
+  const parts = [`last ${settings.lines} lines`, `${settings.containers} containers`];
+  if (settings.initContainers) parts.push('init');
+  if (settings.previous) parts.push('previous');
+  return `Container logs (${parts.join(', ')}):`;
+}
+
+function renderLog(log: ContainerLog): string {
+  const kinds = [log.init ? 'init' : '', log.previous ? 'previous instance' : ''].filter(Boolean);
+  const heading = `  ${log.namespace}/${log.pod} ${log.container}${kinds.length ? ` (${kinds.join(', ')})` : ''}:`;
+  const marker = log.truncated
+    ? [`    [… ${log.omittedLines ? `${log.omittedLines} older lines` : 'older lines'} left out to stay within the size bound]`]
+    : [];
+  return [heading, ...marker, ...log.lines.map((line) => `    ${oneLine(line)}`)].join('\n');
 }
 
 export function renderDiagnosis(diagnosis: RunDiagnosis, now: Date): string {
@@ -71,9 +94,9 @@ export function renderDiagnosis(diagnosis: RunDiagnosis, now: Date): string {
     text += section('Warning events:', renderTable(['LAST SEEN', 'REASON', 'OBJECT', 'COUNT', 'MESSAGE'], rows));
   }
   const logs = diagnosis.logs.length && !diagnosis.redacted
-    ? diagnosis.logs.map((log) => [`  ${log.pod}/${log.container}:`, ...log.lines.map((line) => `    ${oneLine(line)}`)].join('\n')).join('\n')
+    ? diagnosis.logs.map(renderLog).join('\n')
     : `  ${diagnosis.logsNote ?? 'none'}`;
-  text += section('Last log lines:', `${logs}\n`);
+  text += section(logsTitle(diagnosis), `${logs}\n`);
   if (diagnosis.truncated) text += '\n(truncated to stay within the diagnosis size bound)\n';
   if (diagnosis.redacted) {
     text += `\n(the restored application's own text is hidden: you may not get secrets in ${diagnosis.sandboxes.length > 1 ? 'every source namespace' : 'the source namespace'} of this run)\n`;

@@ -194,6 +194,23 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LogContainers": {
+        "dataType": "refAlias",
+        "type": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["failing"]},{"dataType":"enum","enums":["all"]}],"validators":{}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LogCollectionResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "lines": {"dataType":"integer","required":true},
+            "containers": {"ref":"LogContainers","required":true},
+            "initContainers": {"dataType":"boolean","required":true},
+            "previous": {"dataType":"boolean","required":true},
+            "events": {"dataType":"boolean","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TestResponse": {
         "dataType": "refObject",
         "properties": {
@@ -223,6 +240,7 @@ const models: TsoaRoute.Models = {
             "labelSelector": {"ref":"LabelSelectorInput"},
             "includedResources": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeInput"}},
             "restore": {"ref":"RestoreInput"},
+            "logCollection": {"ref":"LogCollectionResponse"},
         },
         "additionalProperties": false,
     },
@@ -235,6 +253,18 @@ const models: TsoaRoute.Models = {
     "NamespaceName": {
         "dataType": "refAlias",
         "type": {"dataType":"string","validators":{"pattern":{"errorMsg":"must be an RFC 1123 label: lower-case letters, digits and \"-\", starting and ending with a letter or digit","value":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxLength":{"errorMsg":"must be at most 63 characters","value":63}}},
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LogCollectionInput": {
+        "dataType": "refObject",
+        "properties": {
+            "lines": {"dataType":"union","subSchemas":[{"dataType":"integer"},{"dataType":"enum","enums":[null]}],"default":100,"validators":{"minimum":{"value":1},"maximum":{"value":1000}}},
+            "containers": {"dataType":"union","subSchemas":[{"dataType":"enum","enums":["failing"]},{"dataType":"enum","enums":["all"]},{"dataType":"enum","enums":[null]}]},
+            "initContainers": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":true},
+            "previous": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":true},
+            "events": {"dataType":"union","subSchemas":[{"dataType":"boolean"},{"dataType":"enum","enums":[null]}],"default":true},
+        },
+        "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "CreateTestInput": {
@@ -261,6 +291,7 @@ const models: TsoaRoute.Models = {
             "labelSelector": {"ref":"LabelSelectorInput"},
             "includedResources": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeInput"},"validators":{"maxItems":{"value":32}}},
             "restore": {"ref":"RestoreInput"},
+            "logCollection": {"ref":"LogCollectionInput"},
         },
         "additionalProperties": false,
     },
@@ -502,6 +533,18 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LogCollectionSpec": {
+        "dataType": "refObject",
+        "properties": {
+            "lines": {"dataType":"double"},
+            "containers": {"ref":"LogContainers"},
+            "initContainers": {"dataType":"boolean"},
+            "previous": {"dataType":"boolean"},
+            "events": {"dataType":"boolean"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "RestoreTestSpec": {
         "dataType": "refObject",
         "properties": {
@@ -515,6 +558,7 @@ const models: TsoaRoute.Models = {
             "restore": {"ref":"RestoreSpec"},
             "historyLimit": {"dataType":"double"},
             "notifications": {"ref":"NotificationsSpec"},
+            "logCollection": {"ref":"LogCollectionSpec"},
         },
         "additionalProperties": false,
     },
@@ -677,7 +721,23 @@ const models: TsoaRoute.Models = {
             "namespace": {"dataType":"string","required":true},
             "pod": {"dataType":"string","required":true},
             "container": {"dataType":"string","required":true},
+            "init": {"dataType":"boolean"},
+            "previous": {"dataType":"boolean"},
             "lines": {"dataType":"array","array":{"dataType":"string"},"required":true},
+            "truncated": {"dataType":"boolean"},
+            "omittedLines": {"dataType":"integer"},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "LogCollectionSettings": {
+        "dataType": "refObject",
+        "properties": {
+            "lines": {"dataType":"double","required":true},
+            "containers": {"ref":"LogContainers","required":true},
+            "initContainers": {"dataType":"boolean","required":true},
+            "previous": {"dataType":"boolean","required":true},
+            "events": {"dataType":"boolean","required":true},
         },
         "additionalProperties": false,
     },
@@ -697,6 +757,7 @@ const models: TsoaRoute.Models = {
             "claims": {"dataType":"array","array":{"dataType":"refObject","ref":"ObservedClaim"},"required":true},
             "logs": {"dataType":"array","array":{"dataType":"refObject","ref":"ContainerLog"},"required":true},
             "logsNote": {"dataType":"string"},
+            "logCollection": {"ref":"LogCollectionSettings"},
             "truncated": {"dataType":"boolean","required":true},
             "redacted": {"dataType":"boolean"},
         },

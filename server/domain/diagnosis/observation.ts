@@ -63,7 +63,19 @@ export interface ContainerLog {
   namespace: string;
   pod: string;
   container: string;
+  /** An init container's log (issue 30). */
+  init?: boolean;
+  /** The previous instance's log of a container that restarted (issue 30). */
+  previous?: boolean;
+  /** Newest last; scrubbed of secrets (secret-scrub.ts) before they are stored. */
   lines: string[];
+  /** True when older lines were left out to stay within the size bounds (log-bounds.ts). */
+  truncated?: boolean;
+  /**
+   * How many older lines were left out; readers show it as a marker before the lines.
+   * @isInt
+   */
+  omittedLines?: number;
 }
 
 /** Everything read from a run's sandboxes. */

@@ -2,6 +2,7 @@
 // upcoming runs, and the TestResponse mapping. Windows are UTC and run time is spec.completedAt.
 // Every function accepts either a plain array of reports or a live ReportIndex; the API should pass
 // the index it maintains from its informer, so a request costs O(window), not O(all reports).
+import { resolveLogCollection } from '../run/log-collection.js';
 import type { RestoreTest } from '../resources/resources.js';
 import type { Alert, DailySummary, Summary, TestResponse, UpcomingTest } from './views.js';
 import { formatDuration } from '../common/duration.js';
@@ -201,6 +202,7 @@ export function testResponse(test: RestoreTest): TestResponse {
     ...(test.spec.backupSource.labelSelector ? { labelSelector: test.spec.backupSource.labelSelector } : {}),
     ...(test.spec.backupSource.includedResources ? { includedResources: test.spec.backupSource.includedResources } : {}),
     ...(test.spec.restore ? { restore: test.spec.restore } : {}),
+    logCollection: resolveLogCollection(test.spec.logCollection),
   };
 }
 

@@ -3,7 +3,7 @@
 // Field names and meanings are fixed by the specification: do not rename. Fields the seed types
 // `int` carry @isInt, so the OpenAPI document (and every generated client) says integer.
 
-import type { BackupSelectInput, LabelSelectorInput, ResourceTypeInput, RestoreInput } from '../../../protocol/test-input.js';
+import type { BackupSelectInput, LabelSelectorInput, LogContainers, ResourceTypeInput, RestoreInput } from '../../../protocol/test-input.js';
 
 export interface TestResponse {
   name: string;
@@ -63,6 +63,22 @@ export interface TestResponse {
   includedResources?: ResourceTypeInput[];
   /** spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
   restore?: RestoreInput;
+  /** spec.logCollection with its defaults applied: what a failed or partial run's diagnosis keeps. */
+  logCollection?: LogCollectionResponse;
+}
+
+/** The log collection of a test, every default applied (issue 30). */
+export interface LogCollectionResponse {
+  /**
+   * Last lines kept per container log.
+   * @isInt
+   */
+  lines: number;
+  /** failing: the containers that are not Ready; all: every container. */
+  containers: LogContainers;
+  initContainers: boolean;
+  previous: boolean;
+  events: boolean;
 }
 
 export interface Summary {

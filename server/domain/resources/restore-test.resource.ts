@@ -4,7 +4,7 @@
 import type { HealthCheck } from './health-check-policy.resource.js';
 import type { API_VERSION, Condition, ObjectMeta, Provider, RunResult, RunTrigger } from './resource-common.js';
 import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
-import type { BackupSelectStrategy, DefaultTransformId, NetworkIsolation, PodSecurityLevel } from '../../../protocol/test-input.js';
+import type { BackupSelectStrategy, DefaultTransformId, LogContainers, NetworkIsolation, PodSecurityLevel } from '../../../protocol/test-input.js';
 
 // How a sandbox is isolated: also a choice of the API's request body, so protocol/ holds it.
 export type { NetworkIsolation } from '../../../protocol/test-input.js';
@@ -102,6 +102,22 @@ export interface RestoreTestSpec {
   historyLimit?: number; // default 90
   /** Replaces the server's default notifications for this test (issue 16). */
   notifications?: NotificationsSpec;
+  /** What a failed or partial run's diagnosis keeps of the sandbox's logs (issue 30). */
+  logCollection?: LogCollectionSpec;
+}
+
+/** spec.logCollection; an absent field takes its default (domain/test-spec/log-collection-input.ts). */
+export interface LogCollectionSpec {
+  /** Last lines per container log, 1–1000 (default 100). */
+  lines?: number;
+  /** failing (default) or all. */
+  containers?: LogContainers;
+  /** Also init containers (default true). */
+  initContainers?: boolean;
+  /** Also the previous instance of a restarted container (default true). */
+  previous?: boolean;
+  /** Keep the Warning events (default true). */
+  events?: boolean;
 }
 
 /** A label selector operator (Kubernetes' LabelSelectorRequirement). */

@@ -20,6 +20,8 @@ import type { RestoreSpec } from '../resources/resources.js';
 import { validateRestoreInput } from './restore-input.js';
 import { subsetUnsupported, validateSubsetInput } from './backup-subset-input.js';
 import type { LabelSelector, ResourceTypeRef } from '../resources/resources.js';
+import type { LogCollectionSpec } from '../resources/restore-test.resource.js';
+import { validateLogCollectionInput } from './log-collection-input.js';
 import { parseDuration } from '../common/duration.js';
 import { isValidTimeZone } from '../run/schedule.js';
 import { validateScheduleInput } from './schedule-input.js';
@@ -69,6 +71,8 @@ export interface ValidTestInput {
   includedResources?: ResourceTypeRef[];
   /** Absent = the default restore transforms only. */
   restore?: RestoreSpec;
+  /** Absent = every default (spec.logCollection is not written). */
+  logCollection?: LogCollectionSpec;
 }
 
 export type TestInputValidation = { ok: true; value: ValidTestInput } | { ok: false; errors: FieldError[] };
@@ -244,6 +248,9 @@ export function validateTestInput(
   const restore = validateRestoreInput(body.restore);
   errors.push(...restore.errors);
 
+  const logCollection = validateLogCollectionInput(body.logCollection);
+  errors.push(...logCollection.errors);
+
   for (const field of Object.keys(body)) {
     if (!(TEST_INPUT_FIELDS as readonly string[]).includes(field)) fail(field, 'is not a known field');
   }
@@ -272,6 +279,7 @@ export function validateTestInput(
       ...(subset.subset.labelSelector ? { labelSelector: subset.subset.labelSelector } : {}),
       ...(subset.subset.includedResources ? { includedResources: subset.subset.includedResources } : {}),
       ...(restore.spec ? { restore: restore.spec } : {}),
+      ...(logCollection.spec ? { logCollection: logCollection.spec } : {}),
     },
   };
 }
@@ -364,6 +372,7 @@ export function inputToSpec(input: ValidTestInput): RestoreTestSpec {
   }
   if (input.healthCheckPolicy !== undefined) spec.healthCheckPolicy = input.healthCheckPolicy;
   if (input.restore !== undefined) spec.restore = input.restore;
+  if (input.logCollection !== undefined) spec.logCollection = { ...input.logCollection };
   return spec;
 }
 

@@ -470,6 +470,7 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       rpoTarget: '',
       alertOnExceed: false,
       historyLimit: 90,
+      logCollection: { lines: 100, containers: 'failing', initContainers: true, previous: true, events: true },
     });
   });
 
@@ -486,6 +487,7 @@ describe('testResponse (the API mapping of decision 0005)', () => {
         healthCheckPolicy: 'orders-checks',
         historyLimit: 30,
         sla: { maxRTO: '20m', maxRPO: '24h', alertOnExceed: true },
+        logCollection: { lines: 300, containers: 'all', previous: false },
       },
     });
     expect(testResponse(test)).toMatchObject({
@@ -501,6 +503,8 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       healthCheckPolicy: 'orders-checks',
       alertOnExceed: true,
       historyLimit: 30,
+      // An omitted logCollection field reads back as its default.
+      logCollection: { lines: 300, containers: 'all', initContainers: true, previous: false, events: true },
     });
   });
 
@@ -527,6 +531,7 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       rpoTarget: '',
       alertOnExceed: false,
       historyLimit: 90,
+      logCollection: { lines: 100, containers: 'failing', initContainers: true, previous: true, events: true },
     });
   });
 

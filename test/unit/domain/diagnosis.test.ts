@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { HintCode } from '../../../server/domain/diagnosis/hints.js';
 import { bound, diagnose, MAX_DIAGNOSIS_BYTES } from '../../../server/domain/diagnosis/diagnosis.js';
+import { MAX_LOG_BYTES_PER_RUN } from '../../../server/domain/diagnosis/log-bounds.js';
 import type { ObservedContainer, ObservedPod, SandboxObservation } from '../../../server/domain/diagnosis/observation.js';
 
 const SANDBOX = 'rehearsal-shop-x1y2z';
@@ -170,20 +171,57 @@ describe('remediation hints', () => {
 });
 
 describe('size bound', () => {
-  it('keeps the hints and drops logs, then events, then pods until the JSON fits', () => {
+  it('keeps the logs within their own bound and the whole within MAX_DIAGNOSIS_BYTES, newest lines kept', () => {
     const noisy = observation({
       pods: Array.from({ length: 30 }, (_, index) => pod({ reason: 'CrashLoopBackOff', message: 'x'.repeat(2_000) }, { name: `web-${index}` })),
       events: Array.from({ length: 60 }, (_, index) => ({ namespace: SANDBOX, reason: 'BackOff', message: 'y'.repeat(1_000), object: `Pod/web-${index}`, count: 1, lastSeen: '2026-03-15T11:00:00Z' })),
-      logs: Array.from({ length: 10 }, (_, index) => ({ namespace: SANDBOX, pod: `web-${index}`, container: 'web', lines: Array.from({ length: 100 }, () => 'z'.repeat(500)) })),
+      logs: Array.from({ length: 10 }, (_, index) => ({
+        namespace: SANDBOX,
+        pod: `web-${index}`,
+        container: 'web',
+        lines: Array.from({ length: 100 }, (_, line) => `${String(line).padStart(3, '0')} ${'z'.repeat(500)}`),
+      })),
     });
     const diagnosis = diagnose(noisy, context);
     const bytes = new TextEncoder().encode(JSON.stringify(diagnosis)).length;
     expect(bytes).toBeLessThanOrEqual(MAX_DIAGNOSIS_BYTES);
     expect(diagnosis.truncated).toBe(true);
     expect(diagnosis.hints.map((hint) => hint.code)).toEqual(['crash-loop']);
-    expect(diagnosis.logs).toEqual([]);
+    const logBytes = diagnosis.logs.reduce((sum, log) => sum + log.lines.reduce((lines, line) => lines + line.length + 1, 0), 0);
+    expect(logBytes).toBeLessThanOrEqual(MAX_LOG_BYTES_PER_RUN);
+    expect(diagnosis.logs.filter((log) => log.lines.length > 0).length).toBeGreaterThan(1);
+    for (const log of diagnosis.logs) {
+      // What is kept is the end of the log (a log past the run's bound keeps none of its lines,
+      // but stays to say so), and the reader is told how much is missing.
+      if (log.lines.length > 0) expect(log.lines.at(-1)!.startsWith('099 ')).toBe(true);
+      expect(log.truncated).toBe(true);
+      expect(log.omittedLines).toBe(100 - log.lines.length);
+    }
     expect(diagnosis.pods.length).toBeGreaterThan(0);
     expect(diagnosis.pods[0]!.containers[0]!.message!.length).toBeLessThanOrEqual(500);
+  });
+
+  it('bound() cuts log lines (oldest first) before it drops events, and events before pods', () => {
+    const full = diagnose(
+      observation({
+        pods: Array.from({ length: 5 }, (_, index) => pod({ reason: 'CrashLoopBackOff' }, { name: `web-${index}` })),
+        events: Array.from({ length: 10 }, (_, index) => ({ namespace: SANDBOX, reason: 'BackOff', message: 'y'.repeat(200), object: `Pod/web-${index}`, count: 1, lastSeen: '' })),
+        logs: [{ namespace: SANDBOX, pod: 'web-0', container: 'web', lines: Array.from({ length: 40 }, (_, line) => `line ${line} ${'z'.repeat(100)}`) }],
+      }),
+      context,
+    );
+    const withoutLogs = { ...full, logs: [] };
+    const roomForSomeLines = new TextEncoder().encode(JSON.stringify(withoutLogs)).length + 2_000;
+    const cut = bound(full, roomForSomeLines);
+    expect(cut.events).toHaveLength(10);
+    expect(cut.logs).toHaveLength(1);
+    expect(cut.logs[0]!.lines.length).toBeLessThan(40);
+    expect(cut.logs[0]!.lines.at(-1)).toContain('line 39 ');
+    expect(cut.logs[0]!.omittedLines).toBe(40 - cut.logs[0]!.lines.length);
+    const tight = bound(full, new TextEncoder().encode(JSON.stringify(withoutLogs)).length - 500);
+    expect(tight.logs).toEqual([]);
+    expect(tight.events.length).toBeLessThan(10);
+    expect(tight.pods).toHaveLength(5);
   });
 
   it('leaves a small diagnosis untouched', () => {

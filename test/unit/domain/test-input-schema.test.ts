@@ -14,7 +14,17 @@ import {
   MAX_TIMEZONE_LENGTH,
   validateTestInput,
 } from '../../../server/domain/test-spec/test-input.js';
-import { HISTORY_LIMIT_RANGE, NETWORK_ISOLATION_MODES, PROVIDERS, TEST_INPUT_DEFAULTS, TEST_INPUT_FIELDS } from '../../../protocol/test-input.js';
+import {
+  HISTORY_LIMIT_RANGE,
+  LOG_COLLECTION_DEFAULTS,
+  LOG_COLLECTION_FIELDS,
+  LOG_COLLECTION_LINES_RANGE,
+  LOG_CONTAINERS,
+  NETWORK_ISOLATION_MODES,
+  PROVIDERS,
+  TEST_INPUT_DEFAULTS,
+  TEST_INPUT_FIELDS,
+} from '../../../protocol/test-input.js';
 import { MAX_NAMESPACE_PREFIX_LENGTH, MAX_SOURCE_NAMESPACES } from '../../../server/domain/run/sandbox-names.js';
 
 interface PropertySchema {
@@ -67,6 +77,15 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     expect(properties.ttl!.default).toBe(TEST_INPUT_DEFAULTS.ttl);
     expect(properties.alertOnExceed!.default).toBe(TEST_INPUT_DEFAULTS.alertOnExceed);
     expect(properties.cron).toMatchObject({ minLength: 1, maxLength: MAX_CRON_LENGTH, pattern: CRON_SYNTAX.source });
+    const logCollection = schemas.LogCollectionInput!.properties as Record<string, PropertySchema & { enum?: unknown[] }>;
+    expect(logCollection.lines).toMatchObject({
+      type: 'integer',
+      minimum: LOG_COLLECTION_LINES_RANGE.min,
+      maximum: LOG_COLLECTION_LINES_RANGE.max,
+      default: LOG_COLLECTION_DEFAULTS.lines,
+    });
+    expect(logCollection.containers!.enum).toEqual([...LOG_CONTAINERS, null]);
+    expect(Object.keys(logCollection).sort()).toEqual([...LOG_COLLECTION_FIELDS].sort());
     // The two SLA targets are durations of one format (decision 0003).
     expect(properties.maxRPO!.pattern).toBe(properties.maxRTO!.pattern);
   });
@@ -88,9 +107,13 @@ describe('CreateTestInput: schema and server state the same limits', () => {
       namespacePrefix: within(properties.namespacePrefix!, at('sandbox', 'namespacePrefix')),
       healthCheckPolicy: within(properties.healthCheckPolicy!, at('healthCheckPolicy')),
       historyLimit: within(properties.historyLimit!, at('historyLimit')),
+      logCollectionLines: within(
+        (schemas.LogCollectionInput!.properties as Record<string, PropertySchema>).lines!,
+        at('logCollection', 'lines'),
+      ),
     }).toEqual({
       backupName: true, sourceNamespaces: true, cron: true, timezone: true, namespacePrefix: true,
-      healthCheckPolicy: true, historyLimit: true,
+      healthCheckPolicy: true, historyLimit: true, logCollectionLines: true,
     });
     // The SLA targets have no maxLength in the API: their pattern bounds them (9 digits per unit).
     const longest = '999999999h999999999m999999999s';
@@ -183,6 +206,17 @@ describe('CreateTestInput: schema and server state the same limits', () => {
     ['a backup name with capitals', { backupName: 'Nightly' }],
     ['a backup name of 254 characters', { backupName: 'b'.repeat(254) }],
     ['restore null', { restore: null }],
+    ['logCollection null', { logCollection: null }],
+    ['an empty logCollection', { logCollection: {} }],
+    ['a full logCollection', { logCollection: { lines: 1000, containers: 'all', initContainers: false, previous: false, events: false } }],
+    ['logCollection fields null', { logCollection: { lines: null, containers: null, initContainers: null, previous: null, events: null } }],
+    ['logCollection lines 0', { logCollection: { lines: 0 } }],
+    ['logCollection lines 1001', { logCollection: { lines: 1001 } }],
+    ['logCollection lines 1.5', { logCollection: { lines: 1.5 } }],
+    ['logCollection lines as a string', { logCollection: { lines: '100' } }],
+    ['an unknown logCollection containers', { logCollection: { containers: 'some' } }],
+    ['logCollection previous as a string', { logCollection: { previous: 'yes' } }],
+    ['an unknown logCollection field', { logCollection: { tail: 5 } }],
     ['an empty restore', { restore: {} }],
     ['a full restore', { restore: {
       exclude: [{ group: 'example.com', version: 'v1beta1', kind: 'Widget', resource: 'widgets' }],

@@ -39,6 +39,11 @@ const EVERY_FLAG = [
   '--alert-on-exceed',
   '--history-limit', '30',
   '--pod-security', 'restricted',
+  '--log-lines', '300',
+  '--log-containers', 'all',
+  '--no-log-init-containers',
+  '--log-previous',
+  '--log-events',
   '--selector', 'app=web,tier in (front, api),!legacy',
   '--include-resource', 'deployments.apps',
   '--include-resource', 'services,persistentvolumeclaims',
@@ -61,6 +66,7 @@ const EVERY_FIELD = {
   alertOnExceed: true,
   historyLimit: 30,
   restore: { podSecurity: 'restricted' },
+  logCollection: { lines: 300, containers: 'all', initContainers: false, previous: true, events: true },
   labelSelector: {
     matchLabels: { app: 'web' },
     matchExpressions: [
@@ -125,6 +131,18 @@ describe('create', () => {
     });
   });
 
+  it('merges the --log-* flags into the file\'s logCollection, and refuses a bad --log-lines before any call (issue 30)', async () => {
+    const file = path.join(dir, 'logs.yaml');
+    writeFileSync(file, 'name: shop\nprovider: velero\nsourceNamespaces: [shop]\ncron: "@daily"\nlogCollection: { lines: 20, events: false }\n');
+    expect((await runPlugin(['create', '-f', file, '--log-containers', 'all', '--no-log-previous', '--server', fake.url])).code).toBe(0);
+    expect(fake.requests[0]?.body).toMatchObject({ logCollection: { lines: 20, events: false, containers: 'all', previous: false } });
+    for (const lines of ['0', '1001', 'many']) {
+      const result = await runPlugin(['create', '-f', file, '--log-lines', lines, '--server', fake.url]);
+      expect(result).toEqual({ code: 2, stdout: '', stderr: `error: invalid --log-lines "${lines}": expected a whole number from 1 to 1000\n` });
+    }
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('refuses files it cannot send, with exit 2 and one line', async () => {
     const manifest = path.join(dir, 'manifest.yaml');
     writeFileSync(manifest, 'apiVersion: rehearsal.dev/v1alpha1\nkind: RestoreTest\nmetadata: {name: x}\nspec: {}\n');
@@ -134,7 +152,7 @@ describe('create', () => {
     writeFileSync(named, 'name: x\nprovider: velero\nsourceNamespaces: [a]\ncron: "@daily"\n');
     const cases: [string[], string][] = [
       [['create', '-f', manifest], `error: -f ${manifest} is a Kubernetes manifest; give CreateTestInput fields (name, provider, sourceNamespaces, cron, ...) or apply the manifest with kubectl apply -f`],
-      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, backupSelect, sourceNamespaces, cron, onBackup, everyNthBackup, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, labelSelector, includedResources, restore)`],
+      [['create', '-f', unknown], `error: -f ${unknown}: unknown field healthChecks (known: name, namespace, provider, backupName, backupSelect, sourceNamespaces, cron, onBackup, everyNthBackup, timezone, namespacePrefix, ttl, networkIsolation, healthCheckPolicy, maxRTO, maxRPO, alertOnExceed, historyLimit, labelSelector, includedResources, restore, logCollection)`],
       [['create', 'other', '-f', named], `error: NAME "other" differs from the name "x" in -f ${named}`],
       [['create', '-f', path.join(dir, 'missing.yaml')], `error: cannot read -f ${path.join(dir, 'missing.yaml')}: ENOENT`],
       [['create', '-f', '-', '-n', 'team-b'], 'error: the namespace "team-a" in -f - differs from -n team-b'],

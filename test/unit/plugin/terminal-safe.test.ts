@@ -54,7 +54,8 @@ describe('kubectl restoretest diagnose with a restored application\'s hostile te
     diagnosis.pods[0]!.containers[0]!.message = HOSTILE.join(' ');
     diagnosis.events[0]!.message = `line one\nline two ${HOSTILE.join(' ')}`;
     diagnosis.events[0]!.reason = '\u001b[2JBackOff';
-    if (diagnosis.logs[0]) diagnosis.logs[0].lines = HOSTILE;
+    // Every log (init, current, previous instance) carries the hostile text.
+    if (diagnosis.logs.length > 0) for (const log of diagnosis.logs) log.lines = HOSTILE;
     else diagnosis.logs = [{ namespace: 'sandbox', pod: 'web-1', container: 'web', lines: HOSTILE } as never];
     diagnosis.hints[0]!.objects = ['Pod/x/\u001b]0;title\u0007'];
     fake.on('GET', '/api/v1/tests/{name}/diagnosis', () => ({ status: 200, body: diagnosis }));

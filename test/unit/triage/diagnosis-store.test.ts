@@ -29,7 +29,7 @@ function sampleDiagnosis(): RunDiagnosis {
 const base64 = (bytes: Buffer) => bytes.toString('base64');
 
 describe('compressWithinBound', () => {
-  it('cuts incompressible detail until the gzip is at most 8 KB, keeping the hints', () => {
+  it('cuts incompressible detail until the gzip is at most MAX_STORED_BYTES (32 KiB), keeping the hints', () => {
     const sandbox = 'rehearsal-shop-x1y2z';
     const noise = () => randomBytes(120).toString('base64');
     const diagnosis = diagnose(
@@ -47,7 +47,7 @@ describe('compressWithinBound', () => {
         claims: [],
         externalNames: [],
         missingPullSecrets: [],
-        logs: Array.from({ length: 5 }, (_, index) => ({ namespace: sandbox, pod: `web-${index}`, container: 'web', lines: Array.from({ length: 20 }, noise) })),
+        logs: Array.from({ length: 10 }, (_, index) => ({ namespace: sandbox, pod: `web-${index}`, container: 'web', lines: Array.from({ length: 100 }, noise) })),
       },
       { test: { name: 'shop', namespace: 'team-a' }, runId: 'x1y2z', report: 'shop-x1y2z', result: 'fail', collectedAt: new Date() },
     );

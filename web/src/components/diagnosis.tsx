@@ -1,6 +1,8 @@
 // Why a failed or partial run's application did not come up (GET /api/v1/tests/{name}/diagnosis,
 // issue 16): the hints with their remediation, the pods that were not Ready, Warning events, claims
-// and log lines, as collected from the sandbox before it could be deleted.
+// and container logs, as collected from the sandbox before it could be deleted. Each log (issue 30:
+// init containers and previous instances too) is a collapsed <details> with its <pre>, so a
+// diagnosis of many containers stays one screen until the reader opens one.
 import { api, unwrap, type components } from '../api.js';
 import { useLoad } from '../hooks.js';
 import { Async } from './ui.js';
@@ -97,12 +99,22 @@ function DiagnosisBody({ diagnosis: d }: { diagnosis: Diagnosis }) {
       ) : null}
       {d.logs.length > 0 ? (
         <>
-          <h3>Last log lines</h3>
-          {d.logs.map((l) => (
-            <pre key={`${l.pod}/${l.container}`} aria-label={`Log of ${l.pod}/${l.container}`}>
-              {l.lines.join('\n')}
-            </pre>
-          ))}
+          <h3>Container logs</h3>
+          {d.logs.map((l) => {
+            const kind = `${l.init ? ' (init)' : ''}${l.previous ? ' (previous instance)' : ''}`;
+            return (
+              <details key={`${l.pod}/${l.container}/${l.init ? 'i' : ''}${l.previous ? 'p' : ''}`}>
+                <summary>
+                  {l.pod} {l.container}
+                  {kind} <span class="muted">{l.lines.length} lines</span>
+                </summary>
+                <pre aria-label={`Log of ${l.pod}/${l.container}${kind}`}>
+                  {l.truncated ? `[… ${l.omittedLines ? `${l.omittedLines} ` : ''}older lines left out]\n` : ''}
+                  {l.lines.join('\n')}
+                </pre>
+              </details>
+            );
+          })}
         </>
       ) : d.logsNote ? (
         <p class="muted">{d.logsNote}</p>

@@ -2,8 +2,8 @@
 // every offending field); its messages appear next to their fields. Editing replaces the test (PUT)
 // with every field as TestResponse carries it, so saving one change leaves the others as they were
 // (settings CreateTestInput cannot express, e.g. inline checks, the server keeps). The restore
-// transforms (spec.restore) and the restored subset (labelSelector, includedResources) are not
-// edited here: they are sent back as read, so a save keeps them.
+// transforms (spec.restore), the restored subset (labelSelector, includedResources) and the log
+// collection (spec.logCollection) are not edited here: they are sent back as read, so a save keeps them.
 import { useState } from 'preact/hooks';
 import { api, ApiError, describeError, unwrap, type components } from '../api.js';
 import { Async, PageHeader } from '../components/ui.js';
@@ -35,6 +35,7 @@ const EMPTY: Values = {
   labelSelector: '',
   includedResources: '',
   restore: '',
+  logCollection: '',
 };
 
 function fromTest(test: TestResponse): Values {
@@ -63,6 +64,7 @@ function fromTest(test: TestResponse): Values {
     labelSelector: test.labelSelector ? JSON.stringify(test.labelSelector) : '',
     includedResources: test.includedResources ? JSON.stringify(test.includedResources) : '',
     restore: test.restore ? JSON.stringify(test.restore) : '',
+    logCollection: test.logCollection ? JSON.stringify(test.logCollection) : '',
   };
 }
 
@@ -105,6 +107,7 @@ function toInput(v: Values): Input {
   const window = optional(v.backupSelect);
   if (window !== undefined) input.backupSelect = { strategy: 'randomWithin', within: window };
   if (v.restore) input.restore = JSON.parse(v.restore) as Input['restore'];
+  if (v.logCollection) input.logCollection = JSON.parse(v.logCollection) as Input['logCollection'];
   return input;
 }
 
