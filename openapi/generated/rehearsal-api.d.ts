@@ -796,7 +796,10 @@ export interface components {
             includedResources?: components["schemas"]["ResourceTypeInput"][];
             /** @description spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
             restore?: components["schemas"]["RestoreInput"];
-            /** @description spec.logCollection with its defaults applied: what a failed or partial run's diagnosis keeps. */
+            /**
+             * @description spec.logCollection with its omitted fields filled in: what a failed or partial run's diagnosis
+             *     keeps; absent = the defaults (100 lines of the failing containers, init, previous, events).
+             */
             logCollection?: components["schemas"]["LogCollectionResponse"];
         };
         /** @enum {string} */

@@ -228,8 +228,6 @@ describe('tests: read', () => {
       rpoTarget: '',
       alertOnExceed: true,
       historyLimit: 90,
-      // No spec.logCollection: the defaults a failed run's diagnosis uses (issue 30).
-      logCollection: { lines: 100, containers: 'failing', initContainers: true, previous: true, events: true },
     });
   });
 

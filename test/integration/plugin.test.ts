@@ -524,11 +524,26 @@ describe('through the aggregated API (the default route; REHEARSAL_AUTH_MODE=kub
           `hint: you need "list" on restoretests.rehearsal.dev in namespace ${namespace}\n` +
           'hint: the ClusterRoles rehearsal-viewer (read) and rehearsal-editor (write) grant what Rehearsal needs, bound with a ClusterRoleBinding (or in a namespace with a RoleBinding, for the rehearsal.dev part)\n',
       );
-      const everywhere = await plugin(['list', '-A', '--kubeconfig', entrance]);
+      // -A answers with the namespaces one may read, here none, and says how many holding
+      // Rehearsal objects it left out: a (suspended) test in the namespace makes it one at least.
+      kubectl(adminPath, ['apply', '-n', namespace, '-f', '-'], JSON.stringify({
+        apiVersion: 'rehearsal.dev/v1alpha1',
+        kind: 'RestoreTest',
+        metadata: { name: 'left-out' },
+        spec: { provider: 'velero', backupSource: { namespaces: [{ name: fixture.source }] }, schedule: { cron: '0 0 1 1 *', suspend: true } },
+      }));
+      const everywhere = await waitFor(
+        async () => {
+          const result = await plugin(['list', '-A', '--kubeconfig', entrance]);
+          return /left out/.test(result.stderr) ? result : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 1_000, description: 'the test in the cache, its namespace left out' },
+      );
       expect(everywhere.code).toBe(0);
       expect(everywhere.stdout).toBe('');
       expect(everywhere.stderr).toMatch(/^warning: \d+ namespaces? left out: you may not list restoretests\.rehearsal\.dev there$/m);
     } finally {
+      kubectl(adminPath, ['delete', 'restoretest', 'left-out', '-n', namespace, '--ignore-not-found']);
       for (const name of bindings) kubectl(adminPath, ['delete', 'clusterrolebinding', name, '--ignore-not-found']);
       kubectl(adminPath, ['delete', 'clusterrole', bindings[1]!, '--ignore-not-found']);
     }

@@ -202,7 +202,9 @@ export function testResponse(test: RestoreTest): TestResponse {
     ...(test.spec.backupSource.labelSelector ? { labelSelector: test.spec.backupSource.labelSelector } : {}),
     ...(test.spec.backupSource.includedResources ? { includedResources: test.spec.backupSource.includedResources } : {}),
     ...(test.spec.restore ? { restore: test.spec.restore } : {}),
-    logCollection: resolveLogCollection(test.spec.logCollection),
+    // Only when the test has one (its omitted fields filled in): a client that sends a test back as
+    // read (the dashboard's form) must not turn the built-in defaults into the test's own block.
+    ...(test.spec.logCollection ? { logCollection: resolveLogCollection(test.spec.logCollection) } : {}),
   };
 }
 

@@ -63,7 +63,10 @@ export interface TestResponse {
   includedResources?: ResourceTypeInput[];
   /** spec.restore: the test's restore transforms beyond the defaults; absent = the defaults only. */
   restore?: RestoreInput;
-  /** spec.logCollection with its defaults applied: what a failed or partial run's diagnosis keeps. */
+  /**
+   * spec.logCollection with its omitted fields filled in: what a failed or partial run's diagnosis
+   * keeps; absent = the defaults (100 lines of the failing containers, init, previous, events).
+   */
   logCollection?: LogCollectionResponse;
 }
 

@@ -470,7 +470,6 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       rpoTarget: '',
       alertOnExceed: false,
       historyLimit: 90,
-      logCollection: { lines: 100, containers: 'failing', initContainers: true, previous: true, events: true },
     });
   });
 
@@ -531,7 +530,6 @@ describe('testResponse (the API mapping of decision 0005)', () => {
       rpoTarget: '',
       alertOnExceed: false,
       historyLimit: 90,
-      logCollection: { lines: 100, containers: 'failing', initContainers: true, previous: true, events: true },
     });
   });
 
