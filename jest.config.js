@@ -26,8 +26,6 @@ const shared = {
 };
 
 export default {
-  // Integration suites needing slow-built tools run last in their lane (the sequencer says why).
-  testSequencer: '<rootDir>/test/integration/sequencer.js',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...shared, displayName: 'contract', testMatch: ['<rootDir>/test/contract/**/*.test.ts'] },

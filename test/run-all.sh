@@ -3,16 +3,17 @@
 # control plane). Prints one closing line "N passed, N failed" (Jest's own summary is per project);
 # every static check counts as one test.
 #
-# A fresh machine builds many tools from source (test/setup.sh --builds: the control plane, the real
-# node, Velero, Helm, ...), which is most of a cold run. Those builds run in the background while
-# the tests that need none of them run; the integration tests run in two lanes, each with its own
-# control plane:
+# A fresh machine builds many tools from source (test/setup.sh --builds: the control plane, Velero,
+# the real node, Helm, ...), which is most of a cold run. Those builds run in the background, one
+# step after another, while the tests that need none of them run; the integration tests run in two
+# lanes at once, each with its own control plane:
 #   node lane           the suites that need the real node (they import test/helpers/real-node),
 #                       on a cluster with the node (one real node per machine);
 #   control-plane lane  every other suite, on a cluster without one.
-# Each lane runs its suites one at a time (they share their cluster and the server's namespace),
-# those needing a slow-built tool last (test/integration/sequencer.js). A test that needs a tool the
-# background has not finished waits for it: every build script holds a lock on its cache.
+# Within a lane the suites are grouped by the last build step they need
+# (test/integration/suite-needs.mjs); a group starts when its step is done, and runs one suite at a
+# time (they share their cluster and the server's namespace). No suite waits for a build inside a
+# hook, whose timeout a 10-minute build would exceed.
 #
 # With arguments (`npm test -- <jest args>`), the integration suites run in one lane instead, with
 # the real node, after the builds.
@@ -21,9 +22,10 @@ cd "$(dirname "$0")/.."
 mkdir -p test/.tmp
 bash test/setup.sh --base || { echo "0 passed, 1 failed" | tee test/.tmp/summary.txt; exit 1; }
 
-rm -f test/.tmp/build-times.txt
-# nice: the tests running meanwhile keep their timing; the builds take what is left.
-nice -n 10 bash test/setup.sh --builds > test/.tmp/setup-builds.log 2>&1 &
+rm -rf test/.tmp/build-times.txt test/.tmp/builds && mkdir -p test/.tmp/builds
+# nice: the tests running meanwhile keep their timing; the builds take what is left. builds/exit
+# holds the exit status once every step has ended (a lane waiting for a step stops waiting then).
+( nice -n 10 bash test/setup.sh --builds > test/.tmp/setup-builds.log 2>&1; echo $? > test/.tmp/builds/exit ) &
 builds=$!
 
 passed=0; failed=0; skipped=0
@@ -52,7 +54,7 @@ run_jest --outputFile=test/.tmp/jest-fast.json --selectProjects unit contract "$
 tally test/.tmp/jest-fast.json
 
 builds_ok() {
-  wait "$builds"; local rc=$?
+  wait "$builds"; local rc; rc="$(cat test/.tmp/builds/exit 2>/dev/null || echo 1)"
   cat test/.tmp/setup-builds.log
   [ -f test/.tmp/build-times.txt ] && echo "[setup] build times: $(tr '\n' ' ' < test/.tmp/build-times.txt)"
   if [ $rc -ne 0 ]; then echo "FAIL setup --builds (exit $rc)"; failed=$((failed + 1)); fi
@@ -65,16 +67,27 @@ if [ $# -gt 0 ]; then
 else
   mapfile -t node_suites < <(grep -l "helpers/real-node" test/integration/*.test.ts)
   mapfile -t plane_suites < <(grep -L "helpers/real-node" test/integration/*.test.ts)
-  lane() { # name env... -- jest-paths...
+  mapfile -t steps < <(node -e 'import("./test/integration/suite-needs.mjs").then((m) => console.log(m.BUILD_STEPS.join("\n")))')
+  built() { # STEP: waits for the build step, or for the builds to end (the suites then say what is missing)
+    while [ ! -f "test/.tmp/builds/$1.done" ] && [ ! -f test/.tmp/builds/exit ]; do sleep 5; done
+  }
+  lane() { # NAME ENV... -- SUITE...
     local name=$1; shift
     local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
-    local t0; t0=$(date +%s)
-    env "${envs[@]}" REHEARSAL_TEST_CLUSTER_DIR="test/.tmp/cluster-$name" REHEARSAL_TEST_CLUSTER_FILE="$PWD/test/.tmp/cluster-$name.json" \
-      node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --forceExit --json \
-      --outputFile="test/.tmp/jest-integration-$name.json" --selectProjects integration --runInBand "$@" \
-      > "test/.tmp/lane-$name.log" 2>&1
-    local rc=$?
-    echo "[lane $name] finished in $(( $(date +%s) - t0 ))s (exit $rc)" >> "test/.tmp/lane-$name.log"
+    local t0 rc=0 step file log="test/.tmp/lane-$name.log"; t0=$(date +%s)
+    local -A group=()
+    while IFS=$'\t' read -r step file; do group[$step]+="$file "; done < <(node test/integration/suite-needs.mjs "$@")
+    for step in "${steps[@]}"; do
+      [ -n "${group[$step]:-}" ] || continue
+      built "$step"
+      echo "[lane $name] at $(( $(date +%s) - t0 ))s: the suites needing $step: ${group[$step]}" >> "$log"
+      # shellcheck disable=SC2086 # the group is a list of paths without spaces
+      env "${envs[@]}" REHEARSAL_TEST_CLUSTER_DIR="test/.tmp/cluster-$name" REHEARSAL_TEST_CLUSTER_FILE="$PWD/test/.tmp/cluster-$name.json" \
+        node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --forceExit --json \
+        --outputFile="test/.tmp/jest-integration-$name-$step.json" --selectProjects integration --runInBand ${group[$step]} \
+        >> "$log" 2>&1 || rc=1
+    done
+    echo "[lane $name] finished in $(( $(date +%s) - t0 ))s (exit $rc)" >> "$log"
     return $rc
   }
   echo "[integration] two lanes: ${#node_suites[@]} suites on the real node, ${#plane_suites[@]} on a control plane alone (logs: test/.tmp/lane-*.log)"
@@ -85,8 +98,7 @@ else
   wait "$node_lane" || jest_status=1
   cat test/.tmp/lane-node.log
   builds_ok
-  tally test/.tmp/jest-integration-plane.json
-  tally test/.tmp/jest-integration-node.json
+  for result in test/.tmp/jest-integration-*.json; do [ -f "$result" ] && tally "$result"; done
 fi
 [ $jest_status -ne 0 ] && [ $failed -eq 0 ] && failed=1
 # Skipped tests are not failures, but CI should see them: a skipped real-node test means the

@@ -70,16 +70,22 @@ fi
 [ "$stage" = --base ] && exit 0
 
 # The slow builds, in the order the tests need them: the control plane first (every integration
-# test), then the real node and its images (the real-node tests' cluster), Velero (most of the
-# remaining tests), the rest last. build-times.txt in test/.tmp says how long each took.
+# suite), Velero next (most suites), then the real node and its images (the real-node suites'
+# cluster), the rest last. build-times.txt in test/.tmp says how long each took.
+# test/.tmp/builds/NAME.done tells test/run-all.sh's lanes a step is done (their suites wait for
+# the steps they need: test/integration/suite-needs.mjs, whose BUILD_STEPS list is this order).
 timed() { # NAME COMMAND...
   local name=$1 t0; shift; t0=$(date +%s)
   "$@"
-  mkdir -p test/.tmp && echo "$name $(( $(date +%s) - t0 ))s" >> test/.tmp/build-times.txt
+  mkdir -p test/.tmp/builds && echo "$name $(( $(date +%s) - t0 ))s" >> test/.tmp/build-times.txt
+  touch "test/.tmp/builds/$name.done"
 }
 
 log "Kubernetes test binaries (built once from Go modules, cached by version)"
 timed control-plane bash test/cluster/build-binaries.sh >/dev/null
+
+log "Real Velero, its AWS plugin and the s3s-fs object store (built once, cached by version)"
+timed velero bash test/cluster/build-velero.sh >/dev/null
 
 log "The real node: kubelet, kube-proxy, pause, CoreDNS, kube-router (built once from Go modules, cached by version)"
 timed node bash test/cluster/build-node.sh >/dev/null
@@ -89,9 +95,6 @@ if [ "$(id -u)" = 0 ]; then
 else
   log "not root: the real node's images are not built (the node needs root; its tests will say so)"
 fi
-
-log "Real Velero, its AWS plugin and the s3s-fs object store (built once, cached by version)"
-timed velero bash test/cluster/build-velero.sh >/dev/null
 
 log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
 timed csi bash test/cluster/build-csi.sh >/dev/null
