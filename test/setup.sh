@@ -71,7 +71,8 @@ fi
 
 # The slow builds, in the order the tests need them: the control plane first (every integration
 # suite), Velero next (most suites), then the real node and its images (the real-node suites'
-# cluster), the rest last. build-times.txt in test/.tmp says how long each took.
+# cluster), Helm and promtool (the longest real-node suites, in-cluster and the demo, need Helm),
+# the rest last. build-times.txt in test/.tmp says how long each took.
 # test/.tmp/builds/NAME.done tells test/run-all.sh's lanes a step is done (their suites wait for
 # the steps they need: test/integration/suite-needs.mjs, whose BUILD_STEPS list is this order).
 timed() { # NAME COMMAND...
@@ -96,11 +97,11 @@ else
   log "not root: the real node's images are not built (the node needs root; its tests will say so)"
 fi
 
-log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
-timed csi bash test/cluster/build-csi.sh >/dev/null
-
 log "Helm and promtool (built once from Go modules, cached by version)"
 timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
+
+log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
+timed csi bash test/cluster/build-csi.sh >/dev/null
 
 log "API client generators (openapi-python-client venv, oapi-codegen), cached by version"
 timed api-clients bash openapi/clients/clients.sh setup

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The build steps of test/setup.sh --builds, in the order it runs them (its `timed` names). */
-export const BUILD_STEPS = ['control-plane', 'velero', 'node', 'node-images', 'csi', 'helm+promtool', 'api-clients', 'schemathesis'];
+export const BUILD_STEPS = ['control-plane', 'velero', 'node', 'node-images', 'helm+promtool', 'csi', 'api-clients', 'schemathesis'];
 
 /** What in a file's text says it needs a step (a build script, or the real node's helpers). */
 const STEP_MARKERS = [

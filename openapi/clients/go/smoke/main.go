@@ -150,11 +150,13 @@ func run(ctx context.Context, opts options) error {
 	}
 	fmt.Printf("listTests: 200 tests=%d\n", len(*before.JSON200))
 
+	// cron is optional in the schema (a test may run on each new backup instead), so a pointer.
+	cron := "0 3 * * *"
 	input := rehearsalapi.CreateTestInput{
 		Name:             opts.name,
 		Provider:         "velero",
 		SourceNamespaces: []string{"payments", "payments-db"},
-		Cron:             "0 3 * * *",
+		Cron:             &cron,
 	}
 	if opts.namespace != "" {
 		input.Namespace = &opts.namespace
@@ -174,8 +176,8 @@ func run(ctx context.Context, opts options) error {
 		return fmt.Errorf("createTest: name %q, want %q", test.Name, opts.name)
 	case test.Provider != "velero":
 		return fmt.Errorf("createTest: provider %q, want velero", test.Provider)
-	case test.Schedule != input.Cron:
-		return fmt.Errorf("createTest: schedule %q, want %q", test.Schedule, input.Cron)
+	case test.Schedule != cron:
+		return fmt.Errorf("createTest: schedule %q, want %q", test.Schedule, cron)
 	case !slices.Equal(test.SourceNamespaces, input.SourceNamespaces):
 		return fmt.Errorf("createTest: sourceNamespaces %v, want %v", test.SourceNamespaces, input.SourceNamespaces)
 	case opts.namespace != "" && test.Namespace != opts.namespace:
