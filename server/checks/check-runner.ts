@@ -36,6 +36,14 @@ const MAX_CONCURRENCY = 8;
 const MAX_MESSAGE_LENGTH = 500;
 /** How long an aborted executor may take to report on its own before the runner reports for it. */
 export const TIMEOUT_GRACE_MS = 500;
+/**
+ * How long a check whose target refused the connection is tried again (every REFUSED_RETRY_MS,
+ * within its timeout): a restored Service refuses for a moment after its pod turns Ready, until
+ * kube-proxy programs the new endpoint (seen on the real node under load). A refusal that lasts
+ * longer is the check's result.
+ */
+export const REFUSED_SETTLE_MS = 10_000;
+export const REFUSED_RETRY_MS = 1_000;
 
 export type ExecutorKey = CheckKind | 'serviceEndpoints';
 
@@ -146,9 +154,16 @@ async function executeWithTimeout(
   });
   const execution = (async (): Promise<CheckOutcome> => {
     try {
-      const outcome = await executor(check, context);
-      if (!isOutcomeValue(outcome)) return error('the check returned no result');
-      return outcome;
+      const started = Date.now();
+      for (;;) {
+        const outcome = await executor(check, context);
+        if (!isOutcomeValue(outcome)) return error('the check returned no result');
+        const settling = outcome.refused === true && Date.now() - started + REFUSED_RETRY_MS <= REFUSED_SETTLE_MS;
+        if (!settling || !(await pause(REFUSED_RETRY_MS, controller.signal))) {
+          const { refused: _refused, ...result } = outcome;
+          return result;
+        }
+      }
     } catch (thrown) {
       return error(`the check failed unexpectedly: ${describeError(thrown)}`);
     }
@@ -163,6 +178,22 @@ async function executeWithTimeout(
     // Stop whatever the executor still does (it returned, or lost the race).
     controller.abort();
   }
+}
+
+/** Waits `ms`; false when `signal` aborts first (the check's deadline or the run's stop). */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** Runs one check; never throws. */

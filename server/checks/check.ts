@@ -54,6 +54,18 @@ export interface CheckOutcome {
   message: string;
   /** A passing freshness check's finding: the newest data in the restored copy (RFC 3339). */
   newestData?: string;
+  /**
+   * The target refused the connection. A just-restored Service can do that for a few seconds
+   * after its pod is Ready (kube-proxy has not yet programmed the new endpoint), so the runner
+   * tries such a check again for a short while (check-runner.ts, REFUSED_SETTLE_MS).
+   */
+  refused?: boolean;
+}
+
+/** Whether a connect error is a refused connection (its code, or its cause's). */
+export function isConnectionRefused(thrown: unknown): boolean {
+  const value = thrown as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  return value?.code === 'ECONNREFUSED' || value?.cause?.code === 'ECONNREFUSED';
 }
 
 export type CheckExecutor = (check: RunnableCheck, context: CheckContext) => Promise<CheckOutcome>;

@@ -15,7 +15,7 @@
 
 import { Client } from 'undici';
 import type { CheckExecutor } from './check.js';
-import { describeError, error, fail, isOutcome, pass, requireBlock, timedOut } from './check.js';
+import { describeError, error, fail, isConnectionRefused, isOutcome, pass, requireBlock, timedOut } from './check.js';
 import { formatHostPort, type ResolvedTarget } from './target-resolver.js';
 import { compileBodyPattern, type BodyPattern } from '../domain/test-spec/body-pattern.js';
 
@@ -131,7 +131,8 @@ export const runHttpGetCheck: CheckExecutor = async (check, context) => {
     return fail(`${request} returned ${response.statusCode} but ${scope} did not match /${spec.bodyMatch}/`);
   } catch (thrown) {
     if (context.signal.aborted) return error(`${request}: ${timedOut(context, 'no complete response')}`);
-    return error(`${request} failed: ${explainConnectError(thrown)}`);
+    const outcome = error(`${request} failed: ${explainConnectError(thrown)}`);
+    return isConnectionRefused(thrown) ? { ...outcome, refused: true } : outcome;
   } finally {
     await client.destroy().catch(() => undefined);
   }

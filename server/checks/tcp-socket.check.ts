@@ -5,7 +5,7 @@
 
 import { Socket } from 'node:net';
 import type { CheckExecutor, CheckOutcome } from './check.js';
-import { describeError, error, fail, isOutcome, pass, requireBlock, timedOut } from './check.js';
+import { describeError, error, fail, isConnectionRefused, isOutcome, pass, requireBlock, timedOut } from './check.js';
 import { formatHostPort, type ResolvedTarget } from './target-resolver.js';
 
 function explainSocketError(thrown: unknown): string {
@@ -56,7 +56,9 @@ export const runTcpSocketCheck: CheckExecutor = async (check, context) => {
     socket.once('connect', () =>
       finish(pass(`TCP ${address} accepted a connection in ${Date.now() - started}ms`)),
     );
-    socket.once('error', (thrown) => finish(fail(`TCP ${address}: ${explainSocketError(thrown)}`)));
+    socket.once('error', (thrown) =>
+      finish({ ...fail(`TCP ${address}: ${explainSocketError(thrown)}`), ...(isConnectionRefused(thrown) ? { refused: true } : {}) }),
+    );
     socket.connect({ host: target.host, port: target.port });
   });
 };

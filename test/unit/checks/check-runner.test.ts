@@ -20,6 +20,42 @@ const exec = (name: string, timeout?: string): HealthCheck => ({
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+describe('a refused connection (a just-restored Service, kube-proxy not yet forwarding)', () => {
+  it('is tried again until the target answers, and the result is what the target then said', async () => {
+    let attempts = 0;
+    const executor: CheckExecutor = async () => {
+      attempts += 1;
+      return attempts < 3
+        ? { status: 'error', message: 'connection refused (ECONNREFUSED)', refused: true }
+        : { status: 'pass', message: 'GET / returned 200' };
+    };
+    const result = await runCheck(exec('web', '20s'), options({ executors: { exec: executor } }));
+    expect([attempts, result.status, result.message]).toEqual([3, 'pass', 'GET / returned 200']);
+  });
+
+  it('is the result once the check\'s timeout ends the retries, without the retry mark', async () => {
+    let attempts = 0;
+    const executor: CheckExecutor = async () => {
+      attempts += 1;
+      return { status: 'fail', message: 'TCP web:80: connection refused (ECONNREFUSED)', refused: true };
+    };
+    const result = await runCheck(exec('web', '2s'), options({ executors: { exec: executor } }));
+    expect(result).toMatchObject({ status: 'fail', message: 'TCP web:80: connection refused (ECONNREFUSED)' });
+    expect(result).not.toHaveProperty('refused');
+    expect(attempts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('other failures are not tried again', async () => {
+    let attempts = 0;
+    const executor: CheckExecutor = async () => {
+      attempts += 1;
+      return { status: 'fail', message: 'GET / returned 503, expected 200' };
+    };
+    const result = await runCheck(exec('web', '20s'), options({ executors: { exec: executor } }));
+    expect([attempts, result.status]).toEqual([1, 'fail']);
+  });
+});
+
 describe('runChecks', () => {
   it('returns results in the given order whatever order they finish in', async () => {
     const delays: Record<string, number> = { a: 120, b: 10, c: 60, d: 0 };

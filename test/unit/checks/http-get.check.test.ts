@@ -181,6 +181,7 @@ describe('httpGet check against a real HTTP server', () => {
     expect(outcome).toEqual({
       status: 'error',
       message: `GET http://127.0.0.1:${closedPort}/ failed: connection refused (ECONNREFUSED)`,
+      refused: true, // the runner tries it again for a moment (a just-restored Service)
     });
   });
 
