@@ -12,12 +12,15 @@ export const REDACTED = '[redacted]';
 // key=value, key: value, "key": "value" where the key names a secret. The value runs to the next
 // blank, quote, comma, semicolon or ampersand (query strings), so "password=hunter2 user=bob"
 // keeps user=bob. "auth" counts only as a word of its own (auth=, auth_token=), not in author=.
+// The text is the restored application's: every pattern is linear in it. The match starts at the
+// secret word (what precedes it, as in db.password, stays as it was) and the rest of the key name
+// is bounded; unbounded runs before a fixed part made one long line cost minutes (quadratic).
 const SECRET_KEY =
-  /((?:[A-Za-z0-9_.-]*?)(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|authorization|auth(?![a-z]))(?:[A-Za-z0-9_.-]*))(["']?\s*[:=]\s*["']?)([^\s"',;&]+)/gi;
+  /((?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?|authorization|auth(?![a-z]))[A-Za-z0-9_.-]{0,64})(["']?[ \t]{0,16}[:=][ \t]{0,16}["']?)([^\s"',;&]+)/gi;
 // Authorization headers and the like: Bearer/Basic/Token followed by the credential.
 const AUTH_SCHEME = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{6,}/g;
 // user:password@host in a URL (postgres://app:s3cret@db:5432/shop).
-const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi;
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@]{1,256}:)([^\s@/]{1,256})(@)/gi;
 // Tokens recognisable by their form.
 const TOKEN_FORMS: RegExp[] = [
   /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, // JWT (header.payload.signature)
