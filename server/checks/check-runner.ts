@@ -16,7 +16,7 @@
 import type { CheckKind, CheckResult } from '../domain/resources/resources.js';
 import { CHECK_KINDS } from '../domain/resources/resources.js';
 import type { CheckContext, CheckExecutor, CheckOutcome, NamespaceMapping, RunnableCheck } from './check.js';
-import { describeError, error, truncate } from './check.js';
+import { abortableSleep, describeError, error, truncate } from './check.js';
 import { runServiceEndpointsCheck } from './default-checks.js';
 import { describeDuration, formatCheckDuration, parseDuration } from '../domain/common/duration.js';
 import { runExecCheck } from './exec.check.js';
@@ -159,7 +159,7 @@ async function executeWithTimeout(
         const outcome = await executor(check, context);
         if (!isOutcomeValue(outcome)) return error('the check returned no result');
         const settling = outcome.refused === true && Date.now() - started + REFUSED_RETRY_MS <= REFUSED_SETTLE_MS;
-        if (!settling || !(await pause(REFUSED_RETRY_MS, controller.signal))) {
+        if (!settling || !(await abortableSleep(REFUSED_RETRY_MS, controller.signal))) {
           const { refused: _refused, ...result } = outcome;
           return result;
         }
@@ -178,22 +178,6 @@ async function executeWithTimeout(
     // Stop whatever the executor still does (it returned, or lost the race).
     controller.abort();
   }
-}
-
-/** Waits `ms`; false when `signal` aborts first (the check's deadline or the run's stop). */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** Runs one check; never throws. */

@@ -62,6 +62,22 @@ export interface CheckOutcome {
   refused?: boolean;
 }
 
+/** Waits `ms`; false when `signal` aborts first (the check's deadline or the run's stop). */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** Whether a connect error is a refused connection (its code, or its cause's). */
 export function isConnectionRefused(thrown: unknown): boolean {
   const value = thrown as { code?: unknown; cause?: { code?: unknown } } | undefined;

@@ -6,6 +6,7 @@
 import type { CoreV1Api, V1Pod } from '@kubernetes/client-node';
 import { PROBE_LOG_LIMIT, SandboxReadError, type ProbePodManifest, type ProbePodOutcome } from './sandbox-reader.js';
 import { toSandboxReadError } from './sandbox-read-error.kube.js';
+import { abortableSleep } from './check.js';
 
 /** Waiting reasons after which a probe pod will not start by itself. */
 const STUCK_REASONS = new Set([
@@ -17,18 +18,6 @@ const STUCK_REASONS = new Set([
   'RunContainerError',
 ]);
 const PROBE_POLL_MS = 500;
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, milliseconds);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 export async function runProbePod(core: CoreV1Api, manifest: ProbePodManifest, signal: AbortSignal): Promise<ProbePodOutcome> {
   const { namespace, name } = manifest.metadata;
@@ -42,7 +31,7 @@ export async function runProbePod(core: CoreV1Api, manifest: ProbePodManifest, s
         throw mapped;
       });
       if (!left) break;
-      await sleep(PROBE_POLL_MS, signal);
+      await abortableSleep(PROBE_POLL_MS, signal);
     }
   }
   if (signal.aborted) throw new SandboxReadError('Timeout', `${action}: aborted`);
@@ -72,7 +61,7 @@ export async function runProbePod(core: CoreV1Api, manifest: ProbePodManifest, s
         const detail = (waiting.message ?? '').slice(0, 200);
         return { phase: 'Stuck', reason: detail ? `${waiting.reason}: ${detail}` : waiting.reason, log: '' };
       }
-      await sleep(PROBE_POLL_MS, signal);
+      await abortableSleep(PROBE_POLL_MS, signal);
     }
   } finally {
     await deletePod(core, namespace, name).catch(() => false);
