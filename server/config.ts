@@ -110,6 +110,16 @@ const schema = z.object({
     .refine((text) => /^\d{1,9}$/.test(text.trim()), 'must be a whole number of claims such as 20')
     .transform((text) => Number(text.trim())),
   /**
+   * The pre-flight restorability check of each test's newest backup (issue 32, decision 0021):
+   * on (default) or off.
+   */
+  REHEARSAL_PREFLIGHT: z.enum(['on', 'off']).default('on'),
+  /**
+   * Whether the pre-flight looks for the backup's images on the nodes (node, default) or not
+   * (off: for clusters whose nodes pull every image anyway). An image on no node is a warning.
+   */
+  REHEARSAL_PREFLIGHT_IMAGES: z.enum(['node', 'off']).default('node'),
+  /**
    * The image of the file checks' short-lived pods (decision 0020): it needs sh, test, stat,
    * sha256sum, grep, head, od and tr (busybox has them all). Mirror it for air-gapped clusters.
    */
@@ -279,6 +289,8 @@ export interface Config {
   podSecurityFloor: PodSecurityLevel;
   /** The ResourceQuota of every sandbox namespace (domain/run/storage-quota.ts). */
   sandboxStorageQuota: Readonly<SandboxStorageQuota>;
+  /** REHEARSAL_PREFLIGHT and REHEARSAL_PREFLIGHT_IMAGES. */
+  preflight: { enabled: boolean; images: boolean };
   /** REHEARSAL_FILE_CHECK_IMAGE: the image of the file checks' pods. */
   fileCheckImage: string;
   probeTargets: Record<string, string> | undefined;
@@ -466,6 +478,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxSandboxTtlSeconds: parseDuration(raw.REHEARSAL_MAX_SANDBOX_TTL)!,
     podSecurityFloor: raw.REHEARSAL_POD_SECURITY_FLOOR,
     sandboxStorageQuota: Object.freeze({ storage: raw.REHEARSAL_SANDBOX_STORAGE_QUOTA, claims: raw.REHEARSAL_SANDBOX_CLAIM_QUOTA }),
+    preflight: { enabled: raw.REHEARSAL_PREFLIGHT === 'on', images: raw.REHEARSAL_PREFLIGHT_IMAGES === 'node' },
     fileCheckImage: raw.REHEARSAL_FILE_CHECK_IMAGE,
     probeTargets: parseProbeTargets(raw.REHEARSAL_PROBE_TARGETS),
     clusterDomain: raw.REHEARSAL_CLUSTER_DOMAIN,

@@ -741,6 +741,24 @@ export interface components {
             previous: boolean;
             events: boolean;
         };
+        PreflightProblemResponse: {
+            /** @description apiVersions, storageClasses, references, images or quota. */
+            check: string;
+            /** @description error (fails the pre-flight) or warning. */
+            severity: string;
+            message: string;
+        };
+        /** @description status.preflight of a test (issue 32): the newest backup checked without restoring it. */
+        PreflightResponse: {
+            backupName: string;
+            checkedAt: string;
+            /** @description passed, failed, or error (the backup or the cluster could not be read). */
+            result: string;
+            /** @description One line naming the first problem. */
+            summary: string;
+            /** @description Errors first, at most 20. */
+            problems: components["schemas"]["PreflightProblemResponse"][];
+        };
         TestResponse: {
             name: string;
             namespace: string;
@@ -801,6 +819,8 @@ export interface components {
              *     keeps; absent = the defaults (100 lines of the failing containers, init, previous, events).
              */
             logCollection?: components["schemas"]["LogCollectionResponse"];
+            /** @description The newest backup's pre-flight restorability check (issue 32); absent before the first. Read-only. */
+            preflight?: components["schemas"]["PreflightResponse"];
         };
         /** @enum {string} */
         Provider: "velero" | "kasten" | "trilio";
@@ -1949,6 +1969,8 @@ export interface components {
             prevScore: number;
             result: string;
             message: string;
+            /** @description preflight: a failed pre-flight check of the test's newest backup (no run; issue 32); absent for a run's alert. */
+            kind?: string;
         };
         UpcomingTest: {
             name: string;
@@ -2070,6 +2092,8 @@ export type SchemaPodSecurityLevel = components['schemas']['PodSecurityLevel'];
 export type SchemaRestoreInput = components['schemas']['RestoreInput'];
 export type SchemaLogContainers = components['schemas']['LogContainers'];
 export type SchemaLogCollectionResponse = components['schemas']['LogCollectionResponse'];
+export type SchemaPreflightProblemResponse = components['schemas']['PreflightProblemResponse'];
+export type SchemaPreflightResponse = components['schemas']['PreflightResponse'];
 export type SchemaTestResponse = components['schemas']['TestResponse'];
 export type SchemaProvider = components['schemas']['Provider'];
 export type SchemaNamespaceName = components['schemas']['NamespaceName'];

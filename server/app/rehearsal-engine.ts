@@ -15,7 +15,7 @@ import { KubeRunActions } from '../engine/run/kube-run-actions.js';
 import { KubeRunReads } from '../engine/run/kube-run-reads.js';
 import { AuthorReview } from '../engine/run/author-review.js';
 import { AdmissionGuard } from '../engine/admission-guard.js';
-import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
+import { AdmissionregistrationV1Api, StorageV1Api } from '@kubernetes/client-node';
 import { RunGatherer } from '../engine/run/run-gatherer.js';
 import { LeaderElector } from '../engine/leader-election.js';
 import { findOrphanReports, ReportCascade } from '../engine/report-cascade.js';
@@ -26,6 +26,8 @@ import { SandboxManager } from '../engine/sandbox/sandbox.js';
 import { SandboxVolumes } from '../engine/sandbox/sandbox-volumes.js';
 import { PodSecurityPlanner } from '../engine/sandbox/pod-security.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
+import { PreflightRunner } from '../engine/preflight/preflight-runner.js';
+import { KubeClusterFacts } from '../engine/preflight/cluster-facts.kube.js';
 import type { RestoreTest } from '../domain/resources/resources.js';
 import type { RunBounds } from '../domain/run/run-observations.js';
 import { effectiveTtlSeconds, type ClusterDefaults } from '../domain/run/cluster-defaults.js';
@@ -93,6 +95,8 @@ export interface Engine {
   readonly archive: EvidenceArchive | undefined;
   /** Removes deleted tests' reports while leading. */
   readonly cascade: ReportCascade;
+  /** The pre-flight runner (issue 32), unless REHEARSAL_PREFLIGHT=off. */
+  readonly preflight: PreflightRunner | undefined;
   /** Runs the loop and what runs with it on the leader. */
   start(): void;
   stop(): void;
@@ -235,10 +239,34 @@ export function createEngine(deps: EngineDeps): Engine {
     volumes: sandboxVolumes,
     log: log.child({ component: 'janitor' }),
   });
+  // Issue 32: the newest backup's pre-flight, in the background (engine/preflight/preflight-runner.ts).
+  const preflight = config.preflight.enabled
+    ? new PreflightRunner({
+        providers,
+        facts: new KubeClusterFacts({
+          kubeConfig,
+          core: kube.core,
+          storage: kubeConfig.makeApiClient(StorageV1Api),
+          storageQuota: config.sandboxStorageQuota,
+          clusterDefaults: deps.clusterDefaults,
+          checkImages: config.preflight.images,
+        }),
+        getTest: (namespace, name) => cache.getTest(namespace, name),
+        // No resourceVersion guard: the pre-flight's fields are its own (forced apply), and a
+        // concurrent change of the test's other fields must not cost the result.
+        writeStatus: (test, status) => testStatus.apply('preflight', { metadata: { name: test.metadata.name, namespace: test.metadata.namespace } }, status),
+        record: (test, type, reason, message) => events.record(test, type, reason, message),
+        metrics,
+        term,
+        now,
+        log: log.child({ component: 'preflight' }),
+      })
+    : undefined;
   const loop = new RestoreTestController(
     {
       cache,
       schedules,
+      ...(preflight ? { preflight: { consider: (test: RestoreTest) => (deps.followBackups(test), preflight.consider(test)) } } : {}),
       runs: new RunReconciler({
         gatherer: new RunGatherer(reads, bounds),
         actions,
@@ -278,5 +306,5 @@ export function createEngine(deps: EngineDeps): Engine {
           log.child({ component: 'leader-election' }),
         )
       : undefined;
-  return { loop, leader, archive, cascade, start, stop };
+  return { loop, leader, archive, cascade, preflight, start, stop };
 }

@@ -27,7 +27,7 @@ import { TrilioProvider } from '../providers/trilio/trilio.provider.js';
 import { VeleroProvider } from '../providers/velero/velero.provider.js';
 import { VeleroRestoreWatch } from '../providers/velero/restore-watch.js';
 import { VeleroBackupWatch } from '../providers/velero/backup-watch.js';
-import { testsWatchingBackups } from '../domain/run/backup-trigger.js';
+import { testsOfProviderNamespace, testsWatchingBackups } from '../domain/run/backup-trigger.js';
 import { keyOf } from '../domain/run/run-queue.js';
 import type { RehearsalBasics } from './rehearsal-basics.js';
 import { createEngine, EngineWakeUp } from './rehearsal-engine.js';
@@ -111,6 +111,9 @@ export function createRehearsal(
     group: 'velero.io',
     onCompleted: (veleroNamespace) => {
       for (const test of testsWatchingBackups(cache.listTests(), 'velero', veleroNamespace, config.veleroNamespace)) wakeUp.enqueue(keyOf(test));
+      // Every test of that Velero namespace gets a pre-flight look (issue 32): the engine is built
+      // below, and a backup completes only after the watch starts, from the engine's first pass.
+      engine.preflight?.backupCompleted(testsOfProviderNamespace(cache.listTests(), 'velero', veleroNamespace, config.veleroNamespace));
     },
     log: log.child({ component: 'velero-backups' }),
     metrics: { watchRestarts: (informer) => metrics.watchRestarts.inc({ informer }) },

@@ -16,7 +16,6 @@ import {
   CoreV1Api,
   DiscoveryV1Api,
   Exec,
-  KubernetesObjectApi,
   type KubeConfig,
   type V1APIResource,
   type V1Pod,
@@ -42,18 +41,12 @@ import {
 import { isFileCheckPod } from './file-check-pod.js';
 import { toSandboxReadError } from './sandbox-read-error.kube.js';
 import { runProbePod } from './probe-pod.kube.js';
+import { DiscoveringObjectApi } from '../kube/discovering-object-api.js';
 import { JOB_HOLD_GATE } from '../domain/run/restore-transforms.js';
 
 const PAGE_SIZE = 500;
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
-
-/** KubernetesObjectApi with its discovery lookup made callable (it is protected upstream). */
-class DiscoveringObjectApi extends KubernetesObjectApi {
-  findResource(apiVersion: string, kind: string): Promise<V1APIResource | undefined> {
-    return this.resource(apiVersion, kind);
-  }
-}
 
 /** The exit code in an exec Status: Success → 0; NonZeroExitCode → causes[reason=ExitCode]. */
 export function exitCodeFromStatus(status: V1Status): number | undefined {

@@ -16,6 +16,7 @@ import type { Janitor } from './sandbox/janitor.js';
 import type { RunAdmission } from './run/run-slots.js';
 import type { RunReconciler } from './run/run.reconciler.js';
 import type { ScheduleReconciler } from './schedule.reconciler.js';
+import type { PreflightRunner } from './preflight/preflight-runner.js';
 import { WorkQueue } from './workqueue.js';
 
 export interface ControllerOptions {
@@ -30,6 +31,8 @@ export interface EngineParts {
   admission: RunAdmission;
   checkTasks: CheckTasks;
   janitor: Janitor;
+  /** Issue 32: asked on every pass whether the newest backup's pre-flight is due (runs in the background). */
+  preflight?: Pick<PreflightRunner, 'consider'>;
   metrics: Metrics;
   log: Logger;
 }
@@ -139,6 +142,7 @@ export class RestoreTestController {
       if (!test) metrics.forgetTest(namespace, name);
       return undefined;
     }
+    this.parts.preflight?.consider(test);
     const scheduled = await this.parts.schedules.reconcile(test);
     const current: RestoreTest = scheduled.written ?? test;
     if (!current.status?.currentRun) return scheduled.requeueAfterMs;

@@ -19,6 +19,8 @@
 //   conditions[type=LastRunPassed]     rehearsal-run           run reconciler (when a run ends)
 //   conditions[type=RunAllowed]        rehearsal-run           run reconciler (when a run starts or is refused)
 //   evidenceAnchor                     rehearsal-evidence      report signer (after each report)
+//   preflight,                         rehearsal-preflight     pre-flight runner (after each new backup's
+//     conditions[type=PreflightPassed]                         check, engine/preflight/preflight-runner.ts)
 //
 // A field manager names what a field is about, not which class writes it. "rehearsal-schedule" is
 // the spec as read: which generation, and whether its schedule is valid. "rehearsal-run" is the run
@@ -45,18 +47,21 @@
 //                       and never writes an older one, with that read's resourceVersion), so forcing
 //                       can only replace an anchor that is behind; not forcing would let whoever
 //                       wrote the field once block every later anchor of the test.
+//   rehearsal-preflight forces: its fields are the result of its own check of the newest backup,
+//                       written whole each time; nothing else derives them.
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { API_VERSION, GROUP, VERSION, type RestoreTest, type RestoreTestStatus } from '../domain/resources/resources.js';
 import { kubeCall } from './errors.js';
 import { handOverLegacyStatus, type ManagedFieldsEntry, type StatusOwnership } from './legacy-status-owners.js';
 
-export type StatusOwner = 'schedule' | 'run' | 'evidence';
+export type StatusOwner = 'schedule' | 'run' | 'evidence' | 'preflight';
 
 export const STATUS_MANAGERS: Readonly<Record<StatusOwner, string>> = {
   schedule: 'rehearsal-schedule',
   run: 'rehearsal-run',
   evidence: 'rehearsal-evidence',
+  preflight: 'rehearsal-preflight',
 };
 
 /** The owner of each status field (conditions: by type, below). */
@@ -73,6 +78,7 @@ export const FIELD_OWNERS: Readonly<Record<Exclude<keyof RestoreTestStatus, 'con
   lastRunAt: 'run',
   lastReport: 'run',
   evidenceAnchor: 'evidence',
+  preflight: 'preflight',
 };
 
 /** The owner of each condition type Rehearsal writes (status.conditions is a map keyed by type). */
@@ -80,6 +86,7 @@ export const CONDITION_OWNERS: Readonly<Record<string, StatusOwner>> = {
   ScheduleValid: 'schedule',
   LastRunPassed: 'run',
   RunAllowed: 'run',
+  PreflightPassed: 'preflight',
 };
 
 /** The fields of `status` that `owner` owns: exactly what an apply by that owner carries. */

@@ -50,6 +50,20 @@ export class Metrics {
     labelNames: ['policy'],
     registers: [this.registry],
   });
+  // Issue 32: 1 when the newest backup's pre-flight check passed, 0 when it failed (absent before
+  // the first check, or when the backup could not be read); RestorePreflightFailed fires on 0.
+  readonly preflightPassed = new Gauge({
+    name: 'rehearsal_preflight_passed',
+    help: "1 when the newest backup's pre-flight restorability check passed, 0 when it failed",
+    labelNames: ['namespace', 'test'],
+    registers: [this.registry],
+  });
+  readonly preflightChecks = new Counter({
+    name: 'rehearsal_preflight_checks_total',
+    help: 'Pre-flight restorability checks run, by result (passed, failed, error)',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
   readonly testSuspended = new Gauge({
     name: 'rehearsal_test_suspended',
     help: '1 when the RestoreTest schedule is suspended',
@@ -214,6 +228,7 @@ export class Metrics {
       this.previousScore,
       this.rtoTargetSeconds,
       this.evidenceSequence,
+      this.preflightPassed,
     ]) {
       gauge.remove({ namespace, test });
     }

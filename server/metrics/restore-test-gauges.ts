@@ -75,6 +75,9 @@ export class TestGauges {
     this.metrics.testSuspended.set(labels, test.spec.schedule.suspend ? 1 : 0);
     // The evidence anchor, so the metric outlives restarts (the engine sets it on each new report too).
     if (test.status?.evidenceAnchor) this.metrics.setEvidenceAnchor(namespace, name, test.status.evidenceAnchor);
+    const preflight = test.status?.preflight?.result;
+    if (preflight === 'passed' || preflight === 'failed') this.metrics.preflightPassed.set(labels, preflight === 'passed' ? 1 : 0);
+    else this.metrics.preflightPassed.remove(labels);
     let interval: number | null = null;
     try {
       // An onBackup-only test has no interval of its own: its pace is the backup tool's.

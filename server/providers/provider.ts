@@ -1,5 +1,6 @@
 // What the engine needs from a backup tool. Every provider talks to its tool through the
 // Kubernetes API only (never a CLI). Implementations: velero/ (now); kasten/, trilio/ (same shape).
+import type { BackupManifests } from '../domain/preflight/preflight-checks.js';
 import type { DefaultTransformId, Provider, VolumeRestoreReport } from '../domain/resources/resources.js';
 import type { ScheduleInfo } from '../domain/read-models/views.js';
 import type { BackupFacts, BackupScheduleFacts } from '../domain/read-models/coverage.js';
@@ -178,6 +179,16 @@ export interface BackupProvider {
     sourceNamespaces: readonly string[],
     providerNamespace?: string,
   ): Promise<BackedUpKind[]>;
+  /**
+   * A backup's manifests for the pre-flight check (issue 32): every kind it holds in the source
+   * namespaces and the claims, pods and workloads themselves. Only Velero keeps them readable
+   * (its tarball in the bucket). Throws when they cannot be read.
+   */
+  backupManifests?(
+    backupName: string,
+    sourceNamespaces: readonly string[],
+    providerNamespace?: string,
+  ): Promise<BackupManifests>;
   /** Backup schedules of the tool; only Velero has them. */
   listSchedules?(providerNamespace?: string): Promise<ScheduleInfo[]>;
   /** What the tool backs up (schedules and restorable backups), for the coverage view. */

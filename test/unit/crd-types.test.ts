@@ -32,6 +32,7 @@ import {
   type NotificationChannelType,
   type ObjectMeta,
   type Phase,
+  type PreflightStatus,
   POD_SECURITY_LEVELS,
   LABEL_SELECTOR_OPERATORS,
   type RestorePatchOperation,
@@ -457,6 +458,14 @@ const exhaustiveRestoreTest: ExhaustiveResource<RestoreTest> = {
     handledTrigger: 'req-1',
     backupTrigger: { lastSeen: { name: 'daily-20250302', completedAt: '2025-03-02T01:00:00Z' }, countSinceRun: 0, lastRunBackup: 'daily-20250302' },
     evidenceAnchor: { sequence: 7, digest: 'sha256:00', report: 'shop-20250302-0200' },
+    preflight: {
+      backupName: 'daily-20250302',
+      backupCompletedAt: '2025-03-02T01:00:00Z',
+      checkedAt: '2025-03-02T01:00:05Z',
+      result: 'failed',
+      summary: 'failed: StorageClass fast does not exist (claims shop/data)',
+      problems: [{ check: 'storageClasses', severity: 'error', message: 'StorageClass fast does not exist (claims shop/data)' }],
+    },
     currentRun: {
       id: 'k3m9x2',
       trigger: 'schedule',
@@ -676,6 +685,15 @@ const ENUMS: Record<KindName, Record<string, readonly string[]>> = {
     'status.phase': valuesOf<Phase>({ Idle: true, Running: true, Completed: true, Failed: true }),
     'status.conditions[].status': valuesOf<Condition['status']>({ True: true, False: true, Unknown: true }),
     'status.lastResult': RESULTS,
+    'status.preflight.result': valuesOf<PreflightStatus['result']>({ passed: true, failed: true, error: true }),
+    'status.preflight.problems[].check': valuesOf<NonNullable<PreflightStatus['problems']>[number]['check']>({
+      apiVersions: true,
+      storageClasses: true,
+      references: true,
+      images: true,
+      quota: true,
+    }),
+    'status.preflight.problems[].severity': valuesOf<NonNullable<PreflightStatus['problems']>[number]['severity']>({ error: true, warning: true }),
     'status.currentRun.trigger': TRIGGERS,
     'status.currentRun.stage': valuesOf<RunStage>({
       Queued: true,

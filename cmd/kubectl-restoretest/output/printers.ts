@@ -75,7 +75,7 @@ export const testPrinter: Printer<TestResponse> = {
       'RESULT',
       'LAST RUN',
       'NEXT RUN',
-      ...(options.wide ? ['SOURCES', 'BACKUP', 'RTO TARGET', 'RPO TARGET', 'SUBSET'] : []),
+      ...(options.wide ? ['SOURCES', 'BACKUP', 'RTO TARGET', 'RPO TARGET', 'SUBSET', 'PREFLIGHT'] : []),
     ]),
   row: (test, options) =>
     withNamespace(options, test.namespace, [
@@ -88,10 +88,25 @@ export const testPrinter: Printer<TestResponse> = {
       age(test.lastRunAt, options.now),
       nextRunCell(test.nextRunAt, test.onBackup === true, options.now),
       ...(options.wide
-        ? [orNone(test.sourceNamespaces.join(',')), backupCell(test), orNone(test.rtoTarget), orNone(test.rpoTarget ?? ''), orNone(subsetCell(test))]
+        ? [
+            orNone(test.sourceNamespaces.join(',')),
+            backupCell(test),
+            orNone(test.rtoTarget),
+            orNone(test.rpoTarget ?? ''),
+            orNone(subsetCell(test)),
+            orNone(preflightCell(test)),
+          ]
         : []),
     ]),
 };
+
+/** The newest backup's pre-flight (issue 32): "passed", "failed (2)" — the problems are in -o yaml. */
+function preflightCell(test: TestResponse): string {
+  const preflight = test.preflight;
+  if (!preflight) return '';
+  const errors = preflight.problems.filter((problem) => problem.severity === 'error').length;
+  return preflight.result === 'failed' ? `failed (${errors})` : preflight.result;
+}
 
 /** When a test runs: its cron, new backups (issue 32: "each backup", "every 3rd backup"), or both. */
 function scheduleCell(test: TestResponse): string {

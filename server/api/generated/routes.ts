@@ -211,6 +211,28 @@ const models: TsoaRoute.Models = {
         "additionalProperties": false,
     },
     // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PreflightProblemResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "check": {"dataType":"string","required":true},
+            "severity": {"dataType":"string","required":true},
+            "message": {"dataType":"string","required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
+    "PreflightResponse": {
+        "dataType": "refObject",
+        "properties": {
+            "backupName": {"dataType":"string","required":true},
+            "checkedAt": {"dataType":"string","required":true},
+            "result": {"dataType":"string","required":true},
+            "summary": {"dataType":"string","required":true},
+            "problems": {"dataType":"array","array":{"dataType":"refObject","ref":"PreflightProblemResponse"},"required":true},
+        },
+        "additionalProperties": false,
+    },
+    // WARNING: This file was auto-generated with tsoa. Please do not modify it. Re-run tsoa to re-generate this file: https://github.com/lukeautry/tsoa
     "TestResponse": {
         "dataType": "refObject",
         "properties": {
@@ -241,6 +263,7 @@ const models: TsoaRoute.Models = {
             "includedResources": {"dataType":"array","array":{"dataType":"refObject","ref":"ResourceTypeInput"}},
             "restore": {"ref":"RestoreInput"},
             "logCollection": {"ref":"LogCollectionResponse"},
+            "preflight": {"ref":"PreflightResponse"},
         },
         "additionalProperties": false,
     },
@@ -1083,6 +1106,7 @@ const models: TsoaRoute.Models = {
             "prevScore": {"dataType":"integer","required":true},
             "result": {"dataType":"string","required":true},
             "message": {"dataType":"string","required":true},
+            "kind": {"dataType":"string"},
         },
         "additionalProperties": false,
     },

@@ -3,8 +3,8 @@
 // Every function accepts either a plain array of reports or a live ReportIndex; the API should pass
 // the index it maintains from its informer, so a request costs O(window), not O(all reports).
 import { resolveLogCollection } from '../run/log-collection.js';
-import type { RestoreTest } from '../resources/resources.js';
-import type { Alert, DailySummary, Summary, TestResponse, UpcomingTest } from './views.js';
+import type { PreflightStatus, RestoreTest } from '../resources/resources.js';
+import type { Alert, DailySummary, PreflightResponse, Summary, TestResponse, UpcomingTest } from './views.js';
 import { formatDuration } from '../common/duration.js';
 import { TEST_INPUT_DEFAULTS } from '../../../protocol/test-input.js';
 import { everyNthOf } from '../run/backup-trigger.js';
@@ -168,6 +168,36 @@ export function alerts(
       message: `run ${spec.runId}: ${clauses.join('; ')}`,
     });
   }
+  const preflights = preflightAlerts(tests, hours, now);
+  if (preflights.length === 0) return result;
+  // Newest first across both kinds (stable: runs of the same instant keep their order).
+  return [...result, ...preflights].sort((left, right) => Date.parse(right.timestamp) - Date.parse(left.timestamp));
+}
+
+/**
+ * Issue 32: a test whose newest backup failed its pre-flight check in the window is an alert
+ * before its next full rehearsal (kind preflight; result fail; score and prevScore are the test's
+ * last run's, as no run is involved).
+ */
+function preflightAlerts(tests: readonly RestoreTest[], hours: number, now: Date): Alert[] {
+  const since = now.getTime() - hours * 3_600_000;
+  const result: Alert[] = [];
+  for (const test of tests) {
+    const preflight = test.status?.preflight;
+    if (preflight?.result !== 'failed') continue;
+    const checkedAt = Date.parse(preflight.checkedAt);
+    if (!(checkedAt >= since && checkedAt <= now.getTime())) continue;
+    result.push({
+      timestamp: new Date(checkedAt).toISOString(),
+      testName: test.metadata.name,
+      namespace: test.metadata.namespace ?? '',
+      score: test.status?.lastScore ?? 0,
+      prevScore: 0,
+      result: 'fail',
+      message: `pre-flight of backup ${preflight.backupName} ${preflight.summary}`,
+      kind: 'preflight',
+    });
+  }
   return result;
 }
 
@@ -205,6 +235,17 @@ export function testResponse(test: RestoreTest): TestResponse {
     // Only when the test has one (its omitted fields filled in): a client that sends a test back as
     // read (the dashboard's form) must not turn the built-in defaults into the test's own block.
     ...(test.spec.logCollection ? { logCollection: resolveLogCollection(test.spec.logCollection) } : {}),
+    ...(status.preflight ? { preflight: preflightResponse(status.preflight) } : {}),
+  };
+}
+
+function preflightResponse(preflight: PreflightStatus): PreflightResponse {
+  return {
+    backupName: preflight.backupName,
+    checkedAt: preflight.checkedAt,
+    result: preflight.result,
+    summary: preflight.summary,
+    problems: (preflight.problems ?? []).map((problem) => ({ ...problem })),
   };
 }
 

@@ -68,6 +68,28 @@ export interface TestResponse {
    * keeps; absent = the defaults (100 lines of the failing containers, init, previous, events).
    */
   logCollection?: LogCollectionResponse;
+  /** The newest backup's pre-flight restorability check (issue 32); absent before the first. Read-only. */
+  preflight?: PreflightResponse;
+}
+
+/** status.preflight of a test (issue 32): the newest backup checked without restoring it. */
+export interface PreflightResponse {
+  backupName: string;
+  checkedAt: string;
+  /** passed, failed, or error (the backup or the cluster could not be read). */
+  result: string;
+  /** One line naming the first problem. */
+  summary: string;
+  /** Errors first, at most 20. */
+  problems: PreflightProblemResponse[];
+}
+
+export interface PreflightProblemResponse {
+  /** apiVersions, storageClasses, references, images or quota. */
+  check: string;
+  /** error (fails the pre-flight) or warning. */
+  severity: string;
+  message: string;
 }
 
 /** The log collection of a test, every default applied (issue 30). */
@@ -127,6 +149,8 @@ export interface Alert {
   prevScore: number;
   result: string;
   message: string;
+  /** preflight: a failed pre-flight check of the test's newest backup (no run; issue 32); absent for a run's alert. */
+  kind?: string;
 }
 
 export type ControlStatus = 'satisfied' | 'at_risk' | 'not_tested';

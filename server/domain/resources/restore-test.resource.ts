@@ -252,6 +252,23 @@ export interface BackupTriggerLedger {
   lastRunBackup?: string;
 }
 
+/**
+ * status.preflight (issue 32): the pre-flight restorability check of the newest backup, run when
+ * a new backup completes, without restoring anything (domain/preflight/preflight-checks.ts).
+ */
+export interface PreflightStatus {
+  /** The backup checked. */
+  backupName: string;
+  backupCompletedAt?: string;
+  checkedAt: string;
+  /** passed, failed, or error: the backup or the cluster could not be read (summary says why). */
+  result: 'passed' | 'failed' | 'error';
+  /** One line: "failed: StorageClass fast-ssd does not exist (claims shop/data)". */
+  summary: string;
+  /** Errors first, at most 20. */
+  problems?: { check: 'apiVersions' | 'storageClasses' | 'references' | 'images' | 'quota'; severity: 'error' | 'warning'; message: string }[];
+}
+
 export interface RestoreTestStatus {
   observedGeneration?: number;
   phase?: Phase;
@@ -270,6 +287,8 @@ export interface RestoreTestStatus {
   currentRun?: CurrentRun;
   /** The newest signed report of the chain, so deleting the newest reports is detectable. */
   evidenceAnchor?: EvidenceAnchor;
+  /** The newest backup's pre-flight check (issue 32). */
+  preflight?: PreflightStatus;
 }
 
 // Sequence and digest of the newest RestoreReport of a test, recorded after it was created: what

@@ -121,16 +121,25 @@ export function decideBackupTrigger(input: BackupTriggerInput): BackupTriggerDec
  * onBackup on that tool and namespace (`defaultProviderNamespace` when the test names none).
  * Whether the backup covers their sources and is new to them, the decision above says.
  */
-export function testsWatchingBackups<T extends { spec: { provider: string; schedule: { onBackup?: unknown }; backupSource: { providerNamespace?: string } } }>(
+/** The tests restoring from `provider`'s backups in `providerNamespace` (a completed backup there may concern them). */
+export function testsOfProviderNamespace<T extends { spec: { provider: string; backupSource: { providerNamespace?: string } } }>(
   tests: readonly T[],
   provider: string,
   providerNamespace: string,
   defaultProviderNamespace: string,
 ): T[] {
   return tests.filter(
-    (test) =>
-      test.spec.schedule.onBackup !== undefined &&
-      test.spec.provider === provider &&
-      (test.spec.backupSource.providerNamespace || defaultProviderNamespace) === providerNamespace,
+    (test) => test.spec.provider === provider && (test.spec.backupSource.providerNamespace || defaultProviderNamespace) === providerNamespace,
+  );
+}
+
+export function testsWatchingBackups<T extends { spec: { provider: string; schedule: { onBackup?: unknown }; backupSource: { providerNamespace?: string } } }>(
+  tests: readonly T[],
+  provider: string,
+  providerNamespace: string,
+  defaultProviderNamespace: string,
+): T[] {
+  return testsOfProviderNamespace(tests, provider, providerNamespace, defaultProviderNamespace).filter(
+    (test) => test.spec.schedule.onBackup !== undefined,
   );
 }

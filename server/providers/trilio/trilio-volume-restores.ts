@@ -20,44 +20,13 @@
 // `duration` (no per-volume field to put them in). Pure.
 import type { VolumeRestoreReport } from '../../domain/resources/resources.js';
 import { orderVolumes, volumeMessage } from '../../domain/run/volume-data.js';
+import { quantityBytes } from '../../domain/common/quantity.js';
 import type { TrilioDataSnapshot, TrilioRestore, TrilioRestoreComponent } from './trilio-types.js';
 
 /** The phase of a claim whose dataSnapshot carries no DataRestore condition: Trilio did not say. */
 export const NO_DATA_RESTORE_CONDITION = 'Unknown';
 
 const DATA_RESTORE = 'DataRestore';
-
-// k8s.io/apimachinery resource.Quantity: a decimal number, then a binary suffix, a decimal suffix
-// or a decimal exponent.
-const QUANTITY = /^(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?\d+)?$/;
-const MULTIPLIER: Readonly<Record<string, number>> = {
-  '': 1,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-
-/** A quantity (1073741824, "1Gi", "512M", "1.5e9") as whole bytes; undefined when it is not one. */
-export function quantityBytes(value: number | string | undefined): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
-  if (typeof value !== 'string') return undefined;
-  const match = QUANTITY.exec(value.trim());
-  if (!match) return undefined;
-  const [, number, suffix = ''] = match;
-  const multiplier = /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : MULTIPLIER[suffix];
-  const bytes = Number(number) * (multiplier ?? NaN);
-  return Number.isFinite(bytes) && bytes <= Number.MAX_SAFE_INTEGER ? Math.floor(bytes) : undefined;
-}
 
 function time(value: string | undefined): number {
   const parsed = value ? Date.parse(value) : NaN;

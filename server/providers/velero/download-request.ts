@@ -37,7 +37,7 @@ export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = {
 export class DownloadError extends Error {}
 
 export interface DownloadTarget {
-  kind: 'BackupResourceList' | 'RestoreVolumeInfo';
+  kind: 'BackupResourceList' | 'RestoreVolumeInfo' | 'BackupContents';
   name: string;
 }
 
@@ -48,6 +48,21 @@ export async function downloadVeleroFile(
   target: DownloadTarget,
   limits: DownloadLimits = DEFAULT_DOWNLOAD_LIMITS,
 ): Promise<Buffer> {
+  return withDownloadUrl(api, group, namespace, target, limits, (url) => fetchGzip(url, limits));
+}
+
+/**
+ * Asks Velero for the file's signed URL and hands it to `use` (a checked http(s) URL); the
+ * DownloadRequest is deleted afterwards, whatever `use` did.
+ */
+export async function withDownloadUrl<T>(
+  api: VeleroCustomObjectsApi,
+  group: string,
+  namespace: string,
+  target: DownloadTarget,
+  limits: DownloadLimits,
+  use: (url: URL) => Promise<T>,
+): Promise<T> {
   const resource = { group, version: VELERO_VERSION, namespace, plural: DOWNLOAD_REQUESTS };
   const created = (await api.createNamespacedCustomObject({
     ...resource,
@@ -60,8 +75,7 @@ export async function downloadVeleroFile(
   })) as VeleroDownloadRequest;
   const name = created.metadata.name;
   try {
-    const url = await signedUrl(api, resource, name, limits);
-    return await fetchGzip(url, limits);
+    return await use(checkedUrl(await signedUrl(api, resource, name, limits)));
   } finally {
     await api.deleteNamespacedCustomObject({ ...resource, name }).catch(() => undefined);
   }
@@ -85,7 +99,7 @@ async function signedUrl(
   }
 }
 
-async function fetchGzip(url: string, limits: DownloadLimits): Promise<Buffer> {
+function checkedUrl(url: string): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -95,6 +109,10 @@ async function fetchGzip(url: string, limits: DownloadLimits): Promise<Buffer> {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new DownloadError(`Velero's download URL has scheme ${parsed.protocol}`);
   }
+  return parsed;
+}
+
+async function fetchGzip(parsed: URL, limits: DownloadLimits): Promise<Buffer> {
   const signal = AbortSignal.timeout(limits.fetchTimeoutMs);
   // The host is named only (never the query: it carries the signature).
   const where = parsed.host;

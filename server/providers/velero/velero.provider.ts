@@ -24,6 +24,8 @@ import {
 import { isLatest, restorableVeleroBackups, selectVeleroBackup, toBackupInfo } from './backup-selection.js';
 import { toBackupFacts, toScheduleFacts } from './velero-inventory.js';
 import { parseResourceList } from './backup-resource-list.js';
+import { readBackupManifests } from './backup-contents.js';
+import type { BackupManifests } from '../../domain/preflight/preflight-checks.js';
 import type { RestoreLookup } from './restore-watch.js';
 import { listSnapshotRestores, listVolumeRestores } from './volume-restores.js';
 import { DEFAULT_DOWNLOAD_LIMITS, downloadVeleroFile, type DownloadLimits } from './download-request.js';
@@ -242,6 +244,18 @@ export class VeleroProvider implements BackupProvider {
       ),
     );
     return parseResourceList(file.toString('utf8'), sourceNamespaces);
+  }
+
+  /** The backup's resource list and, from its tarball, the claims, pods and workloads (backup-contents.ts). */
+  async backupManifests(backupName: string, sourceNamespaces: readonly string[], providerNamespace?: string): Promise<BackupManifests> {
+    const namespace = this.namespaceOf(providerNamespace);
+    const [kinds, objects] = await Promise.all([
+      this.backedUpObjects(backupName, sourceNamespaces, providerNamespace),
+      this.call(`reading the contents of Backup ${namespace}/${backupName}`, () =>
+        readBackupManifests(this.api, this.group, namespace, backupName, sourceNamespaces, this.downloadLimits),
+      ),
+    ]);
+    return { kinds, objects };
   }
 
   async listSchedules(providerNamespace?: string): Promise<ScheduleInfo[]> {

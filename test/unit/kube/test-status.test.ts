@@ -28,7 +28,7 @@ const crd = parse(readFileSync('crds/rehearsal.dev_restoretests.yaml', 'utf8')) 
   spec: { versions: { schema: { openAPIV3Schema: Schema } }[] };
 };
 const statusSchema = crd.spec.versions[0]!.schema.openAPIV3Schema.properties!.status!;
-const OWNERS: StatusOwner[] = ['schedule', 'run', 'evidence'];
+const OWNERS: StatusOwner[] = ['schedule', 'run', 'evidence', 'preflight'];
 const T = '2026-03-01T02:00:00Z';
 
 const fullStatus: RestoreTestStatus = {
@@ -37,6 +37,7 @@ const fullStatus: RestoreTestStatus = {
   conditions: [
     { type: 'ScheduleValid', status: 'True', reason: 'Valid', message: 'ok', lastTransitionTime: T },
     { type: 'LastRunPassed', status: 'True', reason: 'Passed', message: 'ok', lastTransitionTime: T },
+    { type: 'PreflightPassed', status: 'True', reason: 'Passed', message: 'backup b1: passed: 5 checks', lastTransitionTime: T },
   ],
   lastScore: 100,
   lastResult: 'pass',
@@ -47,6 +48,7 @@ const fullStatus: RestoreTestStatus = {
   handledTrigger: 'req-1',
   currentRun: { id: 'r1', trigger: 'manual', scheduledAt: T, queuedAt: T, stage: 'Queued' },
   evidenceAnchor: { sequence: 1, digest: 'sha256:00', report: 'shop-r0' },
+  preflight: { backupName: 'b1', checkedAt: T, result: 'passed', summary: 'passed: 5 checks' },
 };
 
 describe('the owner of each status field', () => {
@@ -60,7 +62,7 @@ describe('the owner of each status field', () => {
     const conditions = statusSchema.properties!.conditions!;
     expect(conditions['x-kubernetes-list-type']).toBe('map');
     expect(conditions['x-kubernetes-list-map-keys']).toEqual(['type']);
-    expect(CONDITION_OWNERS).toEqual({ ScheduleValid: 'schedule', LastRunPassed: 'run', RunAllowed: 'run' });
+    expect(CONDITION_OWNERS).toEqual({ ScheduleValid: 'schedule', LastRunPassed: 'run', RunAllowed: 'run', PreflightPassed: 'preflight' });
   });
 
   it('keeps lists keyed where items are merged, and atomic ones inside a single owner', () => {
@@ -72,10 +74,11 @@ describe('the owner of each status field', () => {
     expect(FIELD_OWNERS.currentRun).toBe('run');
   });
 
-  it('splits a status into the three owners’ parts with nothing lost and nothing twice', () => {
+  it('splits a status into the owners’ parts with nothing lost and nothing twice', () => {
     const parts = OWNERS.map((owner) => ownedStatus(owner, fullStatus));
     expect(parts[0]).toEqual({ observedGeneration: 2, conditions: [fullStatus.conditions![0]] });
     expect(parts[2]).toEqual({ evidenceAnchor: fullStatus.evidenceAnchor });
+    expect(parts[3]).toEqual({ preflight: fullStatus.preflight, conditions: [fullStatus.conditions![2]] });
     const fields = parts.flatMap((part) => Object.keys(part).filter((key) => key !== 'conditions'));
     expect(fields.sort()).toEqual(Object.keys(fullStatus).filter((key) => key !== 'conditions').sort());
     expect(parts.flatMap((part) => part.conditions ?? [])).toEqual(fullStatus.conditions);
@@ -83,7 +86,7 @@ describe('the owner of each status field', () => {
 
   it('never carries a condition type it does not own (one a user added stays theirs)', () => {
     const status = { conditions: [...fullStatus.conditions!, { type: 'Custom', status: 'True' as const, reason: 'R', message: 'm', lastTransitionTime: T }] };
-    expect(OWNERS.flatMap((owner) => ownedStatus(owner, status).conditions ?? []).map((condition) => condition.type)).toEqual(['ScheduleValid', 'LastRunPassed']);
+    expect(OWNERS.flatMap((owner) => ownedStatus(owner, status).conditions ?? []).map((condition) => condition.type)).toEqual(['ScheduleValid', 'LastRunPassed', 'PreflightPassed']);
   });
 });
 

@@ -8,9 +8,9 @@ import type { TrilioDataSnapshot, TrilioRestore } from '../../../server/provider
 import {
   fromDataSnapshot,
   NO_DATA_RESTORE_CONDITION,
-  quantityBytes,
   trilioVolumes,
 } from '../../../server/providers/trilio/trilio-volume-restores.js';
+import { quantityBytes, quantityValue } from '../../../server/domain/common/quantity.js';
 
 const SANDBOX = 'rehearsal-shop-r1';
 const T0 = '2026-11-28T10:00:00Z';
@@ -39,6 +39,18 @@ describe('quantityBytes', () => {
     [undefined, undefined],
   ])('%p → %p', (value, expected) => {
     expect(quantityBytes(value)).toBe(expected);
+  });
+});
+
+describe('quantityValue', () => {
+  it.each([
+    ['500m', 0.5],
+    ['2', 2],
+    ['1.5', 1.5],
+    ['128Mi', 134217728],
+    ['x', undefined],
+  ])('%p → %p', (value, expected) => {
+    expect(quantityValue(value)).toBe(expected);
   });
 });
 
