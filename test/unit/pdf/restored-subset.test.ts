@@ -62,10 +62,11 @@ describe('the per-test PDF: the restored subset', () => {
   });
 
   it('prints no subset line for a test that restores whole namespaces (an empty selector selects everything)', async () => {
-    for (const [name, backupSource] of [
+    const cases: [string, Partial<RestoreTest['spec']['backupSource']>][] = [
       ['subset-none', {}],
       ['subset-empty', { labelSelector: {}, includedResources: [] }],
-    ] as const) {
+    ];
+    for (const [name, backupSource] of cases) {
       const { flat, subset } = await render(testWith(backupSource), name);
       expect(flat).toContain('Source namespaces shop');
       expect(flat).not.toContain('Restored subset');
