@@ -19,16 +19,14 @@ export function namespacesWithoutTest(coverage: Pick<CoverageResponse, 'namespac
 }
 
 /**
- * The sourceNamespace lists of the requests for a selection: none for an empty selection; one
- * request naming nobody when every namespace without a test is selected (the server's own default,
- * so two hundred namespaces need no list); else the selection in the order listed, at most
- * MAX_SOURCE_NAMESPACES a request.
+ * The sourceNamespace lists of the requests for a selection: the selected namespaces in the order
+ * listed, at most MAX_SOURCE_NAMESPACES a request; none for an empty selection. Always named, even
+ * when all are selected: the server's default ("every namespace without a test") is not limited to
+ * the namespaces this caller's coverage lists, so it could draft, or skip, namespaces the page never showed.
  */
 export function draftBatches(selected: ReadonlySet<string>, withoutTest: readonly string[], size = MAX_SOURCE_NAMESPACES): string[][] {
-  const chosen = withoutTest.filter((namespace) => selected.has(namespace));
   // Selected rows the list no longer shows are dropped rather than sent.
-  if (chosen.length === 0) return [];
-  if (chosen.length === withoutTest.length) return [[]];
+  const chosen = withoutTest.filter((namespace) => selected.has(namespace));
   const batches: string[][] = [];
   for (let start = 0; start < chosen.length; start += size) batches.push(chosen.slice(start, start + size));
   return batches;

@@ -56,8 +56,8 @@ describe('draftBatches', () => {
     expect(draftBatches(new Set(), withoutTest)).toEqual([]);
     expect(draftBatches(new Set(['gone']), withoutTest)).toEqual([]);
   });
-  it("names nobody when all are selected: the server's default, without a list of hundreds", () => {
-    expect(draftBatches(new Set(withoutTest), withoutTest)).toEqual([[]]);
+  it("names every namespace even when all are selected (the server's default is not limited to what the page listed)", () => {
+    expect(draftBatches(new Set(withoutTest), withoutTest)).toEqual([['a', 'b', 'c']]);
   });
   it('names the selection in the order listed, dropping what the list no longer shows', () => {
     expect(draftBatches(new Set(['c', 'a', 'gone']), withoutTest)).toEqual([['a', 'c']]);

@@ -132,7 +132,7 @@ function DraftCard({ draft, testNamespace, onCreated }: { draft: TestDraft; test
           </ul>
         </details>
       ) : null}
-      <pre class="yaml" tabIndex={0} aria-label={`YAML of ${name}`} data-testid="draft-yaml">
+      <pre class="yaml" tabIndex={0} role="region" aria-label={`YAML of ${name}`} data-testid="draft-yaml">
         {yaml}
       </pre>
       <div class="row-actions wrap">

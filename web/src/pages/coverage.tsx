@@ -172,7 +172,7 @@ function DraftPanel({
               params: {
                 query: {
                   yaml: true,
-                  ...(batch.length > 0 ? { sourceNamespace: batch } : {}),
+                  sourceNamespace: batch,
                   ...(testNamespace.trim() ? { namespace: testNamespace.trim() } : {}),
                 },
               },
