@@ -25,7 +25,7 @@ import { COLOR } from './layout/style.js';
 import { runsCovered, type ChainSummary, type ReportData } from './report-data.js';
 
 /** Bump whenever a change to the renderers changes their output bytes for the same input. */
-export const PDF_LAYOUT_VERSION = 6;
+export const PDF_LAYOUT_VERSION = 7;
 
 export interface SealedEvidence<D extends ReportData> {
   /** The report data as the renderer must use it: parsed back from the canonical bytes. */

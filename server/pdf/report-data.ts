@@ -13,7 +13,9 @@ import type {
   CheckResult,
   CheckStatus,
   HealthCheck,
+  LabelSelector,
   Provider,
+  ResourceTypeRef,
   RunResult,
   RunTrigger,
   ScoreLevel,
@@ -239,7 +241,14 @@ export interface TestDefinition {
   uid?: string;
   provider: Provider;
   schedule: { cron: string; timezone: string; suspend: boolean };
-  backupSource: { backupName: string; namespaces: string[]; providerNamespace?: string; randomWithin?: string };
+  backupSource: {
+    backupName: string;
+    namespaces: string[];
+    providerNamespace?: string;
+    randomWithin?: string;
+    /** The part of the backup each run restores (issue 32); absent when it restores the whole namespaces. */
+    subset?: { labelSelector?: LabelSelector; includedResources?: ResourceTypeRef[] };
+  };
   sandbox: {
     namespacePrefix: string;
     ttl: string;

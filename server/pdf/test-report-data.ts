@@ -2,12 +2,14 @@
 // defaults of decision 0003 made explicit, its HealthCheckPolicy, and its runs of the period as
 // RunRecords, oldest first, and the volumes the latest run restored. Pure mapping.
 import type { HealthCheckPolicy, RestoreReport, RestoreTest } from '../domain/resources/resources.js';
+import { resolveSubset } from '../domain/run/restore-subset.js';
 import { scheduleSummary } from '../domain/run/schedule-summary.js';
 import { parseDuration } from './format.js';
 import {
   plainJson,
   type ChainSummary,
   type ReportIdentity,
+  type TestDefinition,
   type RunRecord,
   type TestReportData,
   type TestRunRecord,
@@ -59,6 +61,16 @@ export interface TestReportInput extends ReportIdentity {
   chain?: ChainSummary;
 }
 
+/** The restored subset as the test states it, or undefined when it restores the whole namespaces. */
+function subsetOf(backupSource: RestoreTest['spec']['backupSource']): TestDefinition['backupSource']['subset'] {
+  const resolved = resolveSubset(backupSource);
+  if (!resolved) return undefined;
+  return {
+    ...(resolved.labelSelector ? { labelSelector: resolved.labelSelector } : {}),
+    ...(backupSource.includedResources?.length ? { includedResources: backupSource.includedResources } : {}),
+  };
+}
+
 /** Oldest first; the name breaks a tie. */
 function byStart(a: RestoreReport, b: RestoreReport): number {
   return a.spec.startedAt.localeCompare(b.spec.startedAt) || a.metadata.name.localeCompare(b.metadata.name);
@@ -79,6 +91,7 @@ export function buildTestReportData(input: TestReportInput): TestReportData {
     : inline.length > 0
       ? { source: 'inline', checks: inline }
       : { source: 'default', checks: [] };
+  const subset = subsetOf(spec.backupSource);
   const sorted = [...input.reports].sort(byStart);
   const latest = sorted.at(-1);
   const runs = sorted.map((r): TestRunRecord => ({
@@ -109,6 +122,7 @@ export function buildTestReportData(input: TestReportInput): TestReportData {
         namespaces: spec.backupSource.namespaces.map((n) => n.name),
         providerNamespace: spec.backupSource.providerNamespace,
         ...(spec.backupSource.select?.strategy === 'randomWithin' ? { randomWithin: spec.backupSource.select.within } : {}),
+        ...(subset ? { subset } : {}),
       },
       sandbox: {
         namespacePrefix: spec.sandbox?.namespacePrefix ?? 'rehearsal',

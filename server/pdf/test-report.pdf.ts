@@ -2,6 +2,7 @@
 // health-check configuration, run history with UTC timestamps, scores, RTO and RPO, the volumes the
 // latest run restored, a pass/fail breakdown per check, and a signed attestation page (decision 0006).
 
+import { restoredSubsetText } from '../../protocol/restore-subset-text.js';
 import type { CheckStatus, HealthCheck, ScoreLevelName } from '../domain/resources/resources.js';
 import type { EvidenceSigner } from '../evidence/signing-key.js';
 import { embedEvidence, renderAttestationPage, sealEvidence, type SealedEvidence } from './attestation.js';
@@ -109,6 +110,8 @@ export async function renderSealedTestReport(sealed: SealedEvidence<TestReportDa
   // ---------------------------------------------------------------- 1. definition
   writer.section('Test definition', { newPage: true });
   const quota = test.sandbox.resourceQuota;
+  const subset = test.backupSource.subset;
+  const subsetText = subset ? restoredSubsetText(subset.labelSelector, subset.includedResources) : undefined;
   writer.keyValues([
     ['Name', test.name],
     ['Namespace', test.namespace],
@@ -127,6 +130,7 @@ export async function renderSealedTestReport(sealed: SealedEvidence<TestReportDa
           : test.backupSource.backupName,
     ],
     ['Source namespaces', test.backupSource.namespaces.join(', ')],
+    ...(subsetText ? ([['Restored subset', subsetText]] as [string, string][]) : []),
     ...(test.backupSource.providerNamespace
       ? ([['Provider namespace', test.backupSource.providerNamespace]] as [string, string][])
       : []),

@@ -602,6 +602,7 @@ describe('the dashboard in Chromium', () => {
       ['new-test', 'test-form'],
       [`tests/${fixture.testNamespace}/${PASSING}`, 'test-detail'],
       [`tests/${fixture.testNamespace}/${FAILING}`, 'test-detail-failed'],
+      ['coverage', 'coverage'], // the shop, backed up and restored by this suite's tests
       ['reports', 'reports'],
       ['alerts', 'alerts'],
       ['upcoming', 'upcoming'],
@@ -618,7 +619,7 @@ describe('the dashboard in Chromium', () => {
         await page.context().close();
       }
     }
-  }, 600_000); // 20 pages with axe-core: minutes on a loaded 2-core machine
+  }, 600_000); // 22 pages with axe-core: minutes on a loaded 2-core machine
 
   it('kubectl restoretest dashboard serves it through kube-apiserver with the kubeconfig user, until Ctrl-C', async () => {
     const proxy = await startDashboardProxy(testKubeconfigPath());

@@ -5,6 +5,7 @@
 // asks for one (REHEARSAL_AUTH_MODE=kubernetes). The token lives in sessionStorage, never in a URL.
 import { createRehearsalClient, isProblemDetails, type ProblemDetails } from '../../openapi/client.js';
 import { noteOmitted } from './omitted.js';
+import { permissionText, problemHeadline } from './problem-text.js';
 
 export type { components } from '../../openapi/client.js';
 
@@ -95,16 +96,6 @@ function fail(result: { error?: unknown; response: Response }): never {
   throw new ApiError(result.response.status, problem);
 }
 
-const HEADLINES: Record<number, string> = {
-  400: 'The request was not accepted',
-  401: 'Sign-in needed',
-  402: 'Not included in your license',
-  403: 'Not allowed',
-  404: 'Not found',
-  409: 'Conflict',
-  503: 'The server is not ready',
-};
-
 /** A headline and an explanation a person can act on, for any error. */
 export function describeError(error: unknown): {
   headline: string;
@@ -112,17 +103,10 @@ export function describeError(error: unknown): {
   problem?: ProblemDetails;
 } {
   if (error instanceof ApiError) {
-    const headline = HEADLINES[error.status] ?? error.problem?.title ?? `Error ${error.status}`;
+    const headline = problemHeadline(error.status, error.problem);
     let detail = error.problem?.detail ?? `The server answered HTTP ${error.status}.`;
     const missing = error.problem?.missingPermissions ?? [];
-    if (error.status === 403 && missing.length > 0) {
-      detail += ` Missing: ${missing
-        .map(
-          (p) =>
-            `${p.verb} ${p.group ? `${p.resource}.${p.group}` : p.resource}${p.subresource ? `/${p.subresource}` : ''}${p.namespace ? ` in ${p.namespace}` : ''}`,
-        )
-        .join(', ')}.`;
-    }
+    if (error.status === 403 && missing.length > 0) detail += ` Missing: ${missing.map(permissionText).join(', ')}.`;
     return { headline, detail, ...(error.problem ? { problem: error.problem } : {}) };
   }
   return { headline: 'Cannot reach the API', detail: error instanceof Error ? error.message : String(error) };

@@ -7,6 +7,7 @@ import { href, useRoute } from './hooks.js';
 import { OmittedNote } from './components/omitted-note.js';
 import { AlertsPage, UpcomingPage } from './pages/alerts.js';
 import { CompliancePage } from './pages/compliance.js';
+import { CoveragePage } from './pages/coverage.js';
 import { OverviewPage } from './pages/overview.js';
 import { ReportsPage } from './pages/reports.js';
 import { SettingsPage } from './pages/settings.js';
@@ -19,6 +20,7 @@ import './styles.css';
 const NAV: [string, string][] = [
   ['overview', 'Overview'],
   ['tests', 'Tests'],
+  ['coverage', 'Coverage'],
   ['reports', 'Reports'],
   ['alerts', 'Alerts'],
   ['upcoming', 'Upcoming'],
@@ -37,6 +39,8 @@ function Page({ page, params }: { page: string; params: string[] }) {
       return <TestFormPage />;
     case 'edit-test':
       return <EditTestPage namespace={namespace} name={name} />;
+    case 'coverage':
+      return <CoveragePage />;
     case 'reports':
       return <ReportsPage />;
     case 'alerts':

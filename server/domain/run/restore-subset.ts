@@ -2,6 +2,7 @@
 // includedResources, resolved once for the providers (each passes it to its tool's own fields),
 // the completeness comparison (objects outside the subset are not missing) and the report (which
 // says the run restored a subset). Pure.
+import { selectorString } from '../../../protocol/restore-subset-text.js';
 import type { LabelSelector, RestoreTestSpec } from '../resources/resources.js';
 import { resourceType, type ResourceType } from './restore-transforms.js';
 
@@ -27,25 +28,8 @@ export function groupResource(type: Pick<ResourceType, 'group' | 'resource'>): s
   return type.group ? `${type.resource}.${type.group}` : type.resource;
 }
 
-/** A selector in kubectl's syntax: app=a,tier in (front,back),!legacy. */
-export function selectorString(selector: LabelSelector): string {
-  const labels = Object.entries(selector.matchLabels ?? {})
-    .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
-    .map(([key, value]) => `${key}=${value}`);
-  const expressions = (selector.matchExpressions ?? []).map((requirement) => {
-    switch (requirement.operator) {
-      case 'In':
-        return `${requirement.key} in (${(requirement.values ?? []).join(',')})`;
-      case 'NotIn':
-        return `${requirement.key} notin (${(requirement.values ?? []).join(',')})`;
-      case 'Exists':
-        return requirement.key;
-      case 'DoesNotExist':
-        return `!${requirement.key}`;
-    }
-  });
-  return [...labels, ...expressions].join(',');
-}
+// The selector's text is shared with the PDF and the dashboard (protocol/restore-subset-text.ts).
+export { selectorString };
 
 /**
  * Whether objects of this apiVersion and kind can be in the subset by their type. Objects of a

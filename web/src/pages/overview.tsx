@@ -45,6 +45,14 @@ export function OverviewPage() {
             <Card label="Partial (24 h)" value={s.totalPartial} tone={s.totalPartial ? 'warn' : ''} />
             <Card label="Average RTO (24 h)" value={s.averageRTO} />
             <Card label="Namespaces covered" value={s.namespacesCovered} />
+            {s.namespacesBackedUpUntested !== undefined ? (
+              <Card
+                label="Backed up, untested"
+                value={<a href={href('coverage')}>{s.namespacesBackedUpUntested}</a>}
+                tone={s.namespacesBackedUpUntested ? 'bad' : 'ok'}
+                testId="summary-backed-up-untested"
+              />
+            ) : null}
           </section>
         )}
       </Async>

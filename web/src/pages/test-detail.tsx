@@ -1,8 +1,9 @@
 // One test: its latest run in detail (score by level, RTO phases against the SLA, the measured RPO and
 // the volumes restored, checks, which check capped the result, completeness, evidence verified in the
 // browser, until when the sandbox is kept, the diagnosis of a run that did not pass), and score and
-// RTO history across its reports.
+// RTO history across its reports. A test that restores a subset says which (issue 32).
 import { useState } from 'preact/hooks';
+import { restoredSubsetText } from '../../../protocol/restore-subset-text.js';
 import { api, downloadUrl, unwrap } from '../api.js';
 import { History, RtoBar, type Phase } from '../components/charts.js';
 import { DiagnosisPanel } from '../components/diagnosis.js';
@@ -10,7 +11,7 @@ import { RecoveryPoint } from '../components/recovery-point.js';
 import { TriggerButton } from '../components/trigger.js';
 import { Async, Badge, Card, PageHeader } from '../components/ui.js';
 import { importKeys, verifyReport, type Verdict } from '../evidence.js';
-import { dateTime, LEVEL_NAMES, resultClass, seconds, type Report } from '../format.js';
+import { dateTime, LEVEL_NAMES, resultClass, seconds, type Report, type TestResponse } from '../format.js';
 import { href, navigate, useLoad } from '../hooks.js';
 import { DeleteDialog } from './tests.js';
 
@@ -94,12 +95,19 @@ export function TestDetailPage({ namespace, name }: { namespace: string; name: s
             <Card label="RTO target" value={t.rtoTarget || 'none'} />
             <Card label="RPO target" value={t.rpoTarget || 'none'} />
             <Card label="Next run" value={!t.nextRunAt && t.onBackup ? 'on next backup' : dateTime(t.nextRunAt)} />
+            <SubsetCard test={t} />
           </section>
           <Async state={reports}>{(list) => <Runs reports={list} />}</Async>
         </>
       )}
     </Async>
   );
+}
+
+/** What part of the backup the test restores (issue 32); nothing when it restores whole namespaces. */
+function SubsetCard({ test }: { test: TestResponse }) {
+  const text = restoredSubsetText(test.labelSelector, test.includedResources);
+  return text ? <Card label="Restored subset" value={text} testId="detail-subset" /> : null;
 }
 
 function Runs({ reports }: { reports: Report[] }) {
