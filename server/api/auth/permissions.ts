@@ -114,17 +114,11 @@ export const GET_EVIDENCE_KEYS = {
   name: 'rehearsal-evidence-public-keys',
   scope: 'server',
 };
+/** GET /api/v1/schedules: Velero's Schedules, whichever tool coverage reads. */
 export const LIST_VELERO_SCHEDULES = {
   verb: 'list',
   group: 'velero.io',
   resource: 'schedules',
-  scope: 'velero',
-};
-/** Coverage reads the backup tool's backups as well as its schedules. */
-export const LIST_VELERO_BACKUPS = {
-  verb: 'list',
-  group: 'velero.io',
-  resource: 'backups',
   scope: 'velero',
 };
 
