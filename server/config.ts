@@ -3,7 +3,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDuration } from './domain/common/duration.js';
-import type { NotificationsSpec } from './domain/resources/resources.js';
+import type { NotificationsSpec, Provider } from './domain/resources/resources.js';
 import { shippedLicenseKeyFile } from './license/shipped-license-key.js';
 import { DEFAULT_MAX_SANDBOX_TTL } from './domain/permissions/restore-permissions.js';
 import { DEFAULT_POD_SECURITY_FLOOR } from './domain/run/pod-security.js';
@@ -47,6 +47,12 @@ const schema = z.object({
   /** Path of a kubeconfig; unset = in-cluster config, then ~/.kube/config. */
   KUBECONFIG: z.string().optional(),
   REHEARSAL_VELERO_NAMESPACE: z.string().min(1).default('velero'),
+  /**
+   * The backup tool whose backups define coverage and from whose schedules tests are drafted
+   * (issue 32): its Schedules (Velero), Policies (Kasten) or BackupPlans (Trilio). Tests may use
+   * any provider whatever this says.
+   */
+  REHEARSAL_BACKUP_TOOL: z.enum(['velero', 'kasten', 'trilio']).default('velero'),
   REHEARSAL_MAX_CONCURRENT_RUNS: positiveInt(5),
   /** kubernetes = TokenReview + SubjectAccessReview; none = local development only. */
   REHEARSAL_AUTH_MODE: z.enum(['kubernetes', 'none']).default('kubernetes'),
@@ -267,6 +273,8 @@ export interface Config {
   aggregation: AggregationConfig | undefined;
   kubeconfigPath: string | undefined;
   veleroNamespace: string;
+  /** The tool coverage and test drafts read (REHEARSAL_BACKUP_TOOL). */
+  backupTool: Provider;
   maxConcurrentRuns: number;
   authMode: 'kubernetes' | 'none';
   tokenAudiences: string[];
@@ -460,6 +468,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     aggregation,
     kubeconfigPath: raw.KUBECONFIG,
     veleroNamespace: raw.REHEARSAL_VELERO_NAMESPACE,
+    backupTool: raw.REHEARSAL_BACKUP_TOOL,
     maxConcurrentRuns: raw.REHEARSAL_MAX_CONCURRENT_RUNS,
     authMode: raw.REHEARSAL_AUTH_MODE,
     tokenAudiences: raw.REHEARSAL_TOKEN_AUDIENCES.split(',').map((entry) => entry.trim()).filter(Boolean),

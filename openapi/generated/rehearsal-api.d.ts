@@ -97,15 +97,18 @@ export interface paths {
          * Draft RestoreTests for untested, backed-up namespaces
          * @description Drafts a RestoreTest per backed-up namespace: by default every namespace a backup covers that
          *     no RestoreTest restores, else the `sourceNamespace`s named. Per namespace: the provider and
-         *     `latest` backup of the backup tool; a UTC cron one hour after the most frequent backup
-         *     schedule's time, at most once a day (daily at 04:00 without a schedule); a podsReady check per
+         *     `latest` backup of the server's backup tool (REHEARSAL_BACKUP_TOOL: velero, kasten or trilio);
+         *     a UTC cron one hour after the most frequent backup schedule's time (a Velero Schedule, a
+         *     Kasten Policy's frequency and subFrequency, a Trilio BackupPlan's schedule Policy), at most
+         *     once a day (daily at 04:00 when no schedule says when, the notes saying why); a podsReady check per
          *     Deployment, StatefulSet and DaemonSet; an httpGet check per readiness or liveness httpGet
          *     probe, through the Service that reaches its port; a tcpSocket check per Service port; and, for
          *     postgres, mysql and mariadb images, a critical sqlQuery skeleton that fails until its query is
          *     written (annotation rehearsal.dev/generated-todo says what to complete). A namespace's
          *     workloads are read only if the caller may list Deployments, StatefulSets, DaemonSets and
-         *     Services there; otherwise it is listed under `skipped` with the missing permissions. Nothing
-         *     is written: create a draft with createTest or kubectl.
+         *     Services there; otherwise it is listed under `skipped` with the missing permissions. The
+         *     backup tool's objects are read only if the caller may list them (x-rehearsal-rbac: only the
+         *     rules of the server's tool are asked). Nothing is written: create a draft with createTest or kubectl.
          */
         get: operations["draftTests"];
         put?: never;
@@ -2000,7 +2003,7 @@ export interface components {
             namespace: string;
             /** @description tested: a pass within the window; stale: the newest pass is older; untested: never a pass. */
             status: components["schemas"]["CoverageStatus"];
-            /** @description What backs it up, e.g. "Schedule/daily", "Backup/manual-1". */
+            /** @description What backs it up, e.g. "Schedule/daily", "Backup/manual-1" (Velero), "Policy/kasten-io/daily", "RestorePoint/…" (Kasten), "BackupPlan/shop-plan" (Trilio). */
             backedUpBy: string[];
             /** @description Completion time of its newest backup; empty when unknown. */
             lastBackupAt: string;
@@ -2785,7 +2788,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Caches still loading (not-ready), Velero not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable */
+            /** @description Caches still loading (not-ready), the backup tool (Velero, Kasten or Trilio) not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2876,7 +2879,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Caches still loading (not-ready), Velero not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable */
+            /** @description Caches still loading (not-ready), the backup tool (Velero, Kasten or Trilio) not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4048,7 +4051,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description Caches still loading (not-ready), or Velero not installed or not reachable (backup-tool-unavailable) */
+            /** @description Caches still loading (not-ready), or the backup tool (Velero, Kasten or Trilio) not installed or not reachable (backup-tool-unavailable) */
             503: {
                 headers: {
                     [name: string]: unknown;

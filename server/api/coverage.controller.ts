@@ -4,7 +4,18 @@ import { Controller, Extension, Get, OperationId, Query, Request, Response, Rout
 import type { Request as ExpressRequest } from 'express';
 import type { CoverageResponse } from '../domain/read-models/coverage.js';
 import { listScopeOf } from './auth/namespace-scope.js';
-import { LIST_REPORTS_READABLE, LIST_TESTS_READABLE, LIST_VELERO_BACKUPS, LIST_VELERO_SCHEDULES, RBAC_EXTENSION } from './auth/permissions.js';
+import {
+  COVERAGE_KASTEN_POLICIES,
+  COVERAGE_KASTEN_RESTORE_POINTS,
+  COVERAGE_TRILIO_BACKUP_PLANS,
+  COVERAGE_TRILIO_BACKUPS,
+  COVERAGE_TRILIO_POLICIES,
+  COVERAGE_VELERO_BACKUPS,
+  COVERAGE_VELERO_SCHEDULES,
+  LIST_REPORTS_READABLE,
+  LIST_TESTS_READABLE,
+  RBAC_EXTENSION,
+} from './auth/permissions.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';
 
@@ -41,8 +52,18 @@ export class CoverageController extends Controller {
     'Rehearsal-Omitted-Namespace-Names'?: string;
   }>(200, 'Coverage')
   @Response<ProblemDetails>(400, 'namespace is not an RFC 1123 label')
-  @Extension(RBAC_EXTENSION, [LIST_TESTS_READABLE, LIST_REPORTS_READABLE, LIST_VELERO_SCHEDULES, LIST_VELERO_BACKUPS])
-  @Response<ProblemDetails>(503, 'Caches still loading (not-ready), or Velero not installed or not reachable (backup-tool-unavailable)')
+  @Extension(RBAC_EXTENSION, [
+    LIST_TESTS_READABLE,
+    LIST_REPORTS_READABLE,
+    COVERAGE_VELERO_SCHEDULES,
+    COVERAGE_VELERO_BACKUPS,
+    COVERAGE_KASTEN_POLICIES,
+    COVERAGE_KASTEN_RESTORE_POINTS,
+    COVERAGE_TRILIO_BACKUP_PLANS,
+    COVERAGE_TRILIO_POLICIES,
+    COVERAGE_TRILIO_BACKUPS,
+  ])
+  @Response<ProblemDetails>(503, 'Caches still loading (not-ready), or the backup tool (Velero, Kasten or Trilio) not installed or not reachable (backup-tool-unavailable)')
   public async getCoverage(@Request() request: ExpressRequest, @Query() namespace?: string): Promise<CoverageResponse> {
     return this.api.coverage.coverage(listScopeOf(request, namespace));
   }

@@ -148,7 +148,7 @@ function createAuthorizer(deps: HttpDeps, document: OpenApiDocument, reviewer: A
     mode,
     ...(reviewer ? { reviewer } : {}),
     permissions: new PermissionTable(document),
-    defaults: { namespace: deps.config.namespace, veleroNamespace: deps.config.veleroNamespace },
+    defaults: { namespace: deps.config.namespace, veleroNamespace: deps.config.veleroNamespace, backupTool: deps.config.backupTool },
     // Lists without a namespace review the caller's rights only where there is something to show.
     readable: { candidates: namespacesWithObjects(deps.cache) },
   });

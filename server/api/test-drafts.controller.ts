@@ -18,7 +18,18 @@ import {
 } from '@tsoa/runtime';
 import type { TestResponse } from '../domain/read-models/views.js';
 import { reviewedCaller, type ApiUser } from './auth/authorizer.js';
-import { CREATE_TEST, LIST_TESTS, LIST_VELERO_BACKUPS, LIST_VELERO_SCHEDULES, RBAC_EXTENSION } from './auth/permissions.js';
+import {
+  COVERAGE_KASTEN_POLICIES,
+  COVERAGE_KASTEN_RESTORE_POINTS,
+  COVERAGE_TRILIO_BACKUP_PLANS,
+  COVERAGE_TRILIO_BACKUPS,
+  COVERAGE_TRILIO_POLICIES,
+  COVERAGE_VELERO_BACKUPS,
+  COVERAGE_VELERO_SCHEDULES,
+  CREATE_TEST,
+  LIST_TESTS,
+  RBAC_EXTENSION,
+} from './auth/permissions.js';
 import { requestNamespaceOf } from './auth/request-namespace.js';
 import type { ApiContext } from './context.js';
 import type { ProblemDetails } from './problem.js';
@@ -39,15 +50,18 @@ export class TestDraftsController extends Controller {
   /**
    * Drafts a RestoreTest per backed-up namespace: by default every namespace a backup covers that
    * no RestoreTest restores, else the `sourceNamespace`s named. Per namespace: the provider and
-   * `latest` backup of the backup tool; a UTC cron one hour after the most frequent backup
-   * schedule's time, at most once a day (daily at 04:00 without a schedule); a podsReady check per
+   * `latest` backup of the server's backup tool (REHEARSAL_BACKUP_TOOL: velero, kasten or trilio);
+   * a UTC cron one hour after the most frequent backup schedule's time (a Velero Schedule, a
+   * Kasten Policy's frequency and subFrequency, a Trilio BackupPlan's schedule Policy), at most
+   * once a day (daily at 04:00 when no schedule says when, the notes saying why); a podsReady check per
    * Deployment, StatefulSet and DaemonSet; an httpGet check per readiness or liveness httpGet
    * probe, through the Service that reaches its port; a tcpSocket check per Service port; and, for
    * postgres, mysql and mariadb images, a critical sqlQuery skeleton that fails until its query is
    * written (annotation rehearsal.dev/generated-todo says what to complete). A namespace's
    * workloads are read only if the caller may list Deployments, StatefulSets, DaemonSets and
-   * Services there; otherwise it is listed under `skipped` with the missing permissions. Nothing
-   * is written: create a draft with createTest or kubectl.
+   * Services there; otherwise it is listed under `skipped` with the missing permissions. The
+   * backup tool's objects are read only if the caller may list them (x-rehearsal-rbac: only the
+   * rules of the server's tool are asked). Nothing is written: create a draft with createTest or kubectl.
    * @summary Draft RestoreTests for untested, backed-up namespaces
    * @param namespace Namespace the drafted tests would live in; default: the server's namespace.
    * @param sourceNamespace Source namespaces to draft tests for (repeat the parameter); default: every backed-up namespace without a test.
@@ -59,9 +73,18 @@ export class TestDraftsController extends Controller {
    */
   @Get('test-drafts')
   @OperationId('draftTests')
-  @Extension(RBAC_EXTENSION, [LIST_TESTS, LIST_VELERO_SCHEDULES, LIST_VELERO_BACKUPS])
+  @Extension(RBAC_EXTENSION, [
+    LIST_TESTS,
+    COVERAGE_VELERO_SCHEDULES,
+    COVERAGE_VELERO_BACKUPS,
+    COVERAGE_KASTEN_POLICIES,
+    COVERAGE_KASTEN_RESTORE_POINTS,
+    COVERAGE_TRILIO_BACKUP_PLANS,
+    COVERAGE_TRILIO_POLICIES,
+    COVERAGE_TRILIO_BACKUPS,
+  ])
   @Response<ProblemDetails>(400, 'A sourceNamespace is not an RFC 1123 label (errors names it, e.g. sourceNamespace[1]), more than 100 are named, or namespace or yaml is malformed')
-  @Response<ProblemDetails>(503, 'Caches still loading (not-ready), Velero not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable')
+  @Response<ProblemDetails>(503, 'Caches still loading (not-ready), the backup tool (Velero, Kasten or Trilio) not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable')
   public async draftTests(
     @Request() request: ExpressRequest,
     @Query() namespace?: string,
@@ -94,7 +117,16 @@ export class TestDraftsController extends Controller {
    */
   @Post('test-drafts/{sourceNamespace}')
   @OperationId('createDraftedTest')
-  @Extension(RBAC_EXTENSION, [CREATE_TEST, LIST_VELERO_SCHEDULES, LIST_VELERO_BACKUPS])
+  @Extension(RBAC_EXTENSION, [
+    CREATE_TEST,
+    COVERAGE_VELERO_SCHEDULES,
+    COVERAGE_VELERO_BACKUPS,
+    COVERAGE_KASTEN_POLICIES,
+    COVERAGE_KASTEN_RESTORE_POINTS,
+    COVERAGE_TRILIO_BACKUP_PLANS,
+    COVERAGE_TRILIO_POLICIES,
+    COVERAGE_TRILIO_BACKUPS,
+  ])
   @SuccessResponse<{
     /** Path of the new RestoreTest, e.g. /api/v1/tests/shop-restore?namespace=rehearsal-system */
     Location: string;
@@ -102,7 +134,7 @@ export class TestDraftsController extends Controller {
   @Response<ProblemDetails>(400, 'sourceNamespace or namespace is not an RFC 1123 label, or the test namespace does not exist')
   @Response<ProblemDetails>(404, 'No backup covers the source namespace')
   @Response<ProblemDetails>(409, 'A RestoreTest of the drafted name already exists in the namespace')
-  @Response<ProblemDetails>(503, 'Caches still loading (not-ready), Velero not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable')
+  @Response<ProblemDetails>(503, 'Caches still loading (not-ready), the backup tool (Velero, Kasten or Trilio) not installed or not reachable (backup-tool-unavailable), or the Kubernetes API unreachable')
   public async createDraftedTest(
     @Path() sourceNamespace: string,
     @Request() request: ExpressRequest,

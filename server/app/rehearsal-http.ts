@@ -19,7 +19,9 @@ import { sandboxAdmin } from './sandbox-admin.js';
 import { readNamespaceFacts } from '../inventory/workloads.kube.js';
 
 export interface ListenerDeps extends RehearsalBasics {
-  /** The provider whose schedules the API lists (Velero). */
+  /** The provider whose schedules GET /api/v1/schedules lists (Velero). */
+  scheduleTool: BackupProvider | undefined;
+  /** The provider coverage and test drafts read (REHEARSAL_BACKUP_TOOL): drafts restore from it. */
   backupTool: BackupProvider | undefined;
   followUps: RunFollowUps;
   evidence: Pick<EvidenceParts, 'evidence' | 'evidenceKeys' | 'license'>;
@@ -64,7 +66,7 @@ export function createListeners(deps: ListenerDeps): Listeners {
   const requestHeader = config.aggregation
     ? new RequestHeaderWatch(kubeConfig, log.child({ component: 'request-header' }))
     : undefined;
-  const backupSchedules = scheduleSourceOf(deps.backupTool);
+  const backupSchedules = scheduleSourceOf(deps.scheduleTool);
   const coverage = followUps.coverage;
   const httpDeps: HttpDeps = {
     config,

@@ -126,7 +126,9 @@ export function createRehearsal(
   const basics: RehearsalBasics = { config, kubeConfig, kube, cache, client, testStatus, metrics, log, now };
   const evidenceParts = createEvidenceParts({ ...basics, signer: overrides.signer });
   const { evidenceKeys, evidence, license } = evidenceParts;
-  const followUps = createRunFollowUps({ ...basics, backupTool: providers.velero });
+  // Coverage and test drafts read the configured backup tool (REHEARSAL_BACKUP_TOOL, issue 32).
+  const coverageTool = providers[config.backupTool];
+  const followUps = createRunFollowUps({ ...basics, backupTool: coverageTool });
   // Per-test gauges from the cache on every replica (survive restarts and failovers).
   const testGauges = new TestGauges(cache, metrics, now);
   // Cluster-wide defaults (issue 30): watched on every replica (the engine's runs, the API's alerts).
@@ -156,7 +158,7 @@ export function createRehearsal(
     admissionCheckIntervalMs: overrides.admissionCheckIntervalMs,
   });
   const { leader, archive, cascade } = engine;
-  const listeners = createListeners({ ...basics, backupTool: providers.velero, followUps, evidence: evidenceParts, clusterDefaults });
+  const listeners = createListeners({ ...basics, scheduleTool: providers.velero, backupTool: coverageTool, followUps, evidence: evidenceParts, clusterDefaults });
   return {
     config,
     cache,

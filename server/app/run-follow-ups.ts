@@ -23,7 +23,7 @@ const FOLLOW_UP_WINDOW_MS = 3_600_000;
 const MAX_INVENTORY_AGE_MS = 30_000;
 
 export interface FollowUpDeps extends RehearsalBasics {
-  /** The provider whose backups define coverage (Velero); absent → no coverage. */
+  /** The provider whose backups define coverage (REHEARSAL_BACKUP_TOOL); absent → no coverage. */
   backupTool: BackupProvider | undefined;
 }
 
@@ -117,7 +117,9 @@ export function createRunFollowUps(deps: FollowUpDeps): RunFollowUps {
     ? inventoryReader({
         provider: deps.backupTool,
         core: kube.core,
-        excludedNamespaces: [config.veleroNamespace, config.namespace],
+        // Velero's namespace holds no application; Kasten's and Trilio's objects live in the
+        // applications' namespaces, so only Rehearsal's own is left out for them.
+        excludedNamespaces: config.backupTool === 'velero' ? [config.veleroNamespace, config.namespace] : [config.namespace],
       })
     : undefined;
   const tracker = readInventory

@@ -9,6 +9,7 @@ import { ProviderError } from './provider.js';
 export type ProviderCustomObjectsApi = Pick<
   CustomObjectsApi,
   | 'listNamespacedCustomObject'
+  | 'listClusterCustomObject'
   | 'getNamespacedCustomObject'
   | 'createNamespacedCustomObject'
   | 'deleteNamespacedCustomObject'
@@ -21,6 +22,9 @@ export interface ResourceType {
   version: string;
   plural: string;
 }
+
+/** Stands for "every namespace" in the messages of listEverywhere(). */
+const EVERY_NAMESPACE = '';
 
 interface List<T> {
   items?: T[];
@@ -42,7 +46,7 @@ export class CustomResources<T> {
     const { tool, plural, group, version } = this.type;
     return new ProviderError(
       'ProviderUnavailable',
-      `${tool} API ${plural}.${group}/${version} in namespace ${namespace} is unavailable: ${detail}`,
+      `${tool} API ${plural}.${group}/${version} ${namespace === EVERY_NAMESPACE ? 'across namespaces' : `in namespace ${namespace}`} is unavailable: ${detail}`,
     );
   }
 
@@ -70,6 +74,35 @@ export class CustomResources<T> {
         )) as List<T>;
       } catch (error) {
         if (isKind(error, 'NotFound')) throw this.unavailable(namespace, 'the cluster does not serve it');
+        throw error;
+      }
+      items.push(...(page.items ?? []));
+      token = page.metadata?.continue || undefined;
+    } while (token);
+    return items;
+  }
+
+  /**
+   * The objects of every namespace (backup coverage: a tool that keeps its objects in the
+   * application namespaces), paged like list().
+   */
+  async listEverywhere(): Promise<T[]> {
+    const items: T[] = [];
+    let token: string | undefined;
+    do {
+      let page: List<T>;
+      try {
+        page = (await this.call(EVERY_NAMESPACE, () =>
+          this.api.listClusterCustomObject({
+            group: this.type.group,
+            version: this.type.version,
+            plural: this.type.plural,
+            limit: this.pageSize,
+            ...(token ? { _continue: token } : {}),
+          }),
+        )) as List<T>;
+      } catch (error) {
+        if (isKind(error, 'NotFound')) throw this.unavailable(EVERY_NAMESPACE, 'the cluster does not serve it');
         throw error;
       }
       items.push(...(page.items ?? []));

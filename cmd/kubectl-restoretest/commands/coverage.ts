@@ -7,7 +7,7 @@ export const coverageCommand = defineCommand({
   describe: 'Backed-up namespaces and whether a passing restore test covers them (untested first)',
   outputs: OUTPUT_FORMATS,
   examples: [
-    ['$0 coverage', 'every namespace Velero backs up: tested, stale or untested'],
+    ['$0 coverage', 'every namespace the backup tool (Velero, Kasten or Trilio) backs up: tested, stale or untested'],
     ['$0 coverage --untested -o name', 'namespace/NAME of each one nobody restore-tests'],
   ],
   options: (yargs) =>

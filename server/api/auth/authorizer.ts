@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { ProblemError, describePermission, type PermissionDescriptor } from '../problem.js';
 import type { AccessDecision, AccessReviewer, ReviewedUser } from './access-review.js';
 import { ALL_NAMESPACES, singleNamespace, type NamespaceScope } from './namespace-scope.js';
-import { namesNamespace, permissionFor, type PermissionTable, type RbacRule, type RequestFacts, type ScopeDefaults } from './permissions.js';
+import { appliesTo, namesNamespace, permissionFor, type PermissionTable, type RbacRule, type RequestFacts, type ScopeDefaults } from './permissions.js';
 import { ReadableNamespaces, type ReadableNamespacesOptions } from './readable-namespaces.js';
 import { TtlCache } from './ttl-cache.js';
 
@@ -162,7 +162,8 @@ export class RequestAuthorizer {
       );
     // A readable list without a named namespace is resolved to namespaces below, never refused.
     const resolvesNamespaces = (rule: RbacRule): boolean => rule.scope === 'readable' && !namesNamespace(request);
-    const permissions = operation.rules
+    const rules = operation.rules.filter((rule) => appliesTo(rule, this.options.defaults));
+    const permissions = rules
       .filter((rule) => !resolvesNamespaces(rule))
       .map((rule) => permissionFor(rule, request, this.options.defaults));
     const answers = await Promise.all(permissions.map(review));
@@ -176,12 +177,12 @@ export class RequestAuthorizer {
         { missingPermissions: missing },
       );
     }
-    const listPermissions = operation.rules
+    const listPermissions = rules
       .filter(resolvesNamespaces)
       .map((rule) => permissionFor(rule, request, this.options.defaults));
     let scope: NamespaceScope = ALL_NAMESPACES;
     if (listPermissions.length > 0) scope = await this.readable.resolve(cacheKey, listPermissions, review);
-    else if (operation.rules.some((rule) => rule.scope === 'readable')) scope = singleNamespace(request.namespace);
+    else if (rules.some((rule) => rule.scope === 'readable')) scope = singleNamespace(request.namespace);
     return {
       user: {
         username: user.username,

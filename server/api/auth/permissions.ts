@@ -35,6 +35,11 @@ export interface RbacRule {
   /** A fixed object name (scope server only). */
   name?: string;
   scope: RbacScope;
+  /**
+   * Asked only when the server's backup tool (REHEARSAL_BACKUP_TOOL) is this one: coverage and
+   * test drafts read that tool's objects, so the caller must be allowed to read those (issue 32).
+   */
+  backupTool?: 'velero' | 'kasten' | 'trilio';
 }
 
 // Plain object literals without a type annotation, `as const` or `satisfies`: tsoa reads these
@@ -109,18 +114,67 @@ export const GET_EVIDENCE_KEYS = {
   name: 'rehearsal-evidence-public-keys',
   scope: 'server',
 };
+/** GET /api/v1/schedules: Velero's Schedules, whichever tool coverage reads. */
 export const LIST_VELERO_SCHEDULES = {
   verb: 'list',
   group: 'velero.io',
   resource: 'schedules',
   scope: 'velero',
 };
-/** Coverage reads the backup tool's backups as well as its schedules. */
-export const LIST_VELERO_BACKUPS = {
+
+// What coverage and test drafts read of the configured backup tool (issue 32): one set per tool,
+// each asked only when that tool is the server's (RbacRule.backupTool). Kasten keeps its Policies
+// in its own namespace or an application's and its RestorePoints in the applications'
+// namespaces, Trilio its BackupPlans, schedule Policies and Backups in the applications':
+// listed across namespaces, so the caller needs the cluster-wide list.
+export const COVERAGE_VELERO_SCHEDULES = {
+  verb: 'list',
+  group: 'velero.io',
+  resource: 'schedules',
+  scope: 'velero',
+  backupTool: 'velero',
+};
+export const COVERAGE_VELERO_BACKUPS = {
   verb: 'list',
   group: 'velero.io',
   resource: 'backups',
   scope: 'velero',
+  backupTool: 'velero',
+};
+export const COVERAGE_KASTEN_POLICIES = {
+  verb: 'list',
+  group: 'config.kio.kasten.io',
+  resource: 'policies',
+  scope: 'cluster',
+  backupTool: 'kasten',
+};
+export const COVERAGE_KASTEN_RESTORE_POINTS = {
+  verb: 'list',
+  group: 'apps.kio.kasten.io',
+  resource: 'restorepoints',
+  scope: 'cluster',
+  backupTool: 'kasten',
+};
+export const COVERAGE_TRILIO_BACKUP_PLANS = {
+  verb: 'list',
+  group: 'triliovault.trilio.io',
+  resource: 'backupplans',
+  scope: 'cluster',
+  backupTool: 'trilio',
+};
+export const COVERAGE_TRILIO_POLICIES = {
+  verb: 'list',
+  group: 'triliovault.trilio.io',
+  resource: 'policies',
+  scope: 'cluster',
+  backupTool: 'trilio',
+};
+export const COVERAGE_TRILIO_BACKUPS = {
+  verb: 'list',
+  group: 'triliovault.trilio.io',
+  resource: 'backups',
+  scope: 'cluster',
+  backupTool: 'trilio',
 };
 
 /**
@@ -135,6 +189,7 @@ export const ADMINISTER_CLUSTER = {
   scope: 'cluster',
 };
 
+const BACKUP_TOOLS: readonly string[] = ['velero', 'kasten', 'trilio'];
 const SCOPES: readonly RbacScope[] = ['cluster', 'namespace', 'readable', 'velero', 'server', 'collection'];
 
 function isRbacRule(value: unknown): value is RbacRule {
@@ -146,6 +201,7 @@ function isRbacRule(value: unknown): value is RbacRule {
     typeof rule.resource === 'string' &&
     (rule.subresource === undefined || typeof rule.subresource === 'string') &&
     (rule.name === undefined || (typeof rule.name === 'string' && rule.scope === 'server')) &&
+    (rule.backupTool === undefined || BACKUP_TOOLS.includes(rule.backupTool as string)) &&
     SCOPES.includes(rule.scope as RbacScope)
   );
 }
@@ -162,6 +218,13 @@ export interface ScopeDefaults {
   /** The server's namespace (decision 0003). */
   namespace: string;
   veleroNamespace: string;
+  /** The server's backup tool (REHEARSAL_BACKUP_TOOL): rules for another tool are not asked. */
+  backupTool: 'velero' | 'kasten' | 'trilio';
+}
+
+/** Whether a rule is asked on this server (a rule for another backup tool is not). */
+export function appliesTo(rule: RbacRule, defaults: Pick<ScopeDefaults, 'backupTool'>): boolean {
+  return rule.backupTool === undefined || rule.backupTool === defaults.backupTool;
 }
 
 function nonEmptyString(value: unknown): string | undefined {

@@ -15,7 +15,7 @@ export class CoverageService {
   async coverage(scope: NamespaceScope = ALL_NAMESPACES): Promise<CoverageResponse> {
     requireSynced(this.cache);
     if (!this.source) {
-      throw new BackupToolUnavailableError('No backup tool that lists its backups (Velero) is configured on this server.');
+      throw new BackupToolUnavailableError('No backup tool that lists its backups (Velero, Kasten or Trilio, REHEARSAL_BACKUP_TOOL) is configured on this server.');
     }
     const coverage = await this.source.coverage();
     return scope.kind === 'all' ? coverage : coverageWithin(coverage, (namespace) => inScope(scope, namespace));

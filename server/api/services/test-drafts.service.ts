@@ -1,5 +1,6 @@
 // Drafted RestoreTests for backed-up namespaces (issue 32). Gather: the coverage and the inventory
-// it came from (which namespaces are backed up, by which schedule, and which have a test), then,
+// it came from (which namespaces are backed up, by which schedule of the configured tool: a Velero
+// Schedule, a Kasten Policy or a Trilio BackupPlan, and which have a test), then,
 // per namespace the caller may read, its workloads and Services. Decide: domain/test-drafts.
 // Nothing is written: a draft is applied by the caller, through POST /api/v1/tests or kubectl,
 // where the permission rule of decision 0009 applies as for any test.
@@ -20,6 +21,9 @@ import { BackupToolUnavailableError, type ApiCache, type CoverageSource, type Wo
 import { ProblemError, describePermission, invalidRequest, type FieldProblem, type PermissionDescriptor } from '../problem.js';
 import type { CreatedTest } from './tests.service.js';
 import { requireSynced } from './readiness.js';
+
+const NO_BACKUP_TOOL =
+  'No backup tool that lists its backups (Velero, Kasten or Trilio, REHEARSAL_BACKUP_TOOL) is configured on this server.';
 
 /** Namespaces one request may name (a platform team drafts in batches; the default is unbounded). */
 export const MAX_REQUESTED_NAMESPACES = 100;
@@ -123,7 +127,7 @@ export class TestDraftsService {
     requireSynced(this.deps.cache);
     const { coverage, workloads } = this.deps;
     if (!coverage || !workloads) {
-      throw new BackupToolUnavailableError('No backup tool that lists its backups (Velero) is configured on this server.');
+      throw new BackupToolUnavailableError(NO_BACKUP_TOOL);
     }
     const now = this.deps.now();
     const { inventory, coverage: covered } = await coverage.withInventory();
@@ -152,7 +156,7 @@ export class TestDraftsService {
     requireSynced(this.deps.cache);
     const { coverage, workloads } = this.deps;
     if (!coverage || !workloads) {
-      throw new BackupToolUnavailableError('No backup tool that lists its backups (Velero) is configured on this server.');
+      throw new BackupToolUnavailableError(NO_BACKUP_TOOL);
     }
     const now = this.deps.now();
     const { inventory, coverage: covered } = await coverage.withInventory();
@@ -208,7 +212,16 @@ export class TestDraftsService {
       {
         provider: this.deps.workloads!.provider,
         backedUpBy: entry.backedUpBy,
-        ...(schedule ? { schedule: { name: schedule.name, cron: schedule.cron } } : {}),
+        ...(schedule
+          ? {
+              schedule: {
+                name: schedule.name,
+                cron: schedule.cron,
+                ...(schedule.kind ? { kind: schedule.kind } : {}),
+                ...(schedule.cadenceNote ? { note: schedule.cadenceNote } : {}),
+              },
+            }
+          : {}),
       },
       { testNamespace: request.testNamespace, now },
     );

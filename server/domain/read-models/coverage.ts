@@ -14,8 +14,16 @@ import { scheduleIntervalSeconds } from '../run/schedule.js';
 
 /** One backup schedule of the tool, as the provider reports it. */
 export interface BackupScheduleFacts {
+  /** The tool's word for it: Schedule (Velero, the default), Policy (Kasten), BackupPlan (Trilio). */
+  kind?: string;
   name: string;
+  /** UTC; empty when the tool's objects do not say when it runs (cadenceNote says why). */
   cron: string;
+  /**
+   * What Rehearsal assumed to write `cron`, or why there is none: a sentence a test drafted from
+   * this schedule carries in its notes (issue 32).
+   */
+  cadenceNote?: string;
   paused: boolean;
   /** Empty or containing "*" = every namespace. */
   includedNamespaces: readonly string[];
@@ -25,6 +33,8 @@ export interface BackupScheduleFacts {
 
 /** One backup that completed (fully or partially). */
 export interface BackupFacts {
+  /** The tool's word for it: Backup (Velero, Trilio; the default), RestorePoint (Kasten). */
+  kind?: string;
   name: string;
   includedNamespaces: readonly string[];
   excludedNamespaces: readonly string[];
@@ -44,7 +54,7 @@ export interface NamespaceCoverage {
   namespace: string;
   /** tested: a pass within the window; stale: the newest pass is older; untested: never a pass. */
   status: CoverageStatus;
-  /** What backs it up, e.g. "Schedule/daily", "Backup/manual-1". */
+  /** What backs it up, e.g. "Schedule/daily", "Backup/manual-1" (Velero), "Policy/kasten-io/daily", "RestorePoint/…" (Kasten), "BackupPlan/shop-plan" (Trilio). */
   backedUpBy: string[];
   /** Completion time of its newest backup; empty when unknown. */
   lastBackupAt: string;
@@ -160,7 +170,7 @@ function backingOf(inventory: BackupInventory, now: Date): Map<string, Backing> 
     const interval = intervalOf(schedule, now);
     for (const namespace of namespacesOf(schedule.includedNamespaces, schedule.excludedNamespaces, inventory.clusterNamespaces)) {
       const found = entry(namespace);
-      found.by.add(`Schedule/${schedule.name}`);
+      found.by.add(`${schedule.kind ?? 'Schedule'}/${schedule.name}`);
       if (interval !== null && (found.intervalSeconds === null || interval < found.intervalSeconds)) {
         found.intervalSeconds = interval;
       }
@@ -170,7 +180,7 @@ function backingOf(inventory: BackupInventory, now: Date): Map<string, Backing> 
   for (const backup of inventory.backups) {
     for (const namespace of namespacesOf(backup.includedNamespaces, backup.excludedNamespaces, inventory.clusterNamespaces)) {
       const found = entry(namespace);
-      found.by.add(`Backup/${backup.name}`);
+      found.by.add(`${backup.kind ?? 'Backup'}/${backup.name}`);
       noteBackup(found, parseMs(backup.completedAt));
     }
   }

@@ -1,7 +1,8 @@
 // When a drafted RestoreTest runs, derived from the backup schedule that backs its namespace up
 // (issue 32). The rule, written down so a user can predict it:
 //
-// 1. Take the backup schedule's fire times (UTC, as Velero evaluates a Schedule) over the next
+// 1. Take the backup schedule's fire times (UTC, as Velero evaluates a Schedule and Kasten a
+//    Policy's subFrequency; Trilio's crons are read as UTC too) over the next
 //    eight weeks and add the delay (default 1h: a backup needs time to complete, and the test
 //    restores `latest`).
 // 2. The test runs once a day at most, at the earliest of those shifted times of day. A cron fires

@@ -3,7 +3,7 @@
 // workloads and Services (draft-checks.ts). A draft is a proposal: nothing here writes, and what
 // the user must complete is in the rehearsal.dev/generated-todo annotation, not hidden.
 import { ANNOTATION_AUTHOR, API_VERSION, type Provider, type RestoreTest } from '../resources/resources.js';
-import { draftCadence } from './cadence.js';
+import { draftCadence, FALLBACK_CRON, type DraftedCadence } from './cadence.js';
 import { draftChecks } from './draft-checks.js';
 import { labelName } from './draft-names.js';
 import type { NamespaceFacts } from './namespace-facts.js';
@@ -16,7 +16,15 @@ export interface DraftBackupSource {
   provider: Provider;
   /** "Schedule/daily" and "Backup/manual-1" entries, as coverage names them. */
   backedUpBy: readonly string[];
-  schedule?: { name: string; cron: string };
+  schedule?: {
+    /** The tool's word: Schedule (Velero, the default), Policy (Kasten), BackupPlan (Trilio). */
+    kind?: string;
+    name: string;
+    /** Empty when the tool's objects do not give the cadence (note says why). */
+    cron: string;
+    /** What was assumed about the cadence, or why there is none: carried into the notes. */
+    note?: string;
+  };
 }
 
 export interface DraftOptions {
@@ -41,18 +49,28 @@ export function draftTestName(namespace: string): string {
   return labelName([namespace, 'restore']);
 }
 
+/** The first note: what backs the namespace up and when the test runs, and why. */
+function cadenceNotes(source: DraftBackupSource, cadence: DraftedCadence): string[] {
+  const schedule = source.schedule;
+  if (!schedule) return [cadence.reason];
+  const kind = schedule.kind ?? 'Schedule';
+  const backedUp = `backed up by ${source.provider} ${kind} ${schedule.name}${schedule.cron ? ` (${schedule.cron})` : ''}`;
+  // An empty cron's note is in the reason already.
+  return [`${backedUp}; runs ${cadence.reason}`, ...(schedule.note && schedule.cron ? [schedule.note] : [])];
+}
+
 export function draftRestoreTest(facts: NamespaceFacts, source: DraftBackupSource, options: DraftOptions): TestDraft {
-  const cadence = draftCadence(source.schedule?.cron, options.now, options.delaySeconds);
+  const schedule = source.schedule;
+  // A schedule whose tool does not say when it runs: the default time, with the tool's reason.
+  const cadence: DraftedCadence =
+    schedule && schedule.cron === ''
+      ? { cron: FALLBACK_CRON, reason: `daily at 04:00 UTC: ${schedule.note ?? `the ${source.provider} ${schedule.kind ?? 'Schedule'} gives no cadence`}` }
+      : draftCadence(schedule?.cron, options.now, options.delaySeconds);
   const drafted = draftChecks(facts);
-  const notes = [
-    source.schedule
-      ? `backed up by ${source.provider} Schedule ${source.schedule.name} (${source.schedule.cron}); runs ${cadence.reason}`
-      : cadence.reason,
-    ...drafted.notes,
-  ];
+  const notes = [...cadenceNotes(source, cadence), ...drafted.notes];
   const annotations: Record<string, string> = {
-    [ANNOTATION_GENERATED_FROM]: source.schedule
-      ? `${source.provider} Schedule/${source.schedule.name}`
+    [ANNOTATION_GENERATED_FROM]: schedule
+      ? `${source.provider} ${schedule.kind ?? 'Schedule'}/${schedule.name}`
       : `${source.provider} ${source.backedUpBy.join(', ') || 'backups'}`,
   };
   if (drafted.todo.length > 0) annotations[ANNOTATION_GENERATED_TODO] = drafted.todo.join('; ');

@@ -66,3 +66,47 @@ export interface KastenRestoreAction {
     error?: { message?: string };
   };
 }
+
+/**
+ * Kasten Policies (config.kio.kasten.io/v1alpha1), read for backup coverage and test drafts: an
+ * administrator's live in Kasten's namespace (kasten-io), an application-scoped one in the
+ * application's namespace, so they are listed across namespaces.
+ */
+export const POLICIES = {
+  tool: 'Kasten',
+  group: 'config.kio.kasten.io',
+  version: 'v1alpha1',
+  plural: 'policies',
+};
+
+/** A label selector as a Policy writes it; Kasten selects applications by k10.kasten.io/appNamespace. */
+export interface KastenSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key?: string; operator?: string; values?: string[] }[];
+}
+
+/**
+ * The Policy fields Rehearsal reads (docs.kasten.io, "Policies" and the Policy API type):
+ * `frequency` is a macro (@hourly, @daily, @weekly, @monthly, @yearly, or @onDemand for none);
+ * `subFrequency` says when within the period it runs (minutes, hours, weekdays 0-6 with Sunday 0,
+ * days of the month, months), in UTC; a Policy with `presetRef` takes its frequency from a
+ * PolicyPreset, which Rehearsal does not read.
+ */
+export interface KastenPolicy {
+  apiVersion?: string;
+  kind?: string;
+  metadata: KastenMetadata;
+  spec?: {
+    frequency?: string;
+    subFrequency?: {
+      minutes?: number[];
+      hours?: number[];
+      weekdays?: number[];
+      days?: number[];
+      months?: number[];
+    };
+    presetRef?: { name?: string; namespace?: string };
+    selector?: KastenSelector;
+    actions?: { action?: string }[];
+  };
+}

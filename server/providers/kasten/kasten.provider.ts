@@ -8,9 +8,13 @@ import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { CustomResources, type ProviderCustomObjectsApi } from '../custom-resources.js';
 import { PerNamespaceProvider, type PerNamespaceTool } from '../per-namespace-provider.js';
 import type { RestoreProgress, RestoreState } from '../provider.js';
+import type { BackupFacts, BackupScheduleFacts } from '../../domain/read-models/coverage.js';
+import { kastenBackupFacts, kastenScheduleFacts } from './kasten-inventory.js';
 import {
+  POLICIES,
   RESTORE_ACTIONS,
   RESTORE_POINTS,
+  type KastenPolicy,
   type KastenActionState,
   type KastenRestoreAction,
   type KastenRestorePoint,
@@ -82,13 +86,25 @@ export const kastenTool = (
 });
 
 export class KastenProvider extends PerNamespaceProvider<KastenRestorePoint, KastenRestoreAction> {
+  private readonly policies: CustomResources<KastenPolicy>;
+  private readonly restorePoints: CustomResources<KastenRestorePoint>;
+
   constructor(kubeConfigOrApi: KubeConfig | ProviderCustomObjectsApi) {
-    super(
-      kastenTool(
-        kubeConfigOrApi instanceof KubeConfig
-          ? kubeConfigOrApi.makeApiClient(CustomObjectsApi)
-          : kubeConfigOrApi,
-      ),
-    );
+    const api = kubeConfigOrApi instanceof KubeConfig ? kubeConfigOrApi.makeApiClient(CustomObjectsApi) : kubeConfigOrApi;
+    super(kastenTool(api));
+    this.policies = new CustomResources<KastenPolicy>(api, POLICIES);
+    this.restorePoints = new CustomResources<KastenRestorePoint>(api, RESTORE_POINTS);
+  }
+
+  /**
+   * Backup coverage and test drafts (issue 32): the Policies that take backups and every
+   * RestorePoint, across namespaces (kasten-inventory.ts).
+   */
+  async listBackupInventory(): Promise<{ schedules: BackupScheduleFacts[]; backups: BackupFacts[] }> {
+    const [policies, points] = await Promise.all([this.policies.listEverywhere(), this.restorePoints.listEverywhere()]);
+    return {
+      schedules: policies.flatMap((policy) => kastenScheduleFacts(policy) ?? []),
+      backups: kastenBackupFacts(points),
+    };
   }
 }

@@ -131,3 +131,52 @@ export interface TrilioRestoreComponent {
     excludedResources?: TrilioResource[];
   };
 }
+
+/**
+ * BackupPlans and schedule Policies (triliovault.trilio.io/v1, TVK's own CRDs: backupplans,
+ * policies), read for backup coverage and test drafts. A BackupPlan lives in the namespace it
+ * backs up (one per namespace, scope Namespace or App); its schedule is one or two references to
+ * Policies of type Schedule, each holding cron expressions.
+ */
+export const TRILIO_BACKUP_PLANS = {
+  tool: 'Trilio',
+  group: 'triliovault.trilio.io',
+  version: 'v1',
+  plural: 'backupplans',
+};
+export const TRILIO_POLICIES = {
+  tool: 'Trilio',
+  group: 'triliovault.trilio.io',
+  version: 'v1',
+  plural: 'policies',
+};
+
+/** An object reference as TVK's CRDs write it (corev1.ObjectReference). */
+export interface TrilioObjectReference {
+  kind?: string;
+  name?: string;
+  namespace?: string;
+}
+
+export interface TrilioBackupPlan {
+  apiVersion?: string;
+  kind?: string;
+  metadata: TrilioMetadata;
+  spec?: {
+    backupConfig?: {
+      schedulePolicy?: { fullBackupPolicy?: TrilioObjectReference; incrementalBackupPolicy?: TrilioObjectReference };
+    };
+    backupPlanFlags?: { pauseSchedule?: boolean };
+  };
+  status?: { pauseSchedule?: boolean };
+}
+
+export interface TrilioPolicy {
+  apiVersion?: string;
+  kind?: string;
+  metadata: TrilioMetadata;
+  spec?: {
+    type?: 'Timeout' | 'Retention' | 'Cleanup' | 'Schedule' | 'SecurityScan' | 'ContinuousRestore';
+    scheduleConfig?: { schedule?: string[] };
+  };
+}

@@ -7,10 +7,16 @@ import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { CustomResources, type ProviderCustomObjectsApi } from '../custom-resources.js';
 import { PerNamespaceProvider, type PerNamespaceTool } from '../per-namespace-provider.js';
 import type { RestoreProgress, RestoreState } from '../provider.js';
+import type { BackupFacts, BackupScheduleFacts } from '../../domain/read-models/coverage.js';
+import { trilioBackupFacts, trilioInventorySchedules } from './trilio-inventory.js';
 import {
+  TRILIO_BACKUP_PLANS,
   TRILIO_BACKUPS,
+  TRILIO_POLICIES,
   TRILIO_RESTORES,
   type TrilioBackup,
+  type TrilioBackupPlan,
+  type TrilioPolicy,
   type TrilioResource,
   type TrilioRestore,
   type TrilioRestoreComponent,
@@ -123,14 +129,28 @@ export const trilioTool = (api: ProviderCustomObjectsApi): PerNamespaceTool<Tril
 
 export class TrilioProvider extends PerNamespaceProvider<TrilioBackup, TrilioRestore> {
   readonly transformsNotDone = TRILIO_TRANSFORMS_NOT_DONE;
+  private readonly plans: CustomResources<TrilioBackupPlan>;
+  private readonly policies: CustomResources<TrilioPolicy>;
+  private readonly backups: CustomResources<TrilioBackup>;
 
   constructor(kubeConfigOrApi: KubeConfig | ProviderCustomObjectsApi) {
-    super(
-      trilioTool(
-        kubeConfigOrApi instanceof KubeConfig
-          ? kubeConfigOrApi.makeApiClient(CustomObjectsApi)
-          : kubeConfigOrApi,
-      ),
-    );
+    const api = kubeConfigOrApi instanceof KubeConfig ? kubeConfigOrApi.makeApiClient(CustomObjectsApi) : kubeConfigOrApi;
+    super(trilioTool(api));
+    this.plans = new CustomResources<TrilioBackupPlan>(api, TRILIO_BACKUP_PLANS);
+    this.policies = new CustomResources<TrilioPolicy>(api, TRILIO_POLICIES);
+    this.backups = new CustomResources<TrilioBackup>(api, TRILIO_BACKUPS);
+  }
+
+  /**
+   * Backup coverage and test drafts (issue 32): every BackupPlan with the schedule Policies it
+   * names, and every Available Backup, across namespaces (trilio-inventory.ts).
+   */
+  async listBackupInventory(): Promise<{ schedules: BackupScheduleFacts[]; backups: BackupFacts[] }> {
+    const [plans, policies, backups] = await Promise.all([
+      this.plans.listEverywhere(),
+      this.policies.listEverywhere(),
+      this.backups.listEverywhere(),
+    ]);
+    return { schedules: trilioInventorySchedules(plans, policies), backups: trilioBackupFacts(backups) };
   }
 }

@@ -9,10 +9,12 @@ import type { FakeCluster } from './fake-cluster.js';
 import type { WorkloadSource } from '../../../server/api/ports.js';
 import type { NamespaceFacts } from '../../../server/domain/test-drafts/namespace-facts.js';
 import { KubeError } from '../../../server/kube/errors.js';
+import type { Provider } from '../../../server/domain/resources/resources.js';
 
 /** What each source namespace runs (GET /api/v1/test-drafts); a namespace not set reads as empty. */
 export class FakeWorkloads implements WorkloadSource {
-  readonly provider = 'velero' as const;
+  /** The server's backup tool (REHEARSAL_BACKUP_TOOL): the drafts restore from it. */
+  constructor(readonly provider: Provider = 'velero') {}
   readonly facts = new Map<string, Omit<NamespaceFacts, 'namespace'>>();
   /** Namespaces whose reads fail as the apiserver would refuse the server's own account. */
   readonly forbidden = new Set<string>();
@@ -57,7 +59,11 @@ export class FakeInventory {
   }
 }
 
-export function coverageSourceOver(cluster: FakeCluster, inventory: FakeInventory, now: () => Date): CoverageSource {
+export function coverageSourceOver(
+  cluster: FakeCluster,
+  inventory: Pick<FakeInventory, 'read'>,
+  now: () => Date,
+): CoverageSource {
   const tracker = new CoverageTracker({
     readInventory: () => inventory.read(),
     cache: cluster,

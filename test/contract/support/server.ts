@@ -22,6 +22,7 @@ import { ContractValidator, loadDocument } from './contract.js';
 import { FakeCluster, FakeSchedules, writerOf } from './fake-cluster.js';
 import { coverageSourceOver, FakeInventory, FakeWorkloads } from './fake-inventory.js';
 import { FakeNamespaces, sandboxAdminOver } from './fake-namespaces.js';
+import type { BackupInventory } from '../../../server/domain/read-models/coverage.js';
 
 export const NOW = new Date('2026-03-15T12:00:00Z');
 
@@ -55,6 +56,13 @@ export interface TestServerOptions {
   withoutSchedules?: boolean;
   /** No coverage source (the server has no backup tool that lists backups). */
   withoutCoverage?: boolean;
+  /** REHEARSAL_BACKUP_TOOL (default velero): the tool coverage and test drafts read. */
+  backupTool?: 'velero' | 'kasten' | 'trilio';
+  /**
+   * Reads the inventory instead of the in-memory FakeInventory (e.g. the real Kasten or Trilio
+   * provider over a fake Kubernetes API, through inventoryReader).
+   */
+  readInventory?: () => Promise<BackupInventory>;
   /** Stored diagnoses of failed runs. */
   diagnoses?: DiagnosisSource;
   contract?: ContractValidator;
@@ -121,13 +129,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const cluster = new FakeCluster();
   const schedules = new FakeSchedules();
   const inventory = new FakeInventory();
-  const workloads = new FakeWorkloads();
+  const workloads = new FakeWorkloads(options.backupTool ?? 'velero');
   const namespaces = new FakeNamespaces();
   const contract = options.contract ?? new ContractValidator(loadDocument());
   const config = loadConfig({
     REHEARSAL_AUTH_MODE: options.authMode ?? 'none',
     REHEARSAL_HOST: '127.0.0.1',
     REHEARSAL_PORT: '0',
+    ...(options.backupTool ? { REHEARSAL_BACKUP_TOOL: options.backupTool } : {}),
   });
   const deps: HttpDeps = {
     config,
@@ -139,7 +148,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     triggerWaitMs: options.triggerWaitMs ?? 1_000,
     ...(options.withoutSchedules ? {} : { schedules }),
     sandboxes: sandboxAdminOver(cluster, namespaces, () => NOW),
-    ...(options.withoutCoverage ? {} : { coverage: coverageSourceOver(cluster, inventory, () => NOW), workloads }),
+    ...(options.withoutCoverage
+      ? {}
+      : { coverage: coverageSourceOver(cluster, options.readInventory ? { read: options.readInventory } : inventory, () => NOW), workloads }),
     ...(options.diagnoses ? { diagnoses: options.diagnoses } : {}),
     ...(options.clusterDefaults ? { clusterDefaults: options.clusterDefaults } : {}),
     ...(options.reviewer ? { accessReviewer: options.reviewer } : {}),

@@ -7,7 +7,7 @@
 // files.
 //
 // The vendor files: github.com/trilioData/lightspeed-rag-content (Apache-2.0), commit SOURCE_COMMIT
-// below, validation-framework/validator/crds/triliovault.trilio.io_{restores,backups}.yaml
+// below, validation-framework/validator/crds/triliovault.trilio.io_{restores,backups,backupplans,policies}.yaml
 // (controller-gen v0.18.0 output of TVK's API types). To refresh, fetch that folder at a newer
 // commit, update SOURCE_COMMIT and run:
 //   tsx test/trilio/crds-gen/structural-crd.ts <folder with the vendor files>
@@ -20,7 +20,7 @@ const SOURCE_REPOSITORY = 'github.com/trilioData/lightspeed-rag-content';
 const SOURCE_COMMIT = '8b0feb61fc092197c6aabbf0ed310281bc9ea038';
 const SOURCE_FOLDER = 'validation-framework/validator/crds';
 /** The Trilio kinds Rehearsal reads or writes (trilio-types.ts): nothing else is installed. */
-const PLURALS = ['restores', 'backups'] as const;
+const PLURALS = ['restores', 'backups', 'backupplans', 'policies'] as const;
 
 const PROSE = new Set(['description', 'example', 'externalDocs', 'title']);
 

@@ -71,7 +71,7 @@ beforeEach(() => {
     mode: 'kubernetes',
     reviewer,
     permissions: new PermissionTable(document),
-    defaults: { namespace: 'rehearsal-system', veleroNamespace: 'velero' },
+    defaults: { namespace: 'rehearsal-system', veleroNamespace: 'velero', backupTool: 'velero' as const },
     tokenTtlMs: 30_000,
     allowedTtlMs: 20_000,
     deniedTtlMs: 5_000,
@@ -84,7 +84,7 @@ describe('mode none', () => {
     const open = new RequestAuthorizer({
       mode: 'none',
       permissions: new PermissionTable(document),
-      defaults: { namespace: 'n', veleroNamespace: 'v' },
+      defaults: { namespace: 'n', veleroNamespace: 'v', backupTool: 'velero' as const },
     });
     await expect(open.authorize(request(undefined, { routePath: undefined }))).resolves.toBe(ANONYMOUS_USER);
   });
@@ -97,7 +97,7 @@ describe('mode none', () => {
       mode: 'none',
       reviewer,
       permissions: new PermissionTable(document),
-      defaults: { namespace: 'n', veleroNamespace: 'v' },
+      defaults: { namespace: 'n', veleroNamespace: 'v', backupTool: 'velero' as const },
     });
     const frontProxyUser = { username: 'mallory', groups: ['system:authenticated'] };
     const problem = await problemOf(open.authorize(request(undefined, { frontProxyUser })));
@@ -116,7 +116,7 @@ describe('mode none', () => {
     const open = new RequestAuthorizer({
       mode: 'none',
       permissions: new PermissionTable(document),
-      defaults: { namespace: 'n', veleroNamespace: 'v' },
+      defaults: { namespace: 'n', veleroNamespace: 'v', backupTool: 'velero' as const },
     });
     const problem = await problemOf(open.authorize(request(undefined, { frontProxyUser: { username: 'm', groups: [] } })));
     expect(problem.status).toBe(503);
@@ -128,7 +128,7 @@ describe('mode none', () => {
         new RequestAuthorizer({
           mode: 'kubernetes',
           permissions: new PermissionTable(document),
-          defaults: { namespace: 'n', veleroNamespace: 'v' },
+          defaults: { namespace: 'n', veleroNamespace: 'v', backupTool: 'velero' as const },
         }),
     ).toThrow('access reviewer');
   });

@@ -112,7 +112,7 @@ describe('RequestAuthorizer with a front-proxy user', () => {
       mode: 'kubernetes',
       reviewer,
       permissions: new PermissionTable(document),
-      defaults: { namespace: 'rehearsal-system', veleroNamespace: 'velero' },
+      defaults: { namespace: 'rehearsal-system', veleroNamespace: 'velero', backupTool: 'velero' as const },
     });
     const editor = { username: 'editor', groups: ['devs'], extra: { scopes: ['x'] } };
     await expect(ask(authorizer, editor)).resolves.toEqual(editor); // extra travels on, for the caller's SubjectAccessReviews

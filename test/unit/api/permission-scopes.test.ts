@@ -1,8 +1,17 @@
 // The RBAC scopes the evidence operations added: `server` (the installation's own objects, with a
-// fixed name) and `collection` (a list in the request's namespace, never an object name).
+// fixed name) and `collection` (a list in the request's namespace, never an object name); and the
+// rules asked only on a server of one backup tool (issue 32).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import {
+  appliesTo,
+  COVERAGE_KASTEN_POLICIES,
+  COVERAGE_KASTEN_RESTORE_POINTS,
+  COVERAGE_TRILIO_BACKUP_PLANS,
+  COVERAGE_TRILIO_BACKUPS,
+  COVERAGE_TRILIO_POLICIES,
+  COVERAGE_VELERO_BACKUPS,
+  COVERAGE_VELERO_SCHEDULES,
   GET_EVIDENCE_KEYS,
   GET_TEST,
   LIST_REPORTS,
@@ -14,7 +23,7 @@ import {
   type RbacRule,
 } from '../../../server/api/auth/permissions.js';
 
-const defaults = { namespace: 'rehearsal-system', veleroNamespace: 'velero' };
+const defaults = { namespace: 'rehearsal-system', veleroNamespace: 'velero', backupTool: 'velero' as const };
 const document = JSON.parse(
   readFileSync(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8'),
 ) as {
@@ -87,5 +96,48 @@ describe('the committed document declares', () => {
         expect(Object.keys(responses[status]!.content!)).toEqual(['application/problem+json']);
       }
     }
+  });
+});
+
+describe('rules of one backup tool (issue 32: coverage and test drafts read the configured tool)', () => {
+  const TOOL_RULES = [
+    COVERAGE_VELERO_SCHEDULES,
+    COVERAGE_VELERO_BACKUPS,
+    COVERAGE_KASTEN_POLICIES,
+    COVERAGE_KASTEN_RESTORE_POINTS,
+    COVERAGE_TRILIO_BACKUP_PLANS,
+    COVERAGE_TRILIO_POLICIES,
+    COVERAGE_TRILIO_BACKUPS,
+  ] as RbacRule[];
+
+  it.each([
+    ['velero', ['schedules.velero.io', 'backups.velero.io']],
+    ['kasten', ['policies.config.kio.kasten.io', 'restorepoints.apps.kio.kasten.io']],
+    ['trilio', ['backupplans.triliovault.trilio.io', 'policies.triliovault.trilio.io', 'backups.triliovault.trilio.io']],
+  ] as const)('a %s server asks only for its own tool’s lists', (backupTool, expected) => {
+    const asked = TOOL_RULES.filter((rule) => appliesTo(rule, { backupTool })).map((rule) => `${rule.resource}.${rule.group}`);
+    expect(asked).toEqual(expected);
+    // A rule for no tool in particular is always asked.
+    expect(appliesTo(LIST_TESTS as RbacRule, { backupTool })).toBe(true);
+  });
+
+  it('Kasten and Trilio lists are cluster-wide (their objects live in the application namespaces); Velero’s in its namespace', () => {
+    const facts = { query: {}, params: {}, namespace: 'rehearsal-system' };
+    expect(permissionFor(COVERAGE_KASTEN_POLICIES as RbacRule, facts, { ...defaults, backupTool: 'kasten' })).toEqual({
+      verb: 'list',
+      group: 'config.kio.kasten.io',
+      resource: 'policies',
+    });
+    expect(permissionFor(COVERAGE_VELERO_BACKUPS as RbacRule, facts, defaults).namespace).toBe('velero');
+  });
+
+  it('the coverage and test-draft operations declare every tool’s rules; an unknown tool is refused', () => {
+    for (const [path, method] of [['/api/v1/coverage', 'get'], ['/api/v1/test-drafts', 'get'], ['/api/v1/test-drafts/{sourceNamespace}', 'post']] as const) {
+      expect(document.paths[path]![method]![RBAC_EXTENSION]).toEqual(expect.arrayContaining(TOOL_RULES));
+    }
+    const doc = {
+      paths: { '/x': { get: { operationId: 'x', security: [{}], [RBAC_EXTENSION]: [{ ...LIST_TESTS, backupTool: 'stash' }] } } },
+    };
+    expect(() => new PermissionTable(doc)).toThrow('malformed x-rehearsal-rbac declaration');
   });
 });

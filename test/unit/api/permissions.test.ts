@@ -17,7 +17,7 @@ import {
   type RequestFacts,
 } from '../../../server/api/auth/permissions.js';
 
-const defaults = { namespace: 'rehearsal-system', veleroNamespace: 'velero' };
+const defaults = { namespace: 'rehearsal-system', veleroNamespace: 'velero', backupTool: 'velero' as const };
 // The resolved namespace as the authentication hook computes it for requests without a body.
 const facts = (partial: Partial<RequestFacts>): RequestFacts => ({
   query: {},

@@ -71,7 +71,7 @@ beforeEach(() => {
     mode: 'kubernetes',
     reviewer,
     permissions: new PermissionTable(document),
-    defaults: { namespace: 'rehearsal-system', veleroNamespace: 'velero' },
+    defaults: { namespace: 'rehearsal-system', veleroNamespace: 'velero', backupTool: 'velero' as const },
     readable: { candidates: () => candidates, scopeTtlMs: 15_000 },
     now: () => clock,
   });
@@ -151,7 +151,7 @@ describe('auth mode none', () => {
     const open = new RequestAuthorizer({
       mode: 'none',
       permissions: new PermissionTable(document),
-      defaults: { namespace: 'rehearsal-system', veleroNamespace: 'velero' },
+      defaults: { namespace: 'rehearsal-system', veleroNamespace: 'velero', backupTool: 'velero' as const },
     });
     expect((await open.authorizeRequest(listRequest('anyone', '/api/v1/tests'))).scope).toEqual({ kind: 'all' });
     expect(namesOf((await open.authorizeRequest(listRequest('anyone', '/api/v1/tests', { namespace: 'team-c' }))).scope)).toEqual(['team-c']);

@@ -327,6 +327,19 @@ describe('draftRestoreTest', () => {
     expect(crdAccepts({ ...draft.test, metadata: { ...draft.test.metadata, name: 'x'.repeat(64) } })).toBe(false);
   });
 
+  it.each([
+    ['kasten', { kind: 'Policy', name: 'kasten-io/shop-daily', cron: '30 2 * * *' }, '30 3 * * *', 'kasten Policy/kasten-io/shop-daily'],
+    ['trilio', { kind: 'BackupPlan', name: 'shop-plan', cron: '15 1 * * *', note: 'read as UTC' }, '15 2 * * *', 'trilio BackupPlan/shop-plan'],
+    ['kasten', { kind: 'Policy', name: 'kasten-io/manual', cron: '', note: 'Kasten Policy kasten-io/manual runs on demand only (@onDemand)' }, FALLBACK_CRON, 'kasten Policy/kasten-io/manual'],
+  ] as const)('drafts a %s test from its tool’s schedule (%j), valid against the CRD schema', (provider, schedule, cron, generatedFrom) => {
+    const draft = draftRestoreTest(shop, { provider, backedUpBy: [], schedule }, { testNamespace: 'rehearsal-system', now: NOW });
+    expect(draft.test.spec).toMatchObject({ provider, backupSource: { backupName: 'latest', namespaces: [{ name: 'shop' }] }, schedule: { cron } });
+    expect(draft.test.metadata.annotations).toMatchObject({ 'rehearsal.dev/generated-from': generatedFrom });
+    // The tool's note is said once: after the first note, or in it when there is no cadence.
+    if ('note' in schedule) expect(draft.notes.filter((note) => note.includes(schedule.note)).length).toBe(1);
+    expectValidAgainstCrd(draft.test);
+  });
+
   it('leaves healthChecks out for an empty namespace (default checks) and marks TODOs in the annotation', () => {
     const empty = draftRestoreTest({ namespace: 'empty', workloads: [], services: [] }, { provider: 'velero', backedUpBy: ['Backup/once'] }, { testNamespace: 't', now: NOW });
     expect(empty.test.spec.healthChecks).toBeUndefined();

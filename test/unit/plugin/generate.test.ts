@@ -11,6 +11,8 @@ import { FakeApi, fixture, problem, type Reply } from './support/fake-api.js';
 import { expectGolden } from './support/golden.js';
 import { runPlugin } from './support/run-plugin.js';
 import type { components } from '../../../openapi/client.js';
+import { draftRestoreTest } from '../../../server/domain/test-drafts/test-draft.js';
+import { draftYaml } from '../../../server/api/services/test-drafts.service.js';
 
 type Drafts = components['schemas']['TestDraftsResponse'];
 const DRAFTS = fixture<Drafts>('test-drafts');
@@ -151,5 +153,34 @@ describe('generate --apply', () => {
     const result = await runPlugin(['generate', '--apply', '-n', 'team-a', '--source-namespace', 'shop', '-o', 'name', ...connection()]);
     expect(result.code).toBe(0);
     expect(posts()).toEqual(['POST /api/v1/test-drafts/archive?namespace=team-a', 'POST /api/v1/test-drafts/payments?namespace=team-a', 'POST /api/v1/test-drafts/shop?namespace=team-a']);
+  });
+});
+
+describe('generate with a Kasten or Trilio server (issue 32)', () => {
+  it('writes the kasten draft the server made as it is, its notes (the Policy, the assumed cadence) as comments: no change in the plugin', async () => {
+    // What the service answers for a namespace a Kasten Policy backs up (test-drafts.service.ts).
+    const draft = draftRestoreTest(
+      { namespace: 'shop', workloads: [], services: [] },
+      {
+        provider: 'kasten',
+        backedUpBy: ['Policy/kasten-io/shop-hourly'],
+        schedule: { kind: 'Policy', name: 'kasten-io/shop-hourly', cron: '0 * * * *', note: 'Kasten Policy kasten-io/shop-hourly (@hourly) gives no subFrequency minutes' },
+      },
+      { testNamespace: 'rehearsal-system', now: new Date('2026-03-15T12:00:00Z') },
+    );
+    const answer: Drafts = {
+      generatedAt: '2026-03-15T12:00:00.000Z',
+      testNamespace: 'rehearsal-system',
+      drafts: [{ namespace: 'shop', test: draft.test as Drafts['drafts'][number]['test'], notes: draft.notes, todo: draft.todo, yaml: draftYaml(draft) }],
+      skipped: [],
+    };
+    fake.on('GET', '/api/v1/test-drafts', { status: 200, body: answer });
+    const directory = mkdtempSync(path.join(tmpdir(), 'rh-generate-kasten-'));
+    const result = await runPlugin(['generate', '--output-dir', directory, ...connection()]);
+    expect(result.code).toBe(0);
+    const written = readFileSync(path.join(directory, 'shop-restore.yaml'), 'utf8');
+    expect(written).toMatch(/^# backed up by kasten Policy kasten-io\/shop-hourly \(0 \* \* \* \*\); runs daily at 00:00 UTC/);
+    expect(written).toContain('# Kasten Policy kasten-io/shop-hourly (@hourly) gives no subFrequency minutes');
+    expect(parse(written)).toMatchObject({ spec: { provider: 'kasten', schedule: { cron: '0 0 * * *' } } });
   });
 });

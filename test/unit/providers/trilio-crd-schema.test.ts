@@ -37,6 +37,8 @@ import type { SnapshotItem } from '../../velero/simulator.js';
 const crds = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../trilio/crds');
 const RESTORE = crdSchema(path.join(crds, 'restores.triliovault.trilio.io.yaml'));
 const BACKUP = crdSchema(path.join(crds, 'backups.triliovault.trilio.io.yaml'));
+const BACKUP_PLAN = crdSchema(path.join(crds, 'backupplans.triliovault.trilio.io.yaml'));
+const POLICY = crdSchema(path.join(crds, 'policies.triliovault.trilio.io.yaml'));
 
 const patch: RestorePatch = {
   name: 'one-replica',
@@ -250,6 +252,23 @@ describe('what the provider reads, against the vendor CRDs', () => {
 
   it.each(RESTORE_READS)('Restore %s is declared', (read) => expect(declares(RESTORE, read)).toBe(true));
   it.each(BACKUP_READS)('Backup %s is declared', (read) => expect(declares(BACKUP, read)).toBe(true));
+  // Coverage and test drafts (issue 32, trilio-inventory.ts): the schedule a BackupPlan names and
+  // the crons of that Policy; a path TVK does not declare would silently read as "no schedule".
+  const BACKUP_PLAN_READS = [
+    'spec.backupConfig.schedulePolicy.fullBackupPolicy.name',
+    'spec.backupConfig.schedulePolicy.fullBackupPolicy.namespace',
+    'spec.backupConfig.schedulePolicy.incrementalBackupPolicy.name',
+    'spec.backupConfig.schedulePolicy.incrementalBackupPolicy.namespace',
+    'spec.backupPlanFlags.pauseSchedule',
+    'status.pauseSchedule',
+  ];
+  const POLICY_READS = ['spec.type', 'spec.scheduleConfig.schedule'];
+  it.each(BACKUP_PLAN_READS)('BackupPlan %s is declared', (read) => expect(declares(BACKUP_PLAN, read)).toBe(true));
+  it.each(POLICY_READS)('Policy %s is declared', (read) => expect(declares(POLICY, read)).toBe(true));
+  it('a schedule Policy is of type Schedule, one of the types the CRD allows', () => {
+    expect(POLICY.properties!.spec!.properties!.type!.enum).toContain('Schedule');
+    expect(declares(BACKUP_PLAN, 'spec.backupConfig.schedule')).toBe(false);
+  });
 
   it('reads every Restore status the CRD allows: Pending waits, InProgress runs, the rest end', () => {
     const statuses = RESTORE.properties!.status!.properties!.status!.enum as string[];
