@@ -51,7 +51,7 @@ beforeAll(() => {
 
 describe('restore-test alert rules', () => {
   it('are valid Prometheus rules (promtool check rules)', () => {
-    expect(run(['check', 'rules', 'rules.yaml'])).toMatch(/SUCCESS: 8 rules found/);
+    expect(run(['check', 'rules', 'rules.yaml'])).toMatch(/SUCCESS: 9 rules found/);
   });
 
   it('every alert has a runbook URL to a page in docs/runbooks/', () => {
@@ -62,6 +62,7 @@ describe('restore-test alert rules', () => {
       'RehearsalAdmissionPolicyMissing',
       'RehearsalEngineDown',
       'RestoreBackupTooOld',
+      'RestorePreflightFailed',
       'RestoreTestFailing',
       'RestoreTestNotRun',
       'RestoreTestRPOOverSLA',

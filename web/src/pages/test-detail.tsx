@@ -7,6 +7,7 @@ import { restoredSubsetText } from '../../../protocol/restore-subset-text.js';
 import { api, downloadUrl, unwrap } from '../api.js';
 import { History, RtoBar, type Phase } from '../components/charts.js';
 import { DiagnosisPanel } from '../components/diagnosis.js';
+import { PreflightPanel } from '../components/preflight.js';
 import { RecoveryPoint } from '../components/recovery-point.js';
 import { TriggerButton } from '../components/trigger.js';
 import { Async, Badge, Card, PageHeader } from '../components/ui.js';
@@ -97,6 +98,7 @@ export function TestDetailPage({ namespace, name }: { namespace: string; name: s
             <Card label="Next run" value={!t.nextRunAt && t.onBackup ? 'on next backup' : dateTime(t.nextRunAt)} />
             <SubsetCard test={t} />
           </section>
+          <PreflightPanel test={t} />
           <Async state={reports}>{(list) => <Runs reports={list} />}</Async>
         </>
       )}
