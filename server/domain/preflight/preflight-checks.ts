@@ -59,12 +59,18 @@ export const MAX_PROBLEMS = 20;
 /** Created in every namespace by Kubernetes itself: never needed from the backup. */
 const AUTOMATIC_CONFIGMAPS = new Set(['kube-root-ca.crt']);
 
-function namesOf(manifests: BackupManifests, kind: string, namespace: string): Set<string> {
-  const names = new Set<string>();
+/** The names the backup holds per "namespace kind" of the core kinds references point at, built once. */
+function heldNames(manifests: BackupManifests): (namespace: string, kind: string) => ReadonlySet<string> {
+  const index = new Map<string, Set<string>>();
   for (const entry of manifests.kinds) {
-    if (entry.kind === kind && entry.apiVersion === 'v1' && entry.sourceNamespace === namespace) for (const name of entry.names) names.add(name);
+    if (entry.apiVersion !== 'v1') continue;
+    const key = `${entry.sourceNamespace} ${entry.kind}`;
+    const names = index.get(key) ?? new Set<string>();
+    for (const name of entry.names) names.add(name);
+    index.set(key, names);
   }
-  return names;
+  const none: ReadonlySet<string> = new Set();
+  return (namespace, kind) => index.get(`${namespace} ${kind}`) ?? none;
 }
 
 function apiVersionProblems(manifests: BackupManifests, facts: ClusterFacts): PreflightProblem[] {
@@ -154,16 +160,12 @@ function referenceProblems(manifests: BackupManifests, templates: readonly PodTe
       message: `${ownerName(template)} needs ${kind} ${template.owner.namespace}/${name}, which the backup does not hold${why}`,
     });
   };
+  const held = heldNames(manifests);
   for (const template of templates) {
     const namespace = template.owner.namespace;
-    const held = {
-      Secret: namesOf(manifests, 'Secret', namespace),
-      ConfigMap: namesOf(manifests, 'ConfigMap', namespace),
-      PersistentVolumeClaim: namesOf(manifests, 'PersistentVolumeClaim', namespace),
-      ServiceAccount: namesOf(manifests, 'ServiceAccount', namespace),
-    };
-    const need = (kind: keyof typeof held, name: string | undefined, severity: 'error' | 'warning' = 'error', why = ''): void => {
-      if (!name || held[kind].has(name)) return;
+    type Kind = 'Secret' | 'ConfigMap' | 'PersistentVolumeClaim' | 'ServiceAccount';
+    const need = (kind: Kind, name: string | undefined, severity: 'error' | 'warning' = 'error', why = ''): void => {
+      if (!name || held(namespace, kind).has(name)) return;
       if (kind === 'ConfigMap' && AUTOMATIC_CONFIGMAPS.has(name)) return;
       report(template, kind, name, severity, why);
     };
