@@ -426,6 +426,13 @@ function parseCidrs(text: string, variable: string): string[] {
   return cidrs;
 }
 
+/** True for a host only this machine reaches: 127.0.0.0/8, ::1 (either spelling) or localhost. */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost' || bare === '::1' || bare === '0:0:0:0:0:0:0:1') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
 /** Parses an environment (process.env by default); throws ConfigError naming every bad key. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const parsed = schema.safeParse(env);
@@ -434,10 +441,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
-  const aggregationIssues: string[] = [];
+  const crossFieldIssues: string[] = [];
   if (raw.REHEARSAL_AGGREGATION_PORT !== undefined) {
-    if (!raw.REHEARSAL_TLS_CERT_FILE) aggregationIssues.push('  REHEARSAL_TLS_CERT_FILE: required with REHEARSAL_AGGREGATION_PORT');
-    if (!raw.REHEARSAL_TLS_KEY_FILE) aggregationIssues.push('  REHEARSAL_TLS_KEY_FILE: required with REHEARSAL_AGGREGATION_PORT');
+    if (!raw.REHEARSAL_TLS_CERT_FILE) crossFieldIssues.push('  REHEARSAL_TLS_CERT_FILE: required with REHEARSAL_AGGREGATION_PORT');
+    if (!raw.REHEARSAL_TLS_KEY_FILE) crossFieldIssues.push('  REHEARSAL_TLS_KEY_FILE: required with REHEARSAL_AGGREGATION_PORT');
+  }
+  if (raw.REHEARSAL_AUTH_MODE === 'none' && !isLoopbackHost(raw.REHEARSAL_HOST)) {
+    // Issue 30: an Ingress, HTTPRoute or any pod could then reach an API that asks nobody who they
+    // are. The chart refuses to route to such a server; this holds for every other way of deploying.
+    crossFieldIssues.push(
+      `  REHEARSAL_AUTH_MODE: "none" answers every request anonymously, so REHEARSAL_HOST must be loopback (127.0.0.1, ::1 or localhost), not "${raw.REHEARSAL_HOST}"; use REHEARSAL_AUTH_MODE=kubernetes to serve the network`,
+    );
   }
   const shippedKey = shippedLicenseKeyFile();
   const licenseKeys =
@@ -446,7 +460,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? [{ file: shippedKey }]
         : []
       : parseLicenseKeyFiles(raw.REHEARSAL_LICENSE_PUBLIC_KEYS);
-  if (aggregationIssues.length > 0) throw new ConfigError(`invalid configuration:\n${aggregationIssues.join('\n')}`);
+  if (crossFieldIssues.length > 0) throw new ConfigError(`invalid configuration:\n${crossFieldIssues.join('\n')}`);
   const aggregation: AggregationConfig | undefined =
     raw.REHEARSAL_AGGREGATION_PORT === undefined
       ? undefined

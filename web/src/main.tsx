@@ -78,8 +78,9 @@ function TokenPrompt({ onSaved }: { onSaved: () => void }) {
       <h2>Sign in with a Kubernetes token</h2>
       <p>
         {storedToken() ? 'The token was not accepted. ' : ''}This server checks every request with TokenReview
-        and RBAC. Paste a bearer token (for example <code>kubectl create token my-user</code>); it is kept in
-        this tab's session storage only. Or open the dashboard with <code>kubectl restoretest dashboard</code>
+        and RBAC. Paste a bearer token meant for Rehearsal (for example{' '}
+        <code>kubectl create token my-user --audience rehearsal.dev</code>); it is kept in this tab's session
+        storage only and sent only to this server. Or open the dashboard with <code>kubectl restoretest dashboard</code>
         , which uses your kubeconfig.
       </p>
       <label for="token">Bearer token</label>

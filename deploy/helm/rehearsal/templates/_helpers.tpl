@@ -72,3 +72,32 @@ keys given a value (an absent key is the server's built-in default), every value
 {{- $seconds := regexFind "[0-9]+s" . | trimSuffix "s" | default "0" | atoi -}}
 {{- add (mul $hours 3600) (mul $minutes 60) $seconds -}}
 {{- end -}}
+
+{{/* "true" when an Ingress or HTTPRoute sends traffic to port 8080 (issue 30), else "". */}}
+{{- define "rehearsal.routed" -}}
+{{- if or .Values.ingress.enabled .Values.httpRoute.enabled }}true{{ end -}}
+{{- end -}}
+
+{{/*
+What must hold before port 8080 is routed from outside the pod (issue 30): the server must demand
+bearer tokens (REHEARSAL_AUTH_MODE kubernetes, the default: extraEnv may not set anything else, nor
+a valueFrom the chart cannot read), and only the named peers may reach the port. Fails the render
+naming the value; renders nothing.
+*/}}
+{{- define "rehearsal.routeGuards" -}}
+{{- if include "rehearsal.routed" . -}}
+{{- range .Values.extraEnv -}}
+{{- if eq .name "REHEARSAL_AUTH_MODE" -}}
+{{- if or .valueFrom (ne (toString .value) "kubernetes") -}}
+{{- fail (printf "ingress/httpRoute: extraEnv sets REHEARSAL_AUTH_MODE %s; the API may be routed only with REHEARSAL_AUTH_MODE=kubernetes (bearer tokens, TokenReview), never to a server that accepts anonymous requests" (ternary "from a valueFrom the chart cannot read" (printf "to %q" (toString .value)) (not (empty .valueFrom)))) -}}
+{{- end -}}
+{{- end -}}
+{{- if has .name (list "REHEARSAL_HOST" "REHEARSAL_PORT") -}}
+{{- fail (printf "ingress/httpRoute: extraEnv sets %s; the routes need the API on the Service's port http (8080) on listen.podHost, which the chart sets" .name) -}}
+{{- end -}}
+{{- end -}}
+{{- if and .Values.networkPolicy.enabled (empty .Values.networkPolicy.routeFrom) -}}
+{{- fail "ingress/httpRoute: networkPolicy.routeFrom is empty; name the ingress controller's or Gateway's pods (NetworkPolicyPeers) that may reach port 8080, e.g. [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}]" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
