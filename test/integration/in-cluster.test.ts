@@ -512,7 +512,7 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
     console.log(
       `[in-cluster] charts published in ${timings.chartsPublishedSeconds!.toFixed(1)} s; helm upgrade ${charts!.previous.version} -> ${charts!.current.version} to pod Ready ${timings.upgradeToReadySeconds.toFixed(1)} s; ${before.size} reports kept`,
     );
-  });
+  }, 480_000); // the rollout and the new pod's Ready wait 180 s each at most, the APIService 90 s
 
   test("restore safety holds on this path: the pod's ServiceAccount wrote nothing outside its sandboxes and read no Secret outside them (audit log)", () => {
     const logPath = auditLogPath();
