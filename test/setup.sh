@@ -97,8 +97,9 @@ else
   log "not root: the real node's images are not built (the node needs root; its tests will say so)"
 fi
 
-log "Helm and promtool (built once from Go modules, cached by version)"
-timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
+# The step keeps its name (suite-needs.mjs's BUILD_STEPS) though it builds the OCI registry too.
+log "Helm, promtool and the OCI registry (built once from Go modules, cached by version)"
+timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool registry >/dev/null
 
 log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
 timed csi bash test/cluster/build-csi.sh >/dev/null

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# build-go-tools.sh [helm|promtool]... — builds Helm and promtool from their Go modules through the
-# module proxy (no release downloads) and prints the path of each binary. Cached outside the repo,
+# build-go-tools.sh [helm|promtool|registry]... — builds Helm, promtool and the CNCF Distribution
+# registry from their Go modules through the module proxy (no release downloads) and prints the path
+# of each binary. Cached outside the repo,
 # keyed by version, like test/cluster/build-binaries.sh: re-runs cost nothing once built.
 set -euo pipefail
 source "$(dirname "$0")/versions.env"
@@ -30,7 +31,7 @@ build() { # name version package ldflags [tags]
   echo "$out/$name"
 }
 
-for tool in "${@:-helm promtool}"; do
+for tool in "${@:-helm promtool registry}"; do
   for t in $tool; do
     case "$t" in
       # The Kubernetes version Helm assumes (template, lint) comes from its client-go version, set
@@ -47,6 +48,11 @@ for tool in "${@:-helm promtool}"; do
       # (Azure, AWS, GCE, ...) the cold build is much shorter.
       promtool) build promtool "$PROMETHEUS_VERSION" github.com/prometheus/prometheus/cmd/promtool \
               "-s -w -X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION}" remove_all_sd ;;
+      # The OCI registry the chart is pushed to and installed from in the tests (oci://127.0.0.1:…,
+      # test/helpers/oci-registry.ts): CNCF Distribution, the registry behind Docker Hub and most
+      # self-hosted ones, with its filesystem storage.
+      registry) build registry "$DISTRIBUTION_VERSION" github.com/distribution/distribution/v3/cmd/registry \
+              "-s -w -X github.com/distribution/distribution/v3/version.version=${DISTRIBUTION_VERSION}" ;;
       *) echo "unknown tool: $t" >&2; exit 2 ;;
     esac
   done

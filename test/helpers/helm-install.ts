@@ -9,7 +9,7 @@
 // (`--take-ownership`, as Helm does for objects a user created before), and the uninstall puts
 // back what global setup applied, so the files after this one find the cluster as they expect.
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { unregisterAggregatedApi } from './aggregated-api.js';
 import { repoRoot } from './cluster-info.js';
@@ -46,12 +46,27 @@ export function buildServerImage(output: string): BuiltImage {
   return { archive, bytes: statSync(archive).size, seconds: (performance.now() - started) / 1000 };
 }
 
+/** A chart in an OCI registry, as users install it: `oci://host/path/rehearsal --version V`. */
+export interface RegistryChart {
+  reference: string;
+  version: string;
+  /** A registry without TLS (127.0.0.1 in the tests): Helm's --plain-http. */
+  plainHttp: boolean;
+}
+
+/** Helm's arguments naming the chart: the working tree's directory, or a registry's chart. */
+export function chartArgs(chart?: RegistryChart): string[] {
+  if (!chart) return [chartDir];
+  return [chart.reference, '--version', chart.version, ...(chart.plainHttp ? ['--plain-http'] : [])];
+}
+
 /**
- * `helm install` into rehearsal-system with `--set`/`--set-json` style arguments. Clears what
- * another file may have left in the chart's way first: an APIService and an ExternalName Service
- * rehearsal-api pointing at a server on the host (test/helpers/aggregated-api.ts).
+ * `helm install` into rehearsal-system with `--set`/`--set-json` style arguments, of the working
+ * tree's chart or of `options.chart` from a registry. Clears what another file may have left in the
+ * chart's way first: an APIService and an ExternalName Service rehearsal-api pointing at a server
+ * on the host (test/helpers/aggregated-api.ts).
  */
-export function installChart(adminPath: string, valueArgs: string[], options: { upgrade?: boolean } = {}): void {
+export function installChart(adminPath: string, valueArgs: string[], options: { upgrade?: boolean; chart?: RegistryChart } = {}): void {
   unregisterAggregatedApi(adminPath);
   // rbac.yaml binds Rehearsal's Velero role in the installation's backup namespace: Velero is
   // installed first (docs/install.md).
@@ -60,7 +75,7 @@ export function installChart(adminPath: string, valueArgs: string[], options: { 
     // upgrade --install: a release left by an earlier demo run is upgraded in place.
     ...(options.upgrade ? ['upgrade', '--install'] : ['install']),
     RELEASE,
-    chartDir,
+    ...chartArgs(options.chart),
     '--kubeconfig',
     adminPath,
     '--namespace',
@@ -68,6 +83,51 @@ export function installChart(adminPath: string, valueArgs: string[], options: { 
     '--take-ownership',
     ...valueArgs,
   ]);
+}
+
+/**
+ * The chart's CRDs from the registry, to apply before an upgrade: `helm pull --untar`, then its
+ * crds/ directory. Not `helm show crds`: it joins the files without a `---` between them, so the
+ * three CRDs come out as one YAML document (Helm 3.22; our CRD files start with comments).
+ */
+export function pulledCrdsDir(chart: RegistryChart, into: string): string {
+  mkdirSync(into, { recursive: true });
+  helm(['pull', ...chartArgs(chart), '--untar', '--untardir', into]);
+  return path.join(into, 'rehearsal', 'crds');
+}
+
+/**
+ * An upgrade of the installed release to `chart`, as docs/install.md says: the chart's CRDs first
+ * (Helm installs crds/ on install only and never upgrades them), then `helm upgrade
+ * --reset-then-reuse-values` (the install's values over the NEW chart's defaults; plain
+ * --reuse-values would take the old chart's defaults and leave the values the new chart added
+ * empty), waiting for the rollout.
+ */
+export function upgradeChart(adminPath: string, chart: RegistryChart, workDir: string): void {
+  const crds = pulledCrdsDir(chart, mkdtempSync(path.join(workDir, 'pulled-')));
+  kubectl(adminPath, ['apply', '--server-side', '--force-conflicts', '-f', crds]);
+  helm([
+    'upgrade',
+    RELEASE,
+    ...chartArgs(chart),
+    '--kubeconfig',
+    adminPath,
+    '--namespace',
+    REHEARSAL_NAMESPACE,
+    // Objects the new chart adds may exist already: global setup applies parts of deploy/base.
+    '--take-ownership',
+    '--reset-then-reuse-values',
+  ]);
+  kubectl(adminPath, ['rollout', 'status', 'deployment/rehearsal-api', '-n', REHEARSAL_NAMESPACE, '--timeout=180s']);
+}
+
+/** The release's chart (name-version) and revision, from `helm list`. */
+export function releaseChart(adminPath: string): { chart: string; revision: number } {
+  const [release] = JSON.parse(
+    helm(['list', '--kubeconfig', adminPath, '--namespace', REHEARSAL_NAMESPACE, '--filter', `^${RELEASE}$`, '-o', 'json']),
+  ) as { chart: string; revision: string }[];
+  if (!release) throw new Error(`no Helm release ${RELEASE} in ${REHEARSAL_NAMESPACE}`);
+  return { chart: release.chart, revision: Number(release.revision) };
 }
 
 /** The serving certificate and the APIService caBundle, by the script docs/install.md names. */

@@ -1,7 +1,14 @@
 // Rehearsal installed the way a user installs it, on the real node (test/cluster/REAL-NODE.md):
-// the image from deploy/image/build-oci.sh imported into the node's containerd, `helm install` of
-// deploy/helm/rehearsal, the serving certificate from deploy/tls/make-serving-cert.sh. Nothing here
-// runs Rehearsal on the host, and REHEARSAL_PROBE_TARGETS is set nowhere. It shows:
+// the image from deploy/image/build-oci.sh imported into the node's containerd, `helm install
+// oci://127.0.0.1:…/charts/rehearsal` from a real OCI registry (CNCF Distribution, built from its Go
+// module), the serving certificate from deploy/tls/make-serving-cert.sh. Nothing here runs
+// Rehearsal on the host, and REHEARSAL_PROBE_TARGETS is set nowhere. It shows:
+//   - the chart as a user gets it (issue 30): deploy/helm/package.sh packs and pushes two releases,
+//     the previous one (deploy/helm/releases.env: the chart at an earlier commit) and the working
+//     tree's; the previous one is installed from the registry, the runs below write their reports
+//     under it, then `helm upgrade` to the current one (its CRDs applied first, as docs/install.md
+//     says) keeps every report, unchanged, and they verify with the upgraded server's keys. The
+//     tests after the upgrade run on the current chart;
 //   - the server pod from that image runs on the real node under its own ServiceAccount and is
 //     Ready through its HTTP probe;
 //   - APIService v1.api.rehearsal.dev is served through the chart's Service with the caBundle:
@@ -48,7 +55,16 @@ import { API_SERVICE, availability } from '../helpers/aggregated-api.js';
 import { authoredBy } from '../helpers/author.js';
 import { auditLogPath, readAuditEvents, secretReadsOutsideSandboxes, unsafeWrites, writesIn } from '../helpers/audit.js';
 import { repoRoot } from '../helpers/cluster-info.js';
-import { buildServerImage, installChart, makeServingCertificate, uninstallChart } from '../helpers/helm-install.js';
+import { currentChart, previousRelease, publishChart } from '../helpers/chart-releases.js';
+import {
+  buildServerImage,
+  installChart,
+  makeServingCertificate,
+  releaseChart,
+  uninstallChart,
+  upgradeChart,
+  type RegistryChart,
+} from '../helpers/helm-install.js';
 import { kubectl } from '../helpers/install-crds.js';
 import {
   createNamespace,
@@ -60,6 +76,7 @@ import {
   waitForNamespacesGone,
 } from '../helpers/kube.js';
 import { startLocalVolumeProvisioner } from '../helpers/local-volume-provisioner.js';
+import { startOciRegistry, type OciRegistry } from '../helpers/oci-registry.js';
 import { ORDERS_ROWS, sqlIn, writeOrdersAfterBackup, writeOrdersBeforeBackup } from '../helpers/orders-database.js';
 import { addRealNodePostgres, readyPodOf } from '../helpers/real-node-app.js';
 import { importImageIntoNode, REAL_NODE_LABEL, realNodeStatus } from '../helpers/real-node.js';
@@ -141,6 +158,9 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
   let prometheusToken = '';
   let nobodyToken = '';
   let simulator: VeleroSimulator | undefined;
+  let registry: OciRegistry | undefined;
+  /** The two releases in the registry: installed first, and upgraded to. */
+  let charts: { previous: RegistryChart; current: RegistryChart } | undefined;
   let installed = false;
   let pod: V1Pod | undefined;
   let passingScore: number | undefined;
@@ -157,6 +177,17 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
     timings.imageMegabytes = image.bytes / 1e6;
     const imported = importImageIntoNode(image.archive);
     if (!imported) console.warn(`[in-cluster] not a local node: load ${image.archive} into it yourself`);
+
+    // The chart's releases in a registry of their own, as a maintainer publishes them.
+    const published = performance.now();
+    registry = await startOciRegistry();
+    const repository = registry.reference('charts');
+    const previous = previousRelease();
+    charts = {
+      previous: publishChart(path.join(tmp, 'charts'), repository, { from: previous.commit, version: previous.version }),
+      current: publishChart(path.join(tmp, 'charts'), repository),
+    };
+    timings.chartsPublishedSeconds = (performance.now() - published) / 1000;
 
     // The chart's ServiceMonitor needs the Prometheus Operator's CRD (from its Go module).
     const serviceMonitorCrd = execFileSync('bash', [path.join(repoRoot, 'deploy/tools/third-party-crds.sh')], {
@@ -198,36 +229,31 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
     // translation): this control plane's is random (up.sh), so it is added as a user would.
     const apiServerPort = new URL(kubeConfig.getCurrentCluster()!.server).port;
     const started = performance.now();
-    installed = true; // from here on, afterAll uninstalls (a failed install leaves a release too)
-    installChart(adminPath, [
+    const valueArgs = [
       '--set-json', `networkPolicy.extraEgress=[{"ports":[{"protocol":"TCP","port":${apiServerPort}}]}]`,
       '--set', 'replicaCount=1',
-      // Loaded into the node above: there is no registry to pull from.
+      // Loaded into the node above: there is no registry to pull the image from. Only the working
+      // tree's image is built here, so the previous chart runs it too (named explicitly: the
+      // previous chart's appVersion may differ): the upgrade tested is the chart's.
       '--set', 'image.pullPolicy=Never',
+      '--set', `image.tag=${currentChart().appVersion}`,
       '--set-json', `nodeSelector={"${REAL_NODE_LABEL}":"true"}`,
       '--set-json', `tolerations=[{"key":"${REAL_NODE_LABEL}","operator":"Exists"}]`,
       '--set', 'monitoring.serviceMonitor.enabled=true',
       '--set', 'monitoring.serviceMonitor.prometheusServiceAccount.name=prometheus',
       '--set', `monitoring.serviceMonitor.prometheusServiceAccount.namespace=${users}`,
-    ]);
+    ];
+    installed = true; // from here on, afterAll uninstalls (a failed install leaves a release too)
+    installChart(adminPath, valueArgs, { chart: charts.previous });
     makeServingCertificate(adminPath);
-    pod = await waitFor(
-      async () => {
-        const pods = await core.listNamespacedPod({ namespace: REHEARSAL_NAMESPACE, labelSelector: SERVER_SELECTOR });
-        return pods.items.find((candidate) =>
-          (candidate.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
-        );
-      },
-      { timeoutMs: 180_000, intervalMs: 500, description: 'the Rehearsal pod to be Ready' },
-    ).catch(async (error: unknown) => {
-      throw new Error(`${(error as Error).message}\n${await describeServer()}`);
-    });
+    pod = await readyServerPod();
     timings.installToReadySeconds = (performance.now() - started) / 1000;
     timings.installStartedAt = started;
   }, 900_000);
 
   afterAll(async () => {
     await simulator?.stop();
+    await registry?.stop();
     try {
       if (installed) uninstallChart(adminPath);
     } finally {
@@ -235,6 +261,37 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
     }
     console.log(`[in-cluster] timings: ${JSON.stringify(timings)}`);
   }, 180_000);
+
+  /** The Ready server pod (not `replaced`, the one an upgrade rolled away). */
+  async function readyServerPod(replaced?: string): Promise<V1Pod> {
+    return waitFor(
+      async () => {
+        const pods = await core.listNamespacedPod({ namespace: REHEARSAL_NAMESPACE, labelSelector: SERVER_SELECTOR });
+        return pods.items.find(
+          (candidate) =>
+            candidate.metadata?.name !== replaced &&
+            !candidate.metadata?.deletionTimestamp &&
+            (candidate.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+        );
+      },
+      { timeoutMs: 180_000, intervalMs: 500, description: 'the Rehearsal pod to be Ready' },
+    ).catch(async (error: unknown) => {
+      throw new Error(`${(error as Error).message}\n${await describeServer()}`);
+    });
+  }
+
+  /** The test's RestoreReports: name → the digest its evidence signs. */
+  async function reportDigests(): Promise<Map<string, string | undefined>> {
+    const reports = (await custom.listNamespacedCustomObject({ group: 'rehearsal.dev', version: 'v1alpha1', namespace: tests, plural: 'restorereports' })) as {
+      items: Parameters<typeof expandReport>[0][];
+    };
+    return new Map(
+      reports.items
+        .map(expandReport)
+        .filter((report) => report.spec.testRef.name === testName)
+        .map((report) => [report.metadata.name, report.spec.evidence?.digest] as const),
+    );
+  }
 
   /** The server pods' states and last log lines, for a failure message. */
   async function describeServer(): Promise<string> {
@@ -270,6 +327,8 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
   }
 
   test('the server pod from the image runs on the real node under its own ServiceAccount and is Ready', async () => {
+    // Installed from the registry: the previous release (revision 1).
+    expect(releaseChart(adminPath)).toEqual({ chart: `rehearsal-${charts!.previous.version}`, revision: 1 });
     expect(pod?.spec?.nodeName).toBe(node.available ? node.nodeName : '');
     expect(pod?.spec?.serviceAccountName).toBe('rehearsal');
     const container = pod?.status?.containerStatuses?.find((status) => status.name === 'api');
@@ -405,6 +464,55 @@ describeOnRealNode('test/integration/in-cluster.test.ts', node, 'Rehearsal insta
     // Back to once a year, so no further run starts while the chart is uninstalled.
     await setCron('0 0 1 1 *');
   });
+
+  // Issue 30: `helm upgrade` from the previous chart version, both from the registry. The runs
+  // above wrote their reports under the previous chart; every one must still be there after the
+  // upgrade, unchanged (same names, same evidence digests), and verify — through the upgraded
+  // server's published keys, as an auditor with the viewer role checks them.
+  test('helm upgrade from the previous chart version to the current one, both from oci://127.0.0.1, keeps every report, and they verify', async () => {
+    const before = await reportDigests();
+    expect(before.size).toBeGreaterThanOrEqual(2); // the manual run's and the scheduled run's
+    for (const digest of before.values()) expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const previousPod = pod!.metadata!.name!;
+    const started = performance.now();
+    upgradeChart(adminPath, charts!.current, tmp);
+    pod = await readyServerPod(previousPod);
+    timings.upgradeToReadySeconds = (performance.now() - started) / 1000;
+    expect(releaseChart(adminPath)).toEqual({ chart: `rehearsal-${charts!.current.version}`, revision: 2 });
+    // The install's values came along (--reset-then-reuse-values): still on the real node, from
+    // the imported image. The current chart's objects are in place, with the current chart's
+    // defaults for the values the previous one did not have (backupTool, clusterDefaults).
+    expect(pod.spec?.nodeName).toBe(node.available ? node.nodeName : '');
+    expect(pod.spec?.containers.find((c) => c.name === 'api')?.imagePullPolicy).toBe('Never');
+    const env = Object.fromEntries((pod.spec?.containers.flatMap((c) => c.env ?? []) ?? []).map((e) => [e.name, e.value]));
+    expect(env.REHEARSAL_BACKUP_TOOL).toBe('velero');
+    expect((await core.readNamespacedConfigMap({ namespace: REHEARSAL_NAMESPACE, name: 'rehearsal-cluster-defaults' })).metadata?.labels?.['helm.sh/chart']).toBe(
+      `rehearsal-${charts!.current.version}`,
+    );
+
+    expect(await reportDigests()).toEqual(before);
+    let last = '';
+    await waitFor(() => (last = availability(adminPath)).startsWith('True '), {
+      timeoutMs: 90_000,
+      intervalMs: 500,
+      description: `APIService ${API_SERVICE} to be Available after the upgrade (last: ${last})`,
+    });
+    let lastVerify: Ran | undefined;
+    const verified = await waitFor(
+      async () => {
+        lastVerify = await kubectlAs(kubeconfigs.viewer, ['restoretest', 'verify', testName, '-n', tests]);
+        return lastVerify.code === 0 ? lastVerify : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 1000, description: 'the reports to verify through the upgraded server' },
+    ).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}\nlast verify: ${JSON.stringify(lastVerify)}`);
+    });
+    expect(verified.stdout).toContain(`${before.size}/${before.size} reports verified`);
+    expect(verified.stdout).not.toMatch(/does NOT verify/);
+    console.log(
+      `[in-cluster] charts published in ${timings.chartsPublishedSeconds!.toFixed(1)} s; helm upgrade ${charts!.previous.version} -> ${charts!.current.version} to pod Ready ${timings.upgradeToReadySeconds.toFixed(1)} s; ${before.size} reports kept`,
+    );
+  }, 480_000); // the rollout and the new pod's Ready wait 180 s each at most, the APIService 90 s
 
   test("restore safety holds on this path: the pod's ServiceAccount wrote nothing outside its sandboxes and read no Secret outside them (audit log)", () => {
     const logPath = auditLogPath();

@@ -29,6 +29,8 @@ describe('suite-needs: the build steps an integration suite waits for', () => {
 
   it('the suites of the last tools wait for them', () => {
     expect(lastStepOf(suite('alert-rules'))).toBe('helm+promtool');
+    // The OCI registry is built in the same step (build-go-tools.sh registry).
+    expect(lastStepOf(suite('chart-registry'))).toBe('helm+promtool');
     expect(lastStepOf(suite('generated-clients'))).toBe('api-clients');
     expect(lastStepOf(suite('schemathesis'))).toBe('schemathesis');
   });
