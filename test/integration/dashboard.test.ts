@@ -30,6 +30,7 @@ import {
   type EngineFixture,
 } from '../helpers/engine-fixture.js';
 import { kubectl } from '../helpers/install-crds.js';
+import { readCsv } from '../helpers/csv.js';
 import { closedLoopbackPort, deleteNamespaces, testKubeconfigPath, waitFor } from '../helpers/kube.js';
 import { REHEARSAL_NAMESPACE, rehearsalKubeconfig, serviceAccountTokenFor } from '../helpers/rehearsal-identity.js';
 import { startInProcess, startProcess } from '../helpers/rehearsal-server.js';
@@ -726,6 +727,168 @@ describe('the dashboard in Chromium', () => {
     const page = await open(`tests/${fixture.testNamespace}/no-such-test`);
     await page.locator('.panel.error').waitFor();
     expect(await page.textContent('.panel.error h2')).toBe('Not found');
+    await page.context().close();
+  });
+});
+
+// Issue 30: the dashboard reads like a tool people like. Schedules in English beside the cron,
+// reports as CSV, a test's YAML, and the command palette, each checked against the API.
+describe('the dashboard, issue 30: schedules in English, CSV, YAML view, command palette', () => {
+  const WEEKDAYS = 'weekday-paris';
+  const ON_BACKUPS = 'every-third-backup';
+
+  afterAll(() => {
+    kubectl(testKubeconfigPath(), ['delete', 'rtest', '-n', fixture.testNamespace, WEEKDAYS, ON_BACKUPS, '--ignore-not-found']);
+  });
+
+  it('shows each schedule in English beside its cron, on the tests list and the test page', async () => {
+    // Suspended: they never run, so no other case of this file sees a report of theirs.
+    await createRestoreTest(fixture, restoreTestBody(fixture, WEEKDAYS, { schedule: { cron: '15 6 * * 1-5', timezone: 'Europe/Paris', suspend: true } }));
+    await createRestoreTest(fixture, restoreTestBody(fixture, ON_BACKUPS, { schedule: { timezone: 'UTC', suspend: true, onBackup: { everyNth: 3 } } }));
+    const read = (name: string) =>
+      waitFor(async () => (await api.GET('/api/v1/tests/{name}', { params: { path: { name }, query: { namespace: fixture.testNamespace } } })).data, {
+        timeoutMs: 30_000,
+        description: `${name} in the API`,
+      });
+    expect(await read(WEEKDAYS)).toMatchObject({ schedule: '15 6 * * 1-5', timezone: 'Europe/Paris' });
+    expect(await read(ON_BACKUPS)).toMatchObject({ schedule: '', onBackup: true, everyNthBackup: 3 });
+
+    const page = await open('tests');
+    await settled(page);
+    const scheduleOf = (name: string) => page.locator('tbody tr', { has: page.getByRole('link', { name, exact: true }) }).locator('[data-testid="schedule"]');
+    await page.fill('input[type="search"]', WEEKDAYS);
+    expect((await scheduleOf(WEEKDAYS).textContent())?.trim()).toBe('15 6 * * 1-5 weekdays at 06:15 Europe/Paris');
+    await page.fill('input[type="search"]', ON_BACKUPS);
+    expect((await scheduleOf(ON_BACKUPS).textContent())?.trim()).toBe('every 3rd backup');
+    // The fixture's default cron of every other test: "yearly on the 1st of January at 00:00 UTC".
+    await page.fill('input[type="search"]', FAILING);
+    expect((await scheduleOf(FAILING).textContent())?.trim()).toBe('0 0 1 1 * yearly on the 1st of January at 00:00 UTC');
+    await expectAccessible(page);
+    await page.context().close();
+
+    const detail = await open(`tests/${fixture.testNamespace}/${WEEKDAYS}`);
+    await settled(detail);
+    expect((await detail.textContent('[data-testid="detail-schedule"]'))?.trim()).toBe('15 6 * * 1-5 weekdays at 06:15 Europe/Paris');
+    await expectAccessible(detail);
+    await detail.context().close();
+  });
+
+  it('Reports: "Download CSV" writes the reports listed, with the filter applied, as RFC 4180 CSV', async () => {
+    const page = await open('reports');
+    await settled(page);
+    await page.fill('input[list="report-tests"]', `${fixture.testNamespace}/${FAILING}`);
+    const { data: listed } = await api.GET('/api/v1/reports', { params: { query: { days: 7, limit: 50, test: FAILING, namespace: fixture.testNamespace } } });
+    expect(listed!.length).toBeGreaterThan(0);
+    await page.waitForFunction((n) => document.querySelector('[data-testid="reports-count"]')?.textContent === `Reports 1–${n}`, listed!.length);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`rehearsal-reports-7d-${FAILING}-page1.csv`);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'rh-csv-')), 'reports.csv');
+    await download.saveAs(file);
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('\uFEFF')).toBe(true); // spreadsheets then read it as UTF-8
+    const [header, ...rows] = readCsv(text.slice(1));
+    expect(header).toEqual([
+      'completedAt', 'namespace', 'test', 'result', 'score', 'trigger', 'backup', 'provider', 'backupAge',
+      'rto', 'rtoTarget', 'rtoWithinSLA', 'rpo', 'rpoWithinSLA', 'checks', 'failedChecks', 'failure', 'report', 'runId',
+    ]);
+    const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]);
+    expect(column('report')).toEqual(listed!.map((r) => r.metadata.name));
+    expect(column('test')).toEqual(listed!.map(() => FAILING));
+    expect(column('result')).toEqual(listed!.map((r) => r.spec.result));
+    expect(column('score')).toEqual(listed!.map((r) => String(r.spec.score)));
+    expect(column('backup')).toEqual(listed!.map((r) => r.spec.backup.name));
+    expect(column('checks')).toEqual(listed!.map((r) => r.spec.checkSummary));
+    expect(column('failure')).toEqual(listed!.map((r) => (r.spec.failure ? `${r.spec.failure.reason}: ${r.spec.failure.message}` : '')));
+    for (const cell of rows.flat()) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    await page.context().close();
+  });
+
+  it('Test detail: the YAML view is the API answer, and downloads and copies as shown', async () => {
+    const { data: test } = await api.GET('/api/v1/tests/{name}', { params: { path: { name: LEGACY }, query: { namespace: fixture.testNamespace } } });
+    const page = await open(`tests/${fixture.testNamespace}/${LEGACY}`);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await settled(page);
+    expect(await page.locator('[data-testid="test-yaml-text"]').isVisible()).toBe(false); // collapsed until asked for
+    await page.locator('[data-testid="test-yaml"] summary').click();
+    const shown = (await page.locator('[data-testid="test-yaml-text"]').textContent())!;
+    expect(shown.split('\n')[0]).toBe(`# ${fixture.testNamespace}/${LEGACY} as GET /api/v1/tests/${LEGACY}?namespace=${fixture.testNamespace} answers it`);
+    // status.preflight may be refreshed by a backup completing meanwhile: the rest must be equal.
+    const withoutPreflight = (value: unknown) => ({ ...(value as Record<string, unknown>), preflight: undefined });
+    expect(withoutPreflight(parseYaml(shown))).toEqual(withoutPreflight(test));
+    await expectAccessible(page);
+
+    const fileName = `${fixture.testNamespace}-${LEGACY}.yaml`;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${fileName}` }).click()]);
+    expect(download.suggestedFilename()).toBe(fileName);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'rh-test-yaml-')), fileName);
+    await download.saveAs(file);
+    expect(readFileSync(file, 'utf8')).toBe(shown);
+
+    await page.getByRole('button', { name: 'Copy YAML' }).click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    await page.context().close();
+  });
+
+  it('command palette: Ctrl+K and "/" open it, it finds tests by name, namespace and source, Enter opens, Esc closes', async () => {
+    const { data: tests } = await api.GET('/api/v1/tests');
+    const page = await open('overview');
+    await settled(page);
+    const palette = page.getByRole('dialog', { name: 'Go to a test or page' });
+    const optionTexts = () => palette.getByRole('option').allTextContents();
+    /** Presses the shortcut; the palette is open, its search box focused and the tests listed. */
+    const openWith = async (key: string): Promise<void> => {
+      await page.keyboard.press(key);
+      await palette.waitFor();
+      await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'combobox');
+      await page.waitForFunction(() => document.querySelector('[data-testid="palette-status"]')?.textContent !== 'Loading tests…');
+    };
+
+    await openWith('Control+k');
+    expect(await palette.getAttribute('aria-modal')).toBe('true');
+    expect(await palette.evaluate((element) => element.tagName === 'DIALOG' && (element as HTMLDialogElement).open)).toBe(true);
+    await page.keyboard.type(FAILING);
+    const found = await optionTexts();
+    expect(found[0]).toContain(FAILING);
+    expect(found[0]).toContain(fixture.testNamespace);
+    expect(await palette.getByRole('option').first().getAttribute('aria-selected')).toBe('true');
+    await expectAccessible(page); // with the dialog open
+    // The focus trap: Tab and Shift+Tab stay inside the dialog.
+    for (const key of ['Tab', 'Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      expect(await page.evaluate(() => document.activeElement?.closest('dialog.palette') !== null)).toBe(true);
+    }
+    await palette.getByRole('combobox').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`#/tests/${fixture.testNamespace}/${FAILING}$`));
+    expect(await palette.count()).toBe(0);
+
+    // "/" outside a field; a search by source namespace lists every test that restores it.
+    await settled(page);
+    await page.locator('h1').click();
+    await openWith('/');
+    await page.keyboard.type(fixture.source);
+    const restoring = tests!.filter((t) =>
+      `${t.name} ${t.namespace} ${t.namespace}/${t.name} ${t.sourceNamespaces.join(' ')}`.toLowerCase().includes(fixture.source.toLowerCase()),
+    );
+    await page.waitForFunction((n) => document.querySelectorAll('dialog.palette [role="option"]').length === n, Math.min(restoring.length, 50));
+    for (const text of await optionTexts()) expect(text).toContain(fixture.source);
+    await page.keyboard.press('ArrowDown');
+    expect(await palette.getByRole('option').nth(restoring.length > 1 ? 1 : 0).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'detached' });
+    expect(page.url()).toMatch(new RegExp(`#/tests/${fixture.testNamespace}/${FAILING}$`));
+
+    // Pages too; and "/" typed in a field is text, not the shortcut.
+    await openWith('Control+k');
+    await page.keyboard.type('reports');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/reports$/);
+    await settled(page);
+    await page.fill('input[list="report-tests"]', '');
+    await page.locator('input[list="report-tests"]').pressSequentially('a/b');
+    expect(await page.inputValue('input[list="report-tests"]')).toBe('a/b');
+    expect(await palette.count()).toBe(0);
     await page.context().close();
   });
 });

@@ -42,3 +42,23 @@ export function toYaml(value: unknown, indent = ''): string {
   }
   return `${indent}${scalar(value)}\n`;
 }
+
+export type CsvValue = string | number | boolean | null | undefined;
+
+// A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): report names
+// and check messages come from restored applications and their users, so such text cells get a
+// leading apostrophe, which spreadsheets show as text and do not evaluate (OWASP's advice).
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV field (RFC 4180): quoted when it holds a quote, comma, CR or LF; formulas neutralized. */
+export function csvCell(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'string') return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return /["\r\n,]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Rows as RFC 4180 CSV: CRLF after every record, the first row the header. */
+export function toCsv(rows: readonly (readonly CsvValue[])[]): string {
+  return rows.map((row) => `${row.map(csvCell).join(',')}\r\n`).join('');
+}

@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { onUnauthenticated, storedToken, storeToken, viaAggregation } from './api.js';
+import { CommandPalette } from './components/command-palette.js';
 import { PageHeader } from './components/ui.js';
 import { href, useRoute } from './hooks.js';
 import { OmittedNote } from './components/omitted-note.js';
@@ -27,6 +28,8 @@ const NAV: [string, string][] = [
   ['compliance', 'Compliance'],
   ['settings', 'License & settings'],
 ];
+/** What the command palette offers besides the tests: the pages, and the form for a new test. */
+const PALETTE_PAGES: [string, string][] = [...NAV, ['new-test', 'New test']];
 
 function Page({ page, params }: { page: string; params: string[] }) {
   const [namespace = '', name = ''] = params;
@@ -125,6 +128,7 @@ function App() {
         <a class="brand" href={href('overview')}>
           Rehearsal
         </a>
+        <CommandPalette pages={PALETTE_PAGES} />
         <button
           type="button"
           class="theme"

@@ -2,7 +2,7 @@
 // bundle): what it writes reads back, with the yaml package, as exactly the data exported.
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { toYaml } from '../../../web/src/export.js';
+import { csvCell, toCsv, toYaml } from '../../../web/src/export.js';
 
 const REPORT = {
   apiVersion: 'rehearsal.dev/v1alpha1',
@@ -33,5 +33,34 @@ describe('toYaml', () => {
   it('writes scalars, empty lists and empty objects', () => {
     expect(toYaml([])).toBe('[]\n');
     expect(parse(toYaml({ a: {}, b: [], c: 0, d: false }))).toEqual({ a: {}, b: [], c: 0, d: false });
+  });
+});
+
+describe('csvCell and toCsv', () => {
+  it.each([
+    ['plain text', 'shop-daily', 'shop-daily'],
+    ['a comma', 'a,b', '"a,b"'],
+    ['a quote', 'say "hi"', '"say ""hi"""'],
+    ['a line feed', 'one\ntwo', '"one\ntwo"'],
+    ['a carriage return', 'one\rtwo', '"one\rtwo"'],
+    ['empty text', '', ''],
+    ['a formula', '=HYPERLINK("http://evil","x")', '"\'=HYPERLINK(""http://evil"",""x"")"'],
+    ['a plus', '+1+2', "'+1+2"],
+    ['a minus', '-2+3', "'-2+3"],
+    ['an at sign', '@SUM(A1)', "'@SUM(A1)"],
+    ['a leading tab', '\t=1', "'\t=1"],
+    ['a leading carriage return', '\r=1', '"\'\r=1"'],
+    ['a formula sign inside, not first', 'a=b', 'a=b'],
+  ])('%s', (_case, value, expected) => {
+    expect(csvCell(value)).toBe(expected);
+  });
+
+  it('writes numbers and booleans as they are, and nothing for null or undefined', () => {
+    expect([csvCell(-3), csvCell(87), csvCell(false), csvCell(null), csvCell(undefined)]).toEqual(['-3', '87', 'false', '', '']);
+  });
+
+  it('ends every record with CRLF (RFC 4180)', () => {
+    expect(toCsv([['a', 'b'], [1, 'x,y']])).toBe('a,b\r\n1,"x,y"\r\n');
+    expect(toCsv([])).toBe('');
   });
 });

@@ -1,6 +1,7 @@
 // Reports: newest first, paged by the API (limit + the continue token of its Link rel="next",
 // decision 0011), filtered by test, result and age through the API's own query parameters, so a
-// 90-day view of 90,000 reports never travels to the browser. Export writes the page shown.
+// 90-day view of 90,000 reports never travels to the browser. Export (JSON, YAML, CSV) writes the
+// page shown, so it follows the filters.
 import { useMemo, useState } from 'preact/hooks';
 import { api, unwrap } from '../api.js';
 import { Async, Badge, PageHeader, Pager, Segmented } from '../components/ui.js';
@@ -9,6 +10,7 @@ import { toYaml } from '../export.js';
 import { dateTime, resultClass, type Report, type TestResponse } from '../format.js';
 import { href, useLoad, useRoute } from '../hooks.js';
 import { nextToken } from '../paging.js';
+import { reportsCsv } from '../report-csv.js';
 
 const RESULTS = ['all', 'pass', 'partial', 'fail'] as const;
 const DAYS = [1, 7, 30, 90] as const;
@@ -163,6 +165,14 @@ function ReportTable(props: {
           onClick={() => download(`${exportName}.yaml`, yaml(), 'application/yaml')}
         >
           Export this page as YAML
+        </button>
+        <button
+          type="button"
+          disabled={reports.length === 0}
+          // With a byte order mark: spreadsheets then read the names and messages as UTF-8.
+          onClick={() => download(`${exportName}.csv`, `\uFEFF${reportsCsv(reports)}`, 'text/csv;charset=utf-8')}
+        >
+          Download CSV
         </button>
       </div>
       <div class="table-wrap">

@@ -9,6 +9,8 @@ import { History, RtoBar, type Phase } from '../components/charts.js';
 import { DiagnosisPanel } from '../components/diagnosis.js';
 import { PreflightPanel } from '../components/preflight.js';
 import { RecoveryPoint } from '../components/recovery-point.js';
+import { Schedule } from '../components/schedule.js';
+import { TestYaml } from '../components/test-yaml.js';
 import { TriggerButton } from '../components/trigger.js';
 import { Async, Badge, Card, PageHeader } from '../components/ui.js';
 import { importKeys, verifyReport, type Verdict } from '../evidence.js';
@@ -92,7 +94,7 @@ export function TestDetailPage({ namespace, name }: { namespace: string; name: s
               tone={resultClass(t.lastResult)}
               testId="detail-last-score"
             />
-            <Card label="Schedule" value={t.schedule} />
+            <Card label="Schedule" value={<Schedule test={t} />} testId="detail-schedule" />
             <Card label="RTO target" value={t.rtoTarget || 'none'} />
             <Card label="RPO target" value={t.rpoTarget || 'none'} />
             <Card label="Next run" value={!t.nextRunAt && t.onBackup ? 'on next backup' : dateTime(t.nextRunAt)} />
@@ -100,6 +102,7 @@ export function TestDetailPage({ namespace, name }: { namespace: string; name: s
           </section>
           <PreflightPanel test={t} />
           <Async state={reports}>{(list) => <Runs reports={list} />}</Async>
+          <TestYaml test={t} />
         </>
       )}
     </Async>

@@ -2,15 +2,17 @@
 // and only one page of rows is in the DOM), delete with confirmation, and "Run now".
 import { useMemo, useState } from 'preact/hooks';
 import { api, describeError, expectOk, unwrap } from '../api.js';
+import { Schedule } from '../components/schedule.js';
 import { TriggerButton } from '../components/trigger.js';
 import { Async, Badge, Dialog, PageHeader, Pager } from '../components/ui.js';
 import { dateTime, resultClass, type TestResponse } from '../format.js';
 import { href, useLoad } from '../hooks.js';
 
-type SortKey = 'name' | 'namespace' | 'phase' | 'lastScore' | 'lastRunAt' | 'nextRunAt';
+type SortKey = 'name' | 'namespace' | 'schedule' | 'phase' | 'lastScore' | 'lastRunAt' | 'nextRunAt';
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'name', label: 'Name' },
   { key: 'namespace', label: 'Namespace' },
+  { key: 'schedule', label: 'Schedule' },
   { key: 'phase', label: 'Phase' },
   { key: 'lastScore', label: 'Last score' },
   { key: 'lastRunAt', label: 'Last run' },
@@ -109,6 +111,9 @@ function TestTable({ tests, reload }: { tests: TestResponse[]; reload: () => voi
                   <a href={href('tests', t.namespace, t.name)}>{t.name}</a>
                 </td>
                 <td>{t.namespace}</td>
+                <td>
+                  <Schedule test={t} />
+                </td>
                 <td>{t.phase}</td>
                 <td>
                   {t.lastResult ? (
