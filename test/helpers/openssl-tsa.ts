@@ -28,8 +28,8 @@ export interface OpensslTsa {
   ca: X509Certificate;
   /** POST a TimeStampReq here: `/rsa` or `/ec` sign with that key. */
   url(key: TsaKeyType): URL;
-  /** Misbehaving endpoints: HTTP 500, truncated DER, a 1 MiB body, the first answer `/rsa` gave, no answer at all. */
-  brokenUrl(kind: 'http-error' | 'garbage' | 'oversize' | 'replay' | 'silent'): URL;
+  /** Misbehaving endpoints: HTTP 500, truncated DER, a 1 MiB body (declared, or streamed without a length), the first answer `/rsa` gave, no answer at all. */
+  brokenUrl(kind: 'http-error' | 'garbage' | 'oversize' | 'oversize-stream' | 'replay' | 'silent'): URL;
   /** Every TimeStampResp served by `/rsa` and `/ec`, oldest first (to cross-check with `openssl ts -verify`). */
   served: Buffer[];
   /** A certificate without extendedKeyUsage timeStamping, issued by the same CA, and its key. */
@@ -133,6 +133,12 @@ export async function startOpensslTsa(name = 'Rehearsal Test'): Promise<OpensslT
       if (route === '/http-error') return send(503, Buffer.from('the authority is down'), 'text/plain');
       if (route === '/garbage') return send(200, Buffer.from('30820400deadbeef', 'hex'));
       if (route === '/oversize') return send(200, Buffer.alloc(1024 * 1024, 0x30));
+      if (route === '/oversize-stream') {
+        res.writeHead(200, { 'content-type': 'application/timestamp-reply' });
+        for (let i = 0; i < 64; i++) res.write(Buffer.alloc(16 * 1024, 0x30));
+        res.end();
+        return;
+      }
       if (route === '/replay' && served[0]) return send(200, served[0]);
       if (route === '/silent') return; // stop() closes the connection
       return send(404, Buffer.from('no such route'), 'text/plain');
@@ -169,12 +175,16 @@ export async function opensslVerifies(args: string[]): Promise<{ ok: boolean; ou
   }
 }
 
-/** Re-signs the TSTInfo of a token with another certificate and key, as CMS (what a TSA whose certificate is not a TSA's would send). */
-export async function resignTstInfo(dir: string, tstInfo: Buffer, certFile: string, keyFile: string): Promise<Buffer> {
+/**
+ * Signs a TSTInfo as a CMS time-stamp token with the given certificate and key: what a TSA whose
+ * certificate is not a TSA's would send, or a token whose TSTInfo says what the test wants. With
+ * `byKeyId` the SignerInfo names its signer by subject key identifier instead of issuer and serial.
+ */
+export async function resignTstInfo(dir: string, tstInfo: Buffer, certFile: string, keyFile: string, byKeyId = false): Promise<Buffer> {
   const input = path.join(dir, 'tstinfo.der');
   const output = path.join(dir, 'resigned.der');
   writeFileSync(input, tstInfo);
   await run('openssl', ['cms', '-sign', '-binary', '-nodetach', '-nosmimecap', '-md', 'sha256', '-econtent_type', '1.2.840.113549.1.9.16.1.4',
-    '-in', input, '-signer', certFile, '-inkey', keyFile, '-outform', 'DER', '-out', output]);
+    '-in', input, '-signer', certFile, '-inkey', keyFile, '-outform', 'DER', '-out', output, ...(byKeyId ? ['-keyid'] : [])]);
   return readFileSync(output);
 }

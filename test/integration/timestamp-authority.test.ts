@@ -4,7 +4,7 @@
 // verifier and with `openssl ts -verify` (our bytes cross-checked by OpenSSL's); every way a token or
 // an authority can be wrong is refused with a reason that names it.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
@@ -134,6 +134,25 @@ describeWithTool({ name: 'OpenSSL', available: hasOpenssl(), install: 'apt-get i
     );
   });
 
+  it('finds a signer named by subject key identifier, and refuses a time when the certificates were not valid', async () => {
+    const stamp = await requestTimestamp(data, authority());
+    const tstInfo = readSignedData(stamp.token).eContent;
+    const [certFile, keyFile] = [path.join(tsa.dir, 'tsa-rsa.pem'), path.join(tsa.dir, 'tsa-rsa.key')];
+    const byKeyId = await resignTstInfo(scratch, tstInfo, certFile, keyFile, true);
+    expect('subjectKeyIdentifier' in readSignedData(byKeyId).signer.sid).toBe(true);
+    expect(verifyTimestampToken(byKeyId, data, tsa.ca).genTime).toEqual(stamp.genTime);
+    // The same TSTInfo claiming a genTime ten years earlier, properly signed: the certificates did not exist then.
+    const year = String(stamp.genTime.getUTCFullYear());
+    const at = tstInfo.indexOf(Buffer.from(`${year}${stamp.genTime.toISOString().slice(5, 7)}`));
+    expect(at).toBeGreaterThan(0);
+    const backdated = Buffer.from(tstInfo);
+    backdated.write(String(Number(year) - 10), at, 'latin1');
+    const token = await resignTstInfo(scratch, backdated, certFile, keyFile);
+    const error = await refusal(() => verifyTimestampToken(token, data, tsa.ca));
+    expect(error.reason).toBe('untrusted');
+    expect(error.message).toMatch(new RegExp(`^certificate O=Rehearsal Test, CN=Rehearsal Test TSA RSA was not valid at the token's time ${Number(year) - 10}-`));
+  });
+
   it('refuses a token whose signature or signed TSTInfo was altered', async () => {
     const stamp = await requestTimestamp(data, authority());
     const badSignature = Buffer.from(stamp.token);
@@ -170,6 +189,10 @@ describeWithTool({ name: 'OpenSSL', available: hasOpenssl(), install: 'apt-get i
       reason: 'transport',
       message: expect.stringMatching(/answered 1048576 bytes, more than the limit of 65536$/),
     });
+    expect(await refusal(requestTimestamp(data, authority({ url: tsa.brokenUrl('oversize-stream'), maxResponseBytes: 65_536 })))).toMatchObject({
+      reason: 'transport',
+      message: `timestamp authority ${tsa.url('rsa').origin} answered more than the limit of 65536 bytes`,
+    });
     expect(await refusal(requestTimestamp(data, authority({ url: tsa.brokenUrl('http-error') })))).toMatchObject({
       reason: 'transport',
       message: `timestamp authority ${tsa.url('rsa').origin} answered HTTP 503`,
@@ -181,5 +204,13 @@ describeWithTool({ name: 'OpenSSL', available: hasOpenssl(), install: 'apt-get i
     const error = await refusal(requestTimestamp(data, authority({ url: tsa.brokenUrl('silent'), timeoutMs: 500 })));
     expect(error).toMatchObject({ reason: 'transport', message: `timestamp authority ${tsa.url('rsa').origin}: no answer within 500 ms` });
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('stop() removes the authority\'s keys and closes its port', async () => {
+    const shortLived = await startOpensslTsa('Short Lived');
+    await requestTimestamp(data, { url: shortLived.url('ec'), trusted: [shortLived.ca] });
+    await shortLived.stop();
+    expect(existsSync(shortLived.dir)).toBe(false);
+    expect(await refusal(requestTimestamp(data, { url: shortLived.url('ec'), trusted: [shortLived.ca] }))).toMatchObject({ reason: 'transport' });
   });
 });
