@@ -85,14 +85,14 @@ ess_cert_id_alg = sha256
 export async function startOpensslTsa(name = 'Rehearsal Test'): Promise<OpensslTsa> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rehearsal-tsa-'));
   try {
-    return await serve(dir, name);
+    return await createPkiAndServe(dir, name);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function serve(dir: string, name: string): Promise<OpensslTsa> {
+async function createPkiAndServe(dir: string, name: string): Promise<OpensslTsa> {
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   writeFileSync(path.join(dir, 'extensions.cnf'), CA_EXTENSIONS + TSA_EXTENSIONS);
   openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', `/O=${name}/CN=${name} TSA CA`,
