@@ -97,8 +97,9 @@ else
   log "not root: the real node's images are not built (the node needs root; its tests will say so)"
 fi
 
-log "Helm and promtool (built once from Go modules, cached by version)"
-timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool >/dev/null
+# krew rides in this step (its name stays: test/integration/suite-needs.mjs keys suites by it).
+log "Helm, promtool and krew (built once from Go modules, cached by version)"
+timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool krew >/dev/null
 
 log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
 timed csi bash test/cluster/build-csi.sh >/dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# build-go-tools.sh [helm|promtool]... — builds Helm and promtool from their Go modules through the
-# module proxy (no release downloads) and prints the path of each binary. Cached outside the repo,
+# build-go-tools.sh [helm|promtool|krew]... — builds Helm, promtool and krew from their Go modules
+# through the module proxy (no release downloads) and prints the path of each binary. Cached outside the repo,
 # keyed by version, like test/cluster/build-binaries.sh: re-runs cost nothing once built.
 set -euo pipefail
 source "$(dirname "$0")/versions.env"
@@ -47,6 +47,9 @@ for tool in "${@:-helm promtool}"; do
       # (Azure, AWS, GCE, ...) the cold build is much shorter.
       promtool) build promtool "$PROMETHEUS_VERSION" github.com/prometheus/prometheus/cmd/promtool \
               "-s -w -X github.com/prometheus/common/version.Version=${PROMETHEUS_VERSION}" remove_all_sd ;;
+      # krew installs the kubectl plugin from its manifest and a local archive in the install test.
+      krew) build krew "$KREW_VERSION" sigs.k8s.io/krew/cmd/krew \
+              "-s -w -X sigs.k8s.io/krew/internal/version.gitTag=$KREW_VERSION" ;;
       *) echo "unknown tool: $t" >&2; exit 2 ;;
     esac
   done
