@@ -247,12 +247,13 @@ describe('the installed plugin, with no node on PATH', () => {
     expect(yaml).toMatchObject({ code: 0, stderr: '' });
     expect(parseYaml(yaml.stdout)).toMatchObject({ name: testName, namespace });
     // The default route: the kubeconfig (YAML) with the admin's client certificate (undici's TLS
-    // agent) to kube-apiserver, which has no APIService for Rehearsal in this suite: the
-    // plugin's own explanation, not a module error.
+    // agent) to kube-apiserver. This suite registers no APIService for Rehearsal, so the answer is
+    // the plugin's own explanation of the 404 (or 503 if another suite left one behind; a table if
+    // one is being served), never a module error.
     const route = await plugin(['list', '-n', namespace]);
-    expect(route.code).toBe(1);
-    expect(route.stderr).toMatch(/^error: /);
     expect(route.stderr).not.toMatch(broken);
+    if (route.code === 0) expect(route.stdout + route.stderr).toMatch(/^NAME\s+PROVIDER|^No resources found/m);
+    else expect(route).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: /) });
     // create's --cron check (cron-parser), refused before anything is sent.
     const cron = await plugin(['create', 'x', '-n', namespace, '--provider', 'velero', '--source-namespace', 'shop', '--cron', '99 * * * *', '--server', server]);
     expect(cron.code).toBe(2);
