@@ -51,7 +51,8 @@ export interface BuiltArchive {
 }
 
 /**
- * The manifest for the archives just built: the template's text (comments and field order kept),
+ * The manifest for the archives just built: the template's text (field order and comments kept,
+ * but the header, which describes the template, says what this file is),
  * its version set to VERSION, and for each platform the archive's uri under BASE_URL and its
  * sha256. A platform not built is left out rather than listed with a checksum that matches no
  * archive; an archive for a platform the template does not list is an error, as is a malformed
@@ -68,6 +69,15 @@ export function fillManifest(template: string, version: string, baseUrl: string,
   }
   const document = parseDocument(template);
   if (document.errors.length > 0) throw new Error(`template: ${document.errors[0]!.message}`);
+  // The template's header explains the template (placeholder checksums); this file is the real one.
+  const root = document.contents as YAMLMap | null;
+  const firstKey = root?.items[0]?.key as { commentBefore?: string | null } | undefined;
+  if (root) root.commentBefore = null;
+  if (firstKey) firstKey.commentBefore = null;
+  document.commentBefore =
+    ` krew plugin manifest (https://krew.sigs.k8s.io/docs/developer-guide/plugin-manifest/) of\n` +
+    ` kubectl restoretest v${version}, written by cmd/kubectl-restoretest/krew/package.sh from\n` +
+    ` krew/restoretest.yaml with the sha256 of each archive it built.`;
   document.setIn(['spec', 'version'], `v${version}`);
   const platforms = document.getIn(['spec', 'platforms']) as { items: YAMLMap[] } | undefined;
   if (!platforms || !Array.isArray(platforms.items)) throw new Error('template: spec.platforms is missing');
