@@ -97,9 +97,10 @@ else
   log "not root: the real node's images are not built (the node needs root; its tests will say so)"
 fi
 
-# The step keeps its name (suite-needs.mjs's BUILD_STEPS) though it builds the OCI registry too.
-log "Helm, promtool and the OCI registry (built once from Go modules, cached by version)"
-timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool registry >/dev/null
+# The step keeps its name (test/integration/suite-needs.mjs keys suites by it) though it also
+# builds the OCI registry and krew.
+log "Helm, promtool, the OCI registry and krew (built once from Go modules, cached by version)"
+timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool registry krew >/dev/null
 
 log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
 timed csi bash test/cluster/build-csi.sh >/dev/null

@@ -1,10 +1,12 @@
 // Entry point of kubectl-restoretest (bin/kubectl-restoretest starts it with Node 24).
 import module from 'node:module';
-import { hideBin } from 'yargs/helpers';
-import { runCli } from './cli.js';
 
-// Reuse compiled code between invocations: a CLI pays module compilation on every start.
+// Reuse compiled code between invocations: a CLI pays module compilation on every start. The
+// plugin is imported after this line, not statically: static imports are compiled before the
+// module body runs, so they would never reach the cache (and in the krew bundle, whose main.mjs
+// would hold the whole plugin, nothing would).
 module.enableCompileCache?.();
+const [{ hideBin }, { runCli }] = await Promise.all([import('yargs/helpers'), import('./cli.js')]);
 
 process.exitCode = await runCli(hideBin(process.argv), {
   stdout: (text) => process.stdout.write(text),

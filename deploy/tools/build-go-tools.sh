@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# build-go-tools.sh [helm|promtool|registry]... — builds Helm, promtool and the CNCF Distribution
-# registry from their Go modules through the module proxy (no release downloads) and prints the path
-# of each binary. Cached outside the repo,
+# build-go-tools.sh [helm|promtool|registry|krew]... — builds Helm, promtool, the CNCF Distribution
+# registry and krew from their Go modules through the module proxy (no release downloads) and prints
+# the path of each binary. Cached outside the repo,
 # keyed by version, like test/cluster/build-binaries.sh: re-runs cost nothing once built.
 set -euo pipefail
 source "$(dirname "$0")/versions.env"
@@ -53,6 +53,9 @@ for tool in "${@:-helm promtool registry}"; do
       # self-hosted ones, with its filesystem storage.
       registry) build registry "$DISTRIBUTION_VERSION" github.com/distribution/distribution/v3/cmd/registry \
               "-s -w -X github.com/distribution/distribution/v3/version.version=${DISTRIBUTION_VERSION}" ;;
+      # krew installs the kubectl plugin from its manifest and a local archive in the install test.
+      krew) build krew "$KREW_VERSION" sigs.k8s.io/krew/cmd/krew \
+              "-s -w -X sigs.k8s.io/krew/internal/version.gitTag=$KREW_VERSION" ;;
       *) echo "unknown tool: $t" >&2; exit 2 ;;
     esac
   done

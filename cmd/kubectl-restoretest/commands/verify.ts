@@ -5,7 +5,6 @@
 // Kubernetes API for NAME, or taken from RestoreTests in the file (kubectl get rtest,rrep -o yaml).
 import { readFile } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
-import { parse as parseYaml } from 'yaml';
 import { CliError, UsageError } from '../errors.js';
 import { ANNOTATION_PROBLEMS, ANNOTATION_SEGMENT } from '../../../protocol/evidence/archive-annotations.js';
 import type { EvidenceAnchor } from '../../../protocol/evidence/evidence-anchor.js';
@@ -82,7 +81,9 @@ async function anchorFromCluster(session: Session, namespace: string, name: stri
   }
 }
 
-function reportsFromFile(text: string, file: string): FileContents {
+async function reportsFromFile(text: string, file: string): Promise<FileContents> {
+  // Loaded here only: every other verb starts without the YAML parser.
+  const { parse: parseYaml } = await import('yaml');
   let value: unknown;
   try {
     value = parseYaml(text);
@@ -194,7 +195,7 @@ export const verifyCommand = defineCommand({
         byTest.set(`${namespace}/${name}`, []); // verified even when every report is gone
       }
     } else {
-      ({ reports, anchors } = reportsFromFile(await readText(context, args.filename!), args.filename!));
+      ({ reports, anchors } = await reportsFromFile(await readText(context, args.filename!), args.filename!));
       if (reports.length === 0) throw new CliError(`${args.filename}: no reports in the file`);
     }
     const keys = await trustedKeys(context, args.publicKey ?? []);

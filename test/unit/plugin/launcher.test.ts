@@ -131,7 +131,8 @@ describe('krew manifest', () => {
     for (const platform of manifest.spec.platforms) {
       expect(platform.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(platform.uri).toContain(`/v${PLUGIN_VERSION}/kubectl-restoretest-v${PLUGIN_VERSION}-`);
-      expect(platform.bin).toBe('cmd/kubectl-restoretest/bin/kubectl-restoretest');
+      // The launcher at the top of the archive (krew/kubectl-restoretest), not the npm one.
+      expect(platform.bin).toBe('kubectl-restoretest');
     }
   });
 });
