@@ -2,7 +2,7 @@
 // Chart.yaml version, and the previous release rebuilt from its commit (deploy/helm/releases.env),
 // each packaged and pushed by deploy/helm/package.sh, as a maintainer publishes them.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { repoRoot } from './cluster-info.js';
@@ -33,6 +33,15 @@ export function previousRelease(text = readFileSync(path.join(repoRoot, 'deploy/
   return { version, commit };
 }
 
+function hasCommit(commit: string): boolean {
+  try {
+    execFileSync('git', ['-C', repoRoot, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The working tree's chart version and appVersion. */
 export function currentChart(): { version: string; appVersion: string } {
   const chart = parseYaml(readFileSync(path.join(repoRoot, 'deploy/helm/rehearsal/Chart.yaml'), 'utf8')) as {
@@ -49,11 +58,16 @@ export function currentChart(): { version: string; appVersion: string } {
 export function publishChart(outDir: string, repository: string, options: { from?: string; version?: string } = {}): RegistryChart & { archive: string } {
   const args = [path.join(repoRoot, 'deploy/helm/package.sh'), '--push', repository, '--plain-http'];
   if (options.from) {
-    // A shallow clone lacks older commits: say so rather than fail inside git archive.
-    try {
-      execFileSync('git', ['-C', repoRoot, 'cat-file', '-e', `${options.from}^{commit}`], { stdio: 'ignore' });
-    } catch {
-      throw new Error(`commit ${options.from} (deploy/helm/releases.env) is not in this clone: fetch the full history (git fetch --unshallow)`);
+    // A shallow clone lacks older commits: the release as published (deploy/helm/releases/) is
+    // pushed instead, as a maintainer would push the archive they released.
+    const published = path.join(repoRoot, 'deploy/helm/releases', `rehearsal-${options.version ?? ''}.tgz`);
+    if (!hasCommit(options.from)) {
+      if (!options.version || !existsSync(published)) {
+        throw new Error(`commit ${options.from} (deploy/helm/releases.env) is not in this clone and ${published} does not exist: fetch the full history (git fetch --unshallow)`);
+      }
+      const helm = execFileSync('bash', [path.join(repoRoot, 'deploy/tools/build-go-tools.sh'), 'helm'], { encoding: 'utf8' }).trim();
+      execFileSync(helm, ['push', published, repository, '--plain-http'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      return { archive: published, reference: `${repository}/rehearsal`, version: options.version, plainHttp: true };
     }
     args.push('--from', options.from);
   }
