@@ -5,8 +5,7 @@
 // more than four times a day…) is given back as the cron itself, since a wrong sentence beside a
 // cron is worse than none. Pure: no clock, no Intl.
 
-// The macros the server accepts (validateCron, server/domain/run/schedule.ts); a unit test keeps
-// the two lists equal (protocol/ imports nothing, so the list cannot be shared by import).
+// The macros the server accepts (validateCron, server/domain/run/schedule.ts, imports this list).
 export const SCHEDULE_MACROS: Readonly<Record<string, string>> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',

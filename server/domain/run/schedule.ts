@@ -3,20 +3,14 @@
 // controller: an invalid cron is a decision ("invalid"), recorded in status, never an exception
 // that would make the reconcile retry forever.
 import { CronExpressionParser, type CronExpression } from 'cron-parser';
+import { SCHEDULE_MACROS } from '../../../protocol/schedule-text.js';
 
 // cron-parser accepts more than we want: 6-field (seconds) forms, missing fields (it pads them),
 // @minutely/@secondly/@weekdays, and the random "H" character. Kubernetes CronJob users expect the
 // classic 5 fields and these macros, so we accept exactly that and translate macros ourselves
 // (cron-parser has no @midnight).
-const MACROS: Readonly<Record<string, string>> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
+// The macros and their expansions are protocol/schedule-text.ts's (the dashboard phrases the same ones).
+const MACROS = SCHEDULE_MACROS;
 
 export const CRON_MACROS: readonly string[] = Object.keys(MACROS);
 
