@@ -16,7 +16,8 @@ import type { Browser, Page } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
 import { createRehearsalClient, type RehearsalApiClient } from '../../openapi/client.js';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
-import { launchBrowser, seriousViolations } from '../helpers/browser.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { expectAccessible, openDashboard, settled } from '../helpers/dashboard-page.js';
 import { createEngineFixture, createRestoreTest, restoreTestBody, type EngineFixture } from '../helpers/engine-fixture.js';
 import { kubectl } from '../helpers/install-crds.js';
 import { deleteNamespaces, testKubeconfigPath, waitFor } from '../helpers/kube.js';
@@ -33,24 +34,8 @@ let base: string;
 const SUBSET_TEST = 'shop-web-only';
 const DRAFTS_PATH = /\/api\/v1\/test-drafts(\?|$)/;
 
-async function open(route: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  (page as Page & { errors?: string[] }).errors = errors;
-  await page.goto(`${base}/#/${route}`);
-  return page;
-}
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
-
-async function expectAccessible(page: Page): Promise<void> {
-  expect(await seriousViolations(page)).toEqual([]);
-  expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+function open(route: string): Promise<Page> {
+  return openDashboard(browser, base, route, { theme: null });
 }
 
 function restoreTestsIn(namespace: string): string[] {

@@ -19,7 +19,8 @@ import { jwkOf, sign, vendorKey } from '../fixtures/evidence/licenses.js';
 import { pageTexts } from '../fixtures/evidence/poppler.js';
 import { makeReport, makeRestoreTest } from '../fixtures/evidence/reports.js';
 import { makeServingCertificate, registerAggregatedApi, unregisterAggregatedApi } from '../helpers/aggregated-api.js';
-import { launchBrowser, seriousViolations } from '../helpers/browser.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { expectAccessible, openDashboard, settled } from '../helpers/dashboard-page.js';
 import { repoRoot } from '../helpers/cluster-info.js';
 import {
   createEngineFixture,
@@ -107,25 +108,8 @@ async function installLicense(payload: Record<string, unknown> | undefined): Pro
 }
 
 /** A fresh browser context on `route`; `theme` is stored before the page loads (none: the default). */
-async function open(route: string, theme: 'light' | 'dark' | null = 'light', viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true, colorScheme: 'light' });
-  if (theme) await context.addInitScript((t) => localStorage.setItem('rehearsal-theme', t), theme);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  (page as Page & { errors?: string[] }).errors = errors;
-  await page.goto(`${base}/#/${route}`);
-  return page;
-}
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-}
-
-async function expectAccessible(page: Page): Promise<void> {
-  expect(await seriousViolations(page)).toEqual([]);
-  expect((page as Page & { errors?: string[] }).errors).toEqual([]);
+function open(route: string, theme: 'light' | 'dark' | null = 'light', viewport = { width: 1280, height: 900 }): Promise<Page> {
+  return openDashboard(browser, base, route, { theme, viewport });
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
