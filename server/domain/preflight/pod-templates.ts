@@ -7,7 +7,7 @@
 export interface ManifestObject {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; ownerReferences?: unknown[] };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; ownerReferences?: unknown[] };
   spec?: Record<string, unknown>;
 }
 

@@ -6,10 +6,12 @@
 //   references      Secrets, ConfigMaps, claims and service accounts the pods need are in the backup;
 //   images          every image is on a node already (warning otherwise: pull-ability is not tried);
 //   quota           the pods' requests and the claims' storage fit the sandbox's quotas.
-// Errors fail the pre-flight; warnings are reported and do not. Pure.
+// A test restoring a subset is checked on the part it restores. Errors fail the pre-flight;
+// warnings are reported and do not. Pure.
 import { quantityValue } from '../common/quantity.js';
 import { allContainers, podTemplates, type ContainerSpec, type KeyRef, type ManifestObject, type PodTemplate } from './pod-templates.js';
 import { imageReference } from './image-names.js';
+import { subsetIncludesLabels, subsetIncludesType, type RestoreSubset } from '../run/restore-subset.js';
 
 export type PreflightCheckName = 'apiVersions' | 'storageClasses' | 'references' | 'images' | 'quota';
 export const PREFLIGHT_CHECKS: readonly PreflightCheckName[] = ['apiVersions', 'storageClasses', 'references', 'images', 'quota'];
@@ -147,27 +149,29 @@ function containerReferences(container: ContainerSpec): { secrets: string[]; con
   return { secrets, configMaps };
 }
 
-function referenceProblems(manifests: BackupManifests, templates: readonly PodTemplate[]): PreflightProblem[] {
+function referenceProblems(manifests: BackupManifests, restored: BackupManifests, templates: readonly PodTemplate[]): PreflightProblem[] {
   const problems: PreflightProblem[] = [];
   const reported = new Set<string>();
-  const report = (template: PodTemplate, kind: string, name: string, severity: 'error' | 'warning', why: string): void => {
+  const report = (template: PodTemplate, kind: string, name: string, severity: 'error' | 'warning', why: string, inBackup: boolean): void => {
     const key = `${template.owner.namespace} ${kind} ${name}`;
     if (reported.has(key)) return;
     reported.add(key);
+    const where = inBackup ? 'which the restored subset leaves out (spec.backupSource.includedResources)' : 'which the backup does not hold';
     problems.push({
       check: 'references',
       severity,
-      message: `${ownerName(template)} needs ${kind} ${template.owner.namespace}/${name}, which the backup does not hold${why}`,
+      message: `${ownerName(template)} needs ${kind} ${template.owner.namespace}/${name}, ${where}${why}`,
     });
   };
-  const held = heldNames(manifests);
+  const held = heldNames(restored);
+  const inBackup = heldNames(manifests);
   for (const template of templates) {
     const namespace = template.owner.namespace;
     type Kind = 'Secret' | 'ConfigMap' | 'PersistentVolumeClaim' | 'ServiceAccount';
     const need = (kind: Kind, name: string | undefined, severity: 'error' | 'warning' = 'error', why = ''): void => {
       if (!name || held(namespace, kind).has(name)) return;
       if (kind === 'ConfigMap' && AUTOMATIC_CONFIGMAPS.has(name)) return;
-      report(template, kind, name, severity, why);
+      report(template, kind, name, severity, why, inBackup(namespace, kind).has(name));
     };
     const { spec } = template;
     if (spec.serviceAccountName && spec.serviceAccountName !== 'default') need('ServiceAccount', spec.serviceAccountName);
@@ -274,15 +278,33 @@ function bytes(value: number): string {
   return String(Math.round(value));
 }
 
-/** Runs every check; errors first, at most MAX_PROBLEMS problems kept. */
-export function preflight(manifests: BackupManifests, facts: ClusterFacts): PreflightOutcome {
-  const templates = podTemplates(manifests.objects);
+/**
+ * What a restore of `subset` brings back: kinds of its types, objects of its types and labels. The
+ * resource list has no labels, so names held in the backup are filtered by type only.
+ */
+function restoredPart(manifests: BackupManifests, subset: RestoreSubset | undefined): BackupManifests {
+  if (!subset) return manifests;
+  return {
+    kinds: manifests.kinds.filter((entry) => subsetIncludesType(subset, entry.apiVersion, entry.kind)),
+    objects: manifests.objects.filter(
+      (object) => subsetIncludesType(subset, object.apiVersion, object.kind) && subsetIncludesLabels(subset, object.metadata.labels),
+    ),
+  };
+}
+
+/**
+ * Runs every check on what the restore would bring back (the test's subset of the backup, if it
+ * restores one); errors first, at most MAX_PROBLEMS problems kept.
+ */
+export function preflight(manifests: BackupManifests, facts: ClusterFacts, subset?: RestoreSubset): PreflightOutcome {
+  const restored = restoredPart(manifests, subset);
+  const templates = podTemplates(restored.objects);
   const all = [
-    ...apiVersionProblems(manifests, facts),
-    ...storageClassProblems(manifests, facts),
-    ...referenceProblems(manifests, templates),
+    ...apiVersionProblems(restored, facts),
+    ...storageClassProblems(restored, facts),
+    ...referenceProblems(manifests, restored, templates),
     ...imageProblems(templates, facts.nodeImages),
-    ...quotaProblems(manifests, templates, facts),
+    ...quotaProblems(restored, templates, facts),
   ];
   const errors = all.filter((problem) => problem.severity === 'error');
   const warnings = all.filter((problem) => problem.severity === 'warning');

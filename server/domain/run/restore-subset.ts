@@ -41,6 +41,37 @@ export function subsetIncludesType(subset: RestoreSubset | undefined, apiVersion
   return subset.includedResources.some((type) => type.group === group && type.kind === kind);
 }
 
+/**
+ * Whether an object with these labels matches the subset's labelSelector (Kubernetes semantics:
+ * every matchLabels pair and every expression; In/NotIn/Exists/DoesNotExist). True without one.
+ */
+export function subsetIncludesLabels(subset: RestoreSubset | undefined, labels: Readonly<Record<string, string>> | undefined): boolean {
+  const selector = subset?.labelSelector;
+  if (!selector) return true;
+  const own = labels ?? {};
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (own[key] !== value) return false;
+  for (const requirement of selector.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(own, requirement.key);
+    const value = own[requirement.key];
+    const values = requirement.values ?? [];
+    switch (requirement.operator) {
+      case 'In':
+        if (!has || !values.includes(value!)) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(value!)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+    }
+  }
+  return true;
+}
+
 /** One line for the report: what the run restored, e.g. "labels app=a; types deployments.apps, services". */
 export function describeSubset(subset: RestoreSubset): string {
   const parts: string[] = [];

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { preflight, type ClusterFacts, type PreflightOutcome } from '../../domain/preflight/preflight-checks.js';
 import type { PreflightStatus, RestoreTest, RestoreTestStatus } from '../../domain/resources/resources.js';
 import { keyOf } from '../../domain/run/run-queue.js';
+import { resolveSubset } from '../../domain/run/restore-subset.js';
 import type { Metrics } from '../../metrics/metrics.js';
 import { ProviderError, type BackupProvider } from '../../providers/provider.js';
 import { setCondition } from '../conditions.js';
@@ -135,7 +136,7 @@ export class PreflightRunner {
     try {
       const manifests = await provider.backupManifests!(backup.name, sources, source.providerNamespace);
       const facts = await this.deps.facts.read(test, manifests.kinds);
-      outcome = preflight(manifests, facts);
+      outcome = preflight(manifests, facts, resolveSubset(source));
     } catch (error) {
       outcome = { result: 'error', summary: `error: could not read ${provider.name} backup ${backup.name}: ${(error as Error).message}`, problems: [] };
     }

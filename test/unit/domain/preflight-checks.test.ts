@@ -3,6 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { imageReference, nodeImageNames } from '../../../server/domain/preflight/image-names.js';
 import { podTemplates, type ManifestObject } from '../../../server/domain/preflight/pod-templates.js';
+import { resolveSubset, subsetIncludesLabels } from '../../../server/domain/run/restore-subset.js';
 import { MAX_PROBLEMS, preflight, type BackupManifests, type ClusterFacts } from '../../../server/domain/preflight/preflight-checks.js';
 
 const NS = 'shop';
@@ -140,6 +141,50 @@ describe('preflight', () => {
     expect(outcome.problems).toHaveLength(MAX_PROBLEMS);
     expect(outcome.problems.every((problem) => problem.severity === 'error')).toBe(true);
     expect(outcome.summary).toMatch(/^failed: StorageClass gone-\d+ does not exist .* \(\+\d+ more\)$/);
+  });
+});
+
+describe('preflight of a subset restore', () => {
+  const labelled = (object: ManifestObject, labels: Record<string, string>): ManifestObject => ({ ...object, metadata: { ...object.metadata, labels } });
+  const api = deployment('api', { containers: [{ image: 'nginx:1.27', envFrom: [{ secretRef: { name: 'api-env' } }] }] });
+
+  it('checks only the objects the labelSelector restores', () => {
+    const objects = [labelled(web, { app: 'web' }), labelled(api, { app: 'api' }), labelled(claim('data', { storageClassName: 'fast' }), { app: 'web' })];
+    // Without the subset, api's missing Secret is an error; restoring app=web only, it is not.
+    expect(preflight(manifests(objects), facts()).problems.map((problem) => problem.message)).toEqual([
+      'Deployment shop/api needs Secret shop/api-env, which the backup does not hold',
+    ]);
+    const subset = resolveSubset({ namespaces: [{ name: NS }], labelSelector: { matchLabels: { app: 'web' } } });
+    expect(preflight(manifests(objects), facts(), subset)).toEqual({ result: 'passed', summary: 'passed: 5 checks', problems: [] });
+  });
+
+  it('names what the backup holds but the subset\'s types leave out, and skips claims it does not restore', () => {
+    const subset = resolveSubset({ namespaces: [{ name: NS }], includedResources: [{ group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments' }] });
+    const outcome = preflight(manifests(), facts({ storageClasses: new Set() }), subset);
+    expect(outcome.problems.map((problem) => problem.message)).toEqual([
+      'Deployment shop/web needs ServiceAccount shop/web, which the restored subset leaves out (spec.backupSource.includedResources)',
+      'Deployment shop/web needs PersistentVolumeClaim shop/data, which the restored subset leaves out (spec.backupSource.includedResources)',
+      'Deployment shop/web needs Secret shop/web-env, which the restored subset leaves out (spec.backupSource.includedResources)',
+      'Deployment shop/web needs ConfigMap shop/web-config, which the restored subset leaves out (spec.backupSource.includedResources)',
+    ]);
+    // The claim (StorageClass fast, absent here) is not restored: no storageClasses problem.
+    expect(outcome.problems.some((problem) => problem.check === 'storageClasses')).toBe(false);
+  });
+});
+
+describe('subsetIncludesLabels', () => {
+  const subset = (labelSelector: NonNullable<Parameters<typeof resolveSubset>[0]>['labelSelector']) => resolveSubset({ namespaces: [{ name: NS }], labelSelector });
+  it.each([
+    [{ matchLabels: { app: 'web' } }, { app: 'web', tier: 'x' }, true],
+    [{ matchLabels: { app: 'web' } }, { app: 'api' }, false],
+    [{ matchExpressions: [{ key: 'tier', operator: 'In' as const, values: ['a', 'b'] }] }, { tier: 'b' }, true],
+    [{ matchExpressions: [{ key: 'tier', operator: 'In' as const, values: ['a'] }] }, {}, false],
+    [{ matchExpressions: [{ key: 'tier', operator: 'NotIn' as const, values: ['a'] }] }, {}, true],
+    [{ matchExpressions: [{ key: 'tier', operator: 'NotIn' as const, values: ['a'] }] }, { tier: 'a' }, false],
+    [{ matchExpressions: [{ key: 'legacy', operator: 'Exists' as const }] }, { legacy: '' }, true],
+    [{ matchExpressions: [{ key: 'legacy', operator: 'DoesNotExist' as const }] }, { legacy: '' }, false],
+  ])('%j on %j → %p', (selector, labels, expected) => {
+    expect(subsetIncludesLabels(subset(selector), labels)).toBe(expected);
   });
 });
 
