@@ -35,6 +35,8 @@ export const FENCES = {
   'domain/retention': ['domain/common', 'domain/resources', 'domain/read-models'],
   // RestoreTests drafted from what a namespace runs and how it is backed up (issue 32).
   'domain/test-drafts': ['domain/common', 'domain/resources', 'domain/run'],
+  // Will a backup restore here: its manifests checked against the cluster (issue 32, decision 0021).
+  'domain/preflight': ['domain/common', 'domain/resources', 'domain/run'],
   domain: ['domain/common', 'domain/resources', 'domain/read-models', 'protocol'],
   // Plumbing: how reports are stored, the Kubernetes client and caches, metrics.
   'report-codec': ['domain', 'protocol'],

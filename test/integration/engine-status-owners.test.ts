@@ -1,6 +1,7 @@
 // One owner per status field, on the real apiserver: after runs, metadata.managedFields of a
 // RestoreTest shows each status field owned by exactly the field manager server/kube/test-status.ts
-// names for it (rehearsal-schedule, rehearsal-run, rehearsal-evidence), and by no one else. A
+// names for it (rehearsal-schedule, rehearsal-run, rehearsal-evidence, rehearsal-preflight), and by
+// no one else. A
 // status written the way a Rehearsal before server-side apply wrote it (a full replace by
 // "rehearsal") is handed over on the first write: the run it had queued ends without leaving
 // parts of currentRun behind.
@@ -91,13 +92,13 @@ function intendedOwners(status: RestoreTestStatus): Map<string, string[]> {
   return intended;
 }
 
-/** Waits until the test's run has ended in status and its evidence anchor names `report`. */
+/** Waits until the test's run has ended in status, its evidence anchor names `report` and its backup was pre-flighted. */
 async function settled(name: string, report: string): Promise<RestoreTest> {
   return waitFor(
     async () => {
       const test = await getRestoreTest(fixture, name);
       const status = test.status;
-      return !status?.currentRun && status?.lastReport === report && status.evidenceAnchor?.report === report ? test : undefined;
+      return !status?.currentRun && status?.lastReport === report && status.evidenceAnchor?.report === report && status.preflight ? test : undefined;
     },
     { timeoutMs: 30_000, description: `the status of ${name} to record ${report}` },
   );
@@ -115,16 +116,18 @@ describe('RestoreTest.status', () => {
     const test = await settled(name, reports[1]!.metadata.name);
     const status = test.status!;
     // Every owner wrote: the schedule's fields, the ended run's, the anchor.
-    for (const field of ['observedGeneration', 'nextRunAt', 'phase', 'lastScore', 'lastResult', 'lastRunAt', 'lastReport', 'handledTrigger', 'evidenceAnchor']) {
+    // The pre-flight check of the newest backup writes too (its own manager, decision 0021).
+    for (const field of ['observedGeneration', 'nextRunAt', 'phase', 'lastScore', 'lastResult', 'lastRunAt', 'lastReport', 'handledTrigger', 'evidenceAnchor', 'preflight']) {
       expect(status).toHaveProperty(field);
     }
-    expect(status.conditions?.map((condition) => condition.type).sort()).toEqual(['LastRunPassed', 'RunAllowed', 'ScheduleValid']);
+    expect(status.conditions?.map((condition) => condition.type).sort()).toEqual(['LastRunPassed', 'PreflightPassed', 'RunAllowed', 'ScheduleValid']);
     const owners = statusOwners(test);
     expect(Object.fromEntries([...owners].sort())).toEqual(Object.fromEntries([...intendedOwners(status)].sort()));
-    // Only the three managers write status, each through the status subresource by apply.
+    // Only the four managers write status, each through the status subresource by apply.
     const statusEntries = ((test.metadata as { managedFields?: ManagedFieldsEntry[] }).managedFields ?? []).filter((entry) => entry.fieldsV1?.['f:status']);
     expect(statusEntries.map((entry) => [entry.manager, entry.operation, entry.subresource]).sort()).toEqual([
       ['rehearsal-evidence', 'Apply', 'status'],
+      ['rehearsal-preflight', 'Apply', 'status'],
       ['rehearsal-run', 'Apply', 'status'],
       ['rehearsal-schedule', 'Apply', 'status'],
     ]);
