@@ -146,6 +146,14 @@ const schema = z.object({
   REHEARSAL_LICENSE_PUBLIC_KEYS: z.string().optional(),
   /** Cluster name printed on the PDF reports (optional; "not named" otherwise). */
   REHEARSAL_CLUSTER_NAME: z.string().optional(),
+  /**
+   * The evidence signing key from a file (PKCS#8 PEM, Ed25519) mounted from a secret store outside
+   * the cluster, instead of the Secret rehearsal-signing-key (docs/evidence.md, "Keeping the key
+   * out of the cluster"). Replacing the file's content rotates the key.
+   */
+  REHEARSAL_SIGNING_KEY_FILE: z.string().min(1).optional(),
+  /** How often that file is re-read for a rotated key. */
+  REHEARSAL_SIGNING_KEY_FILE_POLL_SECONDS: positiveInt(30),
   REHEARSAL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Labels on the Rehearsal API pods; strict NetworkPolicies admit probes from them. */
   REHEARSAL_PROBER_POD_LABELS: z.string().default('app.kubernetes.io/name=rehearsal'),
@@ -213,6 +221,36 @@ const schema = z.object({
     .refine((text) => (parseDuration(text) ?? 0) > 0, 'must be a duration such as 9600h (units h, m, s)'),
   /** How often the leader runs an archive pass. */
   REHEARSAL_ARCHIVE_INTERVAL_SECONDS: positiveInt(600),
+  /**
+   * Evidence anchors (issue 33; off unless an endpoint and a bucket are set): every chain's head,
+   * signed and time-stamped, written to a bucket with S3 Object Lock (compliance mode) every
+   * interval and after every archive pass that wrote a segment. The bucket must have Object Lock
+   * enabled: no anchor is written to a bucket that would let it be rewritten. Credentials of their
+   * own (REHEARSAL_ANCHOR_ACCESS_KEY_ID, ...: the anchor bucket is often another account's, and
+   * its key should only put and read), else the archive's AWS_ACCESS_KEY_ID, ...
+   */
+  REHEARSAL_ANCHOR_S3_ENDPOINT: z.url().optional(),
+  REHEARSAL_ANCHOR_S3_BUCKET: z.string().min(1).optional(),
+  REHEARSAL_ANCHOR_S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Put before anchors/ in every anchor's key (ends with "/" when not empty). */
+  REHEARSAL_ANCHOR_PREFIX: z.string().default('rehearsal/'),
+  /** How long the store must refuse to change or delete an anchor (h/m/s; 9600h = 400 days). */
+  REHEARSAL_ANCHOR_RETENTION: z
+    .string()
+    .default('9600h')
+    .refine((text) => (parseDuration(text) ?? 0) > 0, 'must be a duration such as 9600h (units h, m, s)'),
+  REHEARSAL_ANCHOR_INTERVAL_SECONDS: positiveInt(3600),
+  REHEARSAL_ANCHOR_ACCESS_KEY_ID: z.string().optional(),
+  REHEARSAL_ANCHOR_SECRET_ACCESS_KEY: z.string().optional(),
+  REHEARSAL_ANCHOR_SESSION_TOKEN: z.string().optional(),
+  /** RFC 3161 timestamp authority for anchors (optional): its URL and the CA certificate(s) (PEM file) its tokens chain to. */
+  REHEARSAL_TSA_URL: z.url().optional(),
+  REHEARSAL_TSA_CA_FILE: z.string().min(1).optional(),
+  /** A policy OID to ask the authority for (its default otherwise). */
+  REHEARSAL_TSA_POLICY: z
+    .string()
+    .regex(/^[0-2](\.(0|[1-9][0-9]*))+$/, 'must be an OID such as 1.2.3.4.1')
+    .optional(),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -231,6 +269,54 @@ export interface ArchiveConfig {
   maxSegment: number;
   retentionSeconds: number;
   intervalSeconds: number;
+}
+
+export interface AnchorConfig {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  /** Key prefix; anchors are stored under `${prefix}anchors/`. */
+  prefix: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  retentionSeconds: number;
+  intervalSeconds: number;
+  /** The timestamp authority; undefined = anchors are not time-stamped. */
+  tsa?: { url: string; caFile: string; policy?: string };
+}
+
+/** The anchor settings, or undefined when no endpoint/bucket is configured (anchors off). */
+function parseAnchors(raw: RawConfig): AnchorConfig | undefined {
+  const endpoint = raw.REHEARSAL_ANCHOR_S3_ENDPOINT;
+  const bucket = raw.REHEARSAL_ANCHOR_S3_BUCKET;
+  const issues: string[] = [];
+  if (raw.REHEARSAL_TSA_URL && !raw.REHEARSAL_TSA_CA_FILE) issues.push('  REHEARSAL_TSA_CA_FILE: required with REHEARSAL_TSA_URL (the authority\'s tokens are verified before they are stored)');
+  if (raw.REHEARSAL_TSA_URL && !endpoint && !bucket) issues.push('  REHEARSAL_TSA_URL: time-stamps anchors, which need REHEARSAL_ANCHOR_S3_ENDPOINT and REHEARSAL_ANCHOR_S3_BUCKET');
+  if (!endpoint && !bucket && issues.length === 0) return undefined;
+  if (!endpoint && bucket) issues.push('  REHEARSAL_ANCHOR_S3_ENDPOINT: required with REHEARSAL_ANCHOR_S3_BUCKET');
+  if (!bucket && endpoint) issues.push('  REHEARSAL_ANCHOR_S3_BUCKET: required with REHEARSAL_ANCHOR_S3_ENDPOINT');
+  const ownKeys = !!(raw.REHEARSAL_ANCHOR_ACCESS_KEY_ID || raw.REHEARSAL_ANCHOR_SECRET_ACCESS_KEY);
+  const accessKeyId = ownKeys ? raw.REHEARSAL_ANCHOR_ACCESS_KEY_ID : raw.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = ownKeys ? raw.REHEARSAL_ANCHOR_SECRET_ACCESS_KEY : raw.AWS_SECRET_ACCESS_KEY;
+  const sessionToken = ownKeys ? raw.REHEARSAL_ANCHOR_SESSION_TOKEN : raw.AWS_SESSION_TOKEN;
+  if (!accessKeyId) issues.push(`  ${ownKeys ? 'REHEARSAL_ANCHOR_ACCESS_KEY_ID' : 'REHEARSAL_ANCHOR_ACCESS_KEY_ID (or AWS_ACCESS_KEY_ID)'}: required when evidence anchors are on`);
+  if (!secretAccessKey) issues.push(`  ${ownKeys ? 'REHEARSAL_ANCHOR_SECRET_ACCESS_KEY' : 'REHEARSAL_ANCHOR_SECRET_ACCESS_KEY (or AWS_SECRET_ACCESS_KEY)'}: required when evidence anchors are on`);
+  if (issues.length > 0) throw new ConfigError(`invalid configuration:\n${issues.join('\n')}`);
+  return Object.freeze({
+    endpoint: endpoint!,
+    bucket: bucket!,
+    region: raw.REHEARSAL_ANCHOR_S3_REGION,
+    prefix: raw.REHEARSAL_ANCHOR_PREFIX,
+    accessKeyId: accessKeyId!,
+    secretAccessKey: secretAccessKey!,
+    ...(sessionToken ? { sessionToken } : {}),
+    retentionSeconds: parseDuration(raw.REHEARSAL_ANCHOR_RETENTION)!,
+    intervalSeconds: raw.REHEARSAL_ANCHOR_INTERVAL_SECONDS,
+    ...(raw.REHEARSAL_TSA_URL
+      ? { tsa: { url: raw.REHEARSAL_TSA_URL, caFile: raw.REHEARSAL_TSA_CA_FILE!, ...(raw.REHEARSAL_TSA_POLICY ? { policy: raw.REHEARSAL_TSA_POLICY } : {}) } }
+      : {}),
+  });
 }
 
 /** The archive settings, or undefined when no endpoint/bucket is configured (archive off). */
@@ -267,6 +353,8 @@ export interface Config {
   port: number;
   /** The evidence archive; undefined = off (reports pruned beyond historyLimit as before). */
   archive: ArchiveConfig | undefined;
+  /** Evidence anchors in write-once storage; undefined = off (reports say "not anchored"). */
+  anchors: AnchorConfig | undefined;
   /** The health/metrics listener; undefined = not served. */
   probe: { host: string; port: number } | undefined;
   /** The aggregated-API listener (HTTPS); undefined = not served. */
@@ -308,6 +396,9 @@ export interface Config {
   /** The same entries with the kid a PEM file needs (`kid=path`). */
   licensePublicKeys: LicensePublicKeyFile[];
   clusterName: string | undefined;
+  /** REHEARSAL_SIGNING_KEY_FILE; undefined = the key lives in the Secret. */
+  signingKeyFile: string | undefined;
+  signingKeyFilePollSeconds: number;
   logLevel: RawConfig['REHEARSAL_LOG_LEVEL'];
   proberPodLabels: Record<string, string>;
   /** The cluster DNS strict sandboxes may query (engine/sandbox/network-policy.ts). */
@@ -475,6 +566,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: raw.REHEARSAL_HOST,
     port: raw.REHEARSAL_PORT,
     archive: parseArchive(raw),
+    anchors: parseAnchors(raw),
     probe:
       raw.REHEARSAL_PROBE_PORT === undefined
         ? undefined
@@ -508,6 +600,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     licensePublicKeyFiles: licenseKeys.map((entry) => entry.file),
     licensePublicKeys: licenseKeys,
     clusterName: raw.REHEARSAL_CLUSTER_NAME || undefined,
+    signingKeyFile: raw.REHEARSAL_SIGNING_KEY_FILE,
+    signingKeyFilePollSeconds: raw.REHEARSAL_SIGNING_KEY_FILE_POLL_SECONDS,
     logLevel: raw.REHEARSAL_LOG_LEVEL,
     proberPodLabels: parseLabels(raw.REHEARSAL_PROBER_POD_LABELS, 'REHEARSAL_PROBER_POD_LABELS'),
     sandboxDns: { namespace: raw.REHEARSAL_DNS_NAMESPACE, podLabels: parseLabels(raw.REHEARSAL_DNS_POD_LABELS, 'REHEARSAL_DNS_POD_LABELS') },

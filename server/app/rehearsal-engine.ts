@@ -32,6 +32,8 @@ import type { RestoreTest } from '../domain/resources/resources.js';
 import type { RunBounds } from '../domain/run/run-observations.js';
 import { effectiveTtlSeconds, type ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import { EvidenceArchive, type EvidenceArchiveDeps } from '../archive/evidence-archive.js';
+import type { AnchorWriter } from '../evidence/anchor/anchor-writer.js';
+import { createAnchorWriter } from './rehearsal-anchors.js';
 import type { EvidenceKeyStore } from '../evidence/evidence-keys.js';
 import type { BackupInfo, BackupProvider } from '../providers/provider.js';
 import type { RehearsalBasics } from './rehearsal-basics.js';
@@ -93,6 +95,8 @@ export interface Engine {
   readonly leader: LeaderElector | undefined;
   /** The evidence archive (S3), when configured. */
   readonly archive: EvidenceArchive | undefined;
+  /** Writes evidence anchors to write-once storage while leading, when configured (issue 33). */
+  readonly anchors: AnchorWriter | undefined;
   /** Removes deleted tests' reports while leading. */
   readonly cascade: ReportCascade;
   /** The pre-flight runner (issue 32), unless REHEARSAL_PREFLIGHT=off. */
@@ -149,6 +153,7 @@ export function createEngine(deps: EngineDeps): Engine {
       ? { restorePollMs: Math.max(config.pollIntervalMs, RESTORE_RESYNC_MS) }
       : {}),
   });
+  const anchors = createAnchorWriter({ config, cache, metrics, log, now, evidenceKeys: deps.evidenceKeys });
   const archive = config.archive
     ? new EvidenceArchive(config.archive, {
         cache,
@@ -159,6 +164,8 @@ export function createEngine(deps: EngineDeps): Engine {
         now,
         ...(deps.archiveAfterUpload ? { afterUpload: deps.archiveAfterUpload } : {}),
         orphans: () => findOrphanReports({ cache, client }),
+        // A segment moved reports out of etcd: anchor the chains as they now stand.
+        ...(anchors ? { afterPass: () => void anchors.write('archive-segment') } : {}),
       })
     : undefined;
   // Deleted tests' live reports: no ownerReference since issue 17, so no garbage collector.
@@ -288,6 +295,7 @@ export function createEngine(deps: EngineDeps): Engine {
     loop.start();
     followUps.startOnLeader();
     archive?.startOnLeader();
+    anchors?.startOnLeader();
     cascade.startOnLeader();
   };
   const stop = (): void => {
@@ -295,6 +303,7 @@ export function createEngine(deps: EngineDeps): Engine {
     loop.stop();
     followUps.stopOnLeader();
     archive?.stopOnLeader();
+    anchors?.stopOnLeader();
     cascade.stopOnLeader();
   };
   const leader =
@@ -306,5 +315,5 @@ export function createEngine(deps: EngineDeps): Engine {
           log.child({ component: 'leader-election' }),
         )
       : undefined;
-  return { loop, leader, archive, cascade, preflight, start, stop };
+  return { loop, leader, archive, anchors, cascade, preflight, start, stop };
 }

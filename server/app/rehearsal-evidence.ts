@@ -32,6 +32,7 @@ export function createEvidenceParts({ config, kubeConfig, kube, cache, testStatu
     namespace: config.namespace,
     log: log.child({ component: 'evidence-keys' }),
     now,
+    ...(config.signingKeyFile ? { keyFile: config.signingKeyFile, keyFilePollMs: config.signingKeyFilePollSeconds * 1000 } : {}),
   });
   const reportSigner =
     signer ??

@@ -8,6 +8,7 @@ import { ClusterDefaultsWatch } from '../kube/cluster-defaults-watch.js';
 import type { ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import type { Logger } from 'pino';
 import type { EvidenceArchive, EvidenceArchiveDeps } from '../archive/evidence-archive.js';
+import type { AnchorWriter } from '../evidence/anchor/anchor-writer.js';
 import type { ReportCascade } from '../engine/report-cascade.js';
 import type { Config } from '../config.js';
 import type { RestoreTestController } from '../engine/reconcile-loop.js';
@@ -72,6 +73,8 @@ export interface Rehearsal {
   readonly evidence: EvidenceVerifier;
   /** The evidence archive (S3), when configured. */
   readonly archive: EvidenceArchive | undefined;
+  /** The evidence anchor writer (write-once S3 + timestamp authority), when configured. */
+  readonly anchors: AnchorWriter | undefined;
   /** Removes deleted tests' reports (leader only). */
   readonly cascade: ReportCascade;
   /** The bound HTTP port (useful with port 0). */
@@ -157,7 +160,7 @@ export function createRehearsal(
     claimBindTimeoutSeconds: overrides.claimBindTimeoutSeconds,
     admissionCheckIntervalMs: overrides.admissionCheckIntervalMs,
   });
-  const { leader, archive, cascade } = engine;
+  const { leader, archive, anchors, cascade } = engine;
   const listeners = createListeners({ ...basics, scheduleTool: providers.velero, backupTool: coverageTool, followUps, evidence: evidenceParts, clusterDefaults });
   return {
     config,
@@ -172,6 +175,7 @@ export function createRehearsal(
     evidenceKeys,
     evidence,
     archive,
+    anchors,
     cascade,
     port: () => listeners.port(),
     aggregationPort: () => listeners.aggregationPort(),

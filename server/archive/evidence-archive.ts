@@ -23,6 +23,8 @@ export interface EvidenceArchiveDeps {
   now: () => Date;
   afterUpload?: ArchiverDeps['afterUpload'];
   orphans?: ArchiverDeps['orphans'];
+  /** Called after a pass or an orphan move that wrote at least one segment (evidence anchors). */
+  afterPass?: (result: PassResult) => void;
 }
 
 export class EvidenceArchive {
@@ -109,7 +111,10 @@ export class EvidenceArchive {
 
   /** One archive writer at a time: a pass and an orphan move must not build the same segment. */
   private exclusive(work: () => Promise<PassResult>, failure: string): Promise<PassResult | undefined> {
-    const next = this.queue.then(work).catch((error: unknown) => {
+    const next = this.queue.then(work).then((result) => {
+      if (result.segments > 0) this.deps.afterPass?.(result);
+      return result;
+    }).catch((error: unknown) => {
       this.deps.log.error({ err: error }, failure);
       return undefined;
     });

@@ -20,8 +20,16 @@
 // counts them as unverified evidence), which is the point.
 //
 // Both objects are watched, so a rotation done by another replica is picked up here too.
+//
+// KEY OUTSIDE THE CLUSTER'S SECRETS (REHEARSAL_SIGNING_KEY_FILE, issue 33): the private key is read
+// from a file mounted from an external secret store (Vault Agent, the Secrets Store CSI driver,
+// a KMS-backed file), never from or into the Secret, so reading Secrets does not give a cluster
+// administrator the key. The file is re-read every KEY_FILE_POLL_MS: replacing it rotates the key
+// (the old public key moves to `retired` as above). The public keys are still published in the
+// ConfigMap. A file without a usable Ed25519 key stops signing (logged), as a bad Secret does.
 // published-keys.ts has the document's rules, evidence-key-objects.ts reads and writes the objects.
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { CoreV1Api, KubeConfig, V1ConfigMap, V1Secret } from '@kubernetes/client-node';
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -42,7 +50,7 @@ import {
   type PublishedDocument,
   type PublishedKey,
 } from './published-keys.js';
-import { exportPublicKeyPem, publicKeyRing } from './signing-key.js';
+import { exportPublicKeyPem, importPrivateKeyPem, publicKeyRing } from './signing-key.js';
 
 export interface EvidenceKeyStoreOptions {
   kubeConfig: KubeConfig;
@@ -52,7 +60,14 @@ export interface EvidenceKeyStoreOptions {
   now: () => Date;
   secretName?: string;
   configMapName?: string;
+  /** Read the private key from this file (PKCS#8 PEM) instead of the Secret. */
+  keyFile?: string;
+  /** How often the key file is re-read (KEY_FILE_POLL_MS; tests shorten it). */
+  keyFilePollMs?: number;
 }
+
+/** How often a mounted key file is re-read (a mounted Secret or CSI volume updates in place). */
+const KEY_FILE_POLL_MS = 30_000;
 
 const MIN_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
@@ -75,6 +90,8 @@ export class EvidenceKeyStore {
   private retryMs = MIN_RETRY_MS;
   private readyWaiters: ((key: ActiveSigningKey) => void)[] = [];
   private lastSecretFingerprint: string | undefined;
+  private keyFileTimer: NodeJS.Timeout | undefined;
+  private lastKeyFileFingerprint: string | undefined;
 
   constructor(private readonly options: EvidenceKeyStoreOptions) {
     const { core, namespace, log, now } = options;
@@ -102,7 +119,13 @@ export class EvidenceKeyStore {
    */
   async start(): Promise<ActiveSigningKey> {
     this.stopped = false;
-    await Promise.all([this.configMapWatch.start(), this.secretWatch.start()]);
+    if (this.options.keyFile) {
+      await this.configMapWatch.start();
+      this.keyFileTimer = setInterval(() => void this.checkKeyFile(), this.options.keyFilePollMs ?? KEY_FILE_POLL_MS);
+      this.keyFileTimer.unref();
+    } else {
+      await Promise.all([this.configMapWatch.start(), this.secretWatch.start()]);
+    }
     this.requestReconcile();
     return this.ready();
   }
@@ -110,6 +133,7 @@ export class EvidenceKeyStore {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.keyFileTimer);
     this.secretWatch.stop();
     this.configMapWatch.stop();
   }
@@ -211,8 +235,33 @@ export class EvidenceKeyStore {
     });
   }
 
+  /** Re-reads the key file when its content changed (a rotation by whoever manages the file). */
+  private async checkKeyFile(): Promise<void> {
+    try {
+      const print = fingerprint(await readFile(this.options.keyFile!, 'utf8'));
+      if (print !== this.lastKeyFileFingerprint) this.requestReconcile();
+    } catch (error) {
+      this.options.log.error({ err: error, file: this.options.keyFile }, 'evidence signing key file cannot be read; signing with the key read before');
+    }
+  }
+
+  /** The key from REHEARSAL_SIGNING_KEY_FILE; createdAt is when this replica first read it. */
+  private async loadKeyFile(): Promise<ActiveSigningKey> {
+    const file = this.options.keyFile!;
+    const pem = await readFile(file, 'utf8');
+    let key;
+    try {
+      key = importPrivateKeyPem(pem);
+    } catch (error) {
+      throw new Error(`${file} holds no usable Ed25519 private key (PKCS#8 PEM): ${(error as Error).message}`);
+    }
+    this.lastKeyFileFingerprint = fingerprint(pem);
+    const same = this.active?.key.keyId === key.keyId;
+    return { key, createdAt: same ? this.active!.createdAt : this.options.now().toISOString() };
+  }
+
   private async reconcile(): Promise<void> {
-    const key = await loadOrCreateSigningKey(this.objects);
+    const key = this.options.keyFile ? await this.loadKeyFile() : await loadOrCreateSigningKey(this.objects);
     this.adopt(key);
     this.published = await publishCurrentKey(this.objects, key, () => this.published);
     this.rebuildRing();

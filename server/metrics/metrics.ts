@@ -64,6 +64,23 @@ export class Metrics {
     labelNames: ['result'],
     registers: [this.registry],
   });
+  // Issue 33: anchors of every chain in write-once storage (server/evidence/anchor/).
+  readonly anchorWrites = new Counter({
+    name: 'rehearsal_evidence_anchor_writes_total',
+    help: 'Evidence anchors written to write-once storage, by result (written, failed, refused: the bucket has no Object Lock)',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  readonly anchorLastWritten = new Gauge({
+    name: 'rehearsal_evidence_anchor_last_written_timestamp_seconds',
+    help: 'When the newest evidence anchor was written (Unix seconds); absent before the first',
+    registers: [this.registry],
+  });
+  readonly anchorDisagreements = new Gauge({
+    name: 'rehearsal_evidence_anchor_disagreements',
+    help: 'RestoreTest chains that disagree with an anchor written before (rewritten, deleted or cut after it was anchored), at the last check',
+    registers: [this.registry],
+  });
   readonly testSuspended = new Gauge({
     name: 'rehearsal_test_suspended',
     help: '1 when the RestoreTest schedule is suspended',

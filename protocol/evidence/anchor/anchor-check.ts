@@ -71,8 +71,39 @@ export interface ChainAnchorResult {
   notes: string[];
   /** The usable anchors that recorded this chain. */
   anchors: number;
-  /** The newest of them that agrees with the chain. */
-  newestAgreeing?: CheckedAnchor;
+  /** When the newest anchor that agrees with the chain was written (anchorTime), if any. */
+  newestAgreeing?: string;
+}
+
+/** One distinct head an anchor recorded for a chain, with the earliest anchor that recorded it. */
+export interface AnchoredHead {
+  head: ChainHead;
+  /** anchorTime of that earliest anchor. */
+  when: string;
+  /** Its instant (ms), to compare anchors. */
+  at: number;
+}
+
+/** The distinct heads usable anchors recorded for `testUid`, each with its earliest anchor; and how many anchors did. */
+export function anchoredHeads(testUid: string, anchors: readonly CheckedAnchor[]): { heads: AnchoredHead[]; anchors: number } {
+  const heads = new Map<string, AnchoredHead>();
+  let count = 0;
+  for (const anchor of anchors) {
+    if (anchor.problems.length > 0) continue;
+    const head = anchor.document.checkpoint.heads.find((candidate) => candidate.testUid === testUid);
+    if (!head) continue;
+    count += 1;
+    mergeAnchoredHead(heads, head, anchor);
+  }
+  return { heads: [...heads.values()], anchors: count };
+}
+
+/** Adds what `anchor` recorded of `head` to a map keyed by head, keeping the earliest anchor. */
+export function mergeAnchoredHead(heads: Map<string, AnchoredHead>, head: ChainHead, anchor: CheckedAnchor): void {
+  const key = `${head.sequence} ${head.digest}`;
+  const at = anchorInstant(anchor);
+  const known = heads.get(key);
+  if (!known || at < known.at) heads.set(key, { head: { testUid: head.testUid, sequence: head.sequence, digest: head.digest }, when: anchorTime(anchor), at });
 }
 
 /**
@@ -81,6 +112,12 @@ export interface ChainAnchorResult {
  * proof of when the history was as anchored).
  */
 export function chainAgainstAnchors(reports: readonly AnchoredMember[], testUid: string, anchors: readonly CheckedAnchor[]): ChainAnchorResult {
+  const { heads, anchors: count } = anchoredHeads(testUid, anchors);
+  return { ...chainAgainstHeads(reports, heads), anchors: count };
+}
+
+/** The comparison itself, over the distinct anchored heads of one chain. */
+export function chainAgainstHeads(reports: readonly AnchoredMember[], heads: readonly AnchoredHead[]): ChainAnchorResult {
   const result: ChainAnchorResult = { problems: [], notes: [], anchors: 0 };
   const byDigest = new Map<string, AnchoredMember>();
   const bySequence = new Map<number, AnchoredMember>();
@@ -93,29 +130,19 @@ export function chainAgainstAnchors(reports: readonly AnchoredMember[], testUid:
   const sequences = [...bySequence.keys()];
   const newest = sequences.length > 0 ? Math.max(...sequences) : undefined;
   const oldest = sequences.length > 0 ? Math.min(...sequences) : undefined;
+  let newestAgreeingAt = -Infinity;
 
-  // Each distinct head, with the earliest usable anchor that recorded it.
-  const heads = new Map<string, { head: ChainHead; first: CheckedAnchor }>();
-  for (const anchor of anchors) {
-    if (anchor.problems.length > 0) continue;
-    const head = anchor.document.checkpoint.heads.find((candidate) => candidate.testUid === testUid);
-    if (!head) continue;
-    result.anchors += 1;
-    const key = `${head.sequence} ${head.digest}`;
-    const known = heads.get(key);
-    if (!known || anchorInstant(anchor) < anchorInstant(known.first)) heads.set(key, { head, first: anchor });
-  }
-
-  for (const { head, first } of [...heads.values()].sort((a, b) => a.head.sequence - b.head.sequence)) {
+  for (const { head, when: time, at } of [...heads].sort((a, b) => a.head.sequence - b.head.sequence || a.at - b.at)) {
     const recorded = `sequence ${head.sequence}, ${short(head.digest)}`;
-    const when = `the anchor written ${anchorTime(first)}`;
+    const when = `the anchor written ${time}`;
     const present = byDigest.get(head.digest);
     if (present) {
       const sequence = present.spec.evidence!.sequence;
       if (sequence !== undefined && sequence !== head.sequence) {
         result.problems.push(`reordered: ${present.metadata.name} has the anchored digest ${short(head.digest)} at sequence ${sequence}, but ${when} recorded it at sequence ${head.sequence}`);
-      } else if (!result.newestAgreeing || anchorInstant(first) > anchorInstant(result.newestAgreeing)) {
-        result.newestAgreeing = first;
+      } else if (at > newestAgreeingAt) {
+        newestAgreeingAt = at;
+        result.newestAgreeing = time;
       }
       continue;
     }

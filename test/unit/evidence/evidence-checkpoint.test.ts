@@ -158,7 +158,7 @@ describe('chainAgainstAnchors', () => {
   it('agrees with an untouched chain, and says which anchor is the newest agreeing', () => {
     const result = chainAgainstAnchors(chain, 'uid-a', [early, late]);
     expect(result).toMatchObject({ problems: [], notes: [], anchors: 2 });
-    expect(result.newestAgreeing).toBe(late);
+    expect(result.newestAgreeing).toBe(anchorTime(late));
     expect(early.timestampNote).toBe('not time-stamped (no authority was configured when it was written)');
   });
 

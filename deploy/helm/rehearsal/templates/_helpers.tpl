@@ -101,3 +101,28 @@ naming the value; renders nothing.
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/*
+The name of the ConfigMap holding the timestamp authority's CA (key ca.crt) when evidence anchors
+are on and time-stamped, else "". Values from a chart without evidenceAnchors (helm upgrade
+--reuse-values) count as off.
+*/}}
+{{- define "rehearsal.timestampAuthorityCA" -}}
+{{- $anchors := .Values.evidenceAnchors | default dict -}}
+{{- if and $anchors.enabled (dig "timestampAuthority" "url" "" $anchors) -}}
+{{- dig "timestampAuthority" "caConfigMap" "" $anchors -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+What must hold for evidence anchors beyond the values schema: credentials. Without a Secret of
+their own the server takes the evidence archive's (AWS_*), which the chart sets only with the
+archive on; otherwise the server would stop at start-up with "invalid configuration". Fails the
+render naming the value; renders nothing.
+*/}}
+{{- define "rehearsal.evidenceAnchorsGuards" -}}
+{{- $anchors := .Values.evidenceAnchors | default dict -}}
+{{- if and $anchors.enabled (not $anchors.credentialsSecret) (not (dig "enabled" false (.Values.evidenceArchive | default dict))) -}}
+{{- fail "evidenceAnchors.credentialsSecret: name a Secret with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the anchor bucket (without one the anchors use the evidence archive's credentials, and evidenceArchive is not enabled)" -}}
+{{- end -}}
+{{- end -}}
