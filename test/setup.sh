@@ -102,6 +102,9 @@ fi
 log "Helm, promtool, the OCI registry and krew (built once from Go modules, cached by version)"
 timed helm+promtool bash deploy/tools/build-go-tools.sh helm promtool registry krew >/dev/null
 
+log "versitygw, an S3 server with Object Lock, for the evidence anchors' write-once store (built once from its Go module, cached by version)"
+timed object-lock-s3 bash test/cluster/build-versitygw.sh >/dev/null
+
 log "CSI on the real node: external-provisioner, external-snapshotter and the test driver (built once, cached by version)"
 timed csi bash test/cluster/build-csi.sh >/dev/null
 

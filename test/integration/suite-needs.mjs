@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The build steps of test/setup.sh --builds, in the order it runs them (its `timed` names). */
-export const BUILD_STEPS = ['control-plane', 'velero', 'node', 'node-images', 'helm+promtool', 'csi', 'api-clients', 'schemathesis'];
+export const BUILD_STEPS = ['control-plane', 'velero', 'node', 'node-images', 'helm+promtool', 'object-lock-s3', 'csi', 'api-clients', 'schemathesis'];
 
 /** What in a file's text says it needs a step (a build script, or the real node's helpers). */
 const STEP_MARKERS = [
@@ -25,6 +25,7 @@ const STEP_MARKERS = [
   ['node', /helpers\/real-node(\.js|')/],
   ['csi', /build-csi\.sh/],
   ['helm+promtool', /build-go-tools\.sh/],
+  ['object-lock-s3', /build-versitygw\.sh/],
   ['api-clients', /clients\.sh/],
   ['schemathesis', /schemathesis\.sh/],
 ];

@@ -120,6 +120,13 @@ describe('S3Client against a hostile endpoint', () => {
       } else if (url.includes('declared-huge')) {
         res.writeHead(200, { 'content-length': String(10 * 1024 * 1024 * 1024) });
         res.write('x');
+      } else if (url.includes('versions=')) {
+        // A truncated page whose markers never move on: a client that trusted it would list forever.
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          '<ListVersionsResult><Version><Key>a</Key><VersionId>v1</VersionId><IsLatest>true</IsLatest><Size>1</Size></Version>' +
+            '<IsTruncated>true</IsTruncated><NextKeyMarker>a</NextKeyMarker><NextVersionIdMarker>v1</NextVersionIdMarker></ListVersionsResult>',
+        );
       } else if (url.includes('list-type=2')) {
         res.writeHead(200, { 'content-type': 'application/xml' });
         res.end(`<ListBucketResult>${'<Contents><Key>a</Key><Size>1</Size></Contents>'.repeat(MAX_LIST_PAGE_BYTES / 40)}</ListBucketResult>`);
@@ -159,6 +166,10 @@ describe('S3Client against a hostile endpoint', () => {
 
   it('refuses a listing page past its bound', async () => {
     await expect(client().listObjects('')).rejects.toThrow(/longer than the \d+ bytes accepted/);
+  });
+
+  it('stops listing versions when a truncated page does not move its markers on', async () => {
+    await expect(client().listObjectVersions('')).rejects.toThrow('S3 list versions : a truncated page without new markers');
   });
 
   it('reads an error body only to its bound and still names the status', async () => {

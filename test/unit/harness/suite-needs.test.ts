@@ -31,6 +31,8 @@ describe('suite-needs: the build steps an integration suite waits for', () => {
     expect(lastStepOf(suite('alert-rules'))).toBe('helm+promtool');
     // The OCI registry is built in the same step (build-go-tools.sh registry).
     expect(lastStepOf(suite('chart-registry'))).toBe('helm+promtool');
+    // versitygw, the S3 server with Object Lock, has a step of its own; nothing else is needed.
+    expect(stepsOf(suite('object-lock-store'))).toEqual(new Set(['control-plane', 'object-lock-s3']));
     expect(lastStepOf(suite('generated-clients'))).toBe('api-clients');
     expect(lastStepOf(suite('schemathesis'))).toBe('schemathesis');
   });
