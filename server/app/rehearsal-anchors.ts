@@ -8,7 +8,8 @@ import type { ChainHead } from '../../protocol/evidence/anchor/checkpoint.js';
 import { reportEvidenceDigest } from '../domain/read-models/report-summary.js';
 import type { AnchorConfig } from '../config.js';
 import { AnchorAudit, type AuditedChain } from '../evidence/anchor/anchor-audit.js';
-import { s3AnchorBucket } from '../evidence/anchor/anchor-bucket.js';
+import type { AnchorBucket } from '../evidence/anchor/anchor-bucket.js';
+import { S3Client, type S3Location } from '../archive/s3-client.js';
 import { AnchorWriter } from '../evidence/anchor/anchor-writer.js';
 import type { EvidenceKeyStore } from '../evidence/evidence-keys.js';
 import { requestTimestamp } from '../evidence/timestamp/timestamp-client.js';
@@ -80,4 +81,28 @@ export function createAnchorWriter({ config, cache, metrics, log, now, evidenceK
     log: log.child({ component: 'anchors' }),
     now,
   });
+}
+
+/** The anchor bucket over Rehearsal's own S3 client (server/archive/s3-client.ts). */
+export function s3AnchorBucket(location: S3Location): AnchorBucket {
+  const client = new S3Client(location);
+  return {
+    where: `bucket ${location.bucket} at ${location.endpoint}`,
+    async objectLockEnabled() {
+      return (await client.getObjectLockConfiguration()).enabled;
+    },
+    async putLocked(key, body, retainUntil) {
+      return client.putObject(key, body, 'application/json', { retention: { mode: 'COMPLIANCE', retainUntil } });
+    },
+    async versions(prefix) {
+      return (await client.listObjectVersions(prefix)).map((version) => ({
+        key: version.key,
+        versionId: version.versionId,
+        deleteMarker: version.deleteMarker,
+      }));
+    },
+    get(key, versionId, maxBytes) {
+      return client.getObject(key, maxBytes, versionId);
+    },
+  };
 }

@@ -2,8 +2,7 @@
 // Object Lock. Under Object Lock a bucket is versioned: a PUT to an existing key adds a version
 // and a plain DELETE adds a delete marker, while every locked version stays readable until its
 // retention ends, whatever its key now shows. So anchors are read by version, never by key alone.
-import { S3Client, type S3Location } from '../../archive/s3-client.js';
-
+// The composition root adapts the archive's S3 client to it (app/rehearsal-anchors.ts).
 export interface AnchorObjectVersion {
   key: string;
   versionId: string | undefined;
@@ -21,28 +20,4 @@ export interface AnchorBucket {
   get(key: string, versionId: string | undefined, maxBytes: number): Promise<Buffer | undefined>;
   /** Where it is, for messages ("bucket at endpoint"). */
   readonly where: string;
-}
-
-/** The anchor bucket over Rehearsal's own S3 client (server/archive/s3-client.ts). */
-export function s3AnchorBucket(location: S3Location): AnchorBucket {
-  const client = new S3Client(location);
-  return {
-    where: `bucket ${location.bucket} at ${location.endpoint}`,
-    async objectLockEnabled() {
-      return (await client.getObjectLockConfiguration()).enabled;
-    },
-    async putLocked(key, body, retainUntil) {
-      return client.putObject(key, body, 'application/json', { retention: { mode: 'COMPLIANCE', retainUntil } });
-    },
-    async versions(prefix) {
-      return (await client.listObjectVersions(prefix)).map((version) => ({
-        key: version.key,
-        versionId: version.versionId,
-        deleteMarker: version.deleteMarker,
-      }));
-    },
-    get(key, versionId, maxBytes) {
-      return client.getObject(key, maxBytes, versionId);
-    },
-  };
 }
