@@ -20,6 +20,7 @@ import { S3Client, S3Error } from '../../server/archive/s3-client.js';
 import { checkpointBytes, parseAnchorDocument, type AnchorDocument } from '../../protocol/evidence/anchor/checkpoint.js';
 import { orderReportsForChain, verifyReportChain } from '../../protocol/evidence/report-chain.js';
 import { keysFromPem } from '../../protocol/evidence/signature.js';
+import { expandStoredReport } from '../../protocol/stored-report/stored-report.js';
 import type { RestoreReport } from '../../server/domain/resources/resources.js';
 import { signEvidence } from '../../server/evidence/evidence.js';
 import { generateSigningKey, importPrivateKeyPem, type SigningKey } from '../../server/evidence/signing-key.js';
@@ -105,7 +106,8 @@ async function storedReports(): Promise<RestoreReport[]> {
     namespace: fixture.testNamespace,
     plural: 'restorereports',
   })) as { items: RestoreReport[] };
-  return orderReportsForChain(list.items.filter((report) => report.spec.testRef.name === testName));
+  // Expanded (spec.details unpacked, evidence included): what an administrator edits and re-creates.
+  return orderReportsForChain(list.items.map((report) => expandStoredReport(report)).filter((report) => report.spec.testRef.name === testName));
 }
 
 /** The keys the server publishes (current and retired), as a verifier takes them. */

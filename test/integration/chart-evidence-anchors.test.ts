@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { parse } from 'yaml';
-import { chartDir, helm, helmBinary, keyOf, parseObjects, type K8sObject } from '../../helpers/manifests.js';
+import { chartDir, helm, helmBinary, keyOf, parseObjects, type K8sObject } from '../helpers/manifests.js';
 
 type Values = Record<string, unknown>;
 
