@@ -53,7 +53,7 @@ import { DashboardService } from './services/dashboard.service.js';
 import type { ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import { EvidenceService } from './services/evidence.service.js';
 import { LicenseService } from './services/license.service.js';
-import { PdfService } from './services/pdf.service.js';
+import { PdfService, type PdfServiceDeps } from './services/pdf.service.js';
 import { ReportsService } from './services/reports.service.js';
 import { SandboxesService } from './services/sandboxes.service.js';
 import { SchedulesService } from './services/schedules.service.js';
@@ -90,6 +90,8 @@ export interface HttpDeps {
   license?: LicenseSource;
   /** The evidence signing key and published public keys; absent → PDFs and keys answer 503. */
   evidenceKeys?: EvidenceKeySource;
+  /** The evidence anchors (issue 33), stated on the PDFs' attestation pages; absent → "not anchored". */
+  anchors?: PdfServiceDeps['anchors'];
   /** The cluster-wide defaults in effect (ConfigMap rehearsal-cluster-defaults); absent → the built-in ones. */
   clusterDefaults?: () => Readonly<ClusterDefaults>;
   /** Replaces the Kubernetes reviewer (tests). */
@@ -210,6 +212,7 @@ export function createApp(deps: HttpDeps): express.Express {
       ...(deps.evidenceKeys ? { keys: deps.evidenceKeys } : {}),
       ...(deps.evidenceProblems ? { evidenceProblems: deps.evidenceProblems } : {}),
       ...(deps.verifyEvidence ? { verifyEvidence: deps.verifyEvidence } : {}),
+      ...(deps.anchors ? { anchors: deps.anchors } : {}),
       now: deps.now,
       namespace: deps.config.namespace,
       productVersion: PRODUCT_VERSION,

@@ -1,6 +1,7 @@
 // The listeners of a Rehearsal server: the HTTP API, the probe port (health and metrics) and the
 // aggregated-API port the Kubernetes API server proxies to. They run on every replica, leader or
 // not, and answer from the caches; the engine's parts reach them only through the API's ports.
+import type { AnchorWriter } from '../evidence/anchor/anchor-writer.js';
 import type { ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import type { Server } from 'node:http';
 import { startAggregationServer, type AggregationServer } from '../api/aggregation.js';
@@ -27,6 +28,8 @@ export interface ListenerDeps extends RehearsalBasics {
   evidence: Pick<EvidenceParts, 'evidence' | 'evidenceKeys' | 'license'>;
   /** The cluster-wide defaults in effect (the alert thresholds of the API's alert list). */
   clusterDefaults: () => Readonly<ClusterDefaults>;
+  /** The evidence anchor writer, when anchors are configured (its audit goes on the PDFs). */
+  anchors: AnchorWriter | undefined;
 }
 
 export interface Listeners {
@@ -104,6 +107,7 @@ export function createListeners(deps: ListenerDeps): Listeners {
     verifyEvidence: (report, keys) => evidence.verify(report, keys),
     evidenceProblems: (report) => evidence.problems(report),
     license,
+    ...(deps.anchors ? { anchors: deps.anchors } : {}),
     evidenceKeys: {
       publicKeys: () => evidenceKeys.publicKeys(),
       signingKey: () => evidenceKeys.signingKey(),

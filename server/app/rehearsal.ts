@@ -161,7 +161,7 @@ export function createRehearsal(
     admissionCheckIntervalMs: overrides.admissionCheckIntervalMs,
   });
   const { leader, archive, anchors, cascade } = engine;
-  const listeners = createListeners({ ...basics, scheduleTool: providers.velero, backupTool: coverageTool, followUps, evidence: evidenceParts, clusterDefaults });
+  const listeners = createListeners({ ...basics, scheduleTool: providers.velero, backupTool: coverageTool, followUps, evidence: evidenceParts, clusterDefaults, anchors });
   return {
     config,
     cache,

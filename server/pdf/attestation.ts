@@ -22,7 +22,7 @@ import type { EvidenceSigner } from '../evidence/signing-key.js';
 import { chunk, utcDateTime } from './format.js';
 import type { PdfWriter } from './layout/layout.js';
 import { COLOR } from './layout/style.js';
-import { runsCovered, type ChainSummary, type ReportData } from './report-data.js';
+import { runsCovered, type AnchorSummary, type ChainSummary, type ReportData } from './report-data.js';
 
 /** Bump whenever a change to the renderers changes their output bytes for the same input. */
 export const PDF_LAYOUT_VERSION = 7;
@@ -134,6 +134,7 @@ export function renderAttestationPage(
       ['Report ID', data.reportId],
       ['Runs covered', covered],
       ['Run evidence chain', chainText],
+      ...(data.anchors ? [['Evidence anchors', anchorsText(data.anchors)] as [string, string]] : []),
       ['Evidence digest', attestation.digest, 'mono'],
       ['Signature algorithm', 'Ed25519 (RFC 8032) over the UTF-8 digest string'],
       ['Signing key ID', `${attestation.keyId}  (first 16 hex of SHA-256 of the public key, SPKI DER)`],
@@ -180,5 +181,41 @@ export function renderAttestationPage(
       size: 8.5,
       color: COLOR.muted,
     },
+  );
+  if (data.anchors?.configured) renderAnchorChecks(writer, data.anchors);
+}
+
+function anchorsText(anchors: AnchorSummary): string {
+  if (!anchors.configured) return 'not anchored: no write-once store is configured, so a cluster administrator holding the signing key could rewrite this history undetected';
+  if (anchors.error) return `not checked when this report was generated: ${anchors.error}`;
+  const count = `${anchors.anchors ?? 0} anchor(s) in ${anchors.store ?? 'the write-once store'}${anchors.newest ? `, the newest written ${anchors.newest}` : ''}`;
+  const problems = anchors.disagreements?.length ?? 0;
+  const unusable = anchors.unusable ? `; ${anchors.unusable} object(s) under anchors/ could not be used` : '';
+  return problems === 0
+    ? `anchored: ${count}; every chain agrees with every anchor${unusable}`
+    : `${count}; ${problems} disagreement(s) with anchors written earlier, listed below${unusable}`;
+}
+
+/** What an auditor runs to check the anchors without trusting this cluster (docs/evidence.md). */
+function renderAnchorChecks(writer: PdfWriter, anchors: AnchorSummary): void {
+  if (anchors.disagreements && anchors.disagreements.length > 0) {
+    writer.subheading('Evidence that disagrees with its anchors', 40);
+    writer.bullets(anchors.disagreements, { size: 8.5 });
+  }
+  writer.subheading('How to check the anchors without Rehearsal', 60);
+  writer.text(
+    'Every hour, a checkpoint of every RestoreTest chain (the newest report\'s sequence and digest, under one Merkle root) is signed, time-stamped by an RFC 3161 authority and written to S3 with Object Lock in compliance mode: ' +
+      'no one, the bucket owner included, can change or delete it before its retention ends. A history rewritten after a checkpoint disagrees with it. With your own credentials for the bucket:',
+    { size: 9, gapAfter: 4 },
+  );
+  writer.code([
+    'aws s3api list-object-versions --bucket BUCKET --prefix PREFIXanchors/',
+    'aws s3api get-object-retention --bucket BUCKET --key KEY --version-id VERSION',
+    'aws s3api get-object --bucket BUCKET --key KEY --version-id VERSION anchor.json',
+    'kubectl restoretest verify NAME --anchors DIR --tsa-cert TSA-CA.pem',
+  ]);
+  writer.text(
+    "The time-stamp covers the RFC 8785 canonical JSON of the anchor's checkpoint field; openssl ts -verify -data CHECKPOINT -in TOKEN -token_in -CAfile TSA-CA.pem checks it (docs/evidence.md says how to extract both).",
+    { size: 8.5, color: COLOR.muted },
   );
 }

@@ -79,6 +79,30 @@ export interface ChainSummary {
   problems: string[];
 }
 
+/**
+ * The evidence anchors in write-once storage (issue 33) as the attestation page prints them: where
+ * they are, how many, the newest, and every chain that disagrees with one written before. Absent in
+ * reports rendered before anchors existed (their pages do not change).
+ */
+export interface AnchorSummary {
+  /** false: no write-once store is configured, the evidence is not anchored. */
+  configured: boolean;
+  /** "bucket B at ENDPOINT". */
+  store?: string;
+  /** Usable anchors read. */
+  anchors?: number;
+  /** When the newest was written (its authority's time, or the server's claim, said as such). */
+  newest?: string;
+  /** Problems: chains rewritten, cut or deleted after an anchor recorded them (at most MAX_ANCHOR_PROBLEMS). */
+  disagreements?: string[];
+  /** Objects under anchors/ that could not be used (edited, unknown key, bad time-stamp). */
+  unusable?: number;
+  /** Why the anchors could not be read when this report was generated. */
+  error?: string;
+}
+
+export const MAX_ANCHOR_PROBLEMS = 20;
+
 // ------------------------------------------------------------------ compliance report
 
 export interface ControlEntry {
@@ -198,6 +222,7 @@ export interface ComplianceReportData extends ReportIdentity {
   /** The embedded gzip'd CSV of every run in the period (runs-file.ts); absent: not attached. */
   runsFile?: RunsFileInfo;
   chain?: ChainSummary;
+  anchors?: AnchorSummary;
 }
 
 export interface RunCounts {
@@ -295,6 +320,7 @@ export interface TestReportData extends ReportIdentity {
    */
   latestVolumes?: { run: string; volumes: VolumeRestoreReport[] };
   chain?: ChainSummary;
+  anchors?: AnchorSummary;
 }
 
 export type ReportData = ComplianceReportData | TestReportData;

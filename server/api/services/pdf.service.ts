@@ -15,11 +15,12 @@ import { MILLISECONDS_PER_DAY } from '../../domain/common/utc-days.js';
 import { canonicalJson } from '../../../protocol/evidence/canonical-json.js';
 import { orderReportsForChain, verifyReportChain } from '../../../protocol/evidence/report-chain.js';
 import { renderComplianceReportChunks } from '../../pdf/compliance-report.pdf.js';
-import type { ChainSummary, ComplianceReportData } from '../../pdf/report-data.js';
+import { MAX_ANCHOR_PROBLEMS, type AnchorSummary, type ChainSummary, type ComplianceReportData } from '../../pdf/report-data.js';
 import { buildTestReportData } from '../../pdf/test-report-data.js';
 import { buildRunsFile } from '../../pdf/runs-file.js';
 import { renderTestReport } from '../../pdf/test-report.pdf.js';
 import type { EvidenceSigner } from '../../evidence/signing-key.js';
+import type { AnchorWriter } from '../../evidence/anchor/anchor-writer.js';
 import type { ApiCache, EvidenceKeySource, EvidenceProblems, EvidenceVerifier } from '../ports.js';
 import { ProblemError } from '../problem.js';
 import { complianceReportData } from './compliance-report-data.js';
@@ -55,7 +56,12 @@ export interface PdfServiceDeps {
   namespace: string;
   productVersion: string;
   cluster?: string;
+  /** The evidence anchors (issue 33), when a write-once store is configured. */
+  anchors?: Pick<AnchorWriter, 'store' | 'currentAudit'>;
 }
+
+/** How long a PDF waits for the anchor store before saying the anchors were not checked. */
+const ANCHOR_AUDIT_TIMEOUT_MS = 10_000;
 
 /** The file name of the compliance PDF (decision 0001). */
 export function compliancePdfFilename(framework: string, period: number): string {
@@ -81,7 +87,9 @@ export class PdfService {
     requireSynced(this.deps.cache);
     const signer = this.signer();
     return this.slots.run(async () => {
+      const anchors = await this.anchorSummary();
       const { data, runs } = this.complianceData(framework, period);
+      data.anchors = anchors;
       // The whole population as an embedded CSV, written from the index in slices; its digest
       // joins the evidence. The evaluation is no longer referenced here: its memory is free for
       // the rendering.
@@ -162,7 +170,36 @@ export class PdfService {
       ...(verified ? { verified } : {}),
       ...(chain ? { chain } : {}),
     });
+    data.anchors = await this.anchorSummary(`${ns}/${name}`);
     return { chunks: [await renderTestReport(data, signer)], filename: testReportPdfFilename(ns, name, period) };
+  }
+
+  /** The anchors as the attestation page states them; `testKey` keeps one test's disagreements. */
+  private async anchorSummary(testKey?: string): Promise<AnchorSummary> {
+    const anchors = this.deps.anchors;
+    if (!anchors) return { configured: false };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const audit = await Promise.race([
+        anchors.currentAudit(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`${anchors.store} did not answer within ${ANCHOR_AUDIT_TIMEOUT_MS / 1000} s`)), ANCHOR_AUDIT_TIMEOUT_MS);
+        }),
+      ]);
+      const disagreements = testKey ? audit.disagreements.filter((text) => text.startsWith(`${testKey}: `)) : audit.disagreements;
+      return {
+        configured: true,
+        store: anchors.store,
+        anchors: audit.anchors,
+        ...(audit.newest ? { newest: audit.newest } : {}),
+        disagreements: limited(disagreements, MAX_ANCHOR_PROBLEMS),
+        ...(audit.unusable.length > 0 ? { unusable: audit.unusable.length } : {}),
+      };
+    } catch (error) {
+      return { configured: true, store: anchors.store, error: (error as Error).message };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private signer(): EvidenceSigner {
@@ -233,4 +270,9 @@ function testReportId(
     )
     .digest('hex');
   return `RHR-TEST-${generatedAt.slice(0, 10).replaceAll('-', '')}-${digest.slice(0, 8)}`;
+}
+
+/** The first `max` texts, the last one saying how many more there were. */
+function limited(texts: readonly string[], max: number): string[] {
+  return texts.length <= max ? [...texts] : [...texts.slice(0, max), `... and ${texts.length - max} more`];
 }
