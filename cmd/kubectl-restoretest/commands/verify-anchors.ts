@@ -15,7 +15,7 @@
 import { X509Certificate, type KeyObject } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { anchorTime, chainAgainstAnchors, checkAnchor, unusableAnchorTexts, type CheckedAnchor } from '../../../protocol/evidence/anchor/anchor-check.js';
+import { chainAgainstAnchors, checkAnchor, unusableAnchorTexts, type CheckedAnchor } from '../../../protocol/evidence/anchor/anchor-check.js';
 import { parseAnchorDocument, type AnchorDocument } from '../../../protocol/evidence/anchor/checkpoint.js';
 import { canonicalJson } from '../../../protocol/evidence/canonical-json.js';
 import { short } from '../../../protocol/evidence/digest-text.js';
