@@ -8,8 +8,8 @@
 //   is rewritten and every later report re-signed, re-chained, deleted and re-created, and the
 //   test's status.evidenceAnchor moved along: the chain alone verifies (that is the attack), but
 //   `kubectl restoretest verify --anchors` and the server's own audit name the rewrite with the
-//   anchor's time-stamped time; a report signed with a key of the administrator's own is named
-//   as signed with an unknown key.
+//   anchor's time-stamped time, and so do both PDFs' attestation pages (read back with pdftotext);
+//   a report signed with a key of the administrator's own is named as signed with an unknown key.
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -40,6 +40,8 @@ import { startObjectLockStore, type ObjectLockStore } from '../helpers/object-lo
 import { opensslVerifies, startOpensslTsa, type OpensslTsa } from '../helpers/openssl-tsa.js';
 import { REHEARSAL_NAMESPACE, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { metricLine, startInProcess } from '../helpers/rehearsal-server.js';
+import { jwkOf, sign, vendorKey } from '../fixtures/evidence/licenses.js';
+import { assertPoppler, pdftotext, writePdf } from '../fixtures/evidence/poppler.js';
 
 jest.setTimeout(240_000);
 
@@ -53,11 +55,30 @@ const testName = uniqueTestName('anchored');
 const workDir = path.join(repoRoot, 'test/.tmp/evidence-anchors');
 const binDir = path.join(repoRoot, 'cmd/kubectl-restoretest/bin');
 const RETENTION_SECONDS = 3600;
+const LICENSE_SECRET = 'rehearsal-license';
+const vendor = vendorKey('vendor-anchors');
+
+async function deleteLicense(): Promise<void> {
+  try {
+    await fixture.admin.makeApiClient(CoreV1Api).deleteNamespacedSecret({ name: LICENSE_SECRET, namespace: REHEARSAL_NAMESPACE });
+  } catch (error) {
+    if ((error as { code?: number }).code !== 404) throw error;
+  }
+}
 
 beforeAll(async () => {
+  assertPoppler();
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   fixture = await createEngineFixture('anchors');
+  // An enterprise license (for the PDFs) from a vendor key only this server trusts.
+  const licenseKeyFile = path.join(workDir, 'vendor.jwk.json');
+  writeFileSync(licenseKeyFile, JSON.stringify(await jwkOf(vendor)));
+  await deleteLicense();
+  await fixture.admin.makeApiClient(CoreV1Api).createNamespacedSecret({
+    namespace: REHEARSAL_NAMESPACE,
+    body: { metadata: { name: LICENSE_SECRET, namespace: REHEARSAL_NAMESPACE }, type: 'Opaque', stringData: { license: await sign(vendor, { tier: 'enterprise', customer: 'anchors' }) } },
+  });
   custom = fixture.admin.makeApiClient(CustomObjectsApi);
   store = await startObjectLockStore('evidence-anchors');
   s3 = new S3Client(store.location);
@@ -77,6 +98,7 @@ beforeAll(async () => {
       REHEARSAL_ANCHOR_INTERVAL_SECONDS: '86400',
       REHEARSAL_TSA_URL: tsa.url('rsa').href,
       REHEARSAL_TSA_CA_FILE: tsa.caFile,
+      REHEARSAL_LICENSE_PUBLIC_KEYS: licenseKeyFile,
     },
   });
   await createRestoreTest(fixture, restoreTestBody(fixture, testName, {}));
@@ -92,6 +114,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  if (fixture) await deleteLicense();
   await rehearsal?.stop();
   await store?.stop();
   await tsa?.stop();
@@ -141,6 +164,16 @@ function verify(extra: string[]): Promise<{ code: number; stdout: string; stderr
   });
 }
 
+/** A PDF of the API read back with pdftotext, without whitespace (pdftotext wraps lines). */
+async function pdfText(url: string, file: string): Promise<string> {
+  await waitFor(async () => rehearsal.license.current().license.tier === 'enterprise', { timeoutMs: 30_000, description: 'the enterprise license' });
+  const response = await fetch(`http://127.0.0.1:${rehearsal.port()}${url}`);
+  expect(response.status).toBe(200);
+  return squeeze(pdftotext(writePdf(Buffer.from(await response.arrayBuffer()), file), '-layout'));
+}
+
+const squeeze = (text: string) => text.replace(/\s+/g, '');
+
 let anchored: { key: string; versionId: string; document: AnchorDocument; writtenBefore: Date };
 
 describe('evidence anchors in write-once storage', () => {
@@ -169,6 +202,7 @@ describe('evidence anchors in write-once storage', () => {
     expect(checked.output).toContain('Verification: OK');
     anchored = { key: result.key, versionId: result.versionId!, document: stored, writtenBefore: new Date() };
     expect(await metricLine(rehearsal, 'rehearsal_evidence_anchor_disagreements')).toBe('rehearsal_evidence_anchor_disagreements 0');
+    expect(await pdfText('/api/v1/compliance/pdf?framework=soc2&period=30', 'anchors-agree')).toContain(squeeze('every chain agrees with every anchor'));
   });
 
   it('cannot be deleted inside its retention, and an overwrite leaves it readable', async () => {
@@ -232,6 +266,15 @@ describe('evidence anchors in write-once storage', () => {
     expect(next.audit?.disagreements).toEqual(expect.arrayContaining([expect.stringContaining(`${fixture.testNamespace}/${testName}: rewritten after it was anchored: ${newest.metadata.name} (sequence 3)`)]));
     expect(next.audit?.disagreeingChains).toBe(1);
     expect(await metricLine(rehearsal, 'rehearsal_evidence_anchor_disagreements')).toBe('rehearsal_evidence_anchor_disagreements 1');
+
+    // Both PDFs state it on their attestation pages.
+    const compliance = await pdfText('/api/v1/compliance/pdf?framework=soc2&period=30', 'anchors-compliance');
+    const testPdf = await pdfText(`/api/restore-tests/${testName}/report.pdf?period=30&namespace=${fixture.testNamespace}`, 'anchors-test');
+    for (const text of [compliance, testPdf]) {
+      expect(text).toContain(squeeze(`disagreement(s) with anchors written earlier`));
+      expect(text).toContain(squeeze(`rewritten after it was anchored: ${newest.metadata.name} (sequence 3)`));
+      expect(text).toContain(squeeze('How to check the anchors without Rehearsal'));
+    }
   });
 
   it('a report signed with a key the cluster never published is named as such', async () => {
