@@ -76,6 +76,11 @@ export class Metrics {
     help: 'When the newest evidence anchor was written (Unix seconds); absent before the first',
     registers: [this.registry],
   });
+  readonly anchorInterval = new Gauge({
+    name: 'rehearsal_evidence_anchor_interval_seconds',
+    help: 'How often the leader writes an evidence anchor; present on every replica only when anchors are configured (the staleness alert reads it)',
+    registers: [this.registry],
+  });
   readonly anchorDisagreements = new Gauge({
     name: 'rehearsal_evidence_anchor_disagreements',
     help: 'RestoreTest chains that disagree with an anchor written before (rewritten, deleted or cut after it was anchored), at the last check',

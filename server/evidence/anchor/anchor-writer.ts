@@ -50,7 +50,7 @@ export interface AnchorWriterDeps {
   signer: () => EvidenceSigner | undefined;
   /** Time-stamps the bytes with the configured authority; absent when none is configured. */
   timestamp?: (data: Buffer) => Promise<VerifiedTimestamp>;
-  metrics?: Pick<Metrics, 'anchorWrites' | 'anchorLastWritten' | 'anchorDisagreements'>;
+  metrics?: Pick<Metrics, 'anchorWrites' | 'anchorLastWritten' | 'anchorDisagreements' | 'anchorInterval'>;
   log: Logger;
   now: () => Date;
 }
@@ -69,7 +69,11 @@ export class AnchorWriter {
   private lastAudit: AnchorAuditResult | undefined;
   private auditedAt = 0;
 
-  constructor(private readonly deps: AnchorWriterDeps) {}
+  constructor(private readonly deps: AnchorWriterDeps) {
+    // Every replica says anchors are on: RehearsalEvidenceAnchorsStale fires when none was written
+    // for two intervals, even after a restart of the replica that wrote the last one.
+    deps.metrics?.anchorInterval.set(deps.intervalSeconds);
+  }
 
   /** One write at a time, in order; errors are logged and counted, the next pass retries. */
   write(reason: CheckpointReason): Promise<AnchorWriteResult> {
