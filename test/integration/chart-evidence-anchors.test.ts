@@ -201,4 +201,15 @@ describe('chart rendering: evidenceAnchors (helm template)', () => {
     writeFileSync(file, JSON.stringify(anchorsOn));
     expect(helm(['lint', '--strict', chartDir, '--values', file])).toContain('0 chart(s) failed');
   });
+
+  it('signingKeyFile: the key from a volume (REHEARSAL_SIGNING_KEY_FILE), mounted read-only; refused without a volume', () => {
+    const csi = { driver: 'secrets-store.csi.k8s.io', readOnly: true, volumeAttributes: { secretProviderClass: 'rehearsal-evidence-key' } };
+    const objects = render({ signingKeyFile: { enabled: true, volume: { csi } } });
+    const container = api(objects);
+    expect(container.env.filter((env) => env.name === 'REHEARSAL_SIGNING_KEY_FILE')).toEqual([{ name: 'REHEARSAL_SIGNING_KEY_FILE', value: '/etc/rehearsal/signing-key/evidence-key.pem' }]);
+    expect((container as unknown as { volumeMounts: unknown[] }).volumeMounts).toContainEqual({ name: 'signing-key', mountPath: '/etc/rehearsal/signing-key', readOnly: true });
+    expect(volumes(objects)).toContainEqual({ name: 'signing-key', csi });
+    expect(api(render({})).env.some((env) => env.name === 'REHEARSAL_SIGNING_KEY_FILE')).toBe(false);
+    expect(refusal({ signingKeyFile: { enabled: true } })).toMatch(/signingKeyFile\.volume: a volume source holding the key/);
+  });
 });
