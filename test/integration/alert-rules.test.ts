@@ -51,7 +51,7 @@ beforeAll(() => {
 
 describe('restore-test alert rules', () => {
   it('are valid Prometheus rules (promtool check rules)', () => {
-    expect(run(['check', 'rules', 'rules.yaml'])).toMatch(/SUCCESS: 9 rules found/);
+    expect(run(['check', 'rules', 'rules.yaml'])).toMatch(/SUCCESS: 12 rules found/);
   });
 
   it('every alert has a runbook URL to a page in docs/runbooks/', () => {
@@ -61,7 +61,10 @@ describe('restore-test alert rules', () => {
     expect(alerts.map((rule) => rule.alert).sort()).toEqual([
       'RehearsalAdmissionPolicyMissing',
       'RehearsalEngineDown',
+      'RehearsalEvidenceAnchorBucketNotLocked',
+      'RehearsalEvidenceAnchorsStale',
       'RestoreBackupTooOld',
+      'RestoreEvidenceDisagreesWithAnchor',
       'RestorePreflightFailed',
       'RestoreTestFailing',
       'RestoreTestNotRun',
