@@ -54,6 +54,7 @@ import type { ClusterDefaults } from '../domain/run/cluster-defaults.js';
 import { EvidenceService } from './services/evidence.service.js';
 import { LicenseService } from './services/license.service.js';
 import { PdfService, type PdfServiceDeps } from './services/pdf.service.js';
+import type { AnchorWriter } from '../evidence/anchor/anchor-writer.js';
 import { ReportsService } from './services/reports.service.js';
 import { SandboxesService } from './services/sandboxes.service.js';
 import { SchedulesService } from './services/schedules.service.js';
@@ -91,7 +92,7 @@ export interface HttpDeps {
   /** The evidence signing key and published public keys; absent → PDFs and keys answer 503. */
   evidenceKeys?: EvidenceKeySource;
   /** The evidence anchors (issue 33), stated on the PDFs' attestation pages; absent → "not anchored". */
-  anchors?: PdfServiceDeps['anchors'];
+  anchors?: PdfServiceDeps['anchors'] & Pick<AnchorWriter, 'audit'>;
   /** The cluster-wide defaults in effect (ConfigMap rehearsal-cluster-defaults); absent → the built-in ones. */
   clusterDefaults?: () => Readonly<ClusterDefaults>;
   /** Replaces the Kubernetes reviewer (tests). */
@@ -160,8 +161,12 @@ export function createApp(deps: HttpDeps): express.Express {
   const document = deps.openApiDocument ?? loadOpenApiDocument();
   const log = deps.log;
   const coverage = new CoverageService(deps.cache, deps.coverage);
-  const compliance = new ComplianceService(deps.cache, deps.now, deps.verifyEvidence, () =>
-    coverage.untestedNamespaces(),
+  const compliance = new ComplianceService(
+    deps.cache,
+    deps.now,
+    deps.verifyEvidence,
+    () => coverage.untestedNamespaces(),
+    () => deps.anchors?.audit?.byTest ?? [],
   );
   const license = new LicenseService(deps.license);
   const reviewer = createReviewer(deps);

@@ -199,6 +199,7 @@ export function createRehearsal(
       if (!config.runController) return;
       if (leader) leader.start();
       else engine.start();
+      anchors?.startAuditing();
     },
     async stop() {
       engine.stop();
@@ -206,6 +207,7 @@ export function createRehearsal(
       await listeners.stop();
       followUps.stop();
       archive?.stop();
+      anchors?.stopAuditing();
       license.stop();
       clusterDefaultsWatch.stop();
       evidenceKeys.stop();

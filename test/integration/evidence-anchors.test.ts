@@ -267,6 +267,18 @@ describe('evidence anchors in write-once storage', () => {
     expect(next.audit?.disagreeingChains).toBe(1);
     expect(await metricLine(rehearsal, 'rehearsal_evidence_anchor_disagreements')).toBe('rehearsal_evidence_anchor_disagreements 1');
 
+    // Compliance counts it as an evidence exception of the test's source namespace, in every control.
+    const testKey = `${fixture.testNamespace}/${testName}`;
+    await waitFor(
+      async () => {
+        const body = (await (await fetch(`http://127.0.0.1:${rehearsal.port()}/api/v1/compliance?framework=soc2&period=30`)).json()) as { controls: { status: string; evidence: string }[] };
+        return body.controls.every(
+          (control) => control.status === 'at_risk' && control.evidence.includes(`evidence exception: changed after it was anchored (disagrees with write-once evidence anchors) of ${testKey}`),
+        );
+      },
+      { timeoutMs: 20_000, description: 'compliance to name the chain that disagrees with its anchor' },
+    );
+
     // Both PDFs state it on their attestation pages.
     const compliance = await pdfText('/api/v1/compliance/pdf?framework=soc2&period=30', 'anchors-compliance');
     const testPdf = await pdfText(`/api/restore-tests/${testName}/report.pdf?period=30&namespace=${fixture.testNamespace}`, 'anchors-test');

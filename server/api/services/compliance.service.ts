@@ -82,6 +82,8 @@ export class ComplianceService {
     private readonly verify?: EvidenceVerifier,
     /** Backed-up namespaces without a passing test (coverage), named as a gap; undefined = unknown. */
     private readonly untested: () => readonly string[] | undefined = () => undefined,
+    /** Chains that disagree with an evidence anchor written before (issue 33), by "namespace/name". */
+    private readonly anchorProblems: () => ReadonlyArray<{ test: string; problems: readonly string[] }> = () => [],
   ) {}
 
   private coverageGap(): { untestedBackedUp?: readonly string[] } {
@@ -89,9 +91,23 @@ export class ComplianceService {
     return untested ? { untestedBackedUp: untested } : {};
   }
 
-  /** Tests whose newest reports were deleted (evidence anchors), evidence exceptions in every framework. */
+  /**
+   * Evidence exceptions in every framework: tests whose newest reports were deleted (their
+   * status.evidenceAnchor says so), and tests whose chain disagrees with an anchor in write-once
+   * storage (rewritten, cut or deleted after it was anchored).
+   */
   missingTails(tests: readonly RestoreTest[] = this.cache.listTests()): MissingTail[] {
-    return this.tails.problems(this.cache, tests);
+    const found: MissingTail[] = this.tails.problems(this.cache, tests);
+    const disagreeing = this.anchorProblems();
+    if (disagreeing.length === 0) return found;
+    const byKey = new Map(tests.map((test) => [`${test.metadata.namespace}/${test.metadata.name}`, test]));
+    for (const { test: key, problems } of disagreeing) {
+      const test = byKey.get(key);
+      if (!test) continue;
+      const sourceNamespaces = (test.spec.backupSource?.namespaces ?? []).map((source) => source.name);
+      for (const problem of problems) found.push({ test: key, sourceNamespaces, problem: `${key}: ${problem}`, kind: 'anchor' });
+    }
+    return found;
   }
 
   /**
@@ -206,6 +222,7 @@ export class ComplianceService {
       const tests: readonly RestoreTest[] = this.cache.listTests();
       this.scope = { cacheVersion: this.cache.version, fingerprint: testScopeFingerprint(tests) };
     }
-    return `${this.cache.reportIndex.version}|${this.scope.fingerprint}|${(this.untested() ?? []).join(',')}`;
+    const anchors = this.anchorProblems().map(({ test, problems }) => `${test}:${problems.length}`).join(',');
+    return `${this.cache.reportIndex.version}|${this.scope.fingerprint}|${(this.untested() ?? []).join(',')}|${anchors}`;
   }
 }

@@ -27,7 +27,7 @@ import { complianceReportData } from './compliance-report-data.js';
 import { periodRuns, runsFileRows, type PeriodRuns } from './compliance-runs.js';
 import type { ComplianceService } from './compliance.service.js';
 import { PDF_EXPORT, PDF_REPORTS, type LicenseService } from './license.service.js';
-import { tailProblemOf, tailProblems } from './evidence-tails.js';
+import { tailProblemOf } from './evidence-tails.js';
 import { requireSynced } from './readiness.js';
 import { RenderSlots } from './render-slots.js';
 
@@ -109,7 +109,8 @@ export class PdfService {
   ): { data: ComplianceReportData; runs: PeriodRuns } {
     const now = this.deps.now();
     const tests = this.deps.cache.listTests();
-    const tails = tailProblems(this.deps.cache, tests);
+    // Deleted tails and, when anchors are on, chains that disagree with one (evidence exceptions).
+    const tails = this.deps.compliance.missingTails(tests);
     const evaluation = this.deps.compliance.evaluate(framework, period, now, tails);
     const runs = periodRuns(
       this.deps.cache.reportIndex,

@@ -63,16 +63,23 @@ const STATUS_TEXT: Record<ControlStatus, string> = {
   not_tested: 'not tested',
 };
 
-/** Names the tests of the control's targets whose newest reports were deleted. */
+/**
+ * Names the tests of the control's targets whose newest reports were deleted, and those whose
+ * chain disagrees with an evidence anchor (changed after it was anchored).
+ */
 function tailClause(control: ControlDetail, population: Population): string {
   const inScope = new Set(control.targets.map((target) => target.namespace));
-  const tests = population.missingTails
-    .filter((tail) => tail.sourceNamespaces.some((namespace) => inScope.has(namespace)))
-    .map((tail) => tail.test);
-  if (!tests.length) return '';
-  const shown =
-    tests.length <= 3 ? tests.join(', ') : `${tests.slice(0, 3).join(', ')} and ${tests.length - 3} more`;
-  return `; evidence exception: missing tail (newest reports deleted) of ${shown}`;
+  const inControl = population.missingTails.filter((tail) => tail.sourceNamespaces.some((namespace) => inScope.has(namespace)));
+  const named = (tests: string[]): string => {
+    const unique = [...new Set(tests)];
+    return unique.length <= 3 ? unique.join(', ') : `${unique.slice(0, 3).join(', ')} and ${unique.length - 3} more`;
+  };
+  const tails = inControl.filter((tail) => tail.kind !== 'anchor').map((tail) => tail.test);
+  const anchors = inControl.filter((tail) => tail.kind === 'anchor').map((tail) => tail.test);
+  return (
+    (tails.length ? `; evidence exception: missing tail (newest reports deleted) of ${named(tails)}` : '') +
+    (anchors.length ? `; evidence exception: changed after it was anchored (disagrees with write-once evidence anchors) of ${named(anchors)}` : '')
+  );
 }
 
 export function evidenceSentence(control: ControlDetail, population: Population): string {

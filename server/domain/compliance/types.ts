@@ -208,6 +208,11 @@ export interface MissingTail {
   sourceNamespaces: readonly string[];
   /** What is missing (names the anchored report). */
   problem: string;
+  /**
+   * missing-tail (absent too): the test's status.evidenceAnchor names a report that is gone;
+   * anchor: the chain disagrees with an anchor in write-once storage (issue 33).
+   */
+  kind?: 'missing-tail' | 'anchor';
 }
 
 /** The response's figures over the whole population (the same for every framework). */

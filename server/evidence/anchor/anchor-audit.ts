@@ -45,6 +45,8 @@ export interface AnchorAuditResult {
   disagreements: string[];
   /** How many chains (tests) those problems are about. */
   disagreeingChains: number;
+  /** The same problems by test ("namespace/name"), without the test's name in front. */
+  byTest: Array<{ test: string; problems: string[] }>;
   notes: string[];
   /** anchorTime of the newest usable anchor. */
   newest?: string;
@@ -95,7 +97,7 @@ export class AnchorAudit {
 
   /** Compares every chain with what the anchors recorded of it. */
   audit(chains: Iterable<AuditedChain>): AnchorAuditResult {
-    const result: AnchorAuditResult = { anchors: this.usable, unusable: [...this.unusable.values()], disagreements: [], disagreeingChains: 0, notes: [] };
+    const result: AnchorAuditResult = { anchors: this.usable, unusable: [...this.unusable.values()], disagreements: [], disagreeingChains: 0, byTest: [], notes: [] };
     if (this.newest) result.newest = this.newest.when;
     for (const chain of chains) {
       const heads = this.heads.get(chain.uid);
@@ -103,7 +105,10 @@ export class AnchorAudit {
       const present = new Set<string | undefined>(chain.digests());
       if ([...heads.values()].every(({ head }) => present.has(head.digest))) continue;
       const compared = chainAgainstHeads(chain.reports(), [...heads.values()]);
-      if (compared.problems.length > 0) result.disagreeingChains += 1;
+      if (compared.problems.length > 0) {
+        result.disagreeingChains += 1;
+        result.byTest.push({ test: chain.test, problems: compared.problems });
+      }
       result.disagreements.push(...compared.problems.map((problem) => `${chain.test}: ${problem}`));
       result.notes.push(...compared.notes.map((note) => `${chain.test}: ${note}`));
     }

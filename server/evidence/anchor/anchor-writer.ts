@@ -61,6 +61,7 @@ export type AnchorWriteResult =
 
 export class AnchorWriter {
   private timer: NodeJS.Timeout | undefined;
+  private auditTimer: NodeJS.Timeout | undefined;
   private first: NodeJS.Timeout | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** The digest of the newest anchor this installation wrote (linked from the next). */
@@ -116,6 +117,22 @@ export class AnchorWriter {
     this.auditedAt = this.deps.now().getTime();
     this.deps.metrics?.anchorDisagreements.set(audit.disagreeingChains);
     return audit;
+  }
+
+  /**
+   * Every replica audits every AUDIT_MAX_AGE_MS (reading only new anchor versions), so that the
+   * compliance answers of followers count disagreements too; the leader also audits before writing.
+   */
+  startAuditing(): void {
+    this.stopAuditing();
+    this.auditTimer = setInterval(() => void this.currentAudit().catch((error: unknown) => this.deps.log.warn({ err: error }, 'auditing the evidence anchors failed; retried later')), AUDIT_MAX_AGE_MS);
+    this.auditTimer.unref();
+    void this.currentAudit().catch((error: unknown) => this.deps.log.warn({ err: error }, 'auditing the evidence anchors failed; retried later'));
+  }
+
+  stopAuditing(): void {
+    clearInterval(this.auditTimer);
+    this.auditTimer = undefined;
   }
 
   startOnLeader(): void {

@@ -345,6 +345,31 @@ describe('missing tail (the newest reports of a test deleted)', () => {
     }
   });
 
+  it('a chain that disagrees with an evidence anchor is an exception of its own kind, named apart from a missing tail', () => {
+    const rewritten = {
+      test: 'rehearsal-system/other',
+      sourceNamespaces: ['other'],
+      problem: 'rehearsal-system/other: rewritten after it was anchored: other-run-2 (sequence 2) has digest sha256:aaaaaaaaaaaa',
+      kind: 'anchor' as const,
+    };
+    const detail = evaluateCompliance({
+      framework: 'soc2',
+      periodDays: 90,
+      now: NOW,
+      tests: [pay, other],
+      reports,
+      missingTails: [tail, rewritten],
+    }).detail;
+    for (const each of detail.controls) {
+      const others = each.targets.find((t) => t.namespace === 'other')!;
+      expect(others.status).toBe('at_risk');
+      expect(others.reasons).toContainEqual({ code: 'evidence_unverified', message: rewritten.problem });
+      expect(each.evidence).toContain('evidence exception: missing tail (newest reports deleted) of rehearsal-system/pay');
+      expect(each.evidence).toContain('evidence exception: changed after it was anchored (disagrees with write-once evidence anchors) of rehearsal-system/other');
+      expect(each.evidence).not.toContain('missing tail (newest reports deleted) of rehearsal-system/other');
+    }
+  });
+
   it('keeps a target whose reports were all deleted at risk, not merely untested', () => {
     const detail = evaluateCompliance({
       framework: 'soc2',
