@@ -202,6 +202,13 @@ function renderAnchorChecks(writer: PdfWriter, anchors: AnchorSummary): void {
     writer.subheading('Evidence that disagrees with its anchors', 40);
     writer.bullets(anchors.disagreements, { size: 8.5 });
   }
+  if (anchors.recent && anchors.recent.length > 0) {
+    writer.subheading('The newest anchors', 40);
+    writer.bullets(
+      anchors.recent.map((anchor) => `${anchor.source}, written ${anchor.when}`),
+      { size: 8 },
+    );
+  }
   writer.subheading('How to check the anchors without Rehearsal', 60);
   writer.text(
     'Every hour, a checkpoint of every RestoreTest chain (the newest report\'s sequence and digest, under one Merkle root) is signed, time-stamped by an RFC 3161 authority and written to S3 with Object Lock in compliance mode: ' +

@@ -93,6 +93,8 @@ export interface AnchorSummary {
   anchors?: number;
   /** When the newest was written (its authority's time, or the server's claim, said as such). */
   newest?: string;
+  /** The newest anchors, newest first: the object (key and version) and when it was written. */
+  recent?: Array<{ source: string; when: string }>;
   /** Problems: chains rewritten, cut or deleted after an anchor recorded them (at most MAX_ANCHOR_PROBLEMS). */
   disagreements?: string[];
   /** Objects under anchors/ that could not be used (edited, unknown key, bad time-stamp). */

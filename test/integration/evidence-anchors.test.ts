@@ -286,6 +286,7 @@ describe('evidence anchors in write-once storage', () => {
       expect(text).toContain(squeeze(`disagreement(s) with anchors written earlier`));
       expect(text).toContain(squeeze(`rewritten after it was anchored: ${newest.metadata.name} (sequence 3)`));
       expect(text).toContain(squeeze('How to check the anchors without Rehearsal'));
+      expect(text).toContain(squeeze(`${anchored.key}?versionId=${anchored.versionId}, written`));
     }
   });
 

@@ -193,6 +193,7 @@ export class PdfService {
         store: anchors.store,
         anchors: audit.anchors,
         ...(audit.newest ? { newest: audit.newest } : {}),
+        ...(audit.recent.length > 0 ? { recent: audit.recent } : {}),
         disagreements: limited(disagreements, MAX_ANCHOR_PROBLEMS),
         ...(audit.unusable.length > 0 ? { unusable: audit.unusable.length } : {}),
       };

@@ -50,7 +50,12 @@ export interface AnchorAuditResult {
   notes: string[];
   /** anchorTime of the newest usable anchor. */
   newest?: string;
+  /** The newest usable anchors (at most RECENT_ANCHORS), newest first: where each is and when it was written. */
+  recent: Array<{ source: string; when: string }>;
 }
+
+/** How many of the newest anchors an audit names (the PDFs list them). */
+export const RECENT_ANCHORS = 12;
 
 export interface AnchorAuditDeps {
   bucket: AnchorBucket;
@@ -69,6 +74,8 @@ export class AnchorAudit {
   private readonly heads = new Map<string, Map<string, AnchoredHead>>();
   private usable = 0;
   private newest: { at: number; when: string } | undefined;
+  /** The newest usable anchors, newest first (at most RECENT_ANCHORS). */
+  private recent: Array<{ at: number; source: string; when: string }> = [];
   private ringIds = '';
 
   constructor(private readonly deps: AnchorAuditDeps) {}
@@ -97,7 +104,7 @@ export class AnchorAudit {
 
   /** Compares every chain with what the anchors recorded of it. */
   audit(chains: Iterable<AuditedChain>): AnchorAuditResult {
-    const result: AnchorAuditResult = { anchors: this.usable, unusable: [...this.unusable.values()], disagreements: [], disagreeingChains: 0, byTest: [], notes: [] };
+    const result: AnchorAuditResult = { anchors: this.usable, unusable: [...this.unusable.values()], disagreements: [], disagreeingChains: 0, byTest: [], notes: [], recent: this.recent.map(({ source, when }) => ({ source, when })) };
     if (this.newest) result.newest = this.newest.when;
     for (const chain of chains) {
       const heads = this.heads.get(chain.uid);
@@ -128,6 +135,7 @@ export class AnchorAudit {
     }
     const at = anchor.timestampedAt?.getTime() ?? Date.parse(anchor.document.checkpoint.writtenAt);
     if (!this.newest || at > this.newest.at) this.newest = { at, when: anchorTime(anchor) };
+    this.recent = [...this.recent, { at, source: anchor.source, when: anchorTime(anchor) }].sort((a, b) => b.at - a.at).slice(0, RECENT_ANCHORS);
   }
 
   private reset(ids: string): void {
@@ -137,5 +145,6 @@ export class AnchorAudit {
     this.heads.clear();
     this.usable = 0;
     this.newest = undefined;
+    this.recent = [];
   }
 }

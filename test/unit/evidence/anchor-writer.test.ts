@@ -122,6 +122,7 @@ describe('AnchorWriter', () => {
     ]);
     expect(await metrics.registry.getSingleMetricAsString('rehearsal_evidence_anchor_disagreements')).toContain('rehearsal_evidence_anchor_disagreements 1');
     expect(writer.audit?.anchors).toBe(1);
+    expect(writer.audit?.recent).toEqual([{ source: expect.stringMatching(/^rehearsal\/anchors\/20261207T100000Z-[0-9a-f]{16}\.json\?versionId=v1$/), when: "2026-12-07T10:00:00.000Z (the server's claim, not time-stamped)" }]);
   });
 
   it('writes the anchor without a token when the authority fails, and says why', async () => {
