@@ -6,37 +6,13 @@
 // Helm comes from deploy/tools/build-go-tools.sh: cached, but built from its Go module on a machine
 // that has never built it (minutes; hence beforeAll's timeout).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
-import { parse } from 'yaml';
 import { chartDir, helm, helmBinary, keyOf, parseObjects, type K8sObject } from '../helpers/manifests.js';
+import { chartYaml, mergeValues as merge, schemaProblems as problems, type Values } from '../helpers/chart-values.js';
 
-type Values = Record<string, unknown>;
-
-// The file names draft-07 by its https address, which Ajv does not know by that name; the keywords are draft-07's.
-const { $schema: _draft, ...schema } = JSON.parse(readFileSync(path.join(chartDir, 'values.schema.json'), 'utf8')) as Values;
-const defaults = parse(readFileSync(path.join(chartDir, 'values.yaml'), 'utf8')) as Values;
-const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
-
-const isObject = (value: unknown): value is Values => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Helm's merge of values: maps merge key by key, anything else replaces. */
-function merge(base: Values, override: Values): Values {
-  const out: Values = { ...base };
-  for (const [key, value] of Object.entries(override)) {
-    const current = out[key];
-    out[key] = isObject(current) && isObject(value) ? merge(current, value) : value;
-  }
-  return out;
-}
-
-/** The schema's complaints, each as "path: message" (path with dots, as Helm names values). */
-function problems(values: Values): string[] {
-  if (validate(values)) return [];
-  return (validate.errors ?? []).map((error: ErrorObject) => `${error.instancePath.replace(/^\//, '').replace(/\//g, '.')}: ${error.message ?? ''}`);
-}
+const defaults = chartYaml('values.yaml');
 
 /** Anchors on with a timestamp authority and egress: everything the chart renders for them. */
 const anchorsOn: Values = {

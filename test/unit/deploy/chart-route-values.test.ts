@@ -4,42 +4,10 @@
 // test/integration/ingress-route.test.ts). Here: the shipped defaults and the CI example are valid,
 // and the mistakes the schema is meant to catch are refused naming the field.
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
-import { parse } from 'yaml';
+import { chartYaml, mergeValues as merge, schemaProblems as problems, type Values } from '../../helpers/chart-values.js';
 
-const chart = path.resolve('deploy/helm/rehearsal');
-// The file names draft-07 by its https address, which ajv does not know by that name; the keywords are draft-07's.
-const { $schema: _draft, ...schema } = JSON.parse(readFileSync(path.join(chart, 'values.schema.json'), 'utf8')) as Record<string, unknown>;
-const defaults = parse(readFileSync(path.join(chart, 'values.yaml'), 'utf8')) as Record<string, unknown>;
-const routeExample = parse(readFileSync(path.join(chart, 'ci/ingress-route-values.yaml'), 'utf8')) as Record<string, unknown>;
-
-const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
-
-type Values = Record<string, unknown>;
-const isObject = (value: unknown): value is Values => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Helm's merge of values: maps merge key by key, anything else replaces. */
-function merge(base: Values, override: Values): Values {
-  const out: Values = { ...base };
-  for (const [key, value] of Object.entries(override)) {
-    const current = out[key];
-    out[key] = isObject(current) && isObject(value) ? merge(current, value) : value;
-  }
-  return out;
-}
-
-/** The schema's complaints, each as "path: message" (path as Helm names it, with dots). */
-function problems(values: Values): string[] {
-  if (validate(values)) return [];
-  return (validate.errors ?? []).map((error: ErrorObject) => {
-    const where = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const missing = (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty;
-    const extra = (error.params as { additionalProperty?: string }).additionalProperty;
-    return `${where}: ${error.message ?? ''}${missing ? ` (${missing})` : ''}${extra ? ` (${extra})` : ''}`;
-  });
-}
+const defaults = chartYaml('values.yaml');
+const routeExample = chartYaml('ci/ingress-route-values.yaml');
 
 const withRoutes = (override: Values): Values => merge(merge(defaults, routeExample), override);
 
