@@ -164,9 +164,10 @@ describe('Rehearsal with the real Velero server', () => {
       const watches = reads.filter((event) => event.verb === 'watch');
       console.log(`[measure] Restore reads by Rehearsal during the run: ${gets.length} GET, ${watches.length} watch request(s)`);
       expect(watches.length).toBeGreaterThan(0);
-      // A GET only while the watch was not yet up (it starts with the first Restore); none after.
-      const watchUp = Math.min(...watches.map((event) => Date.parse(event.stageTimestamp)));
-      expect(gets.filter((event) => Date.parse(event.stageTimestamp) > watchUp + 1000)).toEqual([]);
+      // A poll would read the Restore every interval (200 ms here) for the whole restore; the watch
+      // leaves only the read right after creating it, whose time says nothing about the watch: a
+      // watch's audit event is stamped when the watch ends, and the cache may not hold a new
+      // Restore yet while the watch is up (CI once saw that read 1 s after the first watch ended).
       expect(gets.length).toBeLessThanOrEqual(2);
       expect(watches.every((event) => event.objectRef?.namespace === fixture.veleroNamespace)).toBe(true);
       // The DownloadRequest was deleted after use.
