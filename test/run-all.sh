@@ -8,7 +8,9 @@
 # step after another, while the tests that need none of them run; the integration tests run in two
 # lanes at once, each with its own control plane:
 #   node lane           the suites that need the real node (they import test/helpers/real-node),
-#                       on a cluster with the node (one real node per machine);
+#                       on a cluster with the node (one real node per machine), and the suites
+#                       marked "// Lane: node" (they create no pods, so any cluster serves them:
+#                       the node lane has room, the control-plane lane is the long one);
 #   control-plane lane  every other suite, on a cluster without one.
 # Within a lane the suites are grouped by the last build step they need
 # (test/integration/suite-needs.mjs); a group starts when its step is done, and runs one suite at a
@@ -65,8 +67,8 @@ if [ $# -gt 0 ]; then
   run_jest --outputFile=test/.tmp/jest-integration.json --selectProjects integration --runInBand "$@" || jest_status=1
   tally test/.tmp/jest-integration.json
 else
-  mapfile -t node_suites < <(grep -l "helpers/real-node" test/integration/*.test.ts)
-  mapfile -t plane_suites < <(grep -L "helpers/real-node" test/integration/*.test.ts)
+  mapfile -t node_suites < <(grep -l -e "helpers/real-node" -e "^// Lane: node" test/integration/*.test.ts)
+  mapfile -t plane_suites < <(grep -L -e "helpers/real-node" -e "^// Lane: node" test/integration/*.test.ts)
   mapfile -t steps < <(node -e 'import("./test/integration/suite-needs.mjs").then((m) => console.log(m.BUILD_STEPS.join("\n")))')
   built() { # STEP: waits for the build step, or for the builds to end (the suites then say what is missing)
     while [ ! -f "test/.tmp/builds/$1.done" ] && [ ! -f test/.tmp/builds/exit ]; do sleep 5; done

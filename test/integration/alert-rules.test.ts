@@ -1,6 +1,7 @@
 // The alert rules of deploy/components/monitoring/prometheusrule.yaml (also the chart's), checked and
 // unit-tested by promtool (built from the Prometheus Go module, cached): synthetic series from two
 // replicas, including "the server restarted and has run nothing since" and a healthy failover.
+// Lane: node (creates no pods: test/run-all.sh runs it beside the real node's suites)
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

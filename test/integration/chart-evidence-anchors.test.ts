@@ -5,6 +5,7 @@
 // with Helm itself, which validates with another library and runs the templates' own checks.
 // Helm comes from deploy/tools/build-go-tools.sh: cached, but built from its Go module on a machine
 // that has never built it (minutes; hence beforeAll's timeout).
+// Lane: node (creates no pods: test/run-all.sh runs it beside the real node's suites)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,6 +6,7 @@
 // chart; that Helm reads the chart and its Artifact Hub metadata back from oci://, and renders from
 // the registry exactly what it renders from the directory. The install and the upgrade from the
 // registry run on the real node: test/integration/in-cluster.test.ts.
+// Lane: node (creates no pods: test/run-all.sh runs it beside the real node's suites)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';

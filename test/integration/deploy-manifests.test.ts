@@ -3,6 +3,7 @@
 // defaults, chart everything-on, deploy/base, deploy/overlays/full) is accepted by the real
 // kube-apiserver with --dry-run=server (CRDs installed first: ours and the real third-party CRDs of
 // cert-manager and the Prometheus Operator, from their Go modules).
+// Lane: node (creates no pods: test/run-all.sh runs it beside the real node's suites)
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

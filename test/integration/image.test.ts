@@ -3,6 +3,7 @@
 // its own entrypoint, as its own non-root user, in its own root filesystem (chroot), against the
 // test control plane until GET /api/v1/health answers ok. It trusts exactly the shipped vendor license
 // key by default, and a key added through the chart value licensePublicKeys.extra.
+// Lane: node (creates no pods: test/run-all.sh runs it beside the real node's suites)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';

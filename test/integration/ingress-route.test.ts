@@ -13,6 +13,7 @@
 //    (its auth mode, read from its environment), is refused without a valid token and answered with one.
 // No ingress controller or Gateway implementation runs here: the request goes straight to the
 // server that port 8080 of the Service reaches, not through a controller.
+// Lane: node (creates no pods: test/run-all.sh runs it beside the real node's suites)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

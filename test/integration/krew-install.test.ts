@@ -8,6 +8,7 @@
 // Also: the archive holds nothing of the server (no node_modules, none of the server's packages),
 // client-node sits in a chunk `list` does not load, and the archive's size and the installed
 // plugin's start times are printed and kept in test/.tmp/krew-install.json.
+// Lane: node (creates no pods: test/run-all.sh runs it beside the real node's suites)
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

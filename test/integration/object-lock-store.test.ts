@@ -5,6 +5,7 @@
 // or a delete marker on top, and the listing of versions shows every one of them; once the date
 // has passed the version can go. The client sends no x-amz-bypass-governance-retention header at
 // all (COMPLIANCE allows no bypass, and GOVERNANCE, which does, is never written).
+// Lane: node (creates no pods: test/run-all.sh runs it beside the real node's suites)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { S3Client, S3Error, type PutRetention, type S3ObjectVersion } from '../../server/archive/s3-client.js';
 import { startObjectLockStore, type ObjectLockStore } from '../helpers/object-lock-store.js';
