@@ -110,6 +110,15 @@ function reportView(object: KubernetesObject): ReportView {
     startedAt: report.spec.startedAt,
     completedAt: report.spec.completedAt,
     result: report.spec.result,
-    ...(report.spec.result === 'pass' ? {} : { why: report.spec.failure ? `${report.spec.failure.reason}: ${report.spec.failure.message}` : (report.spec.checkSummary ?? '') }),
+    ...(report.spec.result === 'pass' ? {} : { why: whyNotPassed(report) }),
   };
+}
+
+/** The failure, else the checks and the score levels that lost points. */
+function whyNotPassed(report: RestoreReport): string {
+  if (report.spec.failure) return `${report.spec.failure.reason}: ${report.spec.failure.message}`;
+  const lost = (report.spec.levels ?? [])
+    .filter((level) => level.points < level.maxPoints)
+    .map((level) => `${level.name} ${level.points}/${level.maxPoints} (${level.detail})`);
+  return [`score ${report.spec.score}`, report.spec.checkSummary ?? '', ...lost].filter(Boolean).join('; ');
 }

@@ -1,5 +1,5 @@
 // The fault injector: one fault at a time, chosen from the seed, spaced so that runs still complete
-// in between (the next fault starts a seeded 45–90 s after the previous one started, and never less
+// in between (the next fault starts a seeded 40–75 s after the previous one started, and never less
 // than 15 s after it was repaired). Each fault repairs itself before it ends (a killed replica
 // is started again, a stopped apiserver resumed), so faults never pile up. Every draw is made in
 // the same order whatever happens, so one seed always gives the same schedule of kinds, targets and
@@ -63,7 +63,7 @@ export class FaultInjector {
   async run(deadline: number, signal: AbortSignal): Promise<void> {
     let nextAt = Date.now() + this.schedule.warmUpMs;
     while (!signal.aborted) {
-      await sleepUntil(nextAt, signal);
+      await sleepUntil(Math.min(nextAt, deadline), signal);
       if (signal.aborted || Date.now() >= deadline) return;
       const kind = this.random.pick(this.schedule.kinds);
       const downMs = this.random.between(2000, 10_000);

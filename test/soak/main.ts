@@ -18,13 +18,14 @@ const USAGE = `npm run soak -- --minutes N --seed S
   --max-runs N         REHEARSAL_MAX_CONCURRENT_RUNS (default 3, below --tests so runs queue)
   --sandbox-ttl D      each test's sandbox ttl (default 2m)
   --janitor-seconds N  REHEARSAL_JANITOR_INTERVAL_SECONDS (default 5)
-  --gap MIN-MAX        seconds from one fault's start to the next one's (default 45-90)
+  --gap MIN-MAX        seconds from one fault's start to the next one's (default 40-75: about 55 an hour)
   --warm-up N          seconds before the first fault (default 30)
   --faults a,b         fault kinds (default all: ${FAULT_KINDS.join(', ')})
   --cluster-dir DIR    the soak's own control plane (default test/.tmp/soak-cluster)
   --out DIR            logs, kubeconfig and summary.json (default test/.tmp/soak)
   --log-level L        the replicas' log level (default info)
-  --drain-seconds N    how long the last runs may take after the faults stop (default 300)`;
+  --drain-seconds N    how long the last runs may take after the faults stop (default 300)
+  --no-settle          do not wait, at the end, for the last sandboxes' expiry (up to ttl + 40 s)`;
 
 function parseOptions(argv: string[]): SoakOptions {
   const { values } = parseArgs({
@@ -37,16 +38,18 @@ function parseOptions(argv: string[]): SoakOptions {
       'max-runs': { type: 'string', default: '3' },
       'sandbox-ttl': { type: 'string', default: '2m' },
       'janitor-seconds': { type: 'string', default: '5' },
-      gap: { type: 'string', default: '45-90' },
+      gap: { type: 'string', default: '40-75' },
       'warm-up': { type: 'string', default: '30' },
       faults: { type: 'string', default: FAULT_KINDS.join(',') },
       'cluster-dir': { type: 'string', default: 'test/.tmp/soak-cluster' },
       out: { type: 'string', default: 'test/.tmp/soak' },
       'log-level': { type: 'string', default: 'info' },
       'drain-seconds': { type: 'string', default: '300' },
+      settle: { type: 'boolean', default: true },
       help: { type: 'boolean', default: false },
     },
     strict: true,
+    allowNegative: true,
   });
   if (values.help) {
     console.log(USAGE);
@@ -80,6 +83,7 @@ function parseOptions(argv: string[]): SoakOptions {
     outDir: path.resolve(repoRoot, values.out),
     logLevel: values['log-level'],
     drainTimeoutSeconds: number('drain-seconds', values['drain-seconds'], 10),
+    settleSandboxes: values.settle,
   };
 }
 

@@ -42,6 +42,8 @@ export interface SoakOptions {
   outDir: string;
   logLevel: string;
   drainTimeoutSeconds: number;
+  /** At the end, wait for the last sandboxes' expiry so a leaked one is caught (invariant 3). */
+  settleSandboxes: boolean;
 }
 
 const NOT_COVERED = [
@@ -176,6 +178,14 @@ export async function runSoak(options: SoakOptions, signal: AbortSignal): Promis
     const testsIdle = (): boolean => [...view!.tests.values()].every((test) => !test.run);
     while (!signal.aborted && Date.now() < drainDeadline && !(testsIdle() && ledger.inFlight() === 0)) await sleep(1000);
     const drainEnd = Date.now();
+    if (options.settleSandboxes) {
+      // Invariant 3 for the last runs too: wait until every sandbox left must be gone, then look.
+      const deadline = await sandboxes.lastDeadline().catch(() => undefined);
+      if (deadline !== undefined && deadline > Date.now()) {
+        log(`[soak] waiting ${Math.round((deadline - Date.now()) / 1000)} s for the last sandboxes' expiry and a janitor pass`);
+        while (!signal.aborted && Date.now() < deadline) await sleep(1000);
+      }
+    }
 
     log('[soak] final checks');
     stopWatches();

@@ -74,7 +74,7 @@ export class RunLedger {
   /** The runs that did not pass, with why (the soak prints them: a fault may explain them, or not). */
   notPassed(): string[] {
     const lines: string[] = [];
-    for (const [key, entry] of this.runs) if (entry.result && entry.result !== 'pass') lines.push(`${key} ${entry.result}: ${(entry.why ?? '').slice(0, 200)}`);
+    for (const [key, entry] of this.runs) if (entry.result && entry.result !== 'pass') lines.push(`${key} ${entry.result}: ${(entry.why ?? '').slice(0, 400)}`);
     return lines;
   }
 

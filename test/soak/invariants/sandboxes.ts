@@ -39,6 +39,21 @@ export class SandboxWatch {
     clearInterval(this.timer);
   }
 
+  /**
+   * When the last sandbox there now must be gone by (its expiry + one janitor pass + the grace), or
+   * undefined when none is left: the end waits for it, so a sandbox kept for good is caught even
+   * when its run finished just before the faults stopped.
+   */
+  async lastDeadline(): Promise<number | undefined> {
+    const list = await this.core.listNamespace({ labelSelector: `${LABEL_MANAGED_BY}=${MANAGED_BY_VALUE}` });
+    const expiries = list.items
+      .filter((namespace) => !namespace.metadata?.deletionTimestamp)
+      .map((namespace) => Date.parse(namespace.metadata?.annotations?.[ANNOTATION_EXPIRES_AT] ?? ''))
+      .filter((at) => Number.isFinite(at));
+    if (expiries.length === 0) return undefined;
+    return Math.max(...expiries) + this.janitorIntervalMs + SWEEP_GRACE_MS + 1000;
+  }
+
   /** One look; an apiserver that cannot answer now is skipped (the next look catches up). */
   async check(): Promise<void> {
     if (this.busy) return;
