@@ -36,4 +36,8 @@ describe('suite-needs: the build steps an integration suite waits for', () => {
     expect(lastStepOf(suite('generated-clients'))).toBe('api-clients');
     expect(lastStepOf(suite('schemathesis'))).toBe('schemathesis');
   });
+
+  it('the short soak needs the control plane only: its harness (in its import closure) runs the Velero simulator', () => {
+    expect([...stepsOf(suite('soak-short'))]).toEqual(['control-plane']);
+  });
 });

@@ -1,0 +1,124 @@
+// The soak's figures: one JSON document (<out>/summary.json, what the short soak in `npm test`
+// asserts on) and the same as plain tables on stdout.
+import { writeFileSync } from 'node:fs';
+import type { ChainFigures } from './invariants/evidence-chains.js';
+import type { InvariantName, Violation } from './invariants/violations.js';
+import type { FaultKind, FaultRecord } from './fault-injector.js';
+import type { DriverFigures } from './run-driver.js';
+import type { RssSample } from './replicas.js';
+
+export interface RssFigures {
+  replica: string;
+  incarnations: number;
+  /** Of the longest-lived incarnation: the first sample after its warm-up, the last, the highest. */
+  firstAfterWarmUpMiB: number;
+  lastMiB: number;
+  maxMiB: number;
+  minutesSampled: number;
+}
+
+export interface SoakSummary {
+  seed: number;
+  minutesRequested: number;
+  startedAt: string;
+  endedAt: string;
+  /** From the first trigger until the faults stopped. */
+  soakSeconds: number;
+  /** From then until the last run had its report. */
+  drainSeconds: number;
+  setup: {
+    replicas: number;
+    tests: number;
+    maxConcurrentRuns: number;
+    sandboxTtl: string;
+    janitorIntervalSeconds: number;
+    faultGapSeconds: [number, number];
+    faultKinds: readonly FaultKind[];
+  };
+  runs: {
+    started: number;
+    finished: number;
+    reports: number;
+    perHour: number;
+    byResult: Record<string, number>;
+    byTrigger: Record<string, number>;
+    withoutReportAtEnd: number;
+    /** namespace/test/run result: why, for every run that did not pass. */
+    notPassed: string[];
+  };
+  triggers: DriverFigures;
+  faults: { injected: number; byKind: Record<FaultKind, { done: number; skipped: number; failed: number }>; records: FaultRecord[] };
+  slots: { limit: number; maxGauge: number; peakFromReports: number; gaugeSamples: number; twoLeaderSamples: number };
+  sandboxes: { seen: number; maxPresent: number };
+  chains: ChainFigures | { error: string };
+  apiReads: { ok: number; unavailable503: number; bad: number; skippedKilled: number; p50Ms: number; p99Ms: number; maxMs: number };
+  unexpectedExits: number;
+  rss: RssFigures[];
+  violations: Violation[];
+  violationsByInvariant: Record<InvariantName, number>;
+  /** What issue 31 lists that this soak neither injects nor checks. */
+  notCovered: string[];
+}
+
+const MiB = 1024 * 1024;
+
+/** RSS of the longest series of samples: the first after a warm-up (a third of it, at most 2 min), the last, the highest. */
+export function rssFigures(replica: string, incarnations: RssSample[][]): RssFigures | undefined {
+  const series = [...incarnations].sort((a, b) => b.length - a.length)[0];
+  if (!series || series.length === 0) return undefined;
+  const span = series.at(-1)!.at - series[0]!.at;
+  const warmUpEnds = series[0]!.at + Math.min(120_000, span / 3);
+  const first = series.find((sample) => sample.at >= warmUpEnds) ?? series[0]!;
+  const mib = (bytes: number): number => Math.round((bytes / MiB) * 10) / 10;
+  return {
+    replica,
+    incarnations: incarnations.length,
+    firstAfterWarmUpMiB: mib(first.bytes),
+    lastMiB: mib(series.at(-1)!.bytes),
+    maxMiB: mib(Math.max(...series.map((sample) => sample.bytes))),
+    minutesSampled: Math.round((span / 60_000) * 10) / 10,
+  };
+}
+
+export function writeSummary(file: string, summary: SoakSummary): void {
+  writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((row) => row.map(String))];
+  const widths = headers.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
+  return cells.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+}
+
+export function printSummary(summary: SoakSummary, print: (line: string) => void = console.log): void {
+  const { runs, faults, slots, apiReads } = summary;
+  print('');
+  print(`soak: seed ${summary.seed}, ${Math.round(summary.soakSeconds / 6) / 10} min of faults + ${Math.round(summary.drainSeconds)} s drain, ` +
+    `${summary.setup.replicas} replicas, ${summary.setup.tests} tests, ${slots.limit} run slots (${summary.startedAt} → ${summary.endedAt})`);
+  print('');
+  print(table(['fault', 'injected', 'skipped', 'failed'], Object.entries(faults.byKind).map(([kind, count]) => [kind, count.done, count.skipped, count.failed])));
+  print('');
+  print(table(['runs', 'value'], [
+    ['started', runs.started],
+    ['finished (with a report)', runs.finished],
+    ['reports', runs.reports],
+    ['per hour', runs.perHour],
+    ['by result', Object.entries(runs.byResult).map(([result, count]) => `${result} ${count}`).join(', ')],
+    ['by trigger', Object.entries(runs.byTrigger).map(([trigger, count]) => `${trigger} ${count}`).join(', ')],
+    ['triggers sent / 409 / failed', `${summary.triggers.triggersSent} / ${summary.triggers.triggersRefused409} / ${summary.triggers.triggersFailed}`],
+    ['run slots: max gauge / peak from reports', `${slots.maxGauge} / ${slots.peakFromReports} (limit ${slots.limit})`],
+    ['samples with two replicas leading', slots.twoLeaderSamples],
+    ['sandboxes seen / most at once', `${summary.sandboxes.seen} / ${summary.sandboxes.maxPresent}`],
+    ['chains', 'error' in summary.chains ? summary.chains.error : `${summary.chains.verified}/${summary.chains.reports} reports of ${summary.chains.tests} tests verify (${summary.chains.keys} keys)`],
+    ['API reads: 200 / 503 / bad', `${apiReads.ok} / ${apiReads.unavailable503} / ${apiReads.bad} (p50 ${apiReads.p50Ms} ms, p99 ${apiReads.p99Ms} ms, max ${apiReads.maxMs} ms)`],
+    ['unexpected exits', summary.unexpectedExits],
+  ]));
+  for (const line of runs.notPassed) print(`  not passed: ${line}`);
+  print('');
+  print(table(['replica', 'incarnations', 'RSS first after warm-up', 'RSS last', 'RSS max', 'minutes'], summary.rss.map((r) => [r.replica, r.incarnations, `${r.firstAfterWarmUpMiB} MiB`, `${r.lastMiB} MiB`, `${r.maxMiB} MiB`, r.minutesSampled])));
+  print('');
+  print(table(['invariant', 'violations'], Object.entries(summary.violationsByInvariant).map(([name, count]) => [name, count])));
+  for (const violation of summary.violations) print(`  ${violation.at} ${violation.invariant}: ${violation.what}`);
+  print('');
+  print(`violations: ${summary.violations.length} (seed ${summary.seed})`);
+}
