@@ -15,6 +15,8 @@ export interface RssFigures {
   lastMiB: number;
   maxMiB: number;
   minutesSampled: number;
+  /** The same series, one sample a minute (MiB): growth per run shows here. */
+  perMinuteMiB: number[];
 }
 
 export interface SoakSummary {
@@ -70,6 +72,7 @@ export function rssFigures(replica: string, incarnations: RssSample[][]): RssFig
   const warmUpEnds = series[0]!.at + Math.min(120_000, span / 3);
   const first = series.find((sample) => sample.at >= warmUpEnds) ?? series[0]!;
   const mib = (bytes: number): number => Math.round((bytes / MiB) * 10) / 10;
+  const minuteOf = (sample: RssSample): number => Math.floor((sample.at - series[0]!.at) / 60_000);
   return {
     replica,
     incarnations: incarnations.length,
@@ -77,6 +80,9 @@ export function rssFigures(replica: string, incarnations: RssSample[][]): RssFig
     lastMiB: mib(series.at(-1)!.bytes),
     maxMiB: mib(Math.max(...series.map((sample) => sample.bytes))),
     minutesSampled: Math.round((span / 60_000) * 10) / 10,
+    perMinuteMiB: series
+      .filter((sample, index) => index === 0 || minuteOf(sample) !== minuteOf(series[index - 1]!))
+      .map((sample) => mib(sample.bytes)),
   };
 }
 
