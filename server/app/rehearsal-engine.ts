@@ -127,6 +127,8 @@ export function createEngine(deps: EngineDeps): Engine {
     dns: config.sandboxDns,
     storageQuota: config.sandboxStorageQuota,
     clusterDefaults: deps.clusterDefaults,
+    claims: { signer: () => deps.evidenceKeys.signingKey()?.key, keyRing: () => deps.evidenceKeys.keyRing() },
+    log: log.child({ component: 'sandboxes' }),
   });
   const admission = new RunAdmission(config.maxConcurrentRuns, () => cache.listTests());
   const reader = new KubeSandboxReader(kubeConfig);

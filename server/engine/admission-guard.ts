@@ -5,13 +5,17 @@
 // the guard lists them at start and every minute, says so loudly when one is missing (an error log
 // line, the gauge rehearsal_admission_policy_missing), and the run permission refuses tests whose
 // sources differ from their namespace (condition RunAllowed, reason AdmissionPoliciesMissing). A
-// run about to start asks for an answer at most a few seconds old; a list that fails counts as
-// missing (fail closed).
+// run about to start asks for an answer at most a few seconds old. A list the apiserver refuses
+// (RBAC, a bad request) counts as missing (fail closed). A list that does not get an answer at all
+// (the apiserver restarting, overloaded: KubeError Unavailable) says nothing about the policies:
+// the run waits (missing() throws, the reconcile is retried with backoff) instead of ending with
+// a report blaming policies that are installed (the soak's finding, issue 31), and the gauge keeps
+// its last known value.
 import type { AdmissionregistrationV1Api } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { POLICY_ADMISSION_NAME } from '../domain/permissions/health-check-policy-admission.js';
 import { ADMISSION_POLICY_NAME } from '../domain/permissions/restore-admission-policy.js';
-import { kubeCall } from '../kube/errors.js';
+import { isKind, kubeCall } from '../kube/errors.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 /** The policies (each bound under its own name) whose absence stops cross-namespace runs. */
@@ -31,6 +35,13 @@ export interface AdmissionGuardDeps {
 interface Observation {
   at: number;
   missing: string[];
+  /** The lists got no answer (Unavailable): `missing` is unknown, not empty. */
+  unanswered?: string;
+}
+
+/** The policies could not be looked at: the apiserver did not answer. A run step retries later. */
+export class AdmissionUnknownError extends Error {
+  override readonly name = 'AdmissionUnknownError';
 }
 
 /** What is missing among `policies`, from the cluster's lists (pure: table-tested). */
@@ -74,11 +85,18 @@ export class AdmissionGuard {
     this.deps.metrics.admissionPolicyMissing.reset();
   }
 
-  /** What is missing now (an answer at most maxAgeMs old). */
+  /**
+   * What is missing now (an answer at most maxAgeMs old). Throws AdmissionUnknownError when the
+   * apiserver did not answer: no run may start on that, nor fail for it.
+   */
   async missing(): Promise<string[]> {
     const last = this.last;
-    if (last && this.deps.now() - last.at <= (this.deps.maxAgeMs ?? 5_000)) return last.missing;
-    return (await this.check()).missing;
+    const fresh = last && !last.unanswered && this.deps.now() - last.at <= (this.deps.maxAgeMs ?? 5_000);
+    const observation = fresh ? last : await this.check();
+    if (observation.unanswered) {
+      throw new AdmissionUnknownError(`the admission policies could not be looked at (${observation.unanswered}); the run waits for an answer`);
+    }
+    return observation.missing;
   }
 
   private check(): Promise<Observation> {
@@ -101,6 +119,11 @@ export class AdmissionGuard {
         bindings.items.map((binding) => ({ name: binding.metadata?.name, policyName: binding.spec?.policyName, actions: binding.spec?.validationActions })),
       );
     } catch (error) {
+      if (isKind(error, 'Unavailable')) {
+        // Unknown is not missing: the last answer (and the gauge) stand until the apiserver answers.
+        this.deps.log.warn({ err: error }, 'admission policies could not be listed (apiserver unavailable); runs of cross-namespace tests wait');
+        return { at: this.deps.now(), missing: this.last?.missing ?? [], unanswered: (error as Error).message };
+      }
       missing = [`(the policies could not be listed: ${(error as Error).message})`];
     }
     const previous = this.last?.missing.join(',');

@@ -2,6 +2,8 @@
 // RBAC (deploy/base/rbac.yaml) and the server's defence policy (deploy/base/server-admission.yaml):
 //  - a sandbox namespace someone created first (even with Rehearsal's labels) fails that run with
 //    a clear reason, and nothing is restored into it;
+//  - one a killed leader created for the run before recording it (it carries the run's claim,
+//    signed with the installation's key) is recognised: the run goes on, records and removes it;
 //  - a foreign namespace labelled as Rehearsal's is never deleted by the janitor;
 //  - the server's ServiceAccount reads no Secret outside sandboxes, and may not delete a namespace,
 //    bind a role or have Velero restore into one outside its labelled sandboxes, nor create a
@@ -12,9 +14,19 @@
 //    or take it off (deploy/base/sandbox-label-admission.yaml).
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type KubeConfig, type V1Namespace, type V1Pod } from '@kubernetes/client-node';
 import { buildFileCheckPod } from '../../server/checks/file-check-pod.js';
 import { sandboxNamespaceName } from '../../server/domain/run/sandbox-names.js';
+import { podSecurityLabels } from '../../server/domain/run/pod-security.js';
+import {
+  ANNOTATION_EXPIRES_AT,
+  ANNOTATION_TEST_UID,
+  LABEL_SOURCE_NAMESPACE,
+  type CurrentRun,
+  type RestoreTest,
+} from '../../server/domain/resources/resources.js';
+import { sandboxLabels } from '../../server/engine/sandbox/sandbox.js';
+import { claimAnnotation } from '../../server/engine/sandbox/sandbox-claim.js';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import {
   createEngineFixture,
@@ -28,6 +40,7 @@ import {
 import { apiStatusCode, deleteNamespaces, namespaceExists, sleep, testKubeConfig, testKubeconfigPath, uniqueName } from '../helpers/kube.js';
 import { REHEARSAL_USER, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';
 import { startInProcess } from '../helpers/rehearsal-server.js';
+import { shopChecks } from '../helpers/sample-app.js';
 
 let fixture: EngineFixture;
 let rehearsal: Rehearsal;
@@ -35,6 +48,28 @@ let server: KubeConfig;
 const foreign: string[] = [];
 /** test name → the sandbox namespace to create before the engine does. */
 const squat = new Map<string, string>();
+/** test name → the sandbox a "killed leader" created for the run (claim and all) before the engine. */
+const leftBehind = new Map<string, { name: string; uid?: string }>();
+
+/** The namespace an earlier leader of this installation creates for a run, and was killed before recording. */
+function killedLeadersSandbox(test: RestoreTest, run: CurrentRun): V1Namespace {
+  const name = sandboxNamespaceName(test.spec.sandbox?.namespacePrefix ?? 'rehearsal', test.metadata.name, run.id);
+  const subject = { sandbox: name, runId: run.id, testNamespace: test.metadata.namespace!, testName: test.metadata.name, testUid: test.metadata.uid! };
+  const keys = { signer: () => rehearsal.evidenceKeys.signingKey()?.key, keyRing: () => rehearsal.evidenceKeys.keyRing() };
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name,
+      labels: { ...podSecurityLabels('baseline'), ...sandboxLabels(test, run.id), [LABEL_SOURCE_NAMESPACE]: test.spec.backupSource.namespaces[0]!.name },
+      annotations: {
+        [ANNOTATION_EXPIRES_AT]: new Date(Date.now() + 3600_000).toISOString(),
+        [ANNOTATION_TEST_UID]: test.metadata.uid!,
+        ...claimAnnotation(keys, subject),
+      },
+    },
+  };
+}
 
 beforeAll(async () => {
   fixture = await createEngineFixture('sbx');
@@ -47,6 +82,17 @@ beforeAll(async () => {
       // taken, with Rehearsal's own labels. Only a cluster administrator may still set them
       // (sandbox-label-admission.yaml); the run must fail clearly all the same.
       onStage: (stage, test, run) => {
+        if (stage === 'Preparing' && leftBehind.has(test.metadata.name) && !leftBehind.get(test.metadata.name)!.name) {
+          const namespace = killedLeadersSandbox(test, run);
+          foreign.push(namespace.metadata!.name!);
+          const created = execFileSync('kubectl', ['--kubeconfig', testKubeconfigPath(), 'create', '-o', 'json', '-f', '-'], {
+            input: JSON.stringify(namespace),
+            encoding: 'utf8',
+            stdio: ['pipe', 'pipe', 'pipe'],
+          });
+          leftBehind.set(test.metadata.name, { name: namespace.metadata!.name!, uid: (JSON.parse(created) as V1Namespace).metadata?.uid });
+          return;
+        }
         if (stage !== 'Preparing' || !squat.has(test.metadata.name) || squat.get(test.metadata.name)) return;
         const name = sandboxNamespaceName(test.spec.sandbox?.namespacePrefix ?? 'rehearsal', test.metadata.name, run.id);
         squat.set(test.metadata.name, name);
@@ -107,6 +153,31 @@ describe('sandbox namespaces', () => {
     await sleep(4000);
     const namespace = await core.readNamespace({ name: taken });
     expect(namespace.metadata?.deletionTimestamp).toBeUndefined();
+  });
+
+  it("a sandbox a killed leader created for the run, signed, is recognised: the run passes, records it and removes it", async () => {
+    const name = uniqueTestName('taken-over');
+    leftBehind.set(name, { name: '' });
+    await createRestoreTest(fixture, restoreTestBody(fixture, name, { healthChecks: { checks: shopChecks() } }));
+    await trigger(fixture, name);
+    const [report] = await waitForReports(fixture, name, 1, 120_000);
+    const sandbox = leftBehind.get(name)!;
+    expect(sandbox.uid).toBeTruthy(); // the hook did create it before the engine's step
+    expect(report!.spec.failure?.reason).toBeUndefined();
+    expect(report!.spec.result).toBe('pass');
+    expect(report!.spec.sandboxNamespaces).toEqual([sandbox.name]);
+    // The report's checks read the restore back from that namespace; once the run passed, the
+    // engine deleted it with its UID as the precondition (not merely one of the same name).
+    const core = fixture.admin.makeApiClient(CoreV1Api);
+    const deadline = Date.now() + 60_000;
+    let state = 'exists';
+    while (Date.now() < deadline) {
+      const namespace = await core.readNamespace({ name: sandbox.name }).catch(() => undefined);
+      state = !namespace ? 'gone' : namespace.metadata?.uid !== sandbox.uid ? 'another namespace' : namespace.metadata?.deletionTimestamp ? 'gone' : 'exists';
+      if (state !== 'exists') break;
+      await sleep(1000);
+    }
+    expect(state).toBe('gone');
   });
 
   it('the janitor does not delete foreign namespaces labelled as Rehearsal sandboxes', async () => {

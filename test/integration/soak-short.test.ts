@@ -52,10 +52,8 @@ describe('the short chaos soak', () => {
       // Faults closer together than the long soak's 40-75 s, so 3 minutes see several.
       '--gap', '25-40',
       '--warm-up', '20',
-      // Not waiting for the last sandboxes' expiry (2m + a janitor pass) keeps this at ~4 minutes,
-      // and keeps a known leak out of npm test until it is fixed: a leader killed while it prepares
-      // a run leaves that run's sandbox behind for good (test/soak/README.md, "Findings"); the
-      // long soak waits and reports it.
+      // Not waiting for the last sandboxes' expiry (2m + a janitor pass) keeps this at ~4 minutes
+      // on the longest lane; the long soak waits and checks every sandbox went (test/soak/README.md).
       '--no-settle',
       '--cluster-dir', 'test/.tmp/soak-short-cluster',
       '--out', 'test/.tmp/soak-short',

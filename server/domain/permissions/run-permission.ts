@@ -31,7 +31,7 @@ export function authorAnnotations(author: RecordedAuthor): Record<string, string
 export type AuthorFacts =
   | { state: 'not-recorded' }
   | { state: 'reviewed'; username: string; missing: RequiredPermission[] }
-  /** The apiserver did not answer the reviews. */
+  /** The apiserver refused the reviews (an answer that is not a review; no answer at all is retried). */
   | { state: 'unavailable'; message: string };
 
 export interface RunPermissionFacts {

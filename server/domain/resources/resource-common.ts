@@ -28,6 +28,12 @@ export const ANNOTATION_EXPIRES_AT = 'rehearsal.dev/expires-at';
  * test deleted and created again under the same name is known as an orphan (sandbox-verdict.ts).
  */
 export const ANNOTATION_TEST_UID = 'rehearsal.dev/test-uid';
+/**
+ * On sandbox namespaces: `<keyId>:<Ed25519 signature>` by the installation's evidence key over the
+ * namespace's name, run and test (server/engine/sandbox/sandbox-claim.ts): lets a replica that
+ * takes over a run recognise the sandbox a replica killed before recording it had created.
+ */
+export const ANNOTATION_SANDBOX_CLAIM = 'rehearsal.dev/sandbox-claim';
 
 // The providers: a value of the request body too, so they live with it in protocol/ (the formats
 // the plugin and the server share); resource types keep this one entry point.

@@ -3,11 +3,14 @@
 // admission required of them (restoreRequirements: `get secrets` in every source namespace, and
 // `administer` where the spec needs it). The reviews are for the recorded user and groups only,
 // so rights the author held through a group that was not recorded count as missing (fail closed).
+// A review the apiserver refuses ends the run (AuthorCheckFailed); one that gets no answer at all
+// (KubeError Unavailable: the apiserver restarting) is thrown, so the run waits and retries instead
+// of failing for a reason that says nothing about the author (issue 31's soak).
 import type { AuthorizationV1Api } from '@kubernetes/client-node';
 import { restoreRequirements, type RestoreAdmissionSettings } from '../../domain/permissions/restore-permissions.js';
 import { recordedAuthor, type AuthorFacts } from '../../domain/permissions/run-permission.js';
 import type { RestoreTest } from '../../domain/resources/resources.js';
-import { kubeCall } from '../../kube/errors.js';
+import { isKind, kubeCall } from '../../kube/errors.js';
 
 export class AuthorReview {
   constructor(
@@ -45,6 +48,7 @@ export class AuthorReview {
       );
       return { state: 'reviewed', username: author.username, missing: permissions.filter((_permission, index) => !allowed[index]) };
     } catch (error) {
+      if (isKind(error, 'Unavailable')) throw error;
       return { state: 'unavailable', message: (error as Error).message };
     }
   }

@@ -4,8 +4,10 @@
 // else it creates lives inside them, including the one RoleBinding through which the checks read the sandbox (the server holds
 // no cluster-wide read). Creation is idempotent so a step can be repeated, but a namespace is
 // never adopted (decision 0009): an existing namespace of a sandbox's name counts as Rehearsal's
-// only when its UID is the one recorded in the run's status or the one this process created.
-// Anything else (someone pre-created the name) fails the run before anything is restored.
+// only when its UID is the one recorded in the run's status or the one this process created, or
+// when it carries this run's claim, signed by the installation's evidence key (sandbox-claim.ts:
+// another replica created it and was killed before recording it). Anything else (someone
+// pre-created the name, even with Rehearsal's labels) fails the run before anything is restored.
 // A sandbox is never looser than its source: it is created with its Pod Security labels
 // (enforce, audit, warn), so no restored Pod is ever admitted under a weaker profile.
 // Nor can a run provision unbounded storage (issue 27): each sandbox gets the ResourceQuota
@@ -19,7 +21,9 @@ import {
   type RbacAuthorizationV1Api,
   type V1Namespace,
 } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
 import { isKind, kubeCall } from '../../kube/errors.js';
+import { claimAnnotation, verifyClaim, type ClaimSubject, type SandboxClaimKeys } from './sandbox-claim.js';
 import { DEFAULT_SANDBOX_DNS, strictPolicies, type SandboxDns } from './network-policy.js';
 import {
   ANNOTATION_EXPIRES_AT,
@@ -127,6 +131,10 @@ export interface SandboxManagerOptions {
   quotaSync?: { timeoutMs: number; intervalMs: number };
   /** Records what a sandbox provisioned outside itself before it is deleted (sandbox-volumes.ts). */
   volumes?: SandboxVolumeRecorder;
+  /** Signs each new sandbox's claim and verifies an unrecorded one's (absent: no claims, none recognised). */
+  claims?: SandboxClaimKeys;
+  /** Says when a sandbox is recognised by its claim (a take-over an SRE may want to see). */
+  log?: Pick<Logger, 'info'>;
   /** Injectable for tests. */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -139,6 +147,11 @@ export function sandboxLabels(test: RestoreTest, runId: string): Record<string, 
     [LABEL_TEST_NAMESPACE]: test.metadata.namespace ?? '',
     [LABEL_RUN]: runId,
   };
+}
+
+function claimSubject(plan: SandboxPlan, sandbox: string): ClaimSubject {
+  const { name, namespace, uid } = plan.test.metadata;
+  return { sandbox, runId: plan.runId, testNamespace: namespace ?? '', testName: name, testUid: uid ?? '' };
 }
 
 export class SandboxManager {
@@ -173,6 +186,7 @@ export class SandboxManager {
           [ANNOTATION_EXPIRES_AT]: plan.expiresAt.toISOString(),
           // Which incarnation of the test: a test deleted and created again is another owner.
           ...(plan.test.metadata.uid ? { [ANNOTATION_TEST_UID]: plan.test.metadata.uid } : {}),
+          ...claimAnnotation(this.options.claims, claimSubject(plan, sandbox)),
         },
       });
       created.push({ source, sandbox, uid });
@@ -286,8 +300,22 @@ export class SandboxManager {
     }
     const existing = await kubeCall(() => this.core.readNamespace({ name: sandbox }));
     const uid = existing.metadata?.uid ?? '';
-    const ours = uid !== '' && (plan.recordedUids?.[sandbox] === uid || this.createdHere.get(sandbox) === uid);
-    if (!ours || existing.metadata?.deletionTimestamp) {
+    const known = uid !== '' && (plan.recordedUids?.[sandbox] === uid || this.createdHere.get(sandbox) === uid);
+    // Created for this run by a replica that did not live to record it. The claim binds the name,
+    // run and test UID; the labels must agree too (they are what the janitor reads).
+    const claimed =
+      !known &&
+      uid !== '' &&
+      verifyClaim(this.options.claims, existing.metadata?.annotations, claimSubject(plan, sandbox)) &&
+      Object.entries(sandboxLabels(plan.test, plan.runId)).every(([key, value]) => existing.metadata?.labels?.[key] === value);
+    if (claimed && !existing.metadata?.deletionTimestamp) {
+      this.options.log?.info(
+        { sandbox, uid, run: plan.runId, test: `${plan.test.metadata.namespace}/${plan.test.metadata.name}` },
+        'sandbox recognised by its signed claim: an earlier leader created it for this run and stopped before recording it',
+      );
+      this.createdHere.set(sandbox, uid);
+    }
+    if (!(known || claimed) || existing.metadata?.deletionTimestamp) {
       throw new SandboxTakenError(
         `namespace "${sandbox}" already exists and Rehearsal did not create it for run ${plan.runId} ` +
           `(uid ${uid || 'unknown'}); nothing was restored into it`,

@@ -1,9 +1,9 @@
 // The admission guard (decision 0018): which author policies or denying bindings are missing, the
-// gauge and log line that say so, answers reused for a few seconds, and a list that fails counting
-// as missing (fail closed).
+// gauge and log line that say so, answers reused for a few seconds, a list the apiserver refuses
+// counting as missing (fail closed), and one it does not answer as unknown (the run waits).
 import { describe, expect, it } from '@jest/globals';
 import pino from 'pino';
-import { AdmissionGuard, GUARDED_POLICIES, missingAdmission } from '../../../server/engine/admission-guard.js';
+import { AdmissionGuard, AdmissionUnknownError, GUARDED_POLICIES, missingAdmission } from '../../../server/engine/admission-guard.js';
 import { Metrics } from '../../../server/metrics/metrics.js';
 
 const bound = (name: string, actions = ['Deny']) => ({ name, policyName: name, actions });
@@ -54,14 +54,38 @@ describe('AdmissionGuard', () => {
     expect(text).toContain(`rehearsal_admission_policy_missing{policy="${GUARDED_POLICIES[1]}"} 0`);
   });
 
-  it('counts a list that fails as missing (fail closed)', async () => {
+  it('counts a list the apiserver refuses as missing (fail closed)', async () => {
     const { guard, metrics } = guardWith(async () => {
-      throw new Error('forbidden');
+      throw { code: 403, body: { reason: 'Forbidden', message: 'validatingadmissionpolicies is forbidden' } };
     }, { now: 0 });
     const missing = await guard.missing();
     expect(missing).toHaveLength(1);
-    expect(missing[0]).toContain('could not be listed');
+    expect(missing[0]).toContain('could not be listed: validatingadmissionpolicies is forbidden');
     expect(await metrics.registry.metrics()).toContain(`rehearsal_admission_policy_missing{policy="${GUARDED_POLICIES[0]}"} 1`);
+  });
+
+  it.each([
+    ['no answer at all', new Error('connect ECONNREFUSED 127.0.0.1:6443')],
+    ['503 from a restarting apiserver', { code: 503, body: { message: 'etcd not ready' } }],
+    ['429', { code: 429, body: { message: 'Too many requests' } }],
+  ])('an apiserver that does not answer (%s) is unknown, not missing: missing() throws and the gauge keeps its value', async (_label, failure) => {
+    const clock = { now: 0 };
+    let down = false;
+    const { guard, metrics, calls } = guardWith(async () => {
+      if (down) throw failure;
+      return { policies: [...GUARDED_POLICIES], bindings: [...GUARDED_POLICIES] };
+    }, clock);
+    expect(await guard.missing()).toEqual([]);
+    down = true;
+    clock.now = 10_000;
+    await expect(guard.missing()).rejects.toThrow(AdmissionUnknownError);
+    await expect(guard.missing()).rejects.toThrow(/could not be looked at .*the run waits/);
+    expect(await metrics.registry.metrics()).toContain(`rehearsal_admission_policy_missing{policy="${GUARDED_POLICIES[0]}"} 0`);
+    // An unanswered look is never reused: the next call asks again, and an answer is used at once.
+    const before = calls();
+    down = false;
+    expect(await guard.missing()).toEqual([]);
+    expect(calls()).toBe(before + 1);
   });
 
   it("a replica that stops leading exports no answer, so only the leader's view reaches the alert", async () => {

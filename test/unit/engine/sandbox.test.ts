@@ -1,6 +1,8 @@
 // The sandbox manager never adopts a namespace (decision 0009): an existing namespace of a
-// sandbox's name is Rehearsal's only when its UID is the one the run recorded, or the one this
-// process created. (The real-apiserver case, a namespace pre-created by someone else, is in
+// sandbox's name is Rehearsal's only when its UID is the one the run recorded, the one this
+// process created, or when it carries this run's claim signed by the installation's key (another
+// replica created it and died before recording it). (The real-apiserver cases, a namespace
+// pre-created by someone else and one a killed leader left, are in
 // test/integration/sandbox-safety.test.ts.)
 import { describe, expect, it } from '@jest/globals';
 import {
@@ -11,6 +13,8 @@ import {
 } from '../../../server/engine/sandbox/sandbox.js';
 import type { RestoreTest } from '../../../server/domain/resources/resources.js';
 import { BUILT_IN_CLUSTER_DEFAULTS, type ClusterDefaults } from '../../../server/domain/run/cluster-defaults.js';
+import { claimMessage, type SandboxClaimKeys } from '../../../server/engine/sandbox/sandbox-claim.js';
+import { generateSigningKey, type SigningKey } from '../../../server/evidence/signing-key.js';
 
 const alreadyExists = { code: 409, body: { reason: 'AlreadyExists', message: 'exists' } };
 
@@ -27,6 +31,7 @@ function fakeCluster(
   existing: Record<string, string>,
   quotas: { syncAfterReads?: number; readFailures?: unknown[] } = {},
   clusterDefaults?: () => ClusterDefaults,
+  claims?: SandboxClaimKeys,
 ) {
   const namespaces = new Map(Object.entries(existing));
   const createdQuotas: FakeQuota[] = [];
@@ -37,20 +42,27 @@ function fakeCluster(
   const sleeps: number[] = [];
   let clock = 0;
   const createdLabels = new Map<string, Record<string, string>>();
+  const createdAnnotations = new Map<string, Record<string, string>>();
   const bindings: string[] = [];
   const deletes: { name: string; uid?: string }[] = [];
   let next = 1;
   const core = {
-    createNamespace: async ({ body }: { body: { metadata: { name: string; labels?: Record<string, string> } } }) => {
+    createNamespace: async ({ body }: { body: { metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> } } }) => {
       if (namespaces.has(body.metadata.name)) throw alreadyExists;
       createdLabels.set(body.metadata.name, body.metadata.labels ?? {});
+      createdAnnotations.set(body.metadata.name, body.metadata.annotations ?? {});
       writes.push(`namespace ${body.metadata.name}`);
       const uid = `uid-${next++}`;
       namespaces.set(body.metadata.name, uid);
       return { metadata: { name: body.metadata.name, uid } };
     },
     readNamespace: async ({ name }: { name: string }) => ({
-      metadata: { name, uid: namespaces.get(name), labels: { 'rehearsal.dev/managed-by': 'rehearsal' } },
+      metadata: {
+        name,
+        uid: namespaces.get(name),
+        labels: createdLabels.get(name) ?? { 'rehearsal.dev/managed-by': 'rehearsal' },
+        annotations: createdAnnotations.get(name) ?? {},
+      },
     }),
     createNamespacedResourceQuota: async (request: FakeQuota) => {
       if (createdQuotas.some((quota) => quota.namespace === request.namespace && quota.body.metadata.name === request.body.metadata.name)) {
@@ -76,7 +88,9 @@ function fakeCluster(
       return {};
     },
   };
-  const manager = new SandboxManager({
+  /** null: a replica without claim keys. */
+  const replica = (keys: SandboxClaimKeys | null | undefined = claims) => new SandboxManager({
+    ...(keys ? { claims: keys } : {}),
     core: core as never,
     networking: { createNamespacedNetworkPolicy: async () => ({}) } as never,
     rbac: {
@@ -96,7 +110,10 @@ function fakeCluster(
       clock += ms;
     },
   });
-  return { manager, namespaces, createdLabels, bindings, deletes, createdQuotas, writes, sleeps };
+  const manager = replica();
+  /** Another process over the same cluster: it knows only what the cluster and the plan say. */
+  const anotherReplica = replica;
+  return { manager, anotherReplica, namespaces, createdLabels, createdAnnotations, bindings, deletes, createdQuotas, writes, sleeps };
 }
 
 const test: RestoreTest = {
@@ -292,5 +309,65 @@ describe('SandboxManager.delete', () => {
     await cluster.manager.delete('rehearsal-shop-abcde', 'u-a');
     expect(cluster.deletes).toEqual([{ name: 'rehearsal-shop-abcde', uid: 'u-a' }]);
     await expect(cluster.manager.delete('rehearsal-shop-abcde', 'u-other')).rejects.toThrow('is not the recorded u-other');
+  });
+});
+
+describe('SandboxManager.create: a sandbox a killed leader created before recording it (signed claims)', () => {
+  const keysOf = (...keys: SigningKey[]): SandboxClaimKeys => ({
+    signer: () => keys[0],
+    keyRing: () => new Map(keys.map((key) => [key.keyId, key.publicKey])),
+  });
+  const installation = generateSigningKey();
+  const testWithUid: RestoreTest = { ...test, metadata: { ...test.metadata, uid: 'test-uid-1' } };
+  const claimed = (extra: Partial<SandboxPlan> = {}) => plan({ test: testWithUid, ...extra });
+
+  it('signs each new sandbox: name, run and test UID, with the current key', async () => {
+    const cluster = fakeCluster({}, {}, undefined, keysOf(installation));
+    await cluster.manager.create(claimed());
+    const claim = cluster.createdAnnotations.get('rehearsal-shop-abcde-1')!['rehearsal.dev/sandbox-claim']!;
+    expect(claim.startsWith(`${installation.keyId}:`)).toBe(true);
+    expect(claim.slice(installation.keyId.length + 1)).toBe(
+      installation.sign(claimMessage({ sandbox: 'rehearsal-shop-abcde-1', runId: 'abcde', testNamespace: 'team-a', testName: 'shop', testUid: 'test-uid-1' })),
+    );
+  });
+
+  it('the next leader recognises them and goes on, even after a key rotation', async () => {
+    const cluster = fakeCluster({}, {}, undefined, keysOf(installation));
+    const first = await cluster.manager.create(claimed());
+    const rotated = keysOf(generateSigningKey(), installation);
+    await expect(cluster.anotherReplica(rotated).create(claimed())).resolves.toEqual(first);
+  });
+
+  it('creates the sandboxes the killed leader had not reached, and recognises the one it had', async () => {
+    const cluster = fakeCluster({}, {}, undefined, keysOf(installation));
+    await cluster.manager.create(claimed({ entries: [{ source: 'shop', sandbox: 'rehearsal-shop-abcde' }] }));
+    const created = await cluster.anotherReplica().create(claimed());
+    expect(created.map((entry) => entry.uid)).toEqual(['uid-1', 'uid-2']);
+  });
+
+  it.each([
+    ['no claim keys in the next replica', () => null, claimed()],
+    ['a key the installation never published', () => keysOf(generateSigningKey()), claimed()],
+    ['another run of the same test', () => keysOf(installation), claimed({ runId: 'fghij', entries: plan().entries })],
+    ['the test deleted and created again (another UID)', () => keysOf(installation), claimed({ test: { ...testWithUid, metadata: { ...testWithUid.metadata, uid: 'test-uid-2' } } })],
+  ])('refuses it with %s', async (_label, nextKeys, nextPlan) => {
+    const cluster = fakeCluster({}, {}, undefined, keysOf(installation));
+    await cluster.manager.create(claimed());
+    const failure = await cluster.anotherReplica(nextKeys()).create(nextPlan).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SandboxTakenError);
+  });
+
+  it("refuses a claim copied onto another namespace, and labels that do not name the claim's run", async () => {
+    const cluster = fakeCluster({}, {}, undefined, keysOf(installation));
+    await cluster.manager.create(claimed());
+    // The first sandbox's claim on the second's name: the signature binds the name.
+    const copied = cluster.createdAnnotations.get('rehearsal-shop-abcde')!;
+    cluster.createdAnnotations.set('rehearsal-shop-abcde-1', { ...copied });
+    await expect(cluster.anotherReplica().create(claimed())).rejects.toBeInstanceOf(SandboxTakenError);
+    // A valid claim, but the labels were changed since: the janitor would not see the run's.
+    const relabelled = fakeCluster({}, {}, undefined, keysOf(installation));
+    await relabelled.manager.create(claimed());
+    relabelled.createdLabels.set('rehearsal-shop-abcde', { ...relabelled.createdLabels.get('rehearsal-shop-abcde')!, 'rehearsal.dev/run': 'zzzzz' });
+    await expect(relabelled.anotherReplica().create(claimed())).rejects.toBeInstanceOf(SandboxTakenError);
   });
 });
