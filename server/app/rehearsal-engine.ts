@@ -23,6 +23,7 @@ import { ReportWriter } from '../engine/run/report-writer.js';
 import { RunAdmission } from '../engine/run/run-slots.js';
 import { RunReconciler, type RunReconcilerDeps } from '../engine/run/run.reconciler.js';
 import { SandboxManager } from '../engine/sandbox/sandbox.js';
+import { ReportMigration } from '../engine/report-migration.js';
 import { SandboxVolumes } from '../engine/sandbox/sandbox-volumes.js';
 import { PodSecurityPlanner } from '../engine/sandbox/pod-security.js';
 import { ScheduleReconciler } from '../engine/schedule.reconciler.js';
@@ -171,7 +172,13 @@ export function createEngine(deps: EngineDeps): Engine {
       })
     : undefined;
   // Deleted tests' live reports: no ownerReference since issue 17, so no garbage collector.
-  const cascade = new ReportCascade({ cache, client, ...(archive ? { archive } : {}), log: log.child({ component: 'cascade' }) });
+  const cascade = new ReportCascade({
+    cache,
+    client,
+    ...(archive ? { archive } : {}),
+    migration: new ReportMigration({ cache, client, log: log.child({ component: 'report-migration' }) }),
+    log: log.child({ component: 'cascade' }),
+  });
   // With the archive, reports beyond historyLimit are archived by it, never deleted unarchived.
   const writer = new ReportWriter({
     client,

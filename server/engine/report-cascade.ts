@@ -8,8 +8,12 @@
 // deleted them unarchived. With the archive off they are deleted, as the collector did.
 //
 // When: a moment after the informer reports a deleted test, at the start of leadership (a test
-// deleted while no replica led) and every SWEEP_INTERVAL_MS (a missed event). Reports that still
-// carry an ownerReference of kind RestoreTest (written before) stay the collector's, as before.
+// deleted while no replica led) and every SWEEP_INTERVAL_MS (a missed event). Each pass first
+// migrates reports stored in the old form (an ownerReference of kind RestoreTest, written before):
+// the reference is removed where the evidence stays the same (engine/report-migration.ts), so
+// from then on they are this cascade's, not the collector's; the few it must keep stay the
+// collector's, as before. Migrating at the start of leadership matters: after an upgrade the
+// collector would delete an old report unarchived the moment its test goes.
 // A test that exists with the uid the report names is never touched: the cache proposes, a GET of
 // the test from the apiserver decides.
 import type { Logger } from 'pino';
@@ -64,6 +68,8 @@ export interface ReportCascadeDeps extends OrphanFinderDeps {
   client: OrphanFinderDeps['client'] & Pick<RehearsalClient, 'deleteReport'>;
   /** The evidence archive when it is on: it archives the orphans, then deletes them. */
   archive?: { retireOrphans(): Promise<unknown> };
+  /** The old-form migration, run first in every pass. */
+  migration?: { pass(): Promise<unknown> };
   log: Logger;
   sweepIntervalMs?: number;
 }
@@ -129,6 +135,7 @@ export class ReportCascade {
   }
 
   private async once(): Promise<void> {
+    await this.deps.migration?.pass();
     if (this.deps.archive) {
       await this.deps.archive.retireOrphans();
       return;

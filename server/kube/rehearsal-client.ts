@@ -4,6 +4,7 @@ import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from '@kuberne
 import {
   GROUP,
   VERSION,
+  type OwnerReference,
   type RestoreReport,
   type RestoreTest,
   type RestoreTestSpec,
@@ -16,6 +17,7 @@ const TESTS = 'restoretests';
 const REPORTS = 'restorereports';
 export const FIELD_MANAGER = 'rehearsal';
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 
 export class RehearsalClient {
   constructor(private readonly api: CustomObjectsApi) {}
@@ -125,6 +127,31 @@ export class RehearsalClient {
         mergePatch,
       ),
     )) as RestoreReport);
+  }
+
+  /**
+   * Sets a report's ownerReferences to `keep` (removes the field when empty), only if the report is
+   * still at `resourceVersion` (a JSON Patch test: Invalid otherwise). Metadata only: the signed,
+   * immutable spec is untouched. The old-form migration (engine/report-migration.ts).
+   */
+  async replaceReportOwnerReferences(namespace: string, name: string, resourceVersion: string, keep: OwnerReference[]): Promise<void> {
+    await kubeCall(() =>
+      this.api.patchNamespacedCustomObject(
+        {
+          group: GROUP,
+          version: VERSION,
+          namespace,
+          plural: REPORTS,
+          name,
+          body: [
+            { op: 'test', path: '/metadata/resourceVersion', value: resourceVersion },
+            keep.length > 0 ? { op: 'replace', path: '/metadata/ownerReferences', value: keep } : { op: 'remove', path: '/metadata/ownerReferences' },
+          ],
+          fieldManager: FIELD_MANAGER,
+        },
+        jsonPatch,
+      ),
+    );
   }
 
   async getReport(namespace: string, name: string): Promise<RestoreReport> {

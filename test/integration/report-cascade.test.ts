@@ -2,8 +2,10 @@
 // deletes a test's reports with it: the leader does (server/engine/report-cascade.ts). On the
 // real control plane, evidence archive off (with it on: evidence-archive.test.ts): a deleted test's
 // reports go, also those of a test deleted while no server ran and those of an older test of the
-// same name; reports of a test that exists with the uid they name stay.
+// same name; reports of a test that exists with the uid they name stay. Reports stored in the old
+// form (an ownerReference to their test) are migrated at the start, their evidence unchanged.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { API_VERSION, type RestoreReport, type RestoreTest } from '../../server/domain/resources/resources.js';
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import {
@@ -104,6 +106,37 @@ describe('the report cascade (evidence archive off)', () => {
     expect(await names(name)).toEqual([`${name}-new1`]);
     expect(await names(kept)).toHaveLength(2);
   }, 120_000);
+
+  it('migrates a report stored in the old form (an ownerReference to its test) at the start: the reference goes, the evidence still verifies', async () => {
+    const name = uniqueTestName('legacy');
+    const test = await createRestoreTest(fixture, restoreTestBody(fixture, name, {}));
+    await trigger(fixture, name);
+    const [signed] = await waitForReports(fixture, name, 1);
+    await rehearsal!.stop();
+    rehearsal = undefined;
+    // As the writer stored reports before issue 17's fourth cut (a metadata change: the signed spec is immutable).
+    const oldForm = [{ apiVersion: API_VERSION, kind: 'RestoreTest', name, uid: test.metadata.uid!, controller: true, blockOwnerDeletion: true }];
+    await fixture.custom.patchNamespacedCustomObject(
+      { ...REPORTS, namespace: fixture.testNamespace, name: signed!.metadata.name, body: { metadata: { ownerReferences: oldForm } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    const stored = async () => (await fixture.custom.getNamespacedCustomObject({ ...REPORTS, namespace: fixture.testNamespace, name: signed!.metadata.name })) as RestoreReport;
+    expect((await stored()).metadata.ownerReferences).toEqual(oldForm);
+    const server = await start();
+    await waitFor(async () => (await stored()).metadata.ownerReferences === undefined, { timeoutMs: 30_000, description: 'the ownerReference removed' });
+    const migrated = await waitFor(
+      () => {
+        const cached = server.cache.liveReport(`${fixture.testNamespace}/${signed!.metadata.name}`);
+        return cached && cached.metadata.ownerReferences === undefined ? cached : undefined;
+      },
+      { description: 'the migrated report in the cache' },
+    );
+    expect(migrated.spec.evidence?.digest).toBe(signed!.spec.evidence?.digest);
+    expect(server.evidence.verify(migrated)).toBe(true);
+    // Now the cascade's, like every report written today: deleting the test removes it.
+    await deleteTest(name);
+    await waitFor(async () => (await names(name)).length === 0, { timeoutMs: 30_000, description: "the migrated report gone with its test" });
+  }, 180_000);
 
   it('cleans up after a test deleted while no server ran, at the next start', async () => {
     await rehearsal!.stop();
