@@ -32,7 +32,7 @@ export const FENCES = {
   'domain/notifications': ['domain/common', 'domain/resources', 'domain/read-models'],
   'domain/diagnosis': ['domain/common', 'domain/resources', 'domain/run'],
   'domain/permissions': ['domain/common', 'domain/resources', 'domain/run'],
-  'domain/retention': ['domain/common', 'domain/resources', 'domain/read-models'],
+  'domain/retention': ['domain/common', 'domain/resources', 'domain/read-models', 'protocol'],
   // RestoreTests drafted from what a namespace runs and how it is backed up (issue 32).
   'domain/test-drafts': ['domain/common', 'domain/resources', 'domain/run'],
   // Will a backup restore here: its manifests checked against the cluster (issue 32, decision 0021).
