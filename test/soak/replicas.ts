@@ -23,6 +23,8 @@ export interface ReplicaSettings {
 export interface RssSample {
   at: number;
   bytes: number;
+  /** The replica said it led (rehearsal_leader 1) when sampled; undefined when not asked. */
+  leading?: boolean;
 }
 
 export class Replica {
@@ -135,14 +137,16 @@ export class ReplicaSet {
     );
   }
 
-  /** VmRSS of every live replica process, appended to its incarnation's series. */
-  sampleRss(): void {
+  /** VmRSS of every live replica process, appended to its incarnation's series; `leaders`: who led then. */
+  sampleRss(leaders?: ReadonlySet<Replica>): void {
     for (const replica of this.up()) {
       const pid = replica.process?.child.pid;
       if (pid === undefined) continue;
       try {
         const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-        if (match) replica.rss[replica.incarnation - 1]?.push({ at: Date.now(), bytes: Number(match[1]) * 1024 });
+        if (match) {
+          replica.rss[replica.incarnation - 1]?.push({ at: Date.now(), bytes: Number(match[1]) * 1024, ...(leaders ? { leading: leaders.has(replica) } : {}) });
+        }
       } catch {
         // exited between the check and the read: the exit handler has it
       }

@@ -19,6 +19,20 @@ export interface RssFigures {
   perMinuteMiB: number[];
 }
 
+/**
+ * One stretch of a replica's life spent leading (consecutive samples that led), at least
+ * MIN_STRETCH_MS long: the RSS a minute after it began (the engine's caches and informers have
+ * filled) and at its end. Growth per run shows as MiB per 10 minutes of leading.
+ */
+export interface LeadingStretch {
+  replica: string;
+  incarnation: number;
+  minutes: number;
+  fromMiB: number;
+  toMiB: number;
+  mibPer10Minutes: number;
+}
+
 export interface SoakSummary {
   seed: number;
   minutesRequested: number;
@@ -56,6 +70,7 @@ export interface SoakSummary {
   apiReads: { ok: number; unavailable503: number; bad: number; skippedKilled: number; p50Ms: number; p99Ms: number; maxMs: number };
   unexpectedExits: number;
   rss: RssFigures[];
+  rssWhileLeading: LeadingStretch[];
   violations: Violation[];
   violationsByInvariant: Record<InvariantName, number>;
   /** What issue 31 lists that this soak neither injects nor checks. */
@@ -84,6 +99,42 @@ export function rssFigures(replica: string, incarnations: RssSample[][]): RssFig
       .filter((sample, index) => index === 0 || minuteOf(sample) !== minuteOf(series[index - 1]!))
       .map((sample) => mib(sample.bytes)),
   };
+}
+
+const MIN_STRETCH_MS = 5 * 60_000;
+const LEADER_WARM_UP_MS = 60_000;
+
+/** The leading stretches of every incarnation of one replica (see LeadingStretch). */
+export function leadingStretches(replica: string, incarnations: RssSample[][]): LeadingStretch[] {
+  const stretches: LeadingStretch[] = [];
+  const mib = (bytes: number): number => Math.round((bytes / MiB) * 10) / 10;
+  incarnations.forEach((series, index) => {
+    let start = 0;
+    while (start < series.length) {
+      if (!series[start]!.leading) {
+        start += 1;
+        continue;
+      }
+      let end = start;
+      while (end + 1 < series.length && series[end + 1]!.leading) end += 1;
+      const first = series[start]!;
+      const last = series[end]!;
+      const warm = series.slice(start, end + 1).find((sample) => sample.at - first.at >= LEADER_WARM_UP_MS);
+      if (last.at - first.at >= MIN_STRETCH_MS && warm && last.at > warm.at) {
+        const minutes = (last.at - warm.at) / 60_000;
+        stretches.push({
+          replica,
+          incarnation: index + 1,
+          minutes: Math.round(((last.at - first.at) / 60_000) * 10) / 10,
+          fromMiB: mib(warm.bytes),
+          toMiB: mib(last.bytes),
+          mibPer10Minutes: Math.round(((last.bytes - warm.bytes) / MiB / minutes) * 100) / 10,
+        });
+      }
+      start = end + 1;
+    }
+  });
+  return stretches;
 }
 
 export function writeSummary(file: string, summary: SoakSummary): void {
@@ -122,6 +173,10 @@ export function printSummary(summary: SoakSummary, print: (line: string) => void
   for (const line of runs.notPassed) print(`  not passed: ${line}`);
   print('');
   print(table(['replica', 'incarnations', 'RSS first after warm-up', 'RSS last', 'RSS max', 'minutes'], summary.rss.map((r) => [r.replica, r.incarnations, `${r.firstAfterWarmUpMiB} MiB`, `${r.lastMiB} MiB`, `${r.maxMiB} MiB`, r.minutesSampled])));
+  if (summary.rssWhileLeading.length > 0) {
+    print('');
+    print(table(['leading stretch (>= 5 min)', 'minutes', 'RSS after 1 min', 'RSS at end', 'MiB per 10 min'], summary.rssWhileLeading.map((s) => [`${s.replica} #${s.incarnation}`, s.minutes, `${s.fromMiB} MiB`, `${s.toMiB} MiB`, s.mibPer10Minutes])));
+  }
   print('');
   print(table(['invariant', 'violations'], Object.entries(summary.violationsByInvariant).map(([name, count]) => [name, count])));
   for (const violation of summary.violations) print(`  ${violation.at} ${violation.invariant}: ${violation.what}`);

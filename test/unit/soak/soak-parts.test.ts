@@ -8,6 +8,7 @@ import { RunLedger } from '../../soak/invariants/run-ledger.js';
 import { maxOverlap } from '../../soak/invariants/run-slots.js';
 import { Violations } from '../../soak/invariants/violations.js';
 import { SeededRandom } from '../../soak/prng.js';
+import { leadingStretches } from '../../soak/report.js';
 
 describe('SeededRandom', () => {
   it('gives the same sequence for the same seed, another for another seed', () => {
@@ -111,5 +112,23 @@ describe('RunLedger', () => {
     expect(violations.list).toHaveLength(1);
     expect(violations.list[0]!.what).toContain('ns/t/aaaaa');
     expect(ledger.figures()).toMatchObject({ started: 2, finished: 1, reports: 1 });
+  });
+});
+
+describe('leadingStretches', () => {
+  const MiB = 1024 * 1024;
+  /** One sample every 10 s: `leading` per sample, RSS growing by `grow` MiB a sample from 300. */
+  const series = (leading: boolean[], grow = 1) => leading.map((lead, index) => ({ at: index * 10_000, bytes: (300 + index * grow) * MiB, leading: lead }));
+
+  it('measures each leading stretch of at least 5 minutes from a minute after it began, per incarnation', () => {
+    const led = Array.from({ length: 37 }, () => true); // 6 min
+    const stretches = leadingStretches('replica-0', [series([false, false, ...led, false]), series([true, true])]);
+    expect(stretches).toEqual([{ replica: 'replica-0', incarnation: 1, minutes: 6, fromMiB: 308, toMiB: 338, mibPer10Minutes: 60 }]);
+  });
+
+  it('leaves out short stretches, stretches split by a sample that did not lead, and samples without a leader answer', () => {
+    const split = [...Array.from({ length: 20 }, () => true), false, ...Array.from({ length: 20 }, () => true)];
+    expect(leadingStretches('r', [series(split)])).toEqual([]);
+    expect(leadingStretches('r', [series(Array.from({ length: 40 }, () => true)).map(({ leading: _leading, ...sample }) => sample)])).toEqual([]);
   });
 });
