@@ -14,6 +14,7 @@ import {
 } from '../../server/domain/resources/resources.js';
 import { ResilientInformer } from '../../server/kube/informer.js';
 import { expandReport } from '../../server/report-codec/report-encoding.js';
+import type { RunPermissionReason } from '../../server/domain/permissions/run-permission.js';
 
 export interface TestView {
   namespace: string;
@@ -36,7 +37,21 @@ export interface ReportView {
   result: string;
   /** Why a run that did not pass did not: its failure reason, else its checks in one line. */
   why?: string;
+  /**
+   * The run was refused before it started (a run-permission reason): it never held a slot, and its
+   * report's startedAt is when it was queued (report-builder.ts: startedAt ?? queuedAt).
+   */
+  refusedBeforeStart?: boolean;
 }
+
+/** The failure reasons of a run refused in the Queued stage (domain/permissions/run-permission.ts). */
+const REFUSED_BEFORE_START: ReadonlySet<string> = new Set<RunPermissionReason>([
+  'AdmissionPoliciesMissing',
+  'HealthCheckPolicyNotAllowed',
+  'NoRecordedAuthor',
+  'AuthorLacksRights',
+  'AuthorCheckFailed',
+]);
 
 export class ClusterView {
   readonly tests: ResilientInformer<TestView>;
@@ -111,6 +126,7 @@ function reportView(object: KubernetesObject): ReportView {
     completedAt: report.spec.completedAt,
     result: report.spec.result,
     ...(report.spec.result === 'pass' ? {} : { why: whyNotPassed(report) }),
+    ...(REFUSED_BEFORE_START.has(report.spec.failure?.reason ?? '') ? { refusedBeforeStart: true } : {}),
   };
 }
 

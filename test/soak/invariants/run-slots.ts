@@ -3,7 +3,8 @@
 //  - live: the leader's rehearsal_runs_in_progress (counted from its cache at each scrape, the
 //    count its admissions use), scraped every 2 s from every replica that is up;
 //  - after the fact, from the reports: each report's [startedAt, completedAt] lies within the time
-//    its run held a slot (promotion → report → status cleared), so the most intervals overlapping
+//    its run held a slot (promotion → report → status cleared; a run refused before it started
+//    never held one, and its report's startedAt is its queueing: left out), so the most intervals overlapping
 //    at one instant is a lower bound of the true peak: above the limit is a real violation, even
 //    for a peak too short for the scrapes to see.
 // The scrapes also count samples where two replicas said rehearsal_leader 1 at once (an
@@ -95,6 +96,8 @@ export class RunSlotWatch {
   checkReports(reports: Iterable<ReportView>): number {
     const intervals: Interval[] = [];
     for (const report of reports) {
+      // Its [startedAt, completedAt] is its time in the queue, not in a slot.
+      if (report.refusedBeforeStart) continue;
       const start = Date.parse(report.startedAt);
       const end = Date.parse(report.completedAt);
       if (Number.isFinite(start) && Number.isFinite(end)) intervals.push({ start, end, label: `${report.test}/${report.runId}` });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { FaultInjector, FaultNotPossible, type FaultActions } from '../../soak/fault-injector.js';
 import { RunLedger } from '../../soak/invariants/run-ledger.js';
-import { maxOverlap } from '../../soak/invariants/run-slots.js';
+import { maxOverlap, RunSlotWatch } from '../../soak/invariants/run-slots.js';
 import { Violations } from '../../soak/invariants/violations.js';
 import { SeededRandom } from '../../soak/prng.js';
 import { leadingStretches } from '../../soak/report.js';
@@ -86,6 +86,24 @@ describe('maxOverlap', () => {
 
   it('is 0 for no runs', () => {
     expect(maxOverlap([]).count).toBe(0);
+  });
+});
+
+describe('RunSlotWatch.checkReports', () => {
+  const at = (second: number) => new Date(Date.UTC(2026, 11, 7, 17, 4, second)).toISOString();
+  const view = (runId: string, from: number, to: number, refusedBeforeStart = false) => ({
+    namespace: 'soak-tests', name: `t-${runId}`, test: 't', runId, trigger: 'manual', startedAt: at(from), completedAt: at(to), result: 'pass',
+    ...(refusedBeforeStart ? { refusedBeforeStart } : {}),
+  });
+
+  it('leaves out a run refused before it started (its interval is its time in the queue), and still flags a real fourth', () => {
+    const running = [view('a', 0, 30), view('b', 0, 30), view('c', 0, 30)];
+    const quiet = new Violations(1, () => undefined);
+    expect(new RunSlotWatch(undefined as never, 3, quiet).checkReports([...running, view('q', 5, 31, true)])).toBe(3);
+    expect(quiet.list).toEqual([]);
+    const loud = new Violations(1, () => undefined);
+    expect(new RunSlotWatch(undefined as never, 3, loud).checkReports([...running, view('d', 5, 31)])).toBe(4);
+    expect(loud.list.map((violation) => violation.invariant)).toEqual(['run-slots']);
   });
 });
 
