@@ -7,7 +7,7 @@ import type { SandboxInfo } from '../api/dto.js';
 import type { OrphanRemoval, SandboxAdmin } from '../api/ports.js';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../domain/resources/resources.js';
 import { sandboxExpiry, sandboxLabelsOf } from '../domain/run/sandbox-verdict.js';
-import { deleteSandbox, type SandboxVolumeRecorder } from '../engine/sandbox/sandbox.js';
+import { deleteSandbox, type SandboxVolumeRecorder } from '../engine/sandbox/sandbox-delete.js';
 import type { JudgedSandbox, SandboxInventory } from '../engine/sandbox/sandbox-inventory.js';
 
 export interface SandboxAdminDeps {

@@ -113,20 +113,7 @@ export class RehearsalClient {
    * immutable spec is untouched.
    */
   async clearReportManagedFields(namespace: string, name: string): Promise<RestoreReport> {
-    return expandReport((await kubeCall(() =>
-      this.api.patchNamespacedCustomObject(
-        {
-          group: GROUP,
-          version: VERSION,
-          namespace,
-          plural: REPORTS,
-          name,
-          body: { metadata: { managedFields: [{}] } },
-          fieldManager: FIELD_MANAGER,
-        },
-        mergePatch,
-      ),
-    )) as RestoreReport);
+    return this.patchReportMetadata(namespace, name, { metadata: { managedFields: [{}] } }, mergePatch);
   }
 
   /**
@@ -135,23 +122,25 @@ export class RehearsalClient {
    * immutable spec is untouched. The old-form migration (engine/report-migration.ts).
    */
   async replaceReportOwnerReferences(namespace: string, name: string, resourceVersion: string, keep: OwnerReference[]): Promise<void> {
-    await kubeCall(() =>
-      this.api.patchNamespacedCustomObject(
-        {
-          group: GROUP,
-          version: VERSION,
-          namespace,
-          plural: REPORTS,
-          name,
-          body: [
-            { op: 'test', path: '/metadata/resourceVersion', value: resourceVersion },
-            keep.length > 0 ? { op: 'replace', path: '/metadata/ownerReferences', value: keep } : { op: 'remove', path: '/metadata/ownerReferences' },
-          ],
-          fieldManager: FIELD_MANAGER,
-        },
-        jsonPatch,
-      ),
+    await this.patchReportMetadata(
+      namespace,
+      name,
+      [
+        { op: 'test', path: '/metadata/resourceVersion', value: resourceVersion },
+        keep.length > 0 ? { op: 'replace', path: '/metadata/ownerReferences', value: keep } : { op: 'remove', path: '/metadata/ownerReferences' },
+      ],
+      jsonPatch,
     );
+  }
+
+  /** One patch of a report's metadata (the signed spec is immutable), answered expanded. */
+  private async patchReportMetadata(namespace: string, name: string, body: object, strategy: typeof mergePatch): Promise<RestoreReport> {
+    return expandReport((await kubeCall(() =>
+      this.api.patchNamespacedCustomObject(
+        { group: GROUP, version: VERSION, namespace, plural: REPORTS, name, body, fieldManager: FIELD_MANAGER },
+        strategy,
+      ),
+    )) as RestoreReport);
   }
 
   async getReport(namespace: string, name: string): Promise<RestoreReport> {
@@ -172,12 +161,7 @@ export class RehearsalClient {
   ): Promise<RestoreReport> {
     const metadata: Record<string, unknown> = { annotations };
     if (resourceVersion) metadata.resourceVersion = resourceVersion;
-    return expandReport((await kubeCall(() =>
-      this.api.patchNamespacedCustomObject(
-        { group: GROUP, version: VERSION, namespace, plural: REPORTS, name, body: { metadata }, fieldManager: FIELD_MANAGER },
-        mergePatch,
-      ),
-    )) as RestoreReport);
+    return this.patchReportMetadata(namespace, name, { metadata }, mergePatch);
   }
 
   /**

@@ -26,7 +26,8 @@ import {
 import type { Rehearsal } from '../../server/app/rehearsal.js';
 import type { RestoreTest } from '../../server/domain/resources/resources.js';
 import { sandboxNamespaceName } from '../../server/domain/run/sandbox-names.js';
-import { deleteSandbox, SandboxManager } from '../../server/engine/sandbox/sandbox.js';
+import { SandboxManager } from '../../server/engine/sandbox/sandbox.js';
+import { deleteSandbox } from '../../server/engine/sandbox/sandbox-delete.js';
 import { makeServingCertificate, registerAggregatedApi, unregisterAggregatedApi } from '../helpers/aggregated-api.js';
 import {
   closedLoopbackPort,

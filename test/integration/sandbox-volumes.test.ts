@@ -30,7 +30,7 @@ import {
 import pino from 'pino';
 import { sandboxNamespaceName } from '../../server/domain/run/sandbox-names.js';
 import { Janitor } from '../../server/engine/sandbox/janitor.js';
-import { deleteSandbox } from '../../server/engine/sandbox/sandbox.js';
+import { deleteSandbox } from '../../server/engine/sandbox/sandbox-delete.js';
 import { SandboxVolumes } from '../../server/engine/sandbox/sandbox-volumes.js';
 import { apiStatusCode, deleteNamespaces, sleep, testKubeConfig, uniqueName, waitFor } from '../helpers/kube.js';
 import { REHEARSAL_NAMESPACE, rehearsalKubeconfig } from '../helpers/rehearsal-identity.js';

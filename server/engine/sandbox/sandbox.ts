@@ -19,10 +19,10 @@ import {
   type CoreV1Api,
   type NetworkingV1Api,
   type RbacAuthorizationV1Api,
-  type V1Namespace,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { isKind, kubeCall } from '../../kube/errors.js';
+import { deleteSandbox, type SandboxVolumeRecorder } from './sandbox-delete.js';
 import { claimAnnotation, verifyClaim, type ClaimSubject, type SandboxClaimKeys } from './sandbox-claim.js';
 import { DEFAULT_SANDBOX_DNS, strictPolicies, type SandboxDns } from './network-policy.js';
 import {
@@ -353,49 +353,6 @@ export class SandboxManager {
     } catch (error) {
       if (!isKind(error, 'AlreadyExists')) throw error;
     }
-  }
-}
-
-/** Writes the record of a sandbox's cluster-scoped volumes (SandboxVolumes.record); never throws. */
-export interface SandboxVolumeRecorder {
-  record(namespace: V1Namespace): Promise<void>;
-}
-
-/**
- * Deletes a sandbox namespace: only one labelled as Rehearsal's and, when the caller knows the
- * UID it recorded, only that very namespace (a UID precondition, so a namespace re-created under
- * the same name in between is not deleted either). The engine and the administrators' orphan
- * removal both delete through here. First, the PVs and snapshot contents it provisioned are
- * recorded (issue 27): they outlive it, and the janitor removes them by that record.
- */
-export async function deleteSandbox(
-  core: Pick<CoreV1Api, 'readNamespace' | 'deleteNamespace'>,
-  sandbox: string,
-  expectedUid?: string,
-  volumes?: SandboxVolumeRecorder,
-): Promise<void> {
-  try {
-    // Refuse to delete anything that is not visibly ours, whatever the caller believes.
-    const namespace = await kubeCall(() => core.readNamespace({ name: sandbox }));
-    if (namespace.metadata?.labels?.[LABEL_MANAGED_BY] !== MANAGED_BY_VALUE) {
-      throw new Error(`refusing to delete namespace ${sandbox}: it is not a Rehearsal sandbox`);
-    }
-    const uid = namespace.metadata?.uid;
-    if (expectedUid !== undefined && uid !== expectedUid) {
-      throw new Error(`refusing to delete namespace ${sandbox}: uid ${uid} is not the recorded ${expectedUid}`);
-    }
-    // Also when already terminating: an earlier attempt may have failed to record (AlreadyExists is fine).
-    await volumes?.record(namespace);
-    if (namespace.metadata?.deletionTimestamp) return;
-    await kubeCall(() =>
-      core.deleteNamespace({
-        name: sandbox,
-        propagationPolicy: 'Background',
-        ...(uid ? { body: { preconditions: { uid } } } : {}),
-      }),
-    );
-  } catch (error) {
-    if (!isKind(error, 'NotFound')) throw error;
   }
 }
 

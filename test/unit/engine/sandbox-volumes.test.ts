@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import pino from 'pino';
 import type { V1ConfigMap, V1Namespace, V1PersistentVolume } from '@kubernetes/client-node';
 import { SandboxVolumes } from '../../../server/engine/sandbox/sandbox-volumes.js';
-import { deleteSandbox } from '../../../server/engine/sandbox/sandbox.js';
+import { deleteSandbox } from '../../../server/engine/sandbox/sandbox-delete.js';
 import { KubeError } from '../../../server/kube/errors.js';
 
 const SANDBOX = 'rehearsal-shop-nightly-k3m9x';
