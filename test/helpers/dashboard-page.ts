@@ -26,8 +26,17 @@ export async function openDashboard(
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   pageErrors.set(page, errors);
-  await page.goto(`${base}/#/${route}`);
-  return page;
+  // Chromium aborts a navigation with ERR_NETWORK_CHANGED when a network interface comes or goes
+  // (the real node's lane creates and removes pod interfaces meanwhile): that is not the page's
+  // doing, so the navigation is tried again, a few times.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await page.goto(`${base}/#/${route}`);
+      return page;
+    } catch (error) {
+      if (attempt >= 3 || !String((error as Error).message).includes('ERR_NETWORK_CHANGED')) throw error;
+    }
+  }
 }
 
 /** The page has loaded and nothing on it is busy. */
